@@ -1,0 +1,119 @@
+# seer — build, tests, conformance, benchmarks.
+# `make` builds ./seer; `make test` runs every test tier; `make run` opens the
+# TUI on the bundled demo model. SANITIZE=1 builds everything with ASan+UBSan.
+
+CC       ?= cc
+SANITIZE ?= 0
+ARCH     := $(shell uname -m)
+PKG      := $(shell command -v pkg-config 2>/dev/null)
+
+ifeq ($(SANITIZE),1)
+  BUILD    := build-san
+  SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+  BUILD    := build
+  SANFLAGS :=
+endif
+
+# Library flags: pkg-config when present, Debian paths otherwise.
+ifneq ($(PKG),)
+  BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
+  BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+  UI_CFLAGS   := $(shell pkg-config --cflags ncursesw libsixel readline 2>/dev/null)
+  UI_LIBS     := $(shell pkg-config --libs ncursesw libsixel readline 2>/dev/null)
+  STB_CFLAGS  := $(shell pkg-config --cflags stb 2>/dev/null || echo -I/usr/include/stb)
+else
+  BLAS_CFLAGS := -I/usr/include/$(ARCH)-linux-gnu/openblas-pthread
+  BLAS_LIBS   := -lopenblas
+  UI_CFLAGS   := -I/usr/include/sixel
+  UI_LIBS     := -lsixel -lncursesw -ltinfo -lreadline
+  STB_CFLAGS  := -I/usr/include/stb
+endif
+STB_LIBS := -lstb
+
+WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Iengine $(BLAS_CFLAGS) $(STB_CFLAGS) $(SANFLAGS) -MMD -MP
+LDFLAGS  += $(SANFLAGS)
+LIBS     := $(BLAS_LIBS) $(STB_LIBS) -lpthread -lm
+
+# SIMD kernels: each file is built for its instruction set and chosen at run time.
+ifeq ($(ARCH),x86_64)
+  AVX2_FLAGS   := -mavx2 -mfma -mf16c -mbmi2
+  AVX512_FLAGS := $(AVX2_FLAGS) -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512vnni
+else
+  AVX2_FLAGS   :=
+  AVX512_FLAGS :=
+endif
+
+ENGINE_SRC := $(sort $(wildcard engine/*/*.c))
+UI_SRC     := $(sort $(wildcard ui/*.c))
+APP_SRC    := $(sort $(wildcard app/*.c))
+UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
+CONF_SRC   := $(sort $(wildcard tests/conformance/*.c))
+TESTLIB_SRC:= $(sort $(wildcard tests/lib/*.c))
+
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ     := $(UI_SRC:%.c=$(BUILD)/%.o)
+APP_OBJ    := $(APP_SRC:%.c=$(BUILD)/%.o)
+TESTLIB_OBJ:= $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+CONF_BIN   := $(BUILD)/tests/conformance
+LIBSEER    := $(BUILD)/libseer.a
+SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
+
+.PHONY: all test unit conformance e2e run bench bench-models fuzz demo-model clean
+all: $(SEER)
+
+$(BUILD)/%_avx2.o: %_avx2.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(AVX2_FLAGS) -c $< -o $@
+$(BUILD)/%_avx512.o: %_avx512.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(AVX512_FLAGS) -c $< -o $@
+$(BUILD)/ui/%.o: ui/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(UI_CFLAGS) -c $< -o $@
+$(BUILD)/app/%.o: app/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(UI_CFLAGS) -c $< -o $@
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIBSEER): $(ENGINE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SEER): $(APP_OBJ) $(UI_OBJ) $(LIBSEER)
+	$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(UI_OBJ) $(LIBSEER) $(UI_LIBS) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(LIBSEER)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/lib $< -o $@ $(TESTLIB_OBJ) $(LDFLAGS) $(LIBSEER) $(LIBS)
+
+$(CONF_BIN): $(CONF_SRC) $(TESTLIB_OBJ) $(LIBSEER)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/lib $(CONF_SRC) -o $@ $(TESTLIB_OBJ) $(LDFLAGS) $(LIBSEER) $(LIBS)
+
+CONFORMANCE_DIR ?= ../shared/conformance
+export CONFORMANCE_DIR
+
+unit: $(UNIT_BIN) $(SEER)
+	@tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN)
+
+conformance: $(CONF_BIN)
+	$(CONF_BIN) $(CONFORMANCE_DIR)
+
+e2e: $(SEER)
+	@SEER=$(abspath $(SEER)) tests/run_e2e.sh
+
+test: unit conformance e2e
+
+run: $(SEER)
+	./$(SEER) -m assets/models/demo-llm.gguf --mmproj assets/models/demo-mmproj.gguf assets/images/demo.png
+
+clean:
+	rm -rf build build-san seer
+
+-include $(ENGINE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

@@ -1,0 +1,11 @@
+/* The subcommands of the seer binary; each lives in app/cmd_<name>.c. */
+#ifndef SEER_APP_COMMANDS_H
+#define SEER_APP_COMMANDS_H
+
+int cmd_chat(int argc, char **argv);      /* default: TUI on a terminal, else headless */
+int cmd_info(int argc, char **argv);      /* seer info FILE.gguf */
+int cmd_tokenize(int argc, char **argv);  /* seer tokenize -m M [-p|-f] [--no-special] */
+int cmd_encode(int argc, char **argv);    /* seer encode --mmproj P --image I -o out.f32 */
+int cmd_bench(int argc, char **argv);     /* seer bench … */
+
+#endif

@@ -1,0 +1,33 @@
+/* Chat templates: recognise the template in the GGUF and render turns. */
+#ifndef SEER_CHAT_H
+#define SEER_CHAT_H
+
+#include "seer/common.h"
+
+typedef enum seer_chat_style {
+    SEER_CHAT_UNKNOWN = 0, SEER_CHAT_CHATML, SEER_CHAT_VICUNA, SEER_CHAT_LLAMA2, SEER_CHAT_LLAMA3,
+    SEER_CHAT_MISTRAL, SEER_CHAT_GEMMA, SEER_CHAT_SMOLVLM, SEER_CHAT_QWEN2VL,
+} seer_chat_style;
+
+typedef struct seer_chat_msg {
+    const char *role;     /* "system", "user", "assistant" */
+    const char *content;  /* may contain the media marker <__media__> */
+} seer_chat_msg;
+
+#define SEER_MEDIA_MARKER "<__media__>"
+
+/* Detects the style from a Jinja template text (NULL → UNKNOWN). */
+seer_chat_style seer_chat_detect(const char *template_text);
+/* By name: "chatml", "vicuna", "llama2", "llama3", "mistral", "gemma", "smolvlm", "qwen2vl". */
+seer_chat_style seer_chat_from_name(const char *name);
+const char *seer_chat_style_name(seer_chat_style s);
+/* Default system prompt of the style (Qwen's "You are a helpful assistant."), or NULL. */
+const char *seer_chat_default_system(seer_chat_style s);
+
+/* Renders msgs; with add_generation_prompt the assistant prefix is appended.
+ * Returns a malloc'd string (caller frees), NULL on error. The BOS token text
+ * is not included (the tokenizer adds BOS). */
+char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs, bool add_generation_prompt,
+                       seer_error *err);
+
+#endif

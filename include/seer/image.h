@@ -1,0 +1,27 @@
+/* Decoded images (8-bit RGB) and llama.cpp-exact resize filters. */
+#ifndef SEER_IMAGE_H
+#define SEER_IMAGE_H
+
+#include "seer/common.h"
+
+typedef struct seer_image {
+    int w, h;
+    uint8_t *rgb;   /* w*h*3 bytes, row-major */
+} seer_image;
+
+#define SEER_IMAGE_DEFAULT_MAX_PIXELS (64LL * 1000 * 1000)
+
+/* Decodes any format stb_image reads. Grey → RGB, alpha dropped, 16-bit → 8.
+ * The header is checked first: images over max_pixels (<= 0: default) are
+ * refused. Errors name the file. */
+int seer_image_load(const char *path, int64_t max_pixels, seer_image *out, seer_error *err);
+int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int64_t max_pixels,
+                           seer_image *out, seer_error *err);
+void seer_image_free(seer_image *img);
+
+/* llama.cpp's filters (see the conformance README): bicubic with rounding,
+ * corner-aligned bilinear with truncation. dst is allocated. */
+int seer_image_resize_bicubic(const seer_image *src, int w, int h, seer_image *dst);
+int seer_image_resize_bilinear(const seer_image *src, int w, int h, seer_image *dst);
+
+#endif

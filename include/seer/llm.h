@@ -1,0 +1,61 @@
+/* The language model: weights (in place from the GGUF mapping), KV cache and
+ * the forward pass for llama / qwen2 / qwen2vl architectures. */
+#ifndef SEER_LLM_H
+#define SEER_LLM_H
+
+#include "seer/gguf.h"
+#include "seer/tokenizer.h"
+#include "seer/threadpool.h"
+
+typedef struct seer_llm seer_llm;   /* immutable model */
+typedef struct seer_ctx seer_ctx;   /* KV cache + scratch: one conversation */
+
+typedef struct seer_llm_info {
+    const char *arch;        /* "llama", "qwen2", "qwen2vl" */
+    const char *name;        /* general.name or file name */
+    int n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, n_ctx_train;
+    bool mrope;              /* positions have 4 sections (qwen2vl) */
+    int weight_type;         /* dominant matrix type (for display) */
+    uint64_t n_params, weight_bytes;
+} seer_llm_info;
+
+/* Progress while mapping/validating weights: fraction 0..1. Optional. */
+typedef void (*seer_progress_fn)(void *ud, float fraction);
+
+seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, seer_error *err);
+void seer_llm_free(seer_llm *m);
+const seer_llm_info *seer_llm_get_info(const seer_llm *m);
+const seer_vocab *seer_llm_vocab(const seer_llm *m);
+const gguf_file *seer_llm_gguf(const seer_llm *m);
+
+/* n_ctx <= 0: min(training context, 4096). Allocates everything the token
+ * loop needs; returns NULL (with a message naming the size) when it cannot. */
+seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error *err);
+void seer_ctx_free(seer_ctx *c);
+int seer_ctx_size(const seer_ctx *c);     /* n_ctx */
+int seer_ctx_used(const seer_ctx *c);     /* KV rows filled */
+int32_t seer_ctx_next_pos(const seer_ctx *c); /* position the next token takes by default */
+/* Drops KV rows from `n_keep` on (cancel, rollback, /clear with 0) and sets
+ * the next position. */
+void seer_ctx_truncate(seer_ctx *c, int n_keep, int32_t next_pos);
+
+/* A chunk of input: either token ids or embedding rows [n][n_embd]. */
+typedef struct seer_batch {
+    int n;
+    const int32_t *tokens;   /* or NULL */
+    const float *embd;       /* or NULL */
+    /* Positions: NULL → next_pos, next_pos+1, … (all M-RoPE sections equal).
+     * Otherwise n entries, or for M-RoPE models 4*n entries laid out
+     * section-major: pos[s*n + i] for s = t, h, w, e. */
+    const int32_t *pos;
+    bool logits_all;         /* logits for every row (else only the last) */
+} seer_batch;
+
+/* Runs the batch, appending it to the KV cache. next_pos becomes
+ * max(position used)+1. Returns 0, or -1 (context full, cancelled, …).
+ * *cancel is polled between layers when non-NULL. */
+int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel, seer_error *err);
+/* Logits of the last row decoded ([n_vocab]); with logits_all, row i. */
+const float *seer_ctx_logits(const seer_ctx *c, int i);
+
+#endif

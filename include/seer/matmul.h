@@ -1,0 +1,37 @@
+/* Weight matrix products: the hot path of decoder and vision encoder. */
+#ifndef SEER_MATMUL_H
+#define SEER_MATMUL_H
+
+#include "seer/tensor.h"
+#include "seer/threadpool.h"
+
+/* A weight matrix used in place: n_out rows of n_in elements of `type`.
+ * (A GGUF tensor with ne = [n_in, n_out].) */
+typedef struct seer_weight {
+    int type;
+    int64_t n_in, n_out;
+    const void *data;
+    size_t row_bytes;
+} seer_weight;
+
+struct gguf_tensor;
+/* Wraps a 2-D GGUF tensor. Returns false when the tensor is not 2-D (or ne[2..]≠1). */
+bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t);
+
+/* y[i][o] = sum_k x[i][k] * W[o][k]  (+ bias[o] if bias != NULL)
+ * x: n_rows × n_in floats, y: n_rows × n_out floats. Uses quantized dot
+ * products for few rows (decode) and blocked GEMM for many (prefill, ViT).
+ * Scratch comes from buffers owned by the pool (grown on first use only). */
+void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows,
+                 float *y, const float *bias);
+
+/* Plain f32 GEMM through BLAS: C[m][n] = alpha * A[m][k] · op(B) + beta * C,
+ * with op(B) = B^T when b_transposed (B stored [n][k]) else B ([k][n]).
+ * lda/ldb/ldc are row strides. Parallel over the pool. */
+void seer_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                const float *b, int64_t ldb, bool b_transposed, float beta, float *c, int64_t ldc);
+
+/* Reads one row (e.g. a token embedding) as floats. */
+void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst);
+
+#endif

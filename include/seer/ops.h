@@ -1,0 +1,31 @@
+/* Element-wise and row operations shared by decoders and vision encoders. */
+#ifndef SEER_OPS_H
+#define SEER_OPS_H
+
+#include "seer/threadpool.h"
+
+/* x[i] = x[i] / rms(x) * w[i] (w may be NULL) over rows of n. */
+void seer_rmsnorm(float *x, const float *w, int64_t n_rows, int64_t n, float eps);
+/* out = (x - mean)/sqrt(var + eps) * w + b (w, b may be NULL); in place if out == x. */
+void seer_layernorm(const float *x, float *out, const float *w, const float *b, int64_t n_rows, int64_t n,
+                    float eps);
+
+void seer_silu(float *x, int64_t n);
+void seer_gelu_tanh(float *x, int64_t n);   /* 0.5x(1+tanh(√(2/π)(x+0.044715x³))) */
+void seer_gelu_erf(float *x, int64_t n);
+void seer_quick_gelu(float *x, int64_t n);  /* x·σ(1.702x) */
+/* a[i] = silu(a[i]) * b[i] */
+void seer_swiglu(float *a, const float *b, int64_t n);
+void seer_softmax(float *x, int64_t n);
+void seer_add(float *dst, const float *src, int64_t n);
+
+/* Rotary embeddings on one head vector of size d (in place), position p.
+ * normal: adjacent pairs (2i, 2i+1); neox: pairs (i, i+d/2).
+ * theta_i = p * base^(-2i/n_rot); only the first n_rot dims rotate. */
+void seer_rope_normal(float *x, int d, int n_rot, float pos, float base);
+void seer_rope_neox(float *x, int d, int n_rot, float pos, float base);
+/* Multi-section (Qwen2-VL M-RoPE, neox pairing): pair j uses pos[s] where s is
+ * the section of j per sections[4] (in pairs); pos = {t, h, w, e}. */
+void seer_rope_multi(float *x, int d, const int sections[4], const float pos[4], float base);
+
+#endif

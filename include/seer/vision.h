@@ -1,0 +1,71 @@
+/* The vision side (mmproj): hyper-parameters, preprocessing into encoder
+ * inputs, and the ViT + projector. */
+#ifndef SEER_VISION_H
+#define SEER_VISION_H
+
+#include "seer/gguf.h"
+#include "seer/image.h"
+#include "seer/threadpool.h"
+
+typedef enum seer_projector {
+    SEER_PROJ_MLP,        /* LLaVA-1.5/1.6, BakLLaVA ("mlp", "mlp_norm") */
+    SEER_PROJ_IDEFICS3,   /* SmolVLM */
+    SEER_PROJ_QWEN2VL,    /* "qwen2vl_merger" */
+    SEER_PROJ_QWEN25VL,   /* "qwen2.5vl_merger" */
+} seer_projector;
+
+#define SEER_MAX_PINPOINTS 64
+
+typedef struct seer_vision_hparams {
+    seer_projector projector;
+    char projector_name[64];
+    int image_size, patch_size;
+    int n_embd, n_ff, n_layer, n_head;
+    float eps;
+    int n_embd_out;                 /* LLM width the projector produces */
+    float mean[3], std[3];
+    bool anyres;                    /* LLaVA-1.6: image_grid_pinpoints present */
+    int n_pinpoints;
+    int pinpoints[SEER_MAX_PINPOINTS][2]; /* (width, height) */
+    int scale_factor;               /* idefics3 pixel shuffle */
+    int preproc_image_size;         /* idefics3 refined canvas (2048) */
+    int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
+    bool use_gelu, use_silu;
+} seer_vision_hparams;
+
+/* Reads and checks the clip.* metadata; unsupported projectors are an error
+ * naming them. */
+int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_error *err);
+
+/* One encoder input: normalized planes [3][h][w] (R, G, B). */
+typedef struct seer_pixels {
+    int w, h;
+    float *data;
+} seer_pixels;
+
+/* Preprocessing of one image as the model family wants it: one or more encoder
+ * inputs (tiles, overview) in prompt order. */
+typedef struct seer_image_inputs {
+    int n;
+    seer_pixels *inputs;
+    int grid_rows, grid_cols;      /* tiling grid (SmolVLM, LLaVA-1.6); 0 when not tiled */
+} seer_image_inputs;
+
+int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                          seer_error *err);
+void seer_image_inputs_free(seer_image_inputs *in);
+
+typedef struct seer_vision seer_vision;
+seer_vision *seer_vision_load(const char *path, seer_error *err);
+void seer_vision_free(seer_vision *v);
+const seer_vision_hparams *seer_vision_get_hparams(const seer_vision *v);
+const gguf_file *seer_vision_gguf(const seer_vision *v);
+
+/* Output grid of one encoder input: n_tokens = nx*ny rows of n_embd_out. */
+void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny);
+/* Encodes one input into out[n_tokens][n_embd_out]. *cancel is polled
+ * between blocks. FLOPs of the encode are added to *flops when non-NULL. */
+int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, float *out,
+                       const volatile int *cancel, double *flops, seer_error *err);
+
+#endif

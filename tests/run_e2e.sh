@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs every end-to-end script in tests/e2e (each gets $SEER, the binary under test).
+set -u
+cd "$(dirname "$0")/.."
+fail=0
+for t in tests/e2e/*.sh; do
+  [ -e "$t" ] || continue
+  name=$(basename "$t" .sh)
+  if out=$(bash "$t" 2>&1); then
+    echo "PASS e2e/$name"
+  else
+    echo "FAIL e2e/$name"; echo "$out" | tail -30 | sed 's/^/    /'
+    fail=1
+  fi
+done
+exit $fail

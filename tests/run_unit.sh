@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every unit-test binary; prints one line each and fails if any fails.
+set -u
+dir=$1; shift
+fail=0
+for t in "$@"; do
+  name=$(basename "$t")
+  if out=$("$t" 2>&1); then
+    echo "PASS $name"
+  else
+    echo "FAIL $name"; echo "$out" | tail -20 | sed 's/^/    /'
+    fail=1
+  fi
+done
+exit $fail
