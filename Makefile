@@ -52,6 +52,7 @@ APP_SRC    := $(sort $(wildcard app/*.c))
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 CONF_SRC   := $(sort $(wildcard tests/conformance/*.c))
 TESTLIB_SRC:= $(sort $(wildcard tests/lib/*.c))
+TOOL_SRC   := $(sort $(wildcard tests/tools/*.c))
 
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ     := $(UI_SRC:%.c=$(BUILD)/%.o)
@@ -59,6 +60,7 @@ APP_OBJ    := $(APP_SRC:%.c=$(BUILD)/%.o)
 TESTLIB_OBJ:= $(TESTLIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CONF_BIN   := $(BUILD)/tests/conformance
+TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
 SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
 
@@ -92,6 +94,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(LIBSEER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/lib $< -o $@ $(TESTLIB_OBJ) $(LDFLAGS) $(LIBSEER) $(LIBS)
 
+# Test tools (e.g. writers of tiny models) used by the e2e scripts.
+$(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB_OBJ) $(LIBSEER)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/lib $< -o $@ $(TESTLIB_OBJ) $(LDFLAGS) $(LIBSEER) $(LIBS)
+
 $(CONF_BIN): $(CONF_SRC) $(TESTLIB_OBJ) $(LIBSEER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/lib $(CONF_SRC) -o $@ $(TESTLIB_OBJ) $(LDFLAGS) $(LIBSEER) $(LIBS)
@@ -99,14 +106,14 @@ $(CONF_BIN): $(CONF_SRC) $(TESTLIB_OBJ) $(LIBSEER)
 CONFORMANCE_DIR ?= ../shared/conformance
 export CONFORMANCE_DIR
 
-unit: $(UNIT_BIN) $(SEER)
+unit: $(UNIT_BIN) $(TOOL_BIN) $(SEER)
 	@tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN)
 
 conformance: $(CONF_BIN)
 	$(CONF_BIN) $(CONFORMANCE_DIR)
 
-e2e: $(SEER)
-	@SEER=$(abspath $(SEER)) tests/run_e2e.sh
+e2e: $(SEER) $(TOOL_BIN)
+	@SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh
 
 test: unit conformance e2e
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every end-to-end script in tests/e2e (each gets $SEER, the binary under test).
+# Runs every end-to-end script in tests/e2e (each gets $SEER, the binary under test,
+# and $TOOLS, the folder of built tests/tools programs).
 set -u
 cd "$(dirname "$0")/.."
 fail=0
