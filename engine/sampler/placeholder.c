@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include "seer/sampler.h"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-seer_sampling seer_sampling_default(void) { return 0; }
+seer_sampling seer_sampling_default(void) { seer_sampling s = {0}; return s; }
 seer_sampler *seer_sampler_new(const seer_sampling *s, int n_vocab) { return NULL; }
 void seer_sampler_free(seer_sampler *s) {  }
 void seer_sampler_set(seer_sampler *s, const seer_sampling *params) {  }
