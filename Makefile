@@ -7,7 +7,12 @@ SANITIZE ?= 0
 ARCH     := $(shell uname -m)
 PKG      := $(shell command -v pkg-config 2>/dev/null)
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+  # libFuzzer build of the engine (see `make fuzz`).
+  CC       := clang
+  BUILD    := build-fuzz
+  SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),1)
   BUILD    := build-san
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
@@ -64,7 +69,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
 SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
 
-.PHONY: all test unit conformance e2e run bench bench-models fuzz demo-model clean
+.PHONY: all test unit conformance e2e run bench bench-models fuzz fuzz-build demo-model clean
 all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
@@ -120,7 +125,20 @@ test: unit conformance e2e
 run: $(SEER)
 	./$(SEER) -m assets/models/demo-llm.gguf --mmproj assets/models/demo-mmproj.gguf assets/images/demo.png
 
+# Fuzzing: every tests/fuzz/fuzz_<name>.c runs FUZZ_TIME seconds on its corpus
+# tests/fuzz/corpus/<name> (findings go to tests/fuzz/out/).
+FUZZ_TIME ?= 60
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(TESTLIB_SRC) fuzz-lib
+	clang $(CFLAGS) -fsanitize=fuzzer,address,undefined -Itests/lib $< $(TESTLIB_SRC) -o $@ build-fuzz/libseer.a $(LIBS)
+fuzz-lib:
+	$(MAKE) FUZZ=1 build-fuzz/libseer.a
+fuzz-build: $(FUZZ_BIN)
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_BIN)
+
 clean:
-	rm -rf build build-san seer
+	rm -rf build build-san build-fuzz seer
 
 -include $(ENGINE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)
