@@ -1,0 +1,181 @@
+/* Persistent worker pool. The caller is thread 0; workers spin briefly on a
+ * generation counter after each job (ops come ~10 per layer per token, so the
+ * next one usually arrives while they spin), then sleep on a condition
+ * variable so an idle engine costs no CPU. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "seer/threadpool.h"
+#include "threads/pool_scratch.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define cpu_relax() _mm_pause()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ __volatile__("yield")
+#else
+#define cpu_relax() ((void)0)
+#endif
+
+/* About 50-200 µs of spinning before a worker goes to sleep. */
+#define SPIN_ITERATIONS 20000
+
+struct seer_pool {
+    int n_threads;
+    pthread_t *threads;
+
+    /* Current job; published by bumping `generation`. */
+    seer_task_fn fn;
+    void *ctx;
+    _Atomic unsigned generation;
+    _Atomic int n_done;     /* workers finished with the current generation */
+    _Atomic int n_sleepers; /* workers blocked (or about to block) on `wake` */
+    _Atomic bool stop;
+
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+
+    seer_pool_scratch scratch[SEER_POOL_SCRATCH_SLOTS];
+};
+
+typedef struct worker_arg {
+    seer_pool *pool;
+    int ith;
+} worker_arg;
+
+static unsigned wait_for_new_generation(seer_pool *p, unsigned seen) {
+    for (int i = 0; i < SPIN_ITERATIONS; i++) {
+        unsigned g = atomic_load_explicit(&p->generation, memory_order_acquire);
+        if (g != seen) return g;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&p->lock);
+    /* Announce before the final check: the dispatcher bumps the generation
+     * and then looks at n_sleepers, so one of the two sees the other. */
+    atomic_fetch_add(&p->n_sleepers, 1);
+    unsigned g;
+    while ((g = atomic_load(&p->generation)) == seen) pthread_cond_wait(&p->wake, &p->lock);
+    atomic_fetch_sub(&p->n_sleepers, 1);
+    pthread_mutex_unlock(&p->lock);
+    return g;
+}
+
+static void *worker_main(void *arg) {
+    worker_arg wa = *(worker_arg *)arg;
+    free(arg);
+    seer_pool *p = wa.pool;
+    unsigned seen = 0;
+    for (;;) {
+        seen = wait_for_new_generation(p, seen);
+        if (atomic_load_explicit(&p->stop, memory_order_acquire)) break;
+        p->fn(p->ctx, wa.ith, p->n_threads);
+        atomic_fetch_add_explicit(&p->n_done, 1, memory_order_release);
+    }
+    return NULL;
+}
+
+int seer_cpu_count(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+seer_pool *seer_pool_create(int n_threads) {
+    if (n_threads <= 0) n_threads = seer_cpu_count();
+    seer_pool *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->n_threads = n_threads;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    if (n_threads > 1) {
+        p->threads = calloc((size_t)n_threads, sizeof *p->threads);
+        if (!p->threads) goto fail;
+        for (int i = 1; i < n_threads; i++) {
+            worker_arg *wa = malloc(sizeof *wa);
+            if (!wa) { p->n_threads = i; seer_pool_destroy(p); return NULL; }
+            wa->pool = p;
+            wa->ith = i;
+            if (pthread_create(&p->threads[i], NULL, worker_main, wa) != 0) {
+                free(wa);
+                p->n_threads = i;
+                seer_pool_destroy(p);
+                return NULL;
+            }
+        }
+    }
+    return p;
+fail:
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->wake);
+    free(p);
+    return NULL;
+}
+
+static void publish(seer_pool *p) {
+    atomic_fetch_add(&p->generation, 1);
+    if (atomic_load(&p->n_sleepers) > 0) {
+        pthread_mutex_lock(&p->lock);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+void seer_pool_destroy(seer_pool *p) {
+    if (!p) return;
+    if (p->n_threads > 1 && p->threads) {
+        atomic_store_explicit(&p->stop, true, memory_order_release);
+        publish(p);
+        for (int i = 1; i < p->n_threads; i++) pthread_join(p->threads[i], NULL);
+    }
+    for (int i = 0; i < SEER_POOL_SCRATCH_SLOTS; i++) free(p->scratch[i].data);
+    free(p->threads);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->wake);
+    free(p);
+}
+
+int seer_pool_size(const seer_pool *p) { return p ? p->n_threads : 1; }
+
+void seer_pool_run(seer_pool *p, seer_task_fn fn, void *ctx) {
+    if (!p || p->n_threads == 1) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    p->fn = fn;
+    p->ctx = ctx;
+    atomic_store_explicit(&p->n_done, 0, memory_order_relaxed);
+    publish(p);
+    fn(ctx, 0, p->n_threads);
+    /* Wait for the others; yield now and then in case a worker was preempted
+     * (the cores may be shared with other processes). */
+    int want = p->n_threads - 1;
+    for (unsigned spins = 0; atomic_load_explicit(&p->n_done, memory_order_acquire) != want; spins++) {
+        if ((spins & 1023) == 1023) sched_yield();
+        else cpu_relax();
+    }
+}
+
+void seer_pool_range(int64_t n, int ith, int nth, int64_t *begin, int64_t *end) {
+    if (nth <= 0) nth = 1;
+    int64_t base = n / nth, extra = n % nth;
+    int64_t b = ith * base + (ith < extra ? ith : extra);
+    *begin = b;
+    *end = b + base + (ith < extra ? 1 : 0);
+}
+
+void *seer_pool_scratch_get(seer_pool *p, int slot, size_t bytes) {
+    if (!p || slot < 0 || slot >= SEER_POOL_SCRATCH_SLOTS) return NULL;
+    seer_pool_scratch *s = &p->scratch[slot];
+    if (s->size < bytes) {
+        void *nd = NULL;
+        size_t want = bytes + bytes / 4;
+        if (posix_memalign(&nd, 64, want) != 0) return NULL;
+        free(s->data);
+        s->data = nd;
+        s->size = want;
+    }
+    return s->data;
+}

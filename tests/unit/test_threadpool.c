@@ -1,0 +1,96 @@
+/* The worker pool: every thread index runs exactly once per job, jobs see
+ * each other's results in order, ranges partition, sleeping workers wake. */
+#include <math.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "seer/threadpool.h"
+#include "testlib.h"
+
+typedef struct {
+    _Atomic int hits[16];
+    _Atomic int calls;
+    int nth_seen[16];
+    int64_t *data;
+    int64_t n;
+} job;
+
+static void mark(void *ctx, int ith, int nth) {
+    job *j = ctx;
+    atomic_fetch_add(&j->hits[ith], 1);
+    atomic_fetch_add(&j->calls, 1);
+    j->nth_seen[ith] = nth;
+}
+
+/* Each thread adds 1 to its range; the next job must see the previous one. */
+static void add_one(void *ctx, int ith, int nth) {
+    job *j = ctx;
+    int64_t b, e;
+    seer_pool_range(j->n, ith, nth, &b, &e);
+    for (int64_t i = b; i < e; i++) j->data[i] += 1;
+}
+
+static void check_pool(int n_threads) {
+    seer_pool *p = seer_pool_create(n_threads);
+    CHECK(p != NULL);
+    if (!p) return;
+    int nth = seer_pool_size(p);
+    CHECK(nth == (n_threads > 0 ? n_threads : seer_cpu_count()));
+    if (nth > 16) { seer_pool_destroy(p); return; }
+
+    job j = {0};
+    for (int rep = 0; rep < 1000; rep++) seer_pool_run(p, mark, &j);
+    CHECK(atomic_load(&j.calls) == 1000 * nth);
+    for (int i = 0; i < nth; i++) {
+        CHECK_MSG(atomic_load(&j.hits[i]) == 1000, "thread %d ran %d times", i, atomic_load(&j.hits[i]));
+        CHECK(j.nth_seen[i] == nth);
+    }
+
+    int64_t n = 10007;
+    int64_t *data = calloc((size_t)n, sizeof *data);
+    job k = {.data = data, .n = n};
+    for (int rep = 0; rep < 500; rep++) seer_pool_run(p, add_one, &k);
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) bad += data[i] != 500;
+    CHECK_MSG(bad == 0, "%d elements not incremented exactly 500 times", bad);
+
+    /* Let the workers fall asleep, then make sure they still wake up. */
+    struct timespec ts = {0, 30 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    seer_pool_run(p, add_one, &k);
+    bad = 0;
+    for (int64_t i = 0; i < n; i++) bad += data[i] != 501;
+    CHECK_MSG(bad == 0, "after sleeping: %d elements wrong", bad);
+    free(data);
+    seer_pool_destroy(p);
+}
+
+static void check_ranges(void) {
+    for (int64_t n = 0; n < 50; n++) {
+        for (int nth = 1; nth <= 7; nth++) {
+            int64_t expect_begin = 0, max_len = 0, min_len = n + 1;
+            for (int ith = 0; ith < nth; ith++) {
+                int64_t b, e;
+                seer_pool_range(n, ith, nth, &b, &e);
+                CHECK(b == expect_begin);
+                CHECK(e >= b);
+                expect_begin = e;
+                if (e - b > max_len) max_len = e - b;
+                if (e - b < min_len) min_len = e - b;
+            }
+            CHECK(expect_begin == n);
+            CHECK(max_len - min_len <= 1);
+        }
+    }
+}
+
+int main(void) {
+    check_ranges();
+    check_pool(1);
+    check_pool(2);
+    check_pool(4); /* more threads than cores must still work */
+    check_pool(0);
+    CHECK(seer_cpu_count() >= 1);
+    seer_pool_destroy(NULL);
+    TEST_MAIN_END();
+}
