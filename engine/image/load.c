@@ -1,0 +1,162 @@
+/* Image decoding through stb_image (the decoder llama.cpp uses, so JPEG pixels
+ * match the reference bit for bit). The header is read first so that huge or
+ * empty images are refused before any pixel memory is allocated. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <stb_image.h>
+
+#include "seer/image.h"
+
+/* Compressed files larger than this are refused before reading: no sane
+ * picture under the pixel limit needs more. */
+#define IMAGE_FILE_MAX_BYTES (512LL * 1024 * 1024)
+
+/* Format name from the magic bytes, for error messages only. */
+static const char *format_name(const uint8_t *b, size_t n) {
+    if (n >= 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0) return "PNG";
+    if (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return "JPEG";
+    if (n >= 4 && memcmp(b, "GIF8", 4) == 0) return "GIF";
+    if (n >= 2 && b[0] == 'B' && b[1] == 'M') return "BMP";
+    if (n >= 4 && memcmp(b, "8BPS", 4) == 0) return "PSD";
+    if (n >= 2 && b[0] == 'P' && (b[1] == '5' || b[1] == '6')) return "PNM";
+    if (n >= 10 && memcmp(b, "#?RADIANCE", 10) == 0) return "HDR";
+    return NULL;
+}
+
+static void format_megapixels(int64_t max_pixels, char *buf, size_t cap) {
+    if (max_pixels % 1000000 == 0) snprintf(buf, cap, "%lld megapixels", (long long)(max_pixels / 1000000));
+    else snprintf(buf, cap, "%lld pixels", (long long)max_pixels);
+}
+
+int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int64_t max_pixels,
+                           seer_image *out, seer_error *err) {
+    if (!name) name = "image";
+    if (out) memset(out, 0, sizeof *out);
+    if (!buf || len == 0) {
+        seer_error_set(err, "%s: empty file", name);
+        return -1;
+    }
+    if (len > (size_t)INT32_MAX) {
+        seer_error_set(err, "%s: file too large (%zu bytes)", name, len);
+        return -1;
+    }
+    if (max_pixels <= 0) max_pixels = SEER_IMAGE_DEFAULT_MAX_PIXELS;
+    const char *fmt = format_name(buf, len);
+
+    int w = 0, h = 0, comp = 0;
+    if (!stbi_info_from_memory(buf, (int)len, &w, &h, &comp)) {
+        const char *why = stbi_failure_reason();
+        if (fmt) seer_error_set(err, "%s: truncated or corrupt %s (%s)", name, fmt, why ? why : "bad header");
+        else seer_error_set(err, "%s: not an image (unknown format)", name);
+        return -1;
+    }
+    if (w <= 0 || h <= 0) {
+        seer_error_set(err, "%s: image has no pixels (%d\u00d7%d)", name, w, h);
+        return -1;
+    }
+    if ((int64_t)w * h > max_pixels) {
+        char lim[64];
+        format_megapixels(max_pixels, lim, sizeof lim);
+        seer_error_set(err, "%s: %d\u00d7%d is over the limit of %s", name, w, h, lim);
+        return -1;
+    }
+
+    /* 3 channels requested: grey is replicated, alpha dropped (not blended),
+     * 16-bit samples reduced to their high byte. */
+    int dw = 0, dh = 0, dc = 0;
+    uint8_t *px = stbi_load_from_memory(buf, (int)len, &dw, &dh, &dc, 3);
+    if (!px) {
+        const char *why = stbi_failure_reason();
+        seer_error_set(err, "%s: truncated or corrupt %s (%s)", name, fmt ? fmt : "image", why ? why : "decode failed");
+        return -1;
+    }
+    if (dw != w || dh != h) { /* the header lied about the size */
+        stbi_image_free(px);
+        seer_error_set(err, "%s: corrupt %s (header says %d\u00d7%d, data %d\u00d7%d)", name, fmt ? fmt : "image", w, h,
+                       dw, dh);
+        return -1;
+    }
+    size_t n = (size_t)w * h * 3;
+    uint8_t *rgb = malloc(n);
+    if (!rgb) {
+        stbi_image_free(px);
+        seer_error_set(err, "%s: out of memory for %d\u00d7%d pixels", name, w, h);
+        return -1;
+    }
+    /* Own copy so seer_image_free is a plain free() whatever allocator stb uses. */
+    memcpy(rgb, px, n);
+    stbi_image_free(px);
+    out->w = w;
+    out->h = h;
+    out->rgb = rgb;
+    return 0;
+}
+
+int seer_image_load(const char *path, int64_t max_pixels, seer_image *out, seer_error *err) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!path || !*path) {
+        seer_error_set(err, "no image path given");
+        return -1;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        seer_error_set(err, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        seer_error_set(err, "%s: %s", path, strerror(errno));
+        fclose(f);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        seer_error_set(err, "%s: is a directory, not an image", path);
+        fclose(f);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        seer_error_set(err, "%s: not a regular file", path);
+        fclose(f);
+        return -1;
+    }
+    if (st.st_size == 0) {
+        seer_error_set(err, "%s: empty file", path);
+        fclose(f);
+        return -1;
+    }
+    if ((long long)st.st_size > IMAGE_FILE_MAX_BYTES) {
+        seer_error_set(err, "%s: file is %lld MiB, over the %lld MiB limit for images", path,
+                       (long long)st.st_size >> 20, IMAGE_FILE_MAX_BYTES >> 20);
+        fclose(f);
+        return -1;
+    }
+    size_t len = (size_t)st.st_size;
+    uint8_t *buf = malloc(len);
+    if (!buf) {
+        seer_error_set(err, "%s: out of memory reading %zu bytes", path, len);
+        fclose(f);
+        return -1;
+    }
+    size_t got = fread(buf, 1, len, f);
+    int read_err = ferror(f);
+    fclose(f);
+    if (got != len || read_err) {
+        seer_error_set(err, "%s: read error (%zu of %zu bytes)", path, got, len);
+        free(buf);
+        return -1;
+    }
+    int rc = seer_image_load_memory(buf, len, path, max_pixels, out, err);
+    free(buf);
+    return rc;
+}
+
+void seer_image_free(seer_image *img) {
+    if (!img) return;
+    free(img->rgb);
+    img->rgb = NULL;
+    img->w = img->h = 0;
+}

@@ -1,0 +1,21 @@
+/* LLaVA-1.5 (and BakLLaVA): aspect-kept bicubic fit into the encoder square,
+ * padded with llama.cpp's grey (not the HF processor's pad-then-resize). */
+#include "image/preprocess_internal.h"
+
+/* llama.cpp's padding colour for CLIP: the CLIP mean in 8-bit. */
+static const uint8_t LLAVA_PAD_GREY[3] = {122, 116, 104};
+
+int preprocess_llava15(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err) {
+    const int n = hp->image_size;
+    int rc;
+    if (img->w == n && img->h == n) {
+        rc = image_inputs_append(out, img, hp);
+    } else {
+        seer_image canvas;
+        rc = image_fit_on_canvas(img, n, n, LLAVA_PAD_GREY, RESIZE_BICUBIC, &canvas);
+        if (rc == 0) rc = image_inputs_append(out, &canvas, hp);
+        seer_image_free(&canvas);
+    }
+    if (rc != 0) seer_error_set(err, "preprocess: out of memory (%d×%d image)", img->w, img->h);
+    return rc;
+}

@@ -1,0 +1,96 @@
+/* llama.cpp's own resize filters (not Pillow's): the reference pixels were
+ * made with them, so the float32 arithmetic below follows the conformance
+ * README step by step, including evaluation order. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "seer/image.h"
+
+static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static int alloc_dst(seer_image *dst, int w, int h) {
+    dst->w = dst->h = 0;
+    dst->rgb = NULL;
+    if (w <= 0 || h <= 0) return -1;
+    dst->rgb = malloc((size_t)w * h * 3);
+    if (!dst->rgb) return -1;
+    dst->w = w;
+    dst->h = h;
+    return 0;
+}
+
+/* One cubic step around p1 from the four samples p0..p3 at fraction t.
+ * Coefficients are computed in double and stored as float, as the reference
+ * does; the polynomial is evaluated in float. */
+static inline float cubic(float p0, float p1, float p2, float p3, float t) {
+    float a0 = p1;
+    float d0 = p0 - a0, d2 = p2 - a0, d3 = p3 - a0;
+    float a1 = (float)(-1.0 / 3 * d0 + d2 - 1.0 / 6 * d3);
+    float a2 = (float)(1.0 / 2 * d0 + 1.0 / 2 * d2);
+    float a3 = (float)(-1.0 / 6 * d0 - 1.0 / 2 * d2 + 1.0 / 6 * d3);
+    return a0 + a1 * t + a2 * t * t + a3 * t * t * t;
+}
+
+int seer_image_resize_bicubic(const seer_image *src, int w, int h, seer_image *dst) {
+    if (!src || !src->rgb || src->w <= 0 || src->h <= 0 || alloc_dst(dst, w, h) != 0) return -1;
+    const int sw = src->w, sh = src->h;
+    const float tx = (float)sw / (float)w, ty = (float)sh / (float)h;
+    const uint8_t *s = src->rgb;
+    for (int i = 0; i < h; i++) {
+        int y = (int)(ty * (float)i);
+        float dy = ty * (float)i - (float)y;
+        int rows[4];
+        for (int k = 0; k < 4; k++) rows[k] = clampi(y - 1 + k, 0, sh - 1);
+        for (int j = 0; j < w; j++) {
+            int x = (int)(tx * (float)j);
+            float dx = tx * (float)j - (float)x;
+            int cols[4];
+            for (int k = 0; k < 4; k++) cols[k] = clampi(x - 1 + k, 0, sw - 1);
+            for (int c = 0; c < 3; c++) {
+                float C[4];
+                for (int r = 0; r < 4; r++) {
+                    const uint8_t *row = s + (size_t)rows[r] * sw * 3;
+                    C[r] = cubic(row[cols[0] * 3 + c], row[cols[1] * 3 + c], row[cols[2] * 3 + c],
+                                 row[cols[3] * 3 + c], dx);
+                }
+                float v = roundf(cubic(C[0], C[1], C[2], C[3], dy));
+                v = v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v;
+                dst->rgb[((size_t)i * w + j) * 3 + c] = (uint8_t)v;
+            }
+        }
+    }
+    return 0;
+}
+
+static inline float lerp(float a, float b, float t) { return a + (b - a) * t; }
+
+int seer_image_resize_bilinear(const seer_image *src, int w, int h, seer_image *dst) {
+    if (!src || !src->rgb || src->w <= 0 || src->h <= 0 || alloc_dst(dst, w, h) != 0) return -1;
+    const int sw = src->w, sh = src->h;
+    /* Corner-aligned: first and last output pixels sit on the source corners. */
+    const float rx = w > 1 ? (float)(sw - 1) / (float)(w - 1) : 0.0f;
+    const float ry = h > 1 ? (float)(sh - 1) / (float)(h - 1) : 0.0f;
+    const uint8_t *s = src->rgb;
+    for (int y = 0; y < h; y++) {
+        float py = ry * (float)y;
+        int y0 = (int)py;
+        if (y0 > sh - 1) y0 = sh - 1;
+        int y1 = y0 + 1 < sh ? y0 + 1 : sh - 1;
+        float fy = py - (float)y0;
+        for (int x = 0; x < w; x++) {
+            float px = rx * (float)x;
+            int x0 = (int)px;
+            if (x0 > sw - 1) x0 = sw - 1;
+            int x1 = x0 + 1 < sw ? x0 + 1 : sw - 1;
+            float fx = px - (float)x0;
+            for (int c = 0; c < 3; c++) {
+                float top = lerp(s[((size_t)y0 * sw + x0) * 3 + c], s[((size_t)y0 * sw + x1) * 3 + c], fx);
+                float bot = lerp(s[((size_t)y1 * sw + x0) * 3 + c], s[((size_t)y1 * sw + x1) * 3 + c], fx);
+                float v = lerp(top, bot, fy);
+                v = v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v;
+                dst->rgb[((size_t)y * w + x) * 3 + c] = (uint8_t)v; /* truncation, no rounding */
+            }
+        }
+    }
+    return 0;
+}
