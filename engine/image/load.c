@@ -9,23 +9,12 @@
 
 #include <stb_image.h>
 
+#include "image/probe.h"
 #include "seer/image.h"
 
 /* Compressed files larger than this are refused before reading: no sane
  * picture under the pixel limit needs more. */
 #define IMAGE_FILE_MAX_BYTES (512LL * 1024 * 1024)
-
-/* Format name from the magic bytes, for error messages only. */
-static const char *format_name(const uint8_t *b, size_t n) {
-    if (n >= 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0) return "PNG";
-    if (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return "JPEG";
-    if (n >= 4 && memcmp(b, "GIF8", 4) == 0) return "GIF";
-    if (n >= 2 && b[0] == 'B' && b[1] == 'M') return "BMP";
-    if (n >= 4 && memcmp(b, "8BPS", 4) == 0) return "PSD";
-    if (n >= 2 && b[0] == 'P' && (b[1] == '5' || b[1] == '6')) return "PNM";
-    if (n >= 10 && memcmp(b, "#?RADIANCE", 10) == 0) return "HDR";
-    return NULL;
-}
 
 static void format_megapixels(int64_t max_pixels, char *buf, size_t cap) {
     if (max_pixels % 1000000 == 0) snprintf(buf, cap, "%lld megapixels", (long long)(max_pixels / 1000000));
@@ -45,7 +34,21 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         return -1;
     }
     if (max_pixels <= 0) max_pixels = SEER_IMAGE_DEFAULT_MAX_PIXELS;
-    const char *fmt = format_name(buf, len);
+    int64_t pw, ph;
+    bool have_size;
+    const char *fmt = image_probe(buf, len, &pw, &ph, &have_size);
+    /* Our own header reading first: stb refuses very large images with a
+     * terse "too large" before we could name the size. */
+    if (have_size && (pw == 0 || ph == 0)) {
+        seer_error_set(err, "%s: %s image has no pixels (%lld\u00d7%lld)", name, fmt, (long long)pw, (long long)ph);
+        return -1;
+    }
+    if (have_size && pw * ph > max_pixels) {
+        char lim[64];
+        format_megapixels(max_pixels, lim, sizeof lim);
+        seer_error_set(err, "%s: %lld\u00d7%lld is over the limit of %s", name, (long long)pw, (long long)ph, lim);
+        return -1;
+    }
 
     int w = 0, h = 0, comp = 0;
     if (!stbi_info_from_memory(buf, (int)len, &w, &h, &comp)) {

@@ -1,0 +1,14 @@
+/* Header-only look at an image file (engine/image only). */
+#ifndef SEER_IMAGE_PROBE_H
+#define SEER_IMAGE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Format name ("PNG", "JPEG", "GIF", "BMP", "PSD", "PNM", "HDR") from the
+ * magic bytes, or NULL (TGA has no magic; stb still recognises it). When
+ * the header is complete enough, *have_size is set with the stated size. */
+const char *image_probe(const uint8_t *buf, size_t len, int64_t *w, int64_t *h, bool *have_size);
+
+#endif
