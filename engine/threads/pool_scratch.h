@@ -11,6 +11,7 @@
 enum {
     SEER_SCRATCH_MATMUL_ACT = 0,   /* activations converted to the vec_dot type */
     SEER_SCRATCH_MATMUL_TILE = 1,  /* per-thread dequantized weight tiles */
+    SEER_SCRATCH_MATMUL_QROW = 2,  /* per-thread quantized activation row */
     SEER_POOL_SCRATCH_SLOTS = 4,
 };
 

@@ -1,0 +1,203 @@
+/* Weight matrix products. Few activation rows (decode): the activations are
+ * quantized to the weight type's vec_dot type and every weight row is read
+ * once, in place, by the SIMD dot products. Many rows (prefill, vision
+ * encoder): weight tiles are dequantized to f32 and multiplied by BLAS sgemm;
+ * the activations are first rounded through the same vec_dot type, so both
+ * paths compute what llama.cpp's quantized dot products compute (up to the
+ * order of float additions). Work is split over the pool; OpenBLAS itself
+ * runs single-threaded inside each worker. */
+#include <cblas.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/matmul_internal.h"
+#include "seer/gguf.h"
+#include "seer/matmul.h"
+#include "threads/pool_scratch.h"
+
+/* From this many activation rows on, dequantize + sgemm beats per-row dot
+ * products (measured with tools/kernel-bench). */
+#define GEMM_MIN_ROWS 8
+/* Dequantized weight tile per thread: about this many bytes of f32. */
+#define TILE_BYTES (2u << 20)
+
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+static void blas_single_thread(void) {
+#if defined(OPENBLAS_VERSION)
+    openblas_set_num_threads(1);
+#endif
+}
+void seer_blas_init(void) { pthread_once(&blas_once, blas_single_thread); }
+
+bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t) {
+    if (!w || !t || !seer_type_get(t->type)) return false;
+    for (int d = 2; d < GGUF_MAX_DIMS; d++)
+        if (t->ne[d] != 1) return false;
+    if (t->n_dims > 2 || t->ne[0] <= 0 || t->ne[1] <= 0) return false;
+    if (t->ne[0] % seer_type_get(t->type)->block_size != 0) return false;
+    w->type = t->type;
+    w->n_in = t->ne[0];
+    w->n_out = t->ne[1];
+    w->data = t->data;
+    w->row_bytes = seer_row_bytes(t->type, t->ne[0]);
+    return true;
+}
+
+void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst) {
+    seer_dequantize_row(w->type, (const char *)w->data + (size_t)row * w->row_bytes, dst, w->n_in);
+}
+
+/* Scratch from the pool, or from the heap when there is no pool (then the
+ * caller frees *owned). */
+static void *scratch(seer_pool *pool, int slot, size_t bytes, void **owned) {
+    if (pool) return seer_pool_scratch_get(pool, slot, bytes);
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) return NULL;
+    *owned = p;
+    return p;
+}
+
+typedef struct matmul_job {
+    const seer_weight *w;
+    const float *x;
+    int64_t n_rows;
+    float *y;
+    const float *bias;
+    int act_type;
+    /* dot path: activation rows in act_type */
+    const void *act;
+    size_t act_row_bytes;
+    /* gemm path: activations as f32 (rounded through act_type), tiles */
+    float *xf;
+    void *qrows;    /* one quantized row per thread, for the rounding */
+    float *tiles;   /* tile_rows * n_in floats per thread */
+    int64_t tile_rows;
+} matmul_job;
+
+static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out, int64_t o0, int64_t o1) {
+    if (!bias) return;
+    for (int64_t r = 0; r < n_rows; r++)
+        for (int64_t o = o0; o < o1; o++) y[r * n_out + o] += bias[o];
+}
+
+static void dot_task(void *ctx, int ith, int nth) {
+    const matmul_job *j = ctx;
+    const seer_weight *w = j->w;
+    int64_t o0, o1;
+    seer_pool_range(w->n_out, ith, nth, &o0, &o1);
+    const char *wrow = (const char *)w->data + (size_t)o0 * w->row_bytes;
+    for (int64_t o = o0; o < o1; o++, wrow += w->row_bytes) {
+        for (int64_t r = 0; r < j->n_rows; r++) {
+            const void *a = (const char *)j->act + (size_t)r * j->act_row_bytes;
+            float v = seer_vec_dot(w->type, w->n_in, wrow, a);
+            j->y[r * w->n_out + o] = j->bias ? v + j->bias[o] : v;
+        }
+    }
+}
+
+static void quantize_act_task(void *ctx, int ith, int nth) {
+    const matmul_job *j = ctx;
+    int64_t r0, r1;
+    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
+    for (int64_t r = r0; r < r1; r++) {
+        const float *src = j->x + r * j->w->n_in;
+        void *dst = (char *)j->act + (size_t)r * j->act_row_bytes;
+        seer_quantize_row(j->act_type, src, dst, j->w->n_in);
+    }
+}
+
+/* Activations rounded through the vec_dot type and expanded back to f32. */
+static void round_act_task(void *ctx, int ith, int nth) {
+    const matmul_job *j = ctx;
+    int64_t n_in = j->w->n_in, r0, r1;
+    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
+    void *q = (char *)j->qrows + (size_t)ith * j->act_row_bytes;
+    for (int64_t r = r0; r < r1; r++) {
+        seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
+        seer_dequantize_row(j->act_type, q, j->xf + r * n_in, n_in);
+    }
+}
+
+static void gemm_task(void *ctx, int ith, int nth) {
+    const matmul_job *j = ctx;
+    const seer_weight *w = j->w;
+    int64_t n_in = w->n_in, n_out = w->n_out;
+    /* Split whole tiles between threads so each dequantizes its own rows. */
+    int64_t n_tiles = (n_out + j->tile_rows - 1) / j->tile_rows, t0, t1;
+    seer_pool_range(n_tiles, ith, nth, &t0, &t1);
+    float *tile = j->tiles ? j->tiles + (size_t)ith * (size_t)j->tile_rows * (size_t)n_in : NULL;
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t o0 = t * j->tile_rows, o1 = o0 + j->tile_rows < n_out ? o0 + j->tile_rows : n_out;
+        const float *b;
+        if (w->type == SEER_TYPE_F32) {
+            b = (const float *)w->data + o0 * n_in;
+        } else {
+            for (int64_t o = o0; o < o1; o++)
+                seer_dequantize_row(w->type, (const char *)w->data + (size_t)o * w->row_bytes, tile + (o - o0) * n_in, n_in);
+            b = tile;
+        }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)j->n_rows, (int)(o1 - o0), (int)n_in, 1.0f,
+                    j->xf, (int)n_in, b, (int)n_in, 0.0f, j->y + o0, (int)n_out);
+        add_bias(j->y, j->bias, j->n_rows, n_out, o0, o1);
+    }
+}
+
+static void matmul_dot(seer_pool *pool, matmul_job *j) {
+    const seer_weight *w = j->w;
+    void *owned = NULL;
+    if (j->act_type == SEER_TYPE_F32) {
+        j->act = j->x;
+        j->act_row_bytes = (size_t)w->n_in * sizeof(float);
+    } else {
+        j->act_row_bytes = seer_row_bytes(j->act_type, w->n_in);
+        j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows, &owned);
+        if (!j->act) return;
+        seer_pool_run(pool, quantize_act_task, j);
+    }
+    seer_pool_run(pool, dot_task, j);
+    free(owned);
+}
+
+static void matmul_gemm(seer_pool *pool, matmul_job *j) {
+    const seer_weight *w = j->w;
+    int nth = seer_pool_size(pool);
+    int64_t n_in = w->n_in;
+    void *owned_x = NULL, *owned_q = NULL, *owned_t = NULL;
+    seer_blas_init();
+
+    if (j->act_type == SEER_TYPE_F32) {
+        j->xf = (float *)j->x;
+    } else {
+        j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
+        j->xf = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in * sizeof(float), &owned_x);
+        j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned_q);
+        if (!j->xf || !j->qrows) goto done;
+        seer_pool_run(pool, round_act_task, j);
+    }
+
+    int64_t rows = (int64_t)(TILE_BYTES / ((size_t)n_in * sizeof(float)));
+    if (rows < 16) rows = 16;
+    /* Enough tiles to keep every thread busy. */
+    int64_t per_thread = (w->n_out + nth - 1) / nth;
+    if (rows > per_thread) rows = per_thread;
+    j->tile_rows = rows > 0 ? rows : 1;
+    if (w->type != SEER_TYPE_F32) {
+        j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->tile_rows * (size_t)n_in * sizeof(float), &owned_t);
+        if (!j->tiles) goto done;
+    }
+    seer_pool_run(pool, gemm_task, j);
+done:
+    free(owned_x);
+    free(owned_q);
+    free(owned_t);
+}
+
+void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y, const float *bias) {
+    if (!w || n_rows <= 0 || w->n_out <= 0) return;
+    const seer_type_info *ti = seer_type_get(w->type);
+    if (!ti) return;
+    matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type};
+    if (n_rows < GEMM_MIN_ROWS) matmul_dot(pool, &j);
+    else matmul_gemm(pool, &j);
+}

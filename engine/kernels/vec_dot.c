@@ -1,0 +1,60 @@
+/* Runtime dispatch of the dot products: the best SIMD level this CPU has,
+ * scalar for anything a level does not cover. The tables are built once and
+ * never change afterwards; only the test switch `force_scalar` is mutable. */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "kernels/vec_dot_internal.h"
+
+typedef struct dispatch {
+    seer_vec_dot_fn best[SEER_TYPE_COUNT];
+    seer_vec_dot_fn scalar[SEER_TYPE_COUNT];
+    const char *name;
+} dispatch;
+
+static dispatch tables;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static atomic_bool force_scalar;
+
+static void build_tables(void) {
+    seer_vec_dot_fill_scalar(tables.scalar);
+    seer_vec_dot_fill_scalar(tables.best);
+    tables.name = "scalar";
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) {
+        seer_vec_dot_fill_avx2(tables.best);
+        tables.name = "avx2";
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+            __builtin_cpu_supports("avx512vnni")) {
+            seer_vec_dot_fill_avx512(tables.best);
+            tables.name = "avx512-vnni";
+        }
+    }
+#endif
+}
+
+static const dispatch *get_tables(void) {
+    pthread_once(&tables_once, build_tables);
+    return &tables;
+}
+
+float seer_vec_dot(int type, int64_t n, const void *w_row, const void *act) {
+    const dispatch *d = get_tables();
+    if (type < 0 || type >= SEER_TYPE_COUNT) return 0;
+    seer_vec_dot_fn f = atomic_load_explicit(&force_scalar, memory_order_relaxed) ? d->scalar[type] : d->best[type];
+    return f ? f(n, w_row, act) : 0;
+}
+
+float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act) {
+    const dispatch *d = get_tables();
+    if (type < 0 || type >= SEER_TYPE_COUNT || !d->scalar[type]) return 0;
+    return d->scalar[type](n, w_row, act);
+}
+
+const char *seer_simd_name(void) {
+    return atomic_load(&force_scalar) ? "scalar" : get_tables()->name;
+}
+
+void seer_simd_force_scalar(bool on) { atomic_store(&force_scalar, on); }

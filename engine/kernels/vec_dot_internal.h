@@ -1,0 +1,19 @@
+/* Per-type dot-product kernels and the SIMD levels that provide them. */
+#ifndef SEER_VEC_DOT_INTERNAL_H
+#define SEER_VEC_DOT_INTERNAL_H
+
+#include "seer/tensor.h"
+
+/* Dot of n elements: a weight row of the kernel's type with an activation
+ * row of its vec_dot type. */
+typedef float (*seer_vec_dot_fn)(int64_t n, const void *w, const void *a);
+
+/* Fills table[type] for the types a level implements (others untouched). */
+void seer_vec_dot_fill_scalar(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
+void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
+void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
+
+/* The scalar table only (reference for tests and benchmarks). */
+float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act);
+
+#endif

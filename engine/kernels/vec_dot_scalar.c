@@ -1,0 +1,283 @@
+/* Portable dot products, one per weight type, written from each format's
+ * math: integer sums inside a block, one float multiply by the scales. They
+ * are the reference the SIMD kernels are tested against. */
+#include <string.h>
+
+#include "kernels/vec_dot_internal.h"
+#include "tensor/blocks.h"
+
+#define H2F seer_fp16_to_f32
+
+static float dot_f32(int64_t n, const void *w, const void *a) {
+    const float *x = w, *y = a;
+    float s[4] = {0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int k = 0; k < 4; k++) s[k] += x[i + k] * y[i + k];
+    for (; i < n; i++) s[0] += x[i] * y[i];
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+static float dot_f16(int64_t n, const void *w, const void *a) {
+    const uint16_t *x = w, *y = a;
+    float s[4] = {0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int k = 0; k < 4; k++) s[k] += H2F(x[i + k]) * H2F(y[i + k]);
+    for (; i < n; i++) s[0] += H2F(x[i]) * H2F(y[i]);
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+static float dot_bf16(int64_t n, const void *w, const void *a) {
+    const uint16_t *x = w, *y = a;
+    float s[4] = {0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int k = 0; k < 4; k++) s[k] += seer_bf16_to_f32(x[i + k]) * seer_bf16_to_f32(y[i + k]);
+    for (; i < n; i++) s[0] += seer_bf16_to_f32(x[i]) * seer_bf16_to_f32(y[i]);
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+static inline uint32_t load_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static float dot_q4_0(int64_t n, const void *w, const void *a) {
+    const block_q4_0 *x = w;
+    const block_q8_0 *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / 32; i++) {
+        int sumi = 0;
+        for (int j = 0; j < 16; j++)
+            sumi += ((x[i].qs[j] & 0xF) - 8) * y[i].qs[j] + ((x[i].qs[j] >> 4) - 8) * y[i].qs[j + 16];
+        sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d));
+    }
+    return sum;
+}
+
+static float dot_q4_1(int64_t n, const void *w, const void *a) {
+    const block_q4_1 *x = w;
+    const block_q8_1 *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / 32; i++) {
+        int sumi = 0;
+        for (int j = 0; j < 16; j++) sumi += (x[i].qs[j] & 0xF) * y[i].qs[j] + (x[i].qs[j] >> 4) * y[i].qs[j + 16];
+        sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d)) + H2F(x[i].m) * H2F(y[i].s);
+    }
+    return sum;
+}
+
+static float dot_q5_0(int64_t n, const void *w, const void *a) {
+    const block_q5_0 *x = w;
+    const block_q8_0 *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / 32; i++) {
+        uint32_t qh = load_u32(x[i].qh);
+        int sumi = 0;
+        for (int j = 0; j < 16; j++) {
+            int lo = ((x[i].qs[j] & 0xF) | (int)(((qh >> j) & 1) << 4)) - 16;
+            int hi = ((x[i].qs[j] >> 4) | (int)(((qh >> (j + 16)) & 1) << 4)) - 16;
+            sumi += lo * y[i].qs[j] + hi * y[i].qs[j + 16];
+        }
+        sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d));
+    }
+    return sum;
+}
+
+static float dot_q5_1(int64_t n, const void *w, const void *a) {
+    const block_q5_1 *x = w;
+    const block_q8_1 *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / 32; i++) {
+        uint32_t qh = load_u32(x[i].qh);
+        int sumi = 0;
+        for (int j = 0; j < 16; j++) {
+            int lo = (x[i].qs[j] & 0xF) | (int)(((qh >> j) & 1) << 4);
+            int hi = (x[i].qs[j] >> 4) | (int)(((qh >> (j + 16)) & 1) << 4);
+            sumi += lo * y[i].qs[j] + hi * y[i].qs[j + 16];
+        }
+        sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d)) + H2F(x[i].m) * H2F(y[i].s);
+    }
+    return sum;
+}
+
+static float dot_q8_0(int64_t n, const void *w, const void *a) {
+    const block_q8_0 *x = w, *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / 32; i++) {
+        int sumi = 0;
+        for (int j = 0; j < 32; j++) sumi += x[i].qs[j] * y[i].qs[j];
+        sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d));
+    }
+    return sum;
+}
+
+static float dot_q8_1(int64_t n, const void *w, const void *a) {
+    const block_q8_1 *x = w, *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / 32; i++) {
+        int sumi = 0;
+        for (int j = 0; j < 32; j++) sumi += x[i].qs[j] * y[i].qs[j];
+        sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d));
+    }
+    return sum;
+}
+
+/* K-quants: unpack a super-block to its 256 integer quants (element order)
+ * so each dot is a plain sum per group of 16 or 32. */
+static void unpack_q2_K(const block_q2_K *b, int8_t q[256]) {
+    int k = 0;
+    for (int half = 0; half < 2; half++)
+        for (int shift = 0; shift < 8; shift += 2)
+            for (int l = 0; l < 32; l++) q[k++] = (int8_t)((b->qs[32 * half + l] >> shift) & 3);
+}
+
+static void unpack_q3_K(const block_q3_K *b, int8_t q[256]) {
+    int k = 0;
+    uint8_t m = 1;
+    for (int half = 0; half < 2; half++)
+        for (int shift = 0; shift < 8; shift += 2, m <<= 1)
+            for (int l = 0; l < 32; l++)
+                q[k++] = (int8_t)(((b->qs[32 * half + l] >> shift) & 3) - ((b->hmask[l] & m) ? 0 : 4));
+}
+
+static void unpack_q4_K(const block_q4_K *b, int8_t q[256]) {
+    for (int c = 0; c < 4; c++)
+        for (int l = 0; l < 32; l++) {
+            q[64 * c + l] = (int8_t)(b->qs[32 * c + l] & 0xF);
+            q[64 * c + 32 + l] = (int8_t)(b->qs[32 * c + l] >> 4);
+        }
+}
+
+static void unpack_q5_K(const block_q5_K *b, int8_t q[256]) {
+    for (int c = 0; c < 4; c++)
+        for (int l = 0; l < 32; l++) {
+            q[64 * c + l] = (int8_t)((b->qs[32 * c + l] & 0xF) | (((b->qh[l] >> (2 * c)) & 1) << 4));
+            q[64 * c + 32 + l] = (int8_t)((b->qs[32 * c + l] >> 4) | (((b->qh[l] >> (2 * c + 1)) & 1) << 4));
+        }
+}
+
+static void unpack_q6_K(const block_q6_K *b, int8_t q[256]) {
+    for (int n = 0; n < 2; n++) {
+        const uint8_t *ql = b->ql + 64 * n, *qh = b->qh + 32 * n;
+        int8_t *o = q + 128 * n;
+        for (int l = 0; l < 32; l++) {
+            o[l] = (int8_t)(((ql[l] & 0xF) | (((qh[l] >> 0) & 3) << 4)) - 32);
+            o[l + 32] = (int8_t)(((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32);
+            o[l + 64] = (int8_t)(((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32);
+            o[l + 96] = (int8_t)(((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32);
+        }
+    }
+}
+
+static int group_dot(const int8_t *q, const int8_t *y, int len) {
+    int s = 0;
+    for (int l = 0; l < len; l++) s += q[l] * y[l];
+    return s;
+}
+
+static float dot_q2_K(int64_t n, const void *w, const void *a) {
+    const block_q2_K *x = w;
+    const block_q8_K *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int8_t q[256];
+        unpack_q2_K(&x[i], q);
+        int isum = 0, summ = 0;
+        for (int g = 0; g < 16; g++) {
+            isum += (x[i].scales[g] & 0xF) * group_dot(q + 16 * g, y[i].qs + 16 * g, 16);
+            summ += (x[i].scales[g] >> 4) * y[i].bsums[g];
+        }
+        sum += y[i].d * H2F(x[i].d) * (float)isum - y[i].d * H2F(x[i].dmin) * (float)summ;
+    }
+    return sum;
+}
+
+static float dot_q3_K(int64_t n, const void *w, const void *a) {
+    const block_q3_K *x = w;
+    const block_q8_K *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int8_t q[256], sc[16];
+        unpack_q3_K(&x[i], q);
+        seer_q3k_scales(x[i].scales, sc);
+        int isum = 0;
+        for (int g = 0; g < 16; g++) isum += sc[g] * group_dot(q + 16 * g, y[i].qs + 16 * g, 16);
+        sum += y[i].d * H2F(x[i].d) * (float)isum;
+    }
+    return sum;
+}
+
+static float dot_q45_K(const uint8_t *scales, uint16_t d, uint16_t dmin, const int8_t *q, const block_q8_K *y) {
+    int isum = 0, summ = 0;
+    for (int j = 0; j < 8; j++) {
+        uint8_t sc, m;
+        seer_k4_scale_min(j, scales, &sc, &m);
+        isum += sc * group_dot(q + 32 * j, y->qs + 32 * j, 32);
+        summ += m * (y->bsums[2 * j] + y->bsums[2 * j + 1]);
+    }
+    return y->d * H2F(d) * (float)isum - y->d * H2F(dmin) * (float)summ;
+}
+
+static float dot_q4_K(int64_t n, const void *w, const void *a) {
+    const block_q4_K *x = w;
+    const block_q8_K *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int8_t q[256];
+        unpack_q4_K(&x[i], q);
+        sum += dot_q45_K(x[i].scales, x[i].d, x[i].dmin, q, &y[i]);
+    }
+    return sum;
+}
+
+static float dot_q5_K(int64_t n, const void *w, const void *a) {
+    const block_q5_K *x = w;
+    const block_q8_K *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int8_t q[256];
+        unpack_q5_K(&x[i], q);
+        sum += dot_q45_K(x[i].scales, x[i].d, x[i].dmin, q, &y[i]);
+    }
+    return sum;
+}
+
+static float dot_q6_K(int64_t n, const void *w, const void *a) {
+    const block_q6_K *x = w;
+    const block_q8_K *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int8_t q[256];
+        unpack_q6_K(&x[i], q);
+        int isum = 0;
+        for (int g = 0; g < 16; g++) isum += x[i].scales[g] * group_dot(q + 16 * g, y[i].qs + 16 * g, 16);
+        sum += y[i].d * H2F(x[i].d) * (float)isum;
+    }
+    return sum;
+}
+
+static float dot_q8_K(int64_t n, const void *w, const void *a) {
+    const block_q8_K *x = w, *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) sum += x[i].d * y[i].d * (float)group_dot(x[i].qs, y[i].qs, QK_K);
+    return sum;
+}
+
+void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT]) {
+    t[SEER_TYPE_F32] = dot_f32;
+    t[SEER_TYPE_F16] = dot_f16;
+    t[SEER_TYPE_BF16] = dot_bf16;
+    t[SEER_TYPE_Q4_0] = dot_q4_0;
+    t[SEER_TYPE_Q4_1] = dot_q4_1;
+    t[SEER_TYPE_Q5_0] = dot_q5_0;
+    t[SEER_TYPE_Q5_1] = dot_q5_1;
+    t[SEER_TYPE_Q8_0] = dot_q8_0;
+    t[SEER_TYPE_Q8_1] = dot_q8_1;
+    t[SEER_TYPE_Q2_K] = dot_q2_K;
+    t[SEER_TYPE_Q3_K] = dot_q3_K;
+    t[SEER_TYPE_Q4_K] = dot_q4_K;
+    t[SEER_TYPE_Q5_K] = dot_q5_K;
+    t[SEER_TYPE_Q6_K] = dot_q6_K;
+    t[SEER_TYPE_Q8_K] = dot_q8_K;
+}

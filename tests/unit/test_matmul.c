@@ -1,0 +1,157 @@
+/* seer_matmul for every weight type on both paths (quantized dot products
+ * for few rows, dequantize + sgemm for many), with and without a pool and a
+ * bias, against a double-precision product of the dequantized weights and
+ * the activations rounded through the vec_dot type; seer_sgemm against a
+ * naive product. */
+#include <math.h>
+
+#include "seer/gguf.h"
+#include "seer/matmul.h"
+#include "test_tensor_pack.h"
+#include "testlib.h"
+
+static const int weight_types[] = {SEER_TYPE_F32, SEER_TYPE_F16, SEER_TYPE_BF16, SEER_TYPE_Q4_0, SEER_TYPE_Q4_1,
+                                   SEER_TYPE_Q5_0, SEER_TYPE_Q5_1, SEER_TYPE_Q8_0, SEER_TYPE_Q8_1, SEER_TYPE_Q2_K,
+                                   SEER_TYPE_Q3_K, SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q8_K};
+
+/* A random weight matrix of `type`, n_out rows of n_in. */
+static void *make_weight(int type, int64_t n_in, int64_t n_out) {
+    const seer_type_info *ti = seer_type_get(type);
+    size_t row_bytes = seer_row_bytes(type, n_in);
+    uint8_t *data = malloc(row_bytes * (size_t)n_out);
+    for (int64_t o = 0; o < n_out; o++) {
+        uint8_t *row = data + (size_t)o * row_bytes;
+        if (ti->block_size == 1) {
+            float v[1024];
+            for (int64_t k = 0; k < n_in; k++) v[k] = rnd_float(-1, 1);
+            seer_quantize_row(type, v, row, n_in);
+        } else {
+            for (int64_t b = 0; b < n_in / ti->block_size; b++) {
+                logical_block lb;
+                random_logical(type, &lb);
+                pack_block(type, &lb, row + b * ti->block_bytes);
+            }
+        }
+    }
+    return data;
+}
+
+static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n_out, int64_t n_rows, bool with_bias) {
+    const seer_type_info *ti = seer_type_get(type);
+    void *wdata = make_weight(type, n_in, n_out);
+    seer_weight w = {.type = type, .n_in = n_in, .n_out = n_out, .data = wdata, .row_bytes = seer_row_bytes(type, n_in)};
+    float *x = malloc(sizeof(float) * (size_t)(n_rows * n_in));
+    float *xr = malloc(sizeof(float) * (size_t)(n_rows * n_in));
+    float *wd = malloc(sizeof(float) * (size_t)(n_out * n_in));
+    float *y = malloc(sizeof(float) * (size_t)(n_rows * n_out));
+    float *bias = with_bias ? malloc(sizeof(float) * (size_t)n_out) : NULL;
+    void *q = malloc(seer_row_bytes(SEER_TYPE_F32, n_in));
+    for (int64_t i = 0; i < n_rows * n_in; i++) x[i] = rnd_float(-2, 2);
+    for (int64_t o = 0; with_bias && o < n_out; o++) bias[o] = rnd_float(-1, 1);
+    for (int64_t r = 0; r < n_rows; r++) {
+        seer_quantize_row(ti->vec_dot_type, x + r * n_in, q, n_in);
+        seer_dequantize_row(ti->vec_dot_type, q, xr + r * n_in, n_in);
+    }
+    for (int64_t o = 0; o < n_out; o++) seer_weight_get_row(&w, o, wd + o * n_in);
+    for (int64_t i = 0; i < n_rows * n_out; i++) y[i] = NAN;
+
+    seer_matmul(pool, &w, x, n_rows, y, bias);
+
+    int bad = 0;
+    double worst = 0;
+    for (int64_t r = 0; r < n_rows; r++) {
+        for (int64_t o = 0; o < n_out; o++) {
+            double want = with_bias ? bias[o] : 0, mag = 0;
+            for (int64_t k = 0; k < n_in; k++) {
+                want += (double)wd[o * n_in + k] * xr[r * n_in + k];
+                mag += fabs((double)wd[o * n_in + k] * xr[r * n_in + k]);
+            }
+            if (ti->vec_dot_type == SEER_TYPE_Q8_1 && type != SEER_TYPE_Q8_1 && n_rows < 8) {
+                /* The dot products use the activation block's stored sum
+                 * s = fp16(d * sum(q)) for the weight minimum's term. */
+                const uint8_t *wrow = (const uint8_t *)wdata + o * w.row_bytes;
+                uint8_t *qa = malloc(seer_row_bytes(SEER_TYPE_Q8_1, n_in));
+                seer_quantize_row(SEER_TYPE_Q8_1, x + r * n_in, qa, n_in);
+                for (int64_t b = 0; b < n_in / 32; b++) {
+                    uint16_t mh, sh;
+                    memcpy(&mh, wrow + b * ti->block_bytes + 2, 2);
+                    memcpy(&sh, qa + b * 36 + 2, 2);
+                    double m = seer_fp16_to_f32(mh), sum_x = 0;
+                    for (int k = 0; k < 32; k++) sum_x += xr[r * n_in + b * 32 + k];
+                    want += m * (seer_fp16_to_f32(sh) - sum_x);
+                }
+                free(qa);
+            }
+            double err = fabs(y[r * n_out + o] - want);
+            if (!(err <= 2e-6 * mag + 1e-6)) bad++;
+            if (err > worst || isnan(err)) worst = err;
+        }
+    }
+    CHECK_MSG(bad == 0, "matmul %s n_in=%lld n_out=%lld rows=%lld threads=%d: %d wrong (worst %g)", ti->name,
+              (long long)n_in, (long long)n_out, (long long)n_rows, seer_pool_size(pool), bad, worst);
+    free(wdata); free(x); free(xr); free(wd); free(y); free(bias); free(q);
+}
+
+static void check_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, bool bt, float alpha, float beta) {
+    int64_t lda = k + 3, ldb = (bt ? k : n) + 5, ldc = n + 2;
+    float *a = malloc(sizeof(float) * (size_t)(m * lda));
+    float *b = malloc(sizeof(float) * (size_t)((bt ? n : k) * ldb));
+    float *c = malloc(sizeof(float) * (size_t)(m * ldc));
+    float *c0 = malloc(sizeof(float) * (size_t)(m * ldc));
+    for (int64_t i = 0; i < m * lda; i++) a[i] = rnd_float(-1, 1);
+    for (int64_t i = 0; i < (bt ? n : k) * ldb; i++) b[i] = rnd_float(-1, 1);
+    for (int64_t i = 0; i < m * ldc; i++) c0[i] = c[i] = rnd_float(-1, 1);
+    seer_sgemm(pool, m, n, k, alpha, a, lda, b, ldb, bt, beta, c, ldc);
+    int bad = 0;
+    for (int64_t i = 0; i < m; i++) {
+        for (int64_t j = 0; j < ldc; j++) {
+            if (j >= n) { bad += c[i * ldc + j] != c0[i * ldc + j]; continue; } /* padding untouched */
+            double s = 0;
+            for (int64_t l = 0; l < k; l++) s += (double)a[i * lda + l] * (bt ? b[j * ldb + l] : b[l * ldb + j]);
+            double want = alpha * s + beta * c0[i * ldc + j];
+            bad += !(fabs(c[i * ldc + j] - want) <= 1e-5 * (sqrt((double)k) + 1));
+        }
+    }
+    CHECK_MSG(bad == 0, "sgemm m=%lld n=%lld k=%lld bt=%d: %d wrong", (long long)m, (long long)n, (long long)k, bt, bad);
+    free(a); free(b); free(c); free(c0);
+}
+
+static void check_weight_from_tensor(void) {
+    static uint8_t buf[34 * 8 * 3];
+    gguf_tensor t = {.name = "w", .n_dims = 2, .ne = {256, 3, 1, 1}, .type = SEER_TYPE_Q8_0, .data = buf};
+    seer_weight w;
+    CHECK(seer_weight_from_tensor(&w, &t));
+    CHECK(w.type == SEER_TYPE_Q8_0 && w.n_in == 256 && w.n_out == 3 && w.data == buf && w.row_bytes == 34 * 8);
+    t.n_dims = 1; t.ne[1] = 1;
+    CHECK(seer_weight_from_tensor(&w, &t) && w.n_out == 1); /* a vector is a 1-row matrix */
+    gguf_tensor t3 = {.name = "w3", .n_dims = 3, .ne = {32, 2, 2, 1}, .type = SEER_TYPE_Q8_0, .data = buf};
+    CHECK(!seer_weight_from_tensor(&w, &t3));
+    gguf_tensor bad_type = {.name = "x", .n_dims = 2, .ne = {32, 2, 1, 1}, .type = 5, .data = buf};
+    CHECK(!seer_weight_from_tensor(&w, &bad_type));
+}
+
+int main(void) {
+    seer_pool *pools[3] = {NULL, seer_pool_create(1), seer_pool_create(2)};
+    for (size_t t = 0; t < sizeof weight_types / sizeof weight_types[0]; t++) {
+        int type = weight_types[t];
+        for (int p = 0; p < 3; p++) {
+            check_matmul_case(pools[p], type, 512, 37, 1, p == 2);
+            check_matmul_case(pools[p], type, 256, 5, 3, false);
+            check_matmul_case(pools[p], type, 512, 41, 19, p != 1);
+        }
+    }
+    /* Repeated calls reuse (and grow) the pool's scratch. */
+    check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 64, 40, true);
+    check_matmul_case(pools[2], SEER_TYPE_Q8_0, 1024, 70, 9, true);
+    check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true);
+
+    for (int p = 0; p < 3; p++) {
+        check_sgemm(pools[p], 7, 45, 33, true, 1.0f, 0.0f);
+        check_sgemm(pools[p], 50, 9, 20, false, 0.5f, 1.0f);
+        check_sgemm(pools[p], 33, 70, 64, false, -1.0f, 0.25f);
+        check_sgemm(pools[p], 1, 1, 1, true, 2.0f, 0.0f);
+    }
+    check_weight_from_tensor();
+    for (int p = 0; p < 3; p++) seer_pool_destroy(pools[p]);
+    TEST_MAIN_END();
+}
