@@ -1,0 +1,151 @@
+/* Byte-level BPE as llama.cpp does it for `gpt2` vocabularies: the text is
+ * split into words by the pre-tokenizer, each word's bytes are mapped to
+ * GPT-2's printable code points, and within a word the adjacent pair with
+ * the lowest merge rank is merged until no ranked pair is left (ties:
+ * leftmost). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenizer/unicode.h"
+#include "tokenizer/vocab_internal.h"
+
+typedef struct bpe_symbol {
+    int prev, next;
+    size_t start, n;
+} bpe_symbol;
+
+typedef struct bpe_bigram {
+    int32_t rank;
+    int left, right;
+    size_t left_n, right_n; /* sizes when queued: a changed size means stale */
+} bpe_bigram;
+
+typedef struct bpe_heap { bpe_bigram *a; size_t n, cap; } bpe_heap;
+
+static bool before(const bpe_bigram *a, const bpe_bigram *b) {
+    return a->rank < b->rank || (a->rank == b->rank && a->left < b->left);
+}
+
+static int heap_push(bpe_heap *h, bpe_bigram x) {
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 64;
+        bpe_bigram *a = realloc(h->a, cap * sizeof *a);
+        if (!a) return -1;
+        h->a = a;
+        h->cap = cap;
+    }
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!before(&x, &h->a[parent])) break;
+        h->a[i] = h->a[parent];
+        i = parent;
+    }
+    h->a[i] = x;
+    return 0;
+}
+
+static bpe_bigram heap_pop(bpe_heap *h) {
+    bpe_bigram top = h->a[0], last = h->a[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && before(&h->a[c + 1], &h->a[c])) c++;
+        if (!before(&h->a[c], &last)) break;
+        h->a[i] = h->a[c];
+        i = c;
+    }
+    if (h->n) h->a[i] = last;
+    return top;
+}
+
+typedef struct bpe_word {
+    const seer_vocab *v;
+    const char *text; /* byte-encoded word */
+    bpe_symbol *syms;
+    char *key;        /* scratch: "left\0right" */
+    bpe_heap heap;
+} bpe_word;
+
+static int add_bigram(bpe_word *w, int left, int right) {
+    if (left < 0 || right < 0) return 0;
+    const bpe_symbol *l = &w->syms[left], *r = &w->syms[right];
+    memcpy(w->key, w->text + l->start, l->n);
+    w->key[l->n] = '\0';
+    memcpy(w->key + l->n + 1, w->text + r->start, r->n);
+    int32_t rank = str_map_get(&w->v->merge_ranks, w->key, l->n + 1 + r->n);
+    if (rank < 0) return 0;
+    return heap_push(&w->heap, (bpe_bigram){rank, left, right, l->n, r->n});
+}
+
+static int emit_symbol(const seer_vocab *v, const char *s, size_t n, token_buf *out) {
+    int32_t id = str_map_get(&v->token_ids, s, n);
+    if (id >= 0) return token_buf_push(out, id);
+    /* Not a token: llama.cpp then tries each byte of the encoded text alone. */
+    for (size_t j = 0; j < n; j++) {
+        int32_t b = str_map_get(&v->token_ids, s + j, 1);
+        if (b >= 0 && token_buf_push(out, b) != 0) return -1;
+    }
+    return 0;
+}
+
+static int merge_word(bpe_word *w, size_t len, token_buf *out) {
+    const seer_vocab *v = w->v;
+    if (v->ignore_merges) {
+        int32_t id = str_map_get(&v->token_ids, w->text, len);
+        if (id >= 0) return token_buf_push(out, id);
+    }
+    int n = 0;
+    for (size_t off = 0; off < len; n++) {
+        size_t clen = (size_t)seer_utf8_len((unsigned char)w->text[off]);
+        if (clen > len - off) clen = len - off;
+        w->syms[n] = (bpe_symbol){n - 1, off + clen == len ? -1 : n + 1, off, clen};
+        off += clen;
+    }
+    w->heap.n = 0;
+    int rc = 0;
+    for (int i = 1; i < n && rc == 0; i++) rc = add_bigram(w, i - 1, i);
+    while (rc == 0 && w->heap.n > 0) {
+        bpe_bigram b = heap_pop(&w->heap);
+        bpe_symbol *l = &w->syms[b.left], *r = &w->syms[b.right];
+        if (l->n == 0 || r->n == 0 || l->n != b.left_n || r->n != b.right_n) continue; /* stale */
+        l->n += r->n;
+        r->n = 0;
+        l->next = r->next;
+        if (r->next >= 0) w->syms[r->next].prev = b.left;
+        rc = add_bigram(w, l->prev, b.left);
+        if (rc == 0) rc = add_bigram(w, b.left, l->next);
+    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (w->syms[i].n > 0) rc = emit_symbol(v, w->text + w->syms[i].start, w->syms[i].n, out);
+    return rc;
+}
+
+int bpe_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *out) {
+    if (len == 0) return 0;
+    uint32_t *cps = malloc(len * sizeof *cps);
+    /* A byte becomes a GPT-2 code point of at most 2 UTF-8 bytes. */
+    char *enc = malloc(2 * 4 * len + 1);
+    bpe_word w = {v, enc, malloc(2 * 4 * len * sizeof *w.syms), malloc(2 * 4 * len + 2), {0}};
+    size_t *bounds = NULL;
+    int rc = -1;
+    if (!cps || !enc || !w.syms || !w.key) goto done;
+    size_t n = 0;
+    for (size_t pos = 0; pos < len;) cps[n++] = seer_utf8_decode(text, len, &pos);
+    int64_t n_words = pretokenize(v->pre, cps, n, &bounds);
+    if (n_words < 0) goto done;
+    rc = 0;
+    for (int64_t k = 0; k < n_words && rc == 0; k++) {
+        size_t elen = 0;
+        for (size_t i = bounds[k]; i < bounds[k + 1]; i++) {
+            char utf8[4];
+            int nb = seer_utf8_encode(cps[i], utf8);
+            for (int j = 0; j < nb; j++) elen += (size_t)seer_utf8_encode(seer_byte_to_cp((uint8_t)utf8[j]), enc + elen);
+        }
+        rc = merge_word(&w, elen, out);
+    }
+done:
+    free(cps); free(enc); free(w.syms); free(w.key); free(w.heap.a); free(bounds);
+    return rc;
+}

@@ -1,0 +1,199 @@
+/* Pre-tokenizers of byte-level BPE vocabularies: the regexes llama.cpp
+ * selects by tokenizer.ggml.pre, written as hand-made matchers with the
+ * semantics of a backtracking regex engine (alternatives tried in order,
+ * greedy quantifiers). Each stage splits every fragment of the previous stage
+ * into matches and the gaps between them. */
+#include <stdlib.h>
+
+#include "tokenizer/unicode.h"
+#include "tokenizer/vocab_internal.h"
+
+#define WS SEER_UCAT_WHITESPACE
+#define LETTER SEER_UCAT_LETTER
+#define NUMBER SEER_UCAT_NUMBER
+
+typedef struct cp_view {
+    const uint32_t *cp;
+    const uint8_t *fl; /* category flags per code point */
+    size_t end;        /* fragment end: the regex sees nothing beyond it */
+} cp_view;
+
+/* Length of the match at pos, 0 when the regex does not match there. */
+typedef size_t (*match_fn)(const cp_view *t, size_t pos);
+
+static unsigned flags_at(const cp_view *t, size_t pos) { return pos < t->end ? t->fl[pos] : 0; }
+static uint32_t cp_at(const cp_view *t, size_t pos) { return pos < t->end ? t->cp[pos] : 0xFFFFFFFFu; }
+static uint32_t ascii_lower(uint32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+
+/* 's|'t|'re|'ve|'m|'ll|'d (optionally ignoring ASCII case). */
+static size_t match_contraction(const cp_view *t, size_t pos, bool any_case) {
+    if (cp_at(t, pos) != '\'' || pos + 1 >= t->end) return 0;
+    uint32_t a = cp_at(t, pos + 1), b = cp_at(t, pos + 2);
+    if (any_case) { a = ascii_lower(a); b = ascii_lower(b); }
+    if (a == 's' || a == 't' || a == 'm' || a == 'd') return 2;
+    if (pos + 2 < t->end && ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l'))) return 3;
+    return 0;
+}
+
+/* \s+(?!\S)|\s+ : a whitespace run, leaving its last character to the next
+ * word when a non-space follows. */
+static size_t match_space_run(const cp_view *t, size_t pos) {
+    size_t n = 0;
+    while (flags_at(t, pos + n) & WS) n++;
+    if (n > 1 && pos + n < t->end) return n - 1;
+    return n;
+}
+
+/* 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)
+ * (plus a lone whitespace character, which the regex leaves as a gap). */
+static size_t match_gpt2(const cp_view *t, size_t pos) {
+    size_t m = match_contraction(t, pos, false);
+    if (m) return m;
+    size_t start = pos + (cp_at(t, pos) == ' ');
+    if (start >= t->end) return match_space_run(t, pos);
+    unsigned f = flags_at(t, start);
+    size_t p = start;
+    if (f & LETTER) { while (flags_at(t, p) & LETTER) p++; return p - pos; }
+    if (f & NUMBER) { while (flags_at(t, p) & NUMBER) p++; return p - pos; }
+    if (!(f & (WS | LETTER | NUMBER))) {
+        while (p < t->end && !(flags_at(t, p) & (WS | LETTER | NUMBER))) p++;
+        return p - pos;
+    }
+    return match_space_run(t, pos);
+}
+
+/* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,D}
+ * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   with D = max_digits. */
+static size_t match_llama3_like(const cp_view *t, size_t pos, size_t max_digits) {
+    size_t m = match_contraction(t, pos, true);
+    if (m) return m;
+    uint32_t c = cp_at(t, pos);
+    unsigned f = flags_at(t, pos);
+    if (c != '\r' && c != '\n' && !(f & NUMBER) && ((f & LETTER) || (flags_at(t, pos + 1) & LETTER))) {
+        size_t p = pos + 1;
+        while (flags_at(t, p) & LETTER) p++;
+        return p - pos;
+    }
+    if (f & NUMBER) {
+        size_t p = pos;
+        while (p - pos < max_digits && (flags_at(t, p) & NUMBER)) p++;
+        return p - pos;
+    }
+    size_t start = pos + (c == ' ');
+    if (start < t->end && !(flags_at(t, start) & (WS | LETTER | NUMBER))) {
+        size_t p = start;
+        while (p < t->end && !(flags_at(t, p) & (WS | LETTER | NUMBER))) p++;
+        while (cp_at(t, p) == '\r' || cp_at(t, p) == '\n') p++;
+        return p - pos;
+    }
+    size_t n = 0, last_newline_end = 0;
+    while (flags_at(t, pos + n) & WS) {
+        uint32_t w = cp_at(t, pos + n);
+        n++;
+        if (w == '\r' || w == '\n') last_newline_end = n;
+    }
+    if (last_newline_end) return last_newline_end;
+    if (n > 1 && pos + n < t->end) return n - 1;
+    return n;
+}
+
+static size_t match_llama3(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 3); }
+static size_t match_qwen2(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1); }
+
+/* \p{N} */
+static size_t match_one_number(const cp_view *t, size_t pos) { return (flags_at(t, pos) & NUMBER) ? 1 : 0; }
+
+/* \p{N}+ */
+static size_t match_number_run(const cp_view *t, size_t pos) {
+    size_t p = pos;
+    while (flags_at(t, p) & NUMBER) p++;
+    return p - pos;
+}
+
+/* [0-9][0-9][0-9] */
+static size_t match_three_digits(const cp_view *t, size_t pos) {
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t c = cp_at(t, pos + i);
+        if (c < '0' || c > '9') return 0;
+    }
+    return 3;
+}
+
+/* [\p{P}\$\+<=>\^~\|]+ */
+static size_t match_punct_run(const cp_view *t, size_t pos) {
+    size_t p = pos;
+    for (;; p++) {
+        uint32_t c = cp_at(t, p);
+        bool in = (flags_at(t, p) & SEER_UCAT_PUNCT) || c == '$' || c == '+' || c == '<' || c == '=' || c == '>' ||
+                  c == '^' || c == '~' || c == '|';
+        if (!in) break;
+    }
+    return p - pos;
+}
+
+typedef struct bounds_list { size_t *b; size_t n, cap; } bounds_list;
+
+static int bounds_push(bounds_list *l, size_t v) {
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        size_t *nb = realloc(l->b, cap * sizeof *nb);
+        if (!nb) return -1;
+        l->b = nb;
+        l->cap = cap;
+    }
+    l->b[l->n++] = v;
+    return 0;
+}
+
+/* Splits every fragment of in (boundaries, first 0, last n) with one regex. */
+static int split_stage(const uint32_t *cps, const uint8_t *fl, const bounds_list *in, match_fn match,
+                       bounds_list *out) {
+    out->n = 0;
+    if (bounds_push(out, 0) != 0) return -1;
+    for (size_t k = 0; k + 1 < in->n; k++) {
+        cp_view t = {cps, fl, in->b[k + 1]};
+        size_t pos = in->b[k], gap_start = pos;
+        while (pos < t.end) {
+            size_t m = match(&t, pos);
+            if (m == 0) { pos++; continue; }
+            if (gap_start < pos && bounds_push(out, pos) != 0) return -1;
+            pos += m;
+            if (bounds_push(out, pos) != 0) return -1;
+            gap_start = pos;
+        }
+        if (gap_start < t.end && bounds_push(out, t.end) != 0) return -1;
+    }
+    return 0;
+}
+
+int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bounds) {
+    static const match_fn default_stages[] = {match_punct_run, match_gpt2, match_number_run, match_three_digits, NULL};
+    static const match_fn gpt2_stages[] = {match_gpt2, NULL};
+    static const match_fn llama3_stages[] = {match_llama3, NULL};
+    static const match_fn qwen2_stages[] = {match_qwen2, NULL};
+    static const match_fn starcoder_stages[] = {match_one_number, match_gpt2, NULL};
+    const match_fn *stages = default_stages;
+    switch (kind) {
+    case PRETOK_DEFAULT: stages = default_stages; break;
+    case PRETOK_GPT2: stages = gpt2_stages; break;
+    case PRETOK_LLAMA3: stages = llama3_stages; break;
+    case PRETOK_QWEN2: stages = qwen2_stages; break;
+    case PRETOK_STARCODER: stages = starcoder_stages; break;
+    }
+    *bounds = NULL;
+    uint8_t *fl = malloc(n + 1);
+    bounds_list a = {0}, b = {0};
+    if (!fl) return -1;
+    for (size_t i = 0; i < n; i++) fl[i] = (uint8_t)seer_unicode_flags(cps[i]);
+    int rc = bounds_push(&a, 0);
+    if (rc == 0 && n > 0) rc = bounds_push(&a, n);
+    for (int s = 0; rc == 0 && stages[s]; s++) {
+        rc = split_stage(cps, fl, &a, stages[s], &b);
+        bounds_list tmp = a; a = b; b = tmp;
+    }
+    free(fl);
+    free(b.b);
+    if (rc != 0) { free(a.b); return -1; }
+    *bounds = a.b;
+    return (int64_t)a.n - 1;
+}
