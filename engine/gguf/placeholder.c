@@ -3,18 +3,6 @@
 #include <stddef.h>
 #include "seer/gguf.h"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-gguf_file *gguf_open(const char *path, seer_error *err) { return NULL; }
-void gguf_close(gguf_file *f) {  }
-const gguf_kv *gguf_find_kv(const gguf_file *f, const char *key) { return NULL; }
-const gguf_tensor *gguf_find_tensor(const gguf_file *f, const char *name) { return NULL; }
-int64_t gguf_get_int(const gguf_file *f, const char *key, int64_t def) { return -1; }
-double gguf_get_float(const gguf_file *f, const char *key, double def) { return 0; }
-bool gguf_get_bool(const gguf_file *f, const char *key, bool def) { return false; }
-const char *gguf_get_str(const gguf_file *f, const char *key) { return NULL; }
-uint64_t gguf_get_arr_n(const gguf_file *f, const char *key) { return 0; }
-int64_t gguf_get_arr_int(const gguf_file *f, const char *key, uint64_t i, int64_t def) { return -1; }
-double gguf_get_arr_float(const gguf_file *f, const char *key, uint64_t i, double def) { return 0; }
-const char *gguf_value_type_name(gguf_value_type t) { return NULL; }
 gguf_writer *gguf_writer_new(void) { return NULL; }
 void gguf_writer_free(gguf_writer *w) {  }
 void gguf_writer_set_u32(gguf_writer *w, const char *key, uint32_t v) {  }
