@@ -1,6 +1,9 @@
 /* seer_tokenize: split out special tokens, run the vocabulary's tokenizer on
  * the text between them, add BOS/EOS. Follows llama.cpp's order of work so
  * ids match it exactly. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memmem */
+#endif
 #include <stdlib.h>
 #include <string.h>
 

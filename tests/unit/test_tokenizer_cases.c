@@ -1,0 +1,182 @@
+/* Prompts of the conformance cases, tokenized as llama.cpp's multimodal
+ * tokenizer does (text split at <__media__>, each piece on its own with
+ * special tokens parsed, BOS/EOS as the vocabulary asks), must give the text
+ * chunks of expected/tokens.json. Qwen-VL wraps every image in
+ * <|vision_start|>/<|vision_end|>; SmolVLM's per-tile text is the projector's
+ * business, so there only the prompt's own pieces are checked. */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seer/chat.h"
+#include "seer/gguf.h"
+#include "seer/tokenizer.h"
+#include "testlib.h"
+
+#define MAX_TOK 4096
+#define MAX_CHUNKS 64
+
+typedef struct tok_list { int32_t ids[MAX_TOK]; int n; } tok_list;
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+    fclose(f);
+    if (buf) { buf[n] = '\0'; if (len) *len = (size_t)n; }
+    return buf;
+}
+
+/* The string value of "key" in a flat JSON text (no escapes needed here). */
+static bool json_string(const char *json, const char *key, char *out, size_t cap) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *p = strstr(json, pat);
+    if (!p) return false;
+    p = strchr(p + strlen(pat), ':');
+    if (!p) return false;
+    p++;
+    while (*p == ' ') p++;
+    if (*p != '"') return false;
+    const char *e = strchr(++p, '"');
+    if (!e || (size_t)(e - p) >= cap) return false;
+    memcpy(out, p, (size_t)(e - p));
+    out[e - p] = '\0';
+    return true;
+}
+
+/* Text chunks of tokens.json, in order. */
+static int parse_text_chunks(const char *json, tok_list *chunks, int max_chunks) {
+    int n = 0;
+    for (const char *p = strstr(json, "\"type\""); p && n < max_chunks; p = strstr(p + 6, "\"type\"")) {
+        const char *v = strchr(p + 6, '"');
+        if (!v || strncmp(v, "\"text\"", 6) != 0) continue;
+        const char *t = strstr(v, "\"tokens\"");
+        const char *b = t ? strchr(t, '[') : NULL;
+        if (!b) break;
+        chunks[n].n = 0;
+        for (const char *q = b + 1; *q && *q != ']';) {
+            char *end;
+            long id = strtol(q, &end, 10);
+            if (end == q) { q++; continue; }
+            if (chunks[n].n < MAX_TOK) chunks[n].ids[chunks[n].n++] = (int32_t)id;
+            q = end;
+        }
+        n++;
+    }
+    return n;
+}
+
+static bool same(const tok_list *a, const tok_list *b) {
+    return a->n == b->n && memcmp(a->ids, b->ids, (size_t)a->n * sizeof a->ids[0]) == 0;
+}
+
+static void print_list(const char *what, const tok_list *l) {
+    fprintf(stderr, "  %s:", what);
+    for (int i = 0; i < l->n; i++) fprintf(stderr, " %d", l->ids[i]);
+    fprintf(stderr, "\n");
+}
+
+static void check_case(const char *dir, const char *name) {
+    char path[2048], llm[512];
+    snprintf(path, sizeof path, "%s/cases/%s/case.json", dir, name);
+    char *case_json = read_file(path, NULL);
+    if (!case_json) return;
+    bool ok = json_string(case_json, "llm", llm, sizeof llm);
+    free(case_json);
+    CHECK_MSG(ok, "%s: no llm in case.json", name);
+    if (!ok) return;
+    snprintf(path, sizeof path, "%s/cases/%s/%s", dir, name, llm);
+    seer_error err = {{0}};
+    gguf_file *f = gguf_open(path, &err);
+    CHECK_MSG(f != NULL, "%s: %s", name, err.msg);
+    if (!f) return;
+    seer_vocab *v = seer_vocab_load(f, &err);
+    gguf_close(f);
+    CHECK_MSG(v != NULL, "%s: %s", name, err.msg);
+    if (!v) return;
+
+    size_t plen = 0;
+    snprintf(path, sizeof path, "%s/cases/%s/prompt.txt", dir, name);
+    char *prompt = read_file(path, &plen);
+    snprintf(path, sizeof path, "%s/cases/%s/expected/tokens.json", dir, name);
+    char *tokens_json = read_file(path, NULL);
+    static tok_list want[MAX_CHUNKS], got[MAX_CHUNKS];
+    int n_want = tokens_json ? parse_text_chunks(tokens_json, want, MAX_CHUNKS) : 0;
+    CHECK_MSG(prompt && n_want > 0, "%s: cannot read prompt.txt / tokens.json", name);
+
+    int32_t vstart = seer_vocab_find(v, "<|vision_start|>"), vend = seer_vocab_find(v, "<|vision_end|>");
+    bool qwen = vstart >= 0 && vend >= 0;
+    bool smolvlm = seer_vocab_find(v, "<fake_token_around_image>") >= 0;
+
+    /* Pieces between media markers. */
+    int n_pieces = 0;
+    const char *p = prompt;
+    for (;;) {
+        const char *m = strstr(p, SEER_MEDIA_MARKER);
+        size_t len = m ? (size_t)(m - p) : plen - (size_t)(p - prompt);
+        tok_list *t = &got[n_pieces];
+        t->n = 0;
+        bool first = n_pieces == 0, last = m == NULL;
+        if (first && seer_vocab_add_bos(v)) t->ids[t->n++] = seer_vocab_bos(v);
+        if (!first && qwen) t->ids[t->n++] = vend;
+        int64_t n = seer_tokenize(v, p, len, false, true, t->ids + t->n, MAX_TOK - 2 - t->n);
+        CHECK(n >= 0 && n < MAX_TOK - 2 - t->n);
+        if (n > 0) t->n += (int)n;
+        if (!last && qwen) t->ids[t->n++] = vstart;
+        if (last && seer_vocab_add_eos(v)) t->ids[t->n++] = seer_vocab_eos(v);
+        if (t->n > 0) n_pieces++;
+        if (last || n_pieces >= MAX_CHUNKS) break;
+        p = m + strlen(SEER_MEDIA_MARKER);
+    }
+
+    if (smolvlm) {
+        /* First chunk starts with the first piece, the last chunk ends with the last one. */
+        const tok_list *a = &got[0], *b = &got[n_pieces - 1], *wa = &want[0], *wb = &want[n_want - 1];
+        bool ok_first = wa->n >= a->n && memcmp(wa->ids, a->ids, (size_t)a->n * sizeof a->ids[0]) == 0;
+        bool ok_last = wb->n >= b->n && memcmp(wb->ids + wb->n - b->n, b->ids, (size_t)b->n * sizeof b->ids[0]) == 0;
+        CHECK_MSG(ok_first && ok_last, "%s: prompt pieces do not match the first/last text chunks", name);
+        if (!ok_first) { print_list("want", wa); print_list("got ", a); }
+        if (!ok_last) { print_list("want", wb); print_list("got ", b); }
+    } else {
+        CHECK_MSG(n_pieces == n_want, "%s: %d text pieces, tokens.json has %d text chunks", name, n_pieces, n_want);
+        for (int i = 0; i < n_pieces && i < n_want; i++) {
+            bool eq = same(&got[i], &want[i]);
+            CHECK_MSG(eq, "%s: text chunk %d differs", name, i);
+            if (!eq) { print_list("want", &want[i]); print_list("got ", &got[i]); }
+        }
+    }
+    fprintf(stderr, "%s: checked %d text chunk(s)%s\n", name, n_pieces, smolvlm ? " (prefix/suffix)" : "");
+    free(prompt);
+    free(tokens_json);
+    seer_vocab_free(v);
+}
+
+int main(void) {
+    const char *dir = test_conformance_dir();
+    if (!dir) {
+        fprintf(stderr, "SKIP: conformance folder not found (set CONFORMANCE_DIR)\n");
+        return 0;
+    }
+    char cases[1024];
+    snprintf(cases, sizeof cases, "%s/cases", dir);
+    DIR *d = opendir(cases);
+    CHECK_MSG(d != NULL, "cannot open %s", cases);
+    if (!d) TEST_MAIN_END();
+    int n_cases = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        check_case(dir, e->d_name);
+        n_cases++;
+    }
+    closedir(d);
+    CHECK_MSG(n_cases > 0, "no cases in %s", cases);
+    TEST_MAIN_END();
+}
