@@ -10,6 +10,10 @@ static quantize_fn quantizer(int type) {
     case SEER_TYPE_Q8_0: return seer_quantize_q8_0;
     case SEER_TYPE_Q8_1: return seer_quantize_q8_1;
     case SEER_TYPE_Q8_K: return seer_quantize_q8_K;
+    case SEER_TYPE_Q4_0: return seer_quantize_q4_0;
+    case SEER_TYPE_Q5_0: return seer_quantize_q5_0;
+    case SEER_TYPE_Q4_K: return seer_quantize_q4_K;
+    case SEER_TYPE_Q6_K: return seer_quantize_q6_K;
     default: return NULL;
     }
 }
