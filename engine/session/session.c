@@ -1,0 +1,212 @@
+/* Conversation lifecycle: creation, messages, system prompt, sampling, clear. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/session_internal.h"
+
+seer_session_params seer_session_params_default(void) {
+    seer_session_params p = {0};
+    p.n_ctx = 0;
+    p.n_predict = 256;
+    p.sampling = seer_sampling_default();
+    return p;
+}
+
+const char *seer_stop_reason_name(seer_stop_reason r) {
+    switch (r) {
+    case SEER_STOP_EOG: return "end";
+    case SEER_STOP_LIMIT: return "limit";
+    case SEER_STOP_CANCELLED: return "cancelled";
+    case SEER_STOP_CONTEXT_FULL: return "context full";
+    case SEER_STOP_ERROR: return "error";
+    }
+    return "?";
+}
+
+int session_text_append(session_text *t, const char *s, size_t n) {
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap < t->len + n + 1) cap *= 2;
+        char *p = realloc(t->s, cap);
+        if (!p) return -1;
+        t->s = p;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = 0;
+    return 0;
+}
+
+void session_text_set(session_text *t, const char *s) {
+    t->len = 0;
+    if (t->s) t->s[0] = 0;
+    if (s) session_text_append(t, s, strlen(s));
+}
+
+void session_reset_cache(seer_session *s) {
+    seer_ctx_truncate(s->ctx, 0, 0);
+    session_text_set(&s->cached, "");
+}
+
+static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }
+
+seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_pool *pool,
+                               const seer_session_params *params, seer_error *err) {
+    if (!llm) {
+        seer_error_set(err, "no model");
+        return NULL;
+    }
+    seer_session_params def = seer_session_params_default();
+    if (!params) params = &def;
+    seer_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        seer_error_set(err, "out of memory");
+        return NULL;
+    }
+    s->llm = llm;
+    s->vocab = seer_llm_vocab(llm);
+    s->vision = vision;
+    s->pool = pool;
+    s->sampling = params->sampling;
+    s->n_predict = params->n_predict;
+    const seer_llm_info *info = seer_llm_get_info(llm);
+    s->mrope = info && info->mrope;
+    if (vision) {
+        seer_projector pj = seer_vision_get_hparams(vision)->projector;
+        if (pj == SEER_PROJ_QWEN2VL || pj == SEER_PROJ_QWEN25VL) s->mrope = true;
+    }
+    s->style = params->chat_template ? seer_chat_from_name(params->chat_template)
+                                     : seer_chat_detect(seer_vocab_chat_template(s->vocab));
+    if (s->style == SEER_CHAT_UNKNOWN) {
+        if (params->chat_template) {
+            seer_error_set(err, "unknown chat template '%s'", params->chat_template);
+            free(s);
+            return NULL;
+        }
+        s->style = SEER_CHAT_CHATML; /* llama.cpp's fallback too */
+    }
+    s->system = params->system_prompt ? dup_or_null(params->system_prompt)
+                                       : dup_or_null(seer_chat_default_system(s->style));
+    s->ctx = seer_ctx_new(llm, params->n_ctx, pool, err);
+    if (!s->ctx) {
+        free(s->system);
+        free(s);
+        return NULL;
+    }
+    s->sampler = seer_sampler_new(&s->sampling, info ? info->n_vocab : seer_vocab_size(s->vocab));
+    if (!s->sampler) {
+        seer_error_set(err, "cannot create the sampler");
+        seer_session_free(s);
+        return NULL;
+    }
+    session_text_set(&s->cached, "");
+    return s;
+}
+
+void session_msg_free(session_msg *m) {
+    free(m->role);
+    free(m->content);
+    free(m->images);
+    memset(m, 0, sizeof *m);
+}
+
+static void free_images(seer_session *s) {
+    for (int i = 0; i < s->n_images; i++) {
+        free(s->images[i].path);
+        seer_mm_prompt_free(&s->images[i].mm);
+    }
+    s->n_images = 0;
+}
+
+void seer_session_free(seer_session *s) {
+    if (!s) return;
+    for (int i = 0; i < s->n_msgs; i++) session_msg_free(&s->msgs[i]);
+    free(s->msgs);
+    free_images(s);
+    free(s->images);
+    seer_sampler_free(s->sampler);
+    seer_ctx_free(s->ctx);
+    free(s->system);
+    free(s->cached.s);
+    free(s);
+}
+
+void seer_session_clear(seer_session *s) {
+    for (int i = 0; i < s->n_msgs; i++) session_msg_free(&s->msgs[i]);
+    s->n_msgs = 0;
+    free_images(s);
+    seer_sampler_reset(s->sampler);
+    session_reset_cache(s);
+}
+
+void seer_session_set_system(seer_session *s, const char *text) {
+    free(s->system);
+    s->system = dup_or_null(text);
+    /* The system prompt heads the cache: everything after it must be redone. */
+    session_reset_cache(s);
+}
+
+const char *seer_session_system(const seer_session *s) { return s->system ? s->system : ""; }
+
+void seer_session_set_sampling(seer_session *s, const seer_sampling *sp, int n_predict) {
+    s->sampling = *sp;
+    s->n_predict = n_predict;
+    seer_sampler_set(s->sampler, sp);
+}
+
+seer_sampling seer_session_sampling(const seer_session *s) { return s->sampling; }
+int seer_session_n_predict(const seer_session *s) { return s->n_predict; }
+int seer_session_n_messages(const seer_session *s) { return s->n_msgs + (s->system ? 1 : 0); }
+
+seer_chat_msg seer_session_message(const seer_session *s, int i) {
+    if (s->system) {
+        if (i == 0) return (seer_chat_msg){"system", s->system};
+        i--;
+    }
+    if (i < 0 || i >= s->n_msgs) return (seer_chat_msg){NULL, NULL};
+    return (seer_chat_msg){s->msgs[i].role, s->msgs[i].content};
+}
+
+seer_chat_style seer_session_chat_style(const seer_session *s) { return s->style; }
+seer_ctx *seer_session_ctx(seer_session *s) { return s->ctx; }
+const char *seer_session_cached_text(const seer_session *s) { return s->cached.s ? s->cached.s : ""; }
+
+char *session_render(const seer_session *s, const session_msg *extra, bool add_generation_prompt, seer_error *err) {
+    int n = s->n_msgs + 2;
+    seer_chat_msg *msgs = malloc(sizeof *msgs * (size_t)n);
+    if (!msgs) {
+        seer_error_set(err, "out of memory");
+        return NULL;
+    }
+    int k = 0;
+    if (s->system) msgs[k++] = (seer_chat_msg){"system", s->system};
+    for (int i = 0; i < s->n_msgs; i++) msgs[k++] = (seer_chat_msg){s->msgs[i].role, s->msgs[i].content};
+    if (extra) msgs[k++] = (seer_chat_msg){extra->role, extra->content};
+    char *out = seer_chat_render(s->style, msgs, k, add_generation_prompt, err);
+    free(msgs);
+    return out;
+}
+
+int session_collect_images(const seer_session *s, const session_msg *extra, int **out) {
+    int n = extra ? extra->n_images : 0;
+    for (int i = 0; i < s->n_msgs; i++) n += s->msgs[i].n_images;
+    *out = malloc(sizeof **out * (size_t)(n + 1));
+    if (!*out) return -1;
+    int k = 0;
+    for (int i = 0; i < s->n_msgs; i++)
+        for (int j = 0; j < s->msgs[i].n_images; j++) (*out)[k++] = s->msgs[i].images[j];
+    if (extra)
+        for (int j = 0; j < extra->n_images; j++) (*out)[k++] = extra->images[j];
+    return k;
+}
+
+bool session_drop_oldest_turn(seer_session *s) {
+    if (s->n_msgs == 0) return false;
+    int end = 1; /* the first message and everything up to the next user message */
+    while (end < s->n_msgs && strcmp(s->msgs[end].role, "user") != 0) end++;
+    for (int i = 0; i < end; i++) session_msg_free(&s->msgs[i]);
+    memmove(s->msgs, s->msgs + end, sizeof *s->msgs * (size_t)(s->n_msgs - end));
+    s->n_msgs -= end;
+    return true;
+}

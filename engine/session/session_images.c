@@ -1,0 +1,64 @@
+/* Attaching images: each is preprocessed and encoded once, when attached; its
+ * embeddings are kept for every later prefill (also re-prefills). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/session_internal.h"
+
+int seer_session_attach_rgb(seer_session *s, const seer_image *img, const char *name, const volatile int *cancel,
+                            seer_error *err) {
+    if (!s->vision) {
+        seer_error_set(err, "this model has no vision part: start seer with --mmproj FILE to attach images");
+        return -1;
+    }
+    if (s->n_images >= SEER_MTMD_MAX_IMAGES) {
+        seer_error_set(err, "too many images (at most %d per conversation): /clear to start over", SEER_MTMD_MAX_IMAGES);
+        return -1;
+    }
+    if (s->n_images == s->cap_images) {
+        int cap = s->cap_images ? s->cap_images * 2 : 8;
+        session_image *p = realloc(s->images, sizeof *p * (size_t)cap);
+        if (!p) {
+            seer_error_set(err, "out of memory");
+            return -1;
+        }
+        s->images = p;
+        s->cap_images = cap;
+    }
+    session_image im = {0};
+    const double t0 = seer_time_ms();
+    if (seer_mtmd_tokenize(s->vocab, s->vision, SEER_MTMD_MARKER, img, 1, false, &im.mm, err) != 0) return -1;
+    if (seer_mtmd_encode(s->vision, s->pool, &im.mm, cancel, err) != 0) {
+        seer_mm_prompt_free(&im.mm);
+        if (cancel && *cancel) seer_error_set(err, "image encoding cancelled");
+        return -1;
+    }
+    im.encode_ms = seer_time_ms() - t0;
+    for (int i = 0; i < im.mm.n_chunks; i++)
+        if (im.mm.chunks[i].type == SEER_CHUNK_IMAGE) im.n_tokens += im.mm.chunks[i].n_tokens;
+    im.path = strdup(name ? name : "image");
+    im.w = img->w;
+    im.h = img->h;
+    s->images[s->n_images] = im;
+    return s->n_images++;
+}
+
+int seer_session_attach_image(seer_session *s, const char *path, const volatile int *cancel, seer_error *err) {
+    if (!s->vision) {
+        seer_error_set(err, "this model has no vision part: start seer with --mmproj FILE to attach images");
+        return -1;
+    }
+    seer_image img;
+    if (seer_image_load(path, 0, &img, err) != 0) return -1;
+    int rc = seer_session_attach_rgb(s, &img, path, cancel, err);
+    seer_image_free(&img);
+    return rc;
+}
+
+int seer_session_n_images(const seer_session *s) { return s->n_images; }
+
+seer_session_image seer_session_get_image(const seer_session *s, int i) {
+    if (i < 0 || i >= s->n_images) return (seer_session_image){0};
+    const session_image *im = &s->images[i];
+    return (seer_session_image){im->path, im->w, im->h, im->n_tokens, im->encode_ms, im->sent};
+}

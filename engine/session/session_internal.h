@@ -1,0 +1,76 @@
+/* Internal state of a conversation (engine/session only). */
+#ifndef SEER_SESSION_INTERNAL_H
+#define SEER_SESSION_INTERNAL_H
+
+#include "seer/mtmd.h"
+#include "seer/session.h"
+
+/* One message after the system prompt; images are the session images whose
+ * markers its content carries, in order. */
+typedef struct session_msg {
+    char *role;
+    char *content;
+    int *images;
+    int n_images;
+} session_msg;
+
+typedef struct session_image {
+    char *path;
+    int w, h;
+    seer_mm_prompt mm;    /* chunks of a prompt that is just this image's marker, encoded */
+    int n_tokens;
+    double encode_ms;
+    bool sent;
+} session_image;
+
+/* A growable string. */
+typedef struct session_text {
+    char *s;
+    size_t len, cap;
+} session_text;
+
+struct seer_session {
+    const seer_llm *llm;
+    const seer_vocab *vocab;
+    seer_vision *vision;
+    seer_pool *pool;
+    seer_ctx *ctx;
+    seer_sampler *sampler;
+    seer_chat_style style;
+    char *system;
+    session_msg *msgs;
+    int n_msgs, cap_msgs;
+    session_image *images;
+    int n_images, cap_images;
+    session_text cached;  /* rendered text whose tokens fill the KV cache */
+    seer_sampling sampling;
+    int n_predict;
+    bool mrope;
+};
+
+int session_text_append(session_text *t, const char *s, size_t n);
+void session_text_set(session_text *t, const char *s);
+
+/* Empties the KV cache and the cached text. */
+void session_reset_cache(seer_session *s);
+
+/* Renders system + messages (+ an extra user message when extra != NULL)
+ * with the chat template. Returns a malloc'd string or NULL. */
+char *session_render(const seer_session *s, const session_msg *extra, bool add_generation_prompt, seer_error *err);
+
+/* Turns a rendered text suffix into prompt chunks: text pieces tokenized,
+ * markers replaced by the encoded chunks of `images` (in order). BOS first
+ * when bos is set. The prompt's chunks borrow image embeddings: free it with
+ * session_prompt_free only. */
+int session_build_prompt(const seer_session *s, const char *text, const int *images, int n_images, bool bos,
+                         seer_mm_prompt *out, seer_error *err);
+void session_prompt_free(seer_mm_prompt *p);
+
+/* Images referenced by the messages in conversation order, plus extra. */
+int session_collect_images(const seer_session *s, const session_msg *extra, int **out);
+
+void session_msg_free(session_msg *m);
+/* Drops the oldest user turn (user message and the replies after it). */
+bool session_drop_oldest_turn(seer_session *s);
+
+#endif
