@@ -1,4 +1,281 @@
-/* PLACEHOLDER: replaced by the real implementation of 'seer info'. */
+/* seer info FILE.gguf [--all]: a friendly summary of a GGUF file (what model,
+ * its key hyper-parameters, tokenizer, tensor types, size); --all also lists
+ * every metadata key and every tensor. Everything from the file is passed
+ * through the terminal sanitiser before it is printed. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "commands.h"
-int cmd_info(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "seer: 'info' is not built yet\n"); return 2; }
+#include "seer/gguf.h"
+#include "seer/sanitize.h"
+#include "seer/tensor.h"
+
+#define LABEL_WIDTH 14
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: seer info FILE.gguf [--all]\n"
+                 "  Summarises a GGUF model or mmproj file.\n"
+                 "  --all   also list every metadata key and every tensor\n");
+}
+
+/* Prints text from the file, made terminal-safe. */
+static void put_safe(const char *s, size_t len) {
+    char *safe = seer_text_sanitize_dup(s, len, 0);
+    fputs(safe ? safe : "?", stdout);
+    free(safe);
+}
+
+static void put_safe_str(const char *s) { put_safe(s, strlen(s)); }
+
+static void label(const char *name) { printf("%-*s", LABEL_WIDTH, name); }
+
+/* "label: value" where value is a string from the file; skipped when absent. */
+static void line_str(const gguf_file *f, const char *name, const char *key) {
+    const gguf_kv *kv = gguf_find_kv(f, key);
+    if (!kv || kv->type != GGUF_TYPE_STRING) return;
+    label(name);
+    put_safe(kv->str, (size_t)kv->str_len);
+    putchar('\n');
+}
+
+static const char *arch_key(const char *arch, const char *suffix, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s.%s", arch, suffix);
+    return buf;
+}
+
+/* Shortest decimal that reads back as the same float. */
+static void put_f32(double v) {
+    char buf[48];
+    for (int digits = 6; digits <= 9; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if ((float)strtod(buf, NULL) == (float)v) break;
+    }
+    fputs(buf, stdout);
+}
+
+/* A scalar value as text (numbers exactly, floats shortest-ish). */
+static void put_scalar(const gguf_kv *kv) {
+    switch (kv->type) {
+    case GGUF_TYPE_UINT8: case GGUF_TYPE_UINT16: case GGUF_TYPE_UINT32: case GGUF_TYPE_UINT64:
+        printf("%" PRIu64, kv->v.u64);
+        break;
+    case GGUF_TYPE_INT8: case GGUF_TYPE_INT16: case GGUF_TYPE_INT32: case GGUF_TYPE_INT64:
+        printf("%" PRId64, kv->v.i64);
+        break;
+    case GGUF_TYPE_FLOAT32: put_f32(kv->v.f64); break;
+    case GGUF_TYPE_FLOAT64: printf("%.17g", kv->v.f64); break;
+    case GGUF_TYPE_BOOL: fputs(kv->v.b ? "true" : "false", stdout); break;
+    case GGUF_TYPE_STRING:
+        putchar('"');
+        put_safe(kv->str, kv->str_len > 200 ? 200 : (size_t)kv->str_len);
+        fputs(kv->str_len > 200 ? "\"..." : "\"", stdout);
+        break;
+    default: fputs("?", stdout); break;
+    }
+}
+
+/* Integer hyper-parameter "label: value" if present. */
+static bool line_int(const gguf_file *f, const char *name, const char *key) {
+    const gguf_kv *kv = gguf_find_kv(f, key);
+    if (!kv || kv->type == GGUF_TYPE_STRING || kv->type == GGUF_TYPE_ARRAY) return false;
+    label(name);
+    put_scalar(kv);
+    putchar('\n');
+    return true;
+}
+
+/* An array shortened to its first few elements. */
+static void put_array(const gguf_file *f, const gguf_kv *kv, uint64_t show) {
+    printf("[%" PRIu64 " x %s]", kv->n, gguf_value_type_name(kv->arr_type));
+    uint64_t n = kv->n < show ? kv->n : show;
+    for (uint64_t i = 0; i < n; i++) {
+        fputs(i ? ", " : " ", stdout);
+        if (kv->arr_type == GGUF_TYPE_STRING) {
+            putchar('"');
+            put_safe(kv->arr_str[i], kv->arr_str_len[i] > 40 ? 40 : kv->arr_str_len[i]);
+            putchar('"');
+        } else if (kv->arr_type == GGUF_TYPE_FLOAT32) {
+            put_f32(gguf_get_arr_float(f, kv->key, i, 0));
+        } else if (kv->arr_type == GGUF_TYPE_FLOAT64) {
+            printf("%.17g", gguf_get_arr_float(f, kv->key, i, 0));
+        } else if (kv->arr_type == GGUF_TYPE_UINT64) {
+            printf("%" PRIu64, ((const uint64_t *)kv->arr)[i]);
+        } else {
+            printf("%" PRId64, gguf_get_arr_int(f, kv->key, i, 0));
+        }
+    }
+    if (kv->n > n) fputs(", ...", stdout);
+}
+
+static void line_array(const gguf_file *f, const char *name, const char *key) {
+    const gguf_kv *kv = gguf_find_kv(f, key);
+    if (!kv || kv->type != GGUF_TYPE_ARRAY) return;
+    label(name);
+    put_array(f, kv, 8);
+    putchar('\n');
+}
+
+static void summarise_llm(const gguf_file *f, const char *arch) {
+    char k[256];
+    line_int(f, "layers", arch_key(arch, "block_count", k, sizeof k));
+    line_int(f, "width", arch_key(arch, "embedding_length", k, sizeof k));
+    line_int(f, "heads", arch_key(arch, "attention.head_count", k, sizeof k));
+    line_int(f, "kv heads", arch_key(arch, "attention.head_count_kv", k, sizeof k));
+    line_int(f, "ffn", arch_key(arch, "feed_forward_length", k, sizeof k));
+    line_int(f, "context", arch_key(arch, "context_length", k, sizeof k));
+    line_int(f, "rope base", arch_key(arch, "rope.freq_base", k, sizeof k));
+    line_int(f, "rope dims", arch_key(arch, "rope.dimension_count", k, sizeof k));
+    line_array(f, "rope sections", arch_key(arch, "rope.dimension_sections", k, sizeof k));
+    line_str(f, "rope scaling", arch_key(arch, "rope.scaling.type", k, sizeof k));
+    line_int(f, "norm eps", arch_key(arch, "attention.layer_norm_rms_epsilon", k, sizeof k));
+}
+
+static void summarise_mmproj(const gguf_file *f) {
+    line_str(f, "projector", "clip.projector_type");
+    line_str(f, "projector", "clip.vision.projector_type");
+    line_int(f, "image size", "clip.vision.image_size");
+    line_int(f, "patch size", "clip.vision.patch_size");
+    line_int(f, "width", "clip.vision.embedding_length");
+    line_int(f, "blocks", "clip.vision.block_count");
+    line_int(f, "heads", "clip.vision.attention.head_count");
+    line_int(f, "ffn", "clip.vision.feed_forward_length");
+    line_int(f, "output width", "clip.vision.projection_dim");
+    line_int(f, "merge factor", "clip.vision.projector.scale_factor");
+    line_int(f, "spatial merge", "clip.vision.spatial_merge_size");
+    line_array(f, "image mean", "clip.vision.image_mean");
+    line_array(f, "image std", "clip.vision.image_std");
+}
+
+static void summarise_tokenizer(const gguf_file *f) {
+    const char *model = gguf_get_str(f, "tokenizer.ggml.model");
+    if (!model) return;
+    label("tokenizer");
+    put_safe_str(model);
+    const char *pre = gguf_get_str(f, "tokenizer.ggml.pre");
+    if (pre) {
+        fputs(" (pre: ", stdout);
+        put_safe_str(pre);
+        putchar(')');
+    }
+    printf(", %" PRIu64 " tokens", gguf_get_arr_n(f, "tokenizer.ggml.tokens"));
+    int64_t bos = gguf_get_int(f, "tokenizer.ggml.bos_token_id", -1);
+    int64_t eos = gguf_get_int(f, "tokenizer.ggml.eos_token_id", -1);
+    if (bos >= 0) printf(", bos %" PRId64, bos);
+    if (eos >= 0) printf(", eos %" PRId64, eos);
+    putchar('\n');
+    if (gguf_find_kv(f, "tokenizer.chat_template")) {
+        label("chat template");
+        printf("yes (%zu bytes)\n", strlen(gguf_get_str(f, "tokenizer.chat_template") ? gguf_get_str(f, "tokenizer.chat_template") : ""));
+    }
+}
+
+static void summarise_tensors(const gguf_file *f) {
+    uint64_t count[SEER_TYPE_COUNT + 1] = {0};
+    uint64_t params = 0, bytes = 0;
+    for (uint64_t i = 0; i < f->n_tensors; i++) {
+        const gguf_tensor *t = &f->tensors[i];
+        count[t->type >= 0 && t->type < SEER_TYPE_COUNT ? t->type : SEER_TYPE_COUNT]++;
+        params += (uint64_t)(t->ne[0] * t->ne[1] * t->ne[2] * t->ne[3]);
+        bytes += t->nbytes;
+    }
+    label("tensors");
+    printf("%" PRIu64, f->n_tensors);
+    const char *sep = ": ";
+    for (int ty = 0; ty <= SEER_TYPE_COUNT; ty++) {
+        if (!count[ty]) continue;
+        printf("%s%" PRIu64 " %s", sep, count[ty], ty < SEER_TYPE_COUNT ? seer_type_name(ty) : "other");
+        sep = ", ";
+    }
+    putchar('\n');
+    label("parameters");
+    if (params >= 1000000000ull) printf("%.2f B\n", (double)params / 1e9);
+    else printf("%.2f M\n", (double)params / 1e6);
+    label("tensor data");
+    printf("%.1f MB\n", (double)bytes / 1e6);
+}
+
+static void list_all(const gguf_file *f) {
+    printf("\nmetadata (%" PRIu64 " keys):\n", f->n_kv);
+    for (uint64_t i = 0; i < f->n_kv; i++) {
+        const gguf_kv *kv = &f->kv[i];
+        fputs("  ", stdout);
+        put_safe_str(kv->key);
+        printf(" (%s) = ", gguf_value_type_name(kv->type));
+        if (kv->type == GGUF_TYPE_ARRAY) put_array(f, kv, 6);
+        else put_scalar(kv);
+        putchar('\n');
+    }
+    printf("\ntensors (%" PRIu64 "):\n", f->n_tensors);
+    for (uint64_t i = 0; i < f->n_tensors; i++) {
+        const gguf_tensor *t = &f->tensors[i];
+        fputs("  ", stdout);
+        put_safe_str(t->name);
+        printf("  %s  [", seer_type_name(t->type));
+        for (int d = 0; d < t->n_dims; d++) printf("%s%" PRId64, d ? ", " : "", t->ne[d]);
+        printf("]  %" PRIu64 " bytes at %" PRIu64 "\n", t->nbytes, f->data_offset + t->offset);
+    }
+}
+
+static const char *file_kind(const gguf_file *f, const char *arch) {
+    if (arch && strcmp(arch, "clip") == 0) return "vision projector (mmproj)";
+    if (f->n_tensors == 0) return "vocabulary only";
+    if (gguf_find_tensor(f, "token_embd.weight")) return "language model";
+    return "other";
+}
+
+int cmd_info(int argc, char **argv) {
+    const char *path = NULL;
+    bool all = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--all") == 0 || strcmp(argv[i], "-a") == 0) all = true;
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "seer: info: unknown option '");
+            char *safe = seer_text_sanitize_dup(argv[i], strlen(argv[i]), 0);
+            fprintf(stderr, "%s'\n", safe ? safe : "?");
+            free(safe);
+            usage(stderr);
+            return 2;
+        } else if (!path) path = argv[i];
+        else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!path) {
+        usage(stderr);
+        return 2;
+    }
+    seer_error err = {{0}};
+    gguf_file *f = gguf_open(path, &err);
+    if (!f) {
+        char *safe = seer_text_sanitize_dup(err.msg, strlen(err.msg), 0);
+        fprintf(stderr, "seer: %s\n", safe ? safe : "cannot open the file");
+        free(safe);
+        return 1;
+    }
+    const char *arch = gguf_get_str(f, "general.architecture");
+    label("file");
+    put_safe_str(path);
+    printf(" (%.1f MB)\n", (double)f->map_size / 1e6);
+    label("format");
+    printf("GGUF v%" PRIu32 ", %" PRIu64 " metadata keys, %" PRIu64 " tensors, alignment %" PRIu64 "\n", f->version,
+           f->n_kv, f->n_tensors, f->alignment);
+    label("kind");
+    printf("%s\n", file_kind(f, arch));
+    line_str(f, "architecture", "general.architecture");
+    line_str(f, "name", "general.name");
+    line_str(f, "file type", "general.file_type_name");
+    if (arch && strcmp(arch, "clip") == 0) summarise_mmproj(f);
+    else if (arch) summarise_llm(f, arch);
+    summarise_tokenizer(f);
+    summarise_tensors(f);
+    if (all) list_all(f);
+    gguf_close(f);
+    if (fflush(stdout) != 0) return 1;
+    return 0;
+}
