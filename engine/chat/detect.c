@@ -1,0 +1,50 @@
+/* Chat template recognition: the Jinja text of tokenizer.chat_template is
+ * matched by substrings that only one family's template contains. */
+#include <string.h>
+
+#include "seer/chat.h"
+
+static bool has(const char *t, const char *s) { return strstr(t, s) != NULL; }
+
+seer_chat_style seer_chat_detect(const char *t) {
+    if (!t || !*t) return SEER_CHAT_UNKNOWN;
+    /* SmolVLM/Idefics3 opens with <|im_start|> but is not ChatML: check it first. */
+    if (has(t, "<end_of_utterance>")) return SEER_CHAT_SMOLVLM;
+    if (has(t, "<|im_start|>"))
+        return has(t, "<|vision_start|>") ? SEER_CHAT_QWEN2VL : SEER_CHAT_CHATML;
+    if (has(t, "<|start_header_id|>")) return SEER_CHAT_LLAMA3;
+    if (has(t, "<start_of_turn>")) return SEER_CHAT_GEMMA;
+    if (has(t, "[INST]")) return has(t, "<<SYS>>") ? SEER_CHAT_LLAMA2 : SEER_CHAT_MISTRAL;
+    /* Vicuna writes "USER:" literally; LLaVA's HF template upper-cases the role. */
+    if (has(t, "ASSISTANT:") && (has(t, "USER:") || has(t, ".upper()"))) return SEER_CHAT_VICUNA;
+    return SEER_CHAT_UNKNOWN;
+}
+
+typedef struct style_name { const char *name; seer_chat_style style; } style_name;
+
+static const style_name NAMES[] = {
+    {"chatml", SEER_CHAT_CHATML},   {"vicuna", SEER_CHAT_VICUNA},     {"llama2", SEER_CHAT_LLAMA2},
+    {"llama3", SEER_CHAT_LLAMA3},   {"mistral", SEER_CHAT_MISTRAL},   {"gemma", SEER_CHAT_GEMMA},
+    {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},
+    /* aliases people type */
+    {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
+    {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},
+    {"idefics3", SEER_CHAT_SMOLVLM}, {"llama-2", SEER_CHAT_LLAMA2},   {"llama-3", SEER_CHAT_LLAMA3},
+};
+
+seer_chat_style seer_chat_from_name(const char *name) {
+    if (!name) return SEER_CHAT_UNKNOWN;
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (strcmp(name, NAMES[i].name) == 0) return NAMES[i].style;
+    return SEER_CHAT_UNKNOWN;
+}
+
+const char *seer_chat_style_name(seer_chat_style s) {
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (NAMES[i].style == s) return NAMES[i].name;
+    return "unknown";
+}
+
+const char *seer_chat_default_system(seer_chat_style s) {
+    return s == SEER_CHAT_QWEN2VL ? "You are a helpful assistant." : NULL;
+}

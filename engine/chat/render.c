@@ -1,0 +1,178 @@
+/* Rendering a conversation the way each family's own chat template does
+ * (the Jinja templates shipped with the models, written out by hand). The
+ * leading BOS text is left out: the tokenizer adds BOS. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seer/chat.h"
+
+typedef struct out_str { char *s; size_t n, cap; bool failed; } out_str;
+
+static void put_n(out_str *o, const char *s, size_t len) {
+    if (o->failed) return;
+    if (o->n + len + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap : 256;
+        while (cap < o->n + len + 1) cap *= 2;
+        char *g = realloc(o->s, cap);
+        if (!g) { o->failed = true; return; }
+        o->s = g;
+        o->cap = cap;
+    }
+    memcpy(o->s + o->n, s, len);
+    o->n += len;
+    o->s[o->n] = '\0';
+}
+
+/* Appends each string argument in turn (NULL ends the list). */
+static void put(out_str *o, ...) {
+    va_list ap;
+    va_start(ap, o);
+    for (const char *s; (s = va_arg(ap, const char *)) != NULL;) put_n(o, s, strlen(s));
+    va_end(ap);
+}
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* Jinja's trim / Python's strip() (ASCII whitespace is all that matters here). */
+static void put_trimmed(out_str *o, const char *s) {
+    size_t a = 0, b = strlen(s);
+    while (a < b && is_space(s[a])) a++;
+    while (b > a && is_space(s[b - 1])) b--;
+    put_n(o, s + a, b - a);
+}
+
+static const char *content_of(const seer_chat_msg *m) { return m->content ? m->content : ""; }
+static bool role_is(const seer_chat_msg *m, const char *r) { return m->role && strcmp(m->role, r) == 0; }
+
+static void render_chatml(out_str *o, const seer_chat_msg *msgs, int n, bool gen, const char *default_system) {
+    if (default_system && (n == 0 || !role_is(&msgs[0], "system")))
+        put(o, "<|im_start|>system\n", default_system, "<|im_end|>\n", NULL);
+    for (int i = 0; i < n; i++)
+        put(o, "<|im_start|>", msgs[i].role ? msgs[i].role : "user", "\n", content_of(&msgs[i]), "<|im_end|>\n", NULL);
+    if (gen) put(o, "<|im_start|>assistant\n", NULL);
+}
+
+/* LLaVA (HF llava-1.5 / 1.6-vicuna): "SYSTEM USER: text ASSISTANT: text ... ASSISTANT:". */
+static void render_vicuna(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
+    for (int i = 0; i < n; i++) {
+        if (role_is(&msgs[i], "system")) put(o, content_of(&msgs[i]), " ", NULL);
+        else if (role_is(&msgs[i], "assistant")) put(o, "ASSISTANT: ", content_of(&msgs[i]), " ", NULL);
+        else put(o, "USER: ", content_of(&msgs[i]), " ", NULL);
+    }
+    if (gen) put(o, "ASSISTANT:", NULL);
+}
+
+/* Llama-2 chat: the system prompt goes inside the first [INST] in <<SYS>>;
+ * every later user turn starts with the BOS text "<s>". */
+static void render_llama2(out_str *o, const seer_chat_msg *msgs, int n) {
+    int start = 0;
+    const char *system = NULL;
+    if (n > 0 && role_is(&msgs[0], "system")) { system = content_of(&msgs[0]); start = 1; }
+    for (int i = start; i < n; i++) {
+        if (role_is(&msgs[i], "assistant")) {
+            put(o, " ", NULL);
+            put_trimmed(o, content_of(&msgs[i]));
+            put(o, " </s>", NULL);
+            continue;
+        }
+        if (i > start) put(o, "<s>", NULL);
+        put(o, "[INST] ", NULL);
+        if (i == start && system) {
+            /* strip() applies to the whole "<<SYS>>…" + content string */
+            out_str tmp = {0};
+            put(&tmp, "<<SYS>>\n", system, "\n<</SYS>>\n\n", content_of(&msgs[i]), NULL);
+            if (tmp.failed) o->failed = true;
+            else put_trimmed(o, tmp.s);
+            free(tmp.s);
+        } else {
+            put_trimmed(o, content_of(&msgs[i]));
+        }
+        put(o, " [/INST]", NULL);
+    }
+}
+
+static void render_llama3(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
+    for (int i = 0; i < n; i++) {
+        put(o, "<|start_header_id|>", msgs[i].role ? msgs[i].role : "user", "<|end_header_id|>\n\n", NULL);
+        put_trimmed(o, content_of(&msgs[i]));
+        put(o, "<|eot_id|>", NULL);
+    }
+    if (gen) put(o, "<|start_header_id|>assistant<|end_header_id|>\n\n", NULL);
+}
+
+/* Mistral-7B-Instruct v0.1/v0.2: "[INST] user [/INST]answer</s>". It has no
+ * system role; a system prompt is put in front of the first user turn. */
+static void render_mistral(out_str *o, const seer_chat_msg *msgs, int n) {
+    const char *system = NULL;
+    bool first_user = true;
+    for (int i = 0; i < n; i++) {
+        if (role_is(&msgs[i], "system")) { system = content_of(&msgs[i]); continue; }
+        if (role_is(&msgs[i], "assistant")) { put(o, content_of(&msgs[i]), "</s>", NULL); continue; }
+        put(o, "[INST] ", NULL);
+        if (first_user && system) put(o, system, "\n\n", NULL);
+        first_user = false;
+        put(o, content_of(&msgs[i]), " [/INST]", NULL);
+    }
+}
+
+/* Gemma (3): roles user/model; a system prompt prefixes the first turn. */
+static void render_gemma(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
+    int start = 0;
+    const char *prefix = NULL;
+    if (n > 0 && role_is(&msgs[0], "system")) { prefix = content_of(&msgs[0]); start = 1; }
+    for (int i = start; i < n; i++) {
+        put(o, "<start_of_turn>", role_is(&msgs[i], "assistant") ? "model" : (msgs[i].role ? msgs[i].role : "user"),
+            "\n", NULL);
+        if (i == start && prefix) put(o, prefix, "\n\n", NULL);
+        put_trimmed(o, content_of(&msgs[i]));
+        put(o, "<end_of_turn>\n", NULL);
+    }
+    if (gen) put(o, "<start_of_turn>model\n", NULL);
+}
+
+/* SmolVLM / Idefics3: "<|im_start|>User:<image>text<end_of_utterance>\nAssistant:"
+ * The role is capitalised, followed by ":" when the turn starts with an
+ * image and ": " otherwise. */
+static void render_smolvlm(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
+    put(o, "<|im_start|>", NULL);
+    for (int i = 0; i < n; i++) {
+        const char *c = content_of(&msgs[i]);
+        const char *role = role_is(&msgs[i], "assistant") ? "Assistant" : role_is(&msgs[i], "system") ? "System" : "User";
+        bool image_first = strncmp(c, SEER_MEDIA_MARKER, strlen(SEER_MEDIA_MARKER)) == 0;
+        put(o, role, image_first ? ":" : ": ", c, "<end_of_utterance>\n", NULL);
+    }
+    if (gen) put(o, "Assistant:", NULL);
+}
+
+char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs, bool add_generation_prompt,
+                       seer_error *err) {
+    if (n_msgs < 0 || (n_msgs > 0 && !msgs)) {
+        seer_error_set(err, "chat: invalid message list");
+        return NULL;
+    }
+    out_str o = {0};
+    put_n(&o, "", 0);
+    switch (s) {
+    case SEER_CHAT_CHATML: render_chatml(&o, msgs, n_msgs, add_generation_prompt, NULL); break;
+    case SEER_CHAT_QWEN2VL:
+        render_chatml(&o, msgs, n_msgs, add_generation_prompt, seer_chat_default_system(s));
+        break;
+    case SEER_CHAT_VICUNA: render_vicuna(&o, msgs, n_msgs, add_generation_prompt); break;
+    case SEER_CHAT_LLAMA2: render_llama2(&o, msgs, n_msgs); break;
+    case SEER_CHAT_LLAMA3: render_llama3(&o, msgs, n_msgs, add_generation_prompt); break;
+    case SEER_CHAT_MISTRAL: render_mistral(&o, msgs, n_msgs); break;
+    case SEER_CHAT_GEMMA: render_gemma(&o, msgs, n_msgs, add_generation_prompt); break;
+    case SEER_CHAT_SMOLVLM: render_smolvlm(&o, msgs, n_msgs, add_generation_prompt); break;
+    default:
+        free(o.s);
+        seer_error_set(err, "chat: unknown template style %d", (int)s);
+        return NULL;
+    }
+    if (o.failed) {
+        free(o.s);
+        seer_error_set(err, "chat: out of memory");
+        return NULL;
+    }
+    return o.s;
+}
