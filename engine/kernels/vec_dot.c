@@ -3,42 +3,67 @@
  * never change afterwards; only the test switch `force_scalar` is mutable. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "kernels/vec_dot_internal.h"
 
 typedef struct dispatch {
     seer_vec_dot_fn best[SEER_TYPE_COUNT];
     seer_vec_dot_fn scalar[SEER_TYPE_COUNT];
+    seer_vec_dot_fn level[SEER_SIMD_LEVELS][SEER_TYPE_COUNT];
+    bool has_level[SEER_SIMD_LEVELS];
     const char *name;
 } dispatch;
+
+static const char *const level_names[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512-vnni"};
 
 static dispatch tables;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static atomic_bool force_scalar;
 
-static void build_tables(void) {
-    seer_vec_dot_fill_scalar(tables.scalar);
-    seer_vec_dot_fill_scalar(tables.best);
-    tables.name = "scalar";
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) {
-        seer_vec_dot_fill_avx2(tables.best);
-        tables.name = "avx2";
-        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-            __builtin_cpu_supports("avx512vnni")) {
-            seer_vec_dot_fill_avx512(tables.best);
-            tables.name = "avx512-vnni";
-        }
-    }
-#endif
-}
-
+static void build_tables(void);
 static const dispatch *get_tables(void) {
     pthread_once(&tables_once, build_tables);
     return &tables;
 }
+
+static void build_tables(void) {
+    seer_vec_dot_fill_scalar(tables.scalar);
+    int best = SEER_SIMD_SCALAR;
+    tables.has_level[SEER_SIMD_SCALAR] = true;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) {
+        tables.has_level[SEER_SIMD_AVX2] = true;
+        best = SEER_SIMD_AVX2;
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+            __builtin_cpu_supports("avx512vnni")) {
+            tables.has_level[SEER_SIMD_AVX512] = true;
+            best = SEER_SIMD_AVX512;
+        }
+    }
+#endif
+    /* Each level starts from the one below, so gaps fall back. */
+    seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR]);
+    memcpy(tables.level[SEER_SIMD_AVX2], tables.level[SEER_SIMD_SCALAR], sizeof tables.level[0]);
+    seer_vec_dot_fill_avx2(tables.level[SEER_SIMD_AVX2]);
+    memcpy(tables.level[SEER_SIMD_AVX512], tables.level[SEER_SIMD_AVX2], sizeof tables.level[0]);
+    seer_vec_dot_fill_avx512(tables.level[SEER_SIMD_AVX512]);
+    memcpy(tables.best, tables.level[best], sizeof tables.best);
+    tables.name = level_names[best];
+}
+
+seer_vec_dot_fn seer_vec_dot_kernel(int level, int type) {
+    const dispatch *d = get_tables();
+    if (level < 0 || level >= SEER_SIMD_LEVELS || !d->has_level[level] || type < 0 || type >= SEER_TYPE_COUNT) return NULL;
+    return d->level[level][type];
+}
+
+const char *seer_simd_level_name(int level) {
+    return level >= 0 && level < SEER_SIMD_LEVELS ? level_names[level] : "unknown";
+}
+
 
 float seer_vec_dot(int type, int64_t n, const void *w_row, const void *act) {
     const dispatch *d = get_tables();

@@ -1,8 +1,17 @@
-/* AVX2/FMA/F16C dot products (built with -mavx2 -mfma -mf16c). */
+/* AVX2/FMA/F16C dot products (built with -mavx2 -mfma -mf16c). The kernels
+ * themselves are in vec_dot_x86.inc, shared with the AVX-512 build. */
 #include "kernels/vec_dot_internal.h"
 
-#if defined(__x86_64__) && defined(__AVX2__)
-void seer_vec_dot_fill_avx2(seer_vec_dot_fn t[SEER_TYPE_COUNT]) { (void)t; }
+#if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#include <immintrin.h>
+
+#define KERNEL(name) name##_avx2
+static inline __m256i dot_u8s8(__m256i u, __m256i s) {
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+}
+#include "kernels/vec_dot_x86.inc"
+
+void seer_vec_dot_fill_avx2(seer_vec_dot_fn t[SEER_TYPE_COUNT]) { fill_avx2(t); }
 #else
 void seer_vec_dot_fill_avx2(seer_vec_dot_fn t[SEER_TYPE_COUNT]) { (void)t; }
 #endif

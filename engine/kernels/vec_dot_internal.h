@@ -16,4 +16,11 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
 /* The scalar table only (reference for tests and benchmarks). */
 float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act);
 
+/* Kernel levels, for tests that check each level against scalar. */
+enum { SEER_SIMD_SCALAR = 0, SEER_SIMD_AVX2 = 1, SEER_SIMD_AVX512 = 2, SEER_SIMD_LEVELS = 3 };
+/* The kernel of `level` for `type`, or NULL when this CPU (or build) lacks
+ * the level. Levels fall back to scalar for types they do not implement. */
+seer_vec_dot_fn seer_vec_dot_kernel(int level, int type);
+const char *seer_simd_level_name(int level);
+
 #endif
