@@ -1,0 +1,110 @@
+/* Non-causal multi-head attention of the ViT, blocked: work units are (segment,
+ * head, query tile); a unit computes the tile's scores against its segment's
+ * keys, softmaxes them and multiplies by the values. Memory is one
+ * tile × segment score block per thread, never [heads × n × n]. Segments are
+ * the whole sequence, or Qwen2.5-VL's windows (contiguous by construction). */
+#include <math.h>
+#include <stdatomic.h>
+
+#include "seer/matmul.h"
+#include "seer/ops.h"
+#include "vision/vision_internal.h"
+
+/* Score block per thread: about this many floats (4 MB) bounds the tile. */
+#define SCORE_FLOATS (1 << 20)
+#define TILE_MIN 16
+#define TILE_MAX 256
+
+static int tile_rows(int64_t max_seg) {
+    int64_t t = max_seg > 0 ? SCORE_FLOATS / max_seg : TILE_MAX;
+    if (t > TILE_MAX) t = TILE_MAX;
+    if (t < TILE_MIN) t = TILE_MIN;
+    return (int)t;
+}
+
+/* Scratch layout: the per-segment unit table (int64, padded to 64 bytes),
+ * then one score block per thread. */
+static int64_t table_floats(int n_segments) { return ((2 * (int64_t)(n_segments + 1)) + 15) / 16 * 16; }
+
+int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_seg) {
+    return table_floats(n_segments) + (int64_t)n_threads * tile_rows(max_seg) * max_seg;
+}
+
+typedef struct attn_job {
+    const float *q, *k, *v;
+    float *out;
+    int n_head, d, tile;
+    int64_t width;         /* n_head · d: row stride */
+    const int *seg_start;
+    int n_segments;
+    const int64_t *unit_start; /* first unit of each segment; [n_segments] = total */
+    float scale;
+    float *scratch;
+    int64_t scratch_per_thread;
+    atomic_int_fast64_t next;
+} attn_job;
+
+static int find_segment(const attn_job *j, int64_t unit) {
+    int lo = 0, hi = j->n_segments - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (j->unit_start[mid] <= unit) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+static void attn_unit(const attn_job *j, int64_t unit, float *scores) {
+    int s = find_segment(j, unit);
+    int64_t s0 = j->seg_start[s], len = j->seg_start[s + 1] - s0;
+    int64_t local = unit - j->unit_start[s];
+    int64_t n_tiles = (len + j->tile - 1) / j->tile;
+    int h = (int)(local / n_tiles);
+    int64_t t0 = s0 + (local % n_tiles) * j->tile;
+    int64_t m = s0 + len - t0 < j->tile ? s0 + len - t0 : j->tile;
+    int64_t off = (int64_t)h * j->d;
+    /* scores[m][len] = scale · Q_tile · K_segᵀ */
+    seer_sgemm(NULL, m, len, j->d, j->scale, j->q + t0 * j->width + off, j->width, j->k + s0 * j->width + off,
+               j->width, true, 0.0f, scores, len);
+    for (int64_t r = 0; r < m; r++) seer_softmax(scores + r * len, len);
+    /* out_tile = scores · V_seg */
+    seer_sgemm(NULL, m, j->d, len, 1.0f, scores, len, j->v + s0 * j->width + off, j->width, false, 0.0f,
+               j->out + t0 * j->width + off, j->width);
+}
+
+static void attn_task(void *ctx, int ith, int nth) {
+    (void)nth;
+    attn_job *j = ctx;
+    float *scores = j->scratch + (int64_t)ith * j->scratch_per_thread;
+    int64_t total = j->unit_start[j->n_segments];
+    /* Units differ in cost (edge windows are small): hand them out one by one. */
+    for (;;) {
+        int64_t u = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+        if (u >= total) break;
+        attn_unit(j, u, scores);
+    }
+}
+
+void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
+                   const int *seg_start, int n_segments, float *scratch, double *flops) {
+    int64_t max_seg = 0;
+    for (int s = 0; s < n_segments; s++)
+        if (seg_start[s + 1] - seg_start[s] > max_seg) max_seg = seg_start[s + 1] - seg_start[s];
+    int tile = tile_rows(max_seg);
+    int64_t *unit_start = (int64_t *)scratch;
+    int64_t per_thread = (int64_t)tile * max_seg;
+    unit_start[0] = 0;
+    double fl = 0;
+    for (int s = 0; s < n_segments; s++) {
+        int64_t len = seg_start[s + 1] - seg_start[s];
+        unit_start[s + 1] = unit_start[s] + (int64_t)n_head * ((len + tile - 1) / tile);
+        fl += 4.0 * (double)len * (double)len * d * n_head;
+    }
+    attn_job j = {.q = q, .k = k, .v = v, .out = out, .n_head = n_head, .d = d, .tile = tile,
+                  .width = (int64_t)n_head * d, .seg_start = seg_start, .n_segments = n_segments,
+                  .unit_start = unit_start, .scale = 1.0f / sqrtf((float)d), .scratch = scratch + table_floats(n_segments),
+                  .scratch_per_thread = per_thread};
+    atomic_init(&j.next, 0);
+    seer_pool_run(pool, attn_task, &j);
+    if (flops) *flops += fl;
+}

@@ -1,0 +1,224 @@
+/* clip.* metadata of an mmproj file: which projector, the ViT's sizes, the
+ * preprocessing constants. Everything is checked here so the encoder can
+ * trust it; a projector we do not implement is an error that names it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "seer/vision.h"
+
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger"
+/* Sanity bounds: far above any real model, low enough that sizes derived
+ * from them cannot overflow. */
+#define MAX_WIDTH 65536
+#define MAX_LAYERS 1024
+#define MAX_IMAGE_SIZE 16384
+
+static const char *file_label(const gguf_file *f) { return f->path ? f->path : "mmproj"; }
+
+static int projector_from_name(const char *name, seer_projector *out) {
+    static const struct { const char *name; seer_projector p; } known[] = {
+        {"mlp", SEER_PROJ_MLP},
+        {"mlp_norm", SEER_PROJ_MLP},
+        {"idefics3", SEER_PROJ_IDEFICS3},
+        {"qwen2vl_merger", SEER_PROJ_QWEN2VL},
+        {"qwen2.5vl_merger", SEER_PROJ_QWEN25VL},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        if (strcmp(name, known[i].name) == 0) {
+            *out = known[i].p;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Output width of a 2-D tensor (ne[1]), or 0 when absent / not a matrix. */
+static int tensor_n_out(const gguf_file *f, const char *name) {
+    const gguf_tensor *t = gguf_find_tensor(f, name);
+    if (!t || t->n_dims != 2 || t->ne[1] <= 0 || t->ne[1] > MAX_WIDTH) return 0;
+    return (int)t->ne[1];
+}
+
+/* Width the projector produces, from its last matrix: projection_dim is not
+ * reliable (LLaVA files store CLIP's own projection width there). */
+static int projector_out_width(const gguf_file *f, seer_projector p) {
+    switch (p) {
+    case SEER_PROJ_MLP: {
+        int n = tensor_n_out(f, "mm.3.weight"); /* mlp_norm */
+        return n ? n : tensor_n_out(f, "mm.2.weight");
+    }
+    case SEER_PROJ_IDEFICS3: return tensor_n_out(f, "mm.model.fc.weight");
+    case SEER_PROJ_QWEN2VL:
+    case SEER_PROJ_QWEN25VL: return tensor_n_out(f, "mm.2.weight");
+    }
+    return 0;
+}
+
+static int read_mean_std(const gguf_file *f, const char *key, const float def[3], float out[3], seer_error *err) {
+    uint64_t n = gguf_get_arr_n(f, key);
+    if (n == 0) {
+        memcpy(out, def, 3 * sizeof(float));
+        return 0;
+    }
+    if (n != 3) {
+        seer_error_set(err, "%s: %s has %llu values, expected 3", file_label(f), key, (unsigned long long)n);
+        return -1;
+    }
+    for (uint64_t i = 0; i < 3; i++) {
+        double v = gguf_get_arr_float(f, key, i, NAN);
+        if (!isfinite(v)) {
+            seer_error_set(err, "%s: %s[%llu] is not a finite number", file_label(f), key, (unsigned long long)i);
+            return -1;
+        }
+        out[i] = (float)v;
+    }
+    return 0;
+}
+
+static int read_pinpoints(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+    const char *key = "clip.vision.image_grid_pinpoints";
+    uint64_t n = gguf_get_arr_n(f, key);
+    if (n == 0) return 0;
+    if (n % 2 != 0 || n / 2 > SEER_MAX_PINPOINTS) {
+        seer_error_set(err, "%s: %s must hold 1 to %d (width, height) pairs, has %llu values", file_label(f), key,
+                       SEER_MAX_PINPOINTS, (unsigned long long)n);
+        return -1;
+    }
+    hp->n_pinpoints = (int)(n / 2);
+    for (int i = 0; i < hp->n_pinpoints; i++) {
+        for (int k = 0; k < 2; k++) {
+            int64_t v = gguf_get_arr_int(f, key, (uint64_t)(2 * i + k), -1);
+            if (v <= 0 || v > MAX_IMAGE_SIZE) {
+                seer_error_set(err, "%s: %s has an invalid size %lld", file_label(f), key, (long long)v);
+                return -1;
+            }
+            hp->pinpoints[i][k] = (int)v;
+        }
+    }
+    hp->anyres = true;
+    return 0;
+}
+
+static int check_range(const gguf_file *f, const char *what, int64_t v, int64_t lo, int64_t hi, seer_error *err) {
+    if (v < lo || v > hi) {
+        seer_error_set(err, "%s: %s is %lld (must be %lld to %lld)", file_label(f), what, (long long)v, (long long)lo,
+                       (long long)hi);
+        return -1;
+    }
+    return 0;
+}
+
+int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+    if (!f || !hp) {
+        seer_error_set(err, "vision: no model file");
+        return -1;
+    }
+    memset(hp, 0, sizeof *hp);
+    const char *arch = gguf_get_str(f, "general.architecture");
+    if (arch && strcmp(arch, "clip") != 0) {
+        seer_error_set(err, "%s: architecture '%s' is not a vision projector (expected 'clip')", file_label(f), arch);
+        return -1;
+    }
+    if (!gguf_get_bool(f, "clip.has_vision_encoder", true)) {
+        seer_error_set(err, "%s: the file has no vision encoder", file_label(f));
+        return -1;
+    }
+    /* Legacy LLaVA converters may omit the key: their projector is "mlp". */
+    const char *proj = gguf_get_str(f, "clip.projector_type");
+    if (!proj) proj = "mlp";
+    if (projector_from_name(proj, &hp->projector) != 0) {
+        seer_error_set(err, "%s: projector type '%s' is not supported (supported: " SUPPORTED_LIST ")", file_label(f),
+                       proj);
+        return -1;
+    }
+    snprintf(hp->projector_name, sizeof hp->projector_name, "%s", proj);
+
+    int64_t image_size = gguf_get_int(f, "clip.vision.image_size", 0);
+    int64_t patch_size = gguf_get_int(f, "clip.vision.patch_size", 0);
+    int64_t n_embd = gguf_get_int(f, "clip.vision.embedding_length", 0);
+    int64_t n_ff = gguf_get_int(f, "clip.vision.feed_forward_length", 0);
+    int64_t n_layer = gguf_get_int(f, "clip.vision.block_count", 0);
+    int64_t n_head = gguf_get_int(f, "clip.vision.attention.head_count", 0);
+    double eps = gguf_get_float(f, "clip.vision.attention.layer_norm_epsilon", 1e-6);
+    if (check_range(f, "clip.vision.image_size", image_size, 1, MAX_IMAGE_SIZE, err) ||
+        check_range(f, "clip.vision.patch_size", patch_size, 1, 1024, err) ||
+        check_range(f, "clip.vision.embedding_length", n_embd, 1, MAX_WIDTH, err) ||
+        check_range(f, "clip.vision.block_count", n_layer, 1, MAX_LAYERS, err) ||
+        check_range(f, "clip.vision.attention.head_count", n_head, 1, n_embd, err))
+        return -1;
+    if (n_embd % n_head != 0) {
+        seer_error_set(err, "%s: embedding_length %lld is not a multiple of head_count %lld", file_label(f),
+                       (long long)n_embd, (long long)n_head);
+        return -1;
+    }
+    if (!(eps > 0 && eps < 1)) {
+        seer_error_set(err, "%s: clip.vision.attention.layer_norm_epsilon %g is out of range", file_label(f), eps);
+        return -1;
+    }
+    /* The real MLP width is the first MLP matrix's output (Qwen2-VL stores
+     * the LLM width in feed_forward_length; legacy LLaVA swaps the names). */
+    const gguf_tensor *up = gguf_find_tensor(f, "v.blk.0.ffn_up.weight");
+    const gguf_tensor *down = gguf_find_tensor(f, "v.blk.0.ffn_down.weight");
+    if (down && down->ne[0] == n_embd && down->ne[1] != n_embd) n_ff = down->ne[1];
+    else if (up && up->ne[0] == n_embd) n_ff = up->ne[1];
+    if (check_range(f, "the MLP width (clip.vision.feed_forward_length)", n_ff, 1, 4 * (int64_t)MAX_WIDTH, err))
+        return -1;
+
+    hp->image_size = (int)image_size;
+    hp->patch_size = (int)patch_size;
+    hp->n_embd = (int)n_embd;
+    hp->n_ff = (int)n_ff;
+    hp->n_layer = (int)n_layer;
+    hp->n_head = (int)n_head;
+    hp->eps = (float)eps;
+    hp->use_gelu = gguf_get_bool(f, "clip.use_gelu", false);
+    hp->use_silu = gguf_get_bool(f, "clip.use_silu", false);
+
+    static const float clip_mean[3] = {0.48145466f, 0.4578275f, 0.40821073f};
+    static const float clip_std[3] = {0.26862954f, 0.26130258f, 0.27577711f};
+    if (read_mean_std(f, "clip.vision.image_mean", clip_mean, hp->mean, err) ||
+        read_mean_std(f, "clip.vision.image_std", clip_std, hp->std, err))
+        return -1;
+    for (int c = 0; c < 3; c++) {
+        if (hp->std[c] == 0.0f) {
+            seer_error_set(err, "%s: clip.vision.image_std[%d] is zero", file_label(f), c);
+            return -1;
+        }
+    }
+    if (read_pinpoints(f, hp, err) != 0) return -1;
+
+    if (hp->projector == SEER_PROJ_IDEFICS3) {
+        int64_t s = gguf_get_int(f, "clip.vision.projector.scale_factor", 1);
+        int64_t pre = gguf_get_int(f, "clip.vision.preproc_image_size", image_size);
+        if (check_range(f, "clip.vision.projector.scale_factor", s, 1, 64, err) ||
+            check_range(f, "clip.vision.preproc_image_size", pre, 1, MAX_IMAGE_SIZE, err))
+            return -1;
+        if ((image_size / patch_size) % s != 0) {
+            seer_error_set(err, "%s: the %lld-patch grid does not divide by scale_factor %lld", file_label(f),
+                           (long long)(image_size / patch_size), (long long)s);
+            return -1;
+        }
+        hp->scale_factor = (int)s;
+        hp->preproc_image_size = (int)pre;
+    }
+    if (hp->projector == SEER_PROJ_QWEN25VL) {
+        int64_t n = gguf_get_int(f, "clip.vision.n_wa_pattern", 0);
+        if (check_range(f, "clip.vision.n_wa_pattern", n, 0, MAX_LAYERS, err)) return -1;
+        hp->n_wa_pattern = (int)n;
+    }
+    if (hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL) {
+        if ((n_embd / n_head) % 4 != 0) {
+            seer_error_set(err, "%s: head size %lld is not a multiple of 4 (2-D rotary embedding)", file_label(f),
+                           (long long)(n_embd / n_head));
+            return -1;
+        }
+    }
+
+    hp->n_embd_out = projector_out_width(f, hp->projector);
+    if (hp->n_embd_out <= 0) {
+        seer_error_set(err, "%s: the '%s' projector's output matrix is missing", file_label(f), proj);
+        return -1;
+    }
+    return 0;
+}

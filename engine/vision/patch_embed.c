@@ -1,0 +1,44 @@
+/* Patch embedding: the stride-p convolution as one matrix product over the
+ * patches flattened in the kernel's (channel, ky, kx) order; then the class
+ * token and the learned positions where the tower has them. */
+#include <string.h>
+
+#include "vision/vision_internal.h"
+
+typedef struct im2col_job {
+    const seer_pixels *in;
+    const vit_layout *l;
+    int p;
+    float *patches;
+} im2col_job;
+
+static void im2col_task(void *ctx, int ith, int nth) {
+    const im2col_job *j = ctx;
+    int p = j->p, w = j->in->w;
+    int64_t plane = (int64_t)j->in->w * j->in->h, n_in = 3 * (int64_t)p * p, i0, i1;
+    seer_pool_range(j->l->n_patches, ith, nth, &i0, &i1);
+    for (int64_t i = i0; i < i1; i++) {
+        float *dst = j->patches + i * n_in;
+        int64_t y0 = (int64_t)j->l->row[i] * p, x0 = (int64_t)j->l->col[i] * p;
+        for (int c = 0; c < 3; c++)
+            for (int ky = 0; ky < p; ky++, dst += p)
+                memcpy(dst, j->in->data + c * plane + (y0 + ky) * w + x0, (size_t)p * sizeof(float));
+    }
+}
+
+void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *in, const vit_layout *l,
+                     float *patches, float *x) {
+    int64_t d = v->hp.n_embd;
+    im2col_job j = {.in = in, .l = l, .p = v->hp.patch_size, .patches = patches};
+    seer_pool_run(pool, im2col_task, &j);
+    float *px = v->cfg.class_token ? x + d : x;
+    seer_matmul(pool, &v->patch_w, patches, l->n_patches, px, v->patch_b);
+    int64_t n_seq = l->n_patches;
+    if (v->cfg.class_token) {
+        memcpy(x, v->class_embd, (size_t)d * sizeof(float));
+        n_seq++;
+    }
+    /* Sequence row r (class token first) takes position row r: the layout
+     * is raster order whenever the tower has learned positions. */
+    if (v->cfg.pos_embd) vit_add_rows(pool, x, v->pos_embd, n_seq * d);
+}

@@ -1,0 +1,30 @@
+/* Qwen2-VL / Qwen2.5-VL patch merger: the 4 patches of each 2×2 cell are
+ * consecutive sequence rows (after ln_q, applied as the tower's post-LN), so
+ * the cell's 4C-wide input is just the next 4 rows; mm.2 · gelu(mm.0 · x).
+ * Rows come out in the sequence's cell order and are put back in raster
+ * order of the merged grid. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vision_internal.h"
+
+int vit_project_qwen(const seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
+                     double *flops, seer_error *err) {
+    int64_t n_cells = l->n_patches / 4, mid = v->mm0.w.n_out, d_out = v->hp.n_embd_out;
+    float *h = malloc((size_t)(n_cells * mid) * sizeof(float));
+    float *y = malloc((size_t)(n_cells * d_out) * sizeof(float));
+    if (!h || !y) {
+        free(h);
+        free(y);
+        seer_error_set(err, "vision: out of memory (projector)");
+        return -1;
+    }
+    vit_linear_apply(pool, &v->mm0, x, n_cells, h, flops);
+    vit_act_rows(pool, VIT_ACT_GELU_TANH, h, n_cells * mid);
+    vit_linear_apply(pool, &v->mm2, h, n_cells, y, flops);
+    for (int64_t c = 0; c < n_cells; c++)
+        memcpy(out + (int64_t)l->cell_raster[c] * d_out, y + c * d_out, (size_t)d_out * sizeof(float));
+    free(h);
+    free(y);
+    return 0;
+}

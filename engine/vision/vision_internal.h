@@ -1,0 +1,141 @@
+/* The one ViT of seer, configured by switches, and its projectors: shared
+ * structures of engine/vision. */
+#ifndef SEER_VISION_INTERNAL_H
+#define SEER_VISION_INTERNAL_H
+
+#include "seer/matmul.h"
+#include "seer/vision.h"
+
+typedef enum vit_norm { VIT_NORM_LAYER, VIT_NORM_RMS } vit_norm;
+typedef enum vit_act { VIT_ACT_QUICK_GELU, VIT_ACT_GELU_TANH, VIT_ACT_SILU } vit_act;
+
+/* A linear layer: weight used in place, optional f32 bias. */
+typedef struct vit_linear {
+    seer_weight w;
+    const float *b;
+} vit_linear;
+
+typedef struct vit_norm_params {
+    const float *w, *b; /* b NULL for RMSNorm / bias-free LayerNorm */
+} vit_norm_params;
+
+typedef struct vit_block {
+    vit_norm_params ln1, ln2;
+    vit_linear q, k, v, o;
+    vit_linear ff_first;  /* width → n_ff (the gate's partner "up" when gated) */
+    vit_linear ff_gate;   /* gated MLP only */
+    vit_linear ff_second; /* n_ff → width */
+} vit_block;
+
+/* What distinguishes CLIP, SigLIP, Qwen2-VL and Qwen2.5-VL towers. */
+typedef struct vit_config {
+    vit_norm norm;
+    vit_act act;
+    bool gated_mlp;       /* down(act(gate·x) ⊙ up·x) */
+    bool class_token;     /* CLIP: class embedding first, dropped before the projector */
+    bool pos_embd;        /* learned absolute position rows */
+    bool pre_ln, post_ln;
+    bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
+    bool window_attn;     /* Qwen2.5-VL: windowed blocks except every n_wa_pattern-th */
+    bool mlp_norm;        /* LLaVA "mlp_norm" projector */
+} vit_config;
+
+struct seer_vision {
+    gguf_file *gguf;
+    seer_vision_hparams hp;
+    vit_config cfg;
+    int head_dim;
+
+    /* Patch embedding as a matrix over flattened patches (channel, ky, kx). */
+    seer_weight patch_w;
+    const float *patch_b;
+    const float *class_embd;  /* [n_embd] */
+    const float *pos_embd;    /* [n_pos][n_embd] */
+    int n_pos;
+    vit_norm_params pre_ln, post_ln;
+    vit_block *blocks;
+
+    /* Projector: mlp (mm.0, mm.2 | mlp_norm: mm.0, mm.1 LN, mm.3, mm.4 LN),
+     * idefics3 (fc), qwen merger (mm.0, mm.2). */
+    vit_linear mm0, mm2;
+    vit_norm_params mm_ln1, mm_ln2;
+
+    /* f32 copies made at load (1-D tensors stored in other types, the summed
+     * Qwen patch kernel): freed with the model. */
+    void **owned;
+    int n_owned, cap_owned;
+};
+
+/* Window size of Qwen2.5-VL in merged 2×2 cells (112 px / 28 px). */
+#define VIT_QWEN_WINDOW_PX 112
+
+/* ---- sequence layout (vit_layout.c) ---- */
+
+/* Order of the patches in the sequence and where each one sits. */
+typedef struct vit_layout {
+    int n_patches;   /* rows of the sequence without the class token */
+    int gw, gh;      /* patch grid */
+    int *row, *col;  /* [n_patches] grid position of sequence row i */
+    /* Attention segments: attention is restricted to [seg_start[s], seg_start[s+1]). */
+    int n_segments;
+    int *seg_start;  /* [n_segments + 1] */
+    /* Qwen: merged cell of sequence cell i (4 patch rows each) in raster order. */
+    int *cell_raster;
+} vit_layout;
+
+/* Windows of `win` cells over a cols×rows cell grid, tiled from the top
+ * left; edge windows are smaller. Writes, for every cell in window order
+ * (windows row-major, cells row-major inside), its raster index; and the
+ * first cell of each window (n_windows + 1 entries). Returns the number of
+ * windows, or -1 when the arrays are NULL. */
+int vit_window_partition(int cols, int rows, int win, int *cell_order, int *window_start);
+
+int vit_layout_build(const struct seer_vision *v, int w, int h, bool windows, vit_layout *out);
+void vit_layout_free(vit_layout *l);
+
+/* ---- 2-D rotary embedding (rope2d.c) ---- */
+
+/* cos/sin table [n][d/2] for head size d: pair i < d/4 turns by
+ * row·base^(−4i/d), pair d/4 ≤ i < d/2 by col·base^(−4(i−d/4)/d). */
+void vit_rope2d_table(const int *row, const int *col, int n, int d, float base, float *cos_t, float *sin_t);
+/* Rotates every head of n rows of x ([n][n_head·d], NEOX pairs (i, i+d/2)). */
+void vit_rope2d_apply(float *x, int64_t n, int n_head, int d, const float *cos_t, const float *sin_t);
+
+/* ---- attention (attention.c) ---- */
+
+/* out = softmax(q·kᵀ·scale)·v per head and per segment, without a mask.
+ * q, k, v, out: [n][n_head·d]. Query tiles: memory O(tile·segment) per
+ * thread, never [heads × n × n]. */
+void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
+                   const int *seg_start, int n_segments, float *scratch, double *flops);
+/* Floats of scratch (64-byte aligned) vit_attention needs for n_segments
+ * segments of up to max_seg rows. */
+int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_seg);
+
+/* ---- row-parallel element-wise helpers (vit_ops.c) ---- */
+
+void vit_norm_rows(seer_pool *pool, vit_norm kind, const float *x, float *out, const vit_norm_params *p,
+                   int64_t n_rows, int64_t n, float eps);
+void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems);
+void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems);
+void vit_add_rows(seer_pool *pool, float *dst, const float *src, int64_t n_elems);
+
+/* ---- encoder pieces ---- */
+
+/* Flattened patches in sequence order → patch embeddings (+ class token and
+ * positions) into x[n_seq][n_embd]. */
+void vit_patch_embed(const struct seer_vision *v, seer_pool *pool, const seer_pixels *in, const vit_layout *l,
+                     float *patches, float *x);
+/* Projectors: x [n_patches][n_embd] (after post-LN, without the class
+ * token) → out [n_tokens][n_embd_out]. */
+int vit_project_mlp(const struct seer_vision *v, seer_pool *pool, const float *x, int64_t n, float *out,
+                    double *flops, seer_error *err);
+int vit_project_idefics3(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
+                         float *out, double *flops, seer_error *err);
+int vit_project_qwen(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
+                     double *flops, seer_error *err);
+
+/* y = W·x + b over n rows, counting FLOPs. */
+void vit_linear_apply(seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y, double *flops);
+
+#endif

@@ -1,0 +1,306 @@
+/* Loading an mmproj file: hyper-parameters, the switches that pick the tower
+ * variant, and every tensor checked for presence and shape. Weights are used
+ * in place from the mapping; only small 1-D tensors in non-f32 types and the
+ * summed Qwen patch kernel are copied. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seer/gguf.h"
+#include "seer/tensor.h"
+#include "vision/vision_internal.h"
+
+static void *own_alloc(seer_vision *v, size_t bytes) {
+    if (v->n_owned == v->cap_owned) {
+        int cap = v->cap_owned ? 2 * v->cap_owned : 32;
+        void **n = realloc(v->owned, (size_t)cap * sizeof *n);
+        if (!n) return NULL;
+        v->owned = n;
+        v->cap_owned = cap;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (p) v->owned[v->n_owned++] = p;
+    return p;
+}
+
+static const char *label(const seer_vision *v) { return v->gguf->path ? v->gguf->path : "mmproj"; }
+
+static int64_t n_elements(const gguf_tensor *t) {
+    int64_t n = 1;
+    for (int d = 0; d < GGUF_MAX_DIMS; d++) n *= t->ne[d];
+    return n;
+}
+
+/* A vector of n floats (any element type; non-f32 is converted once). */
+static int load_vec(seer_vision *v, const char *name, int64_t n, bool required, const float **out, seer_error *err) {
+    *out = NULL;
+    const gguf_tensor *t = gguf_find_tensor(v->gguf, name);
+    if (!t) {
+        if (!required) return 0;
+        seer_error_set(err, "%s: tensor '%s' is missing", label(v), name);
+        return -1;
+    }
+    const seer_type_info *ti = seer_type_get(t->type);
+    if (!ti || n_elements(t) != n || n % ti->block_size != 0) {
+        seer_error_set(err, "%s: tensor '%s' has %lld elements of type %s, expected %lld", label(v), name,
+                       (long long)n_elements(t), seer_type_name(t->type), (long long)n);
+        return -1;
+    }
+    if (t->type == SEER_TYPE_F32) {
+        *out = t->data;
+        return 0;
+    }
+    float *f = own_alloc(v, (size_t)n * sizeof(float));
+    if (!f) {
+        seer_error_set(err, "%s: out of memory", label(v));
+        return -1;
+    }
+    seer_dequantize_row(t->type, t->data, f, n);
+    *out = f;
+    return 0;
+}
+
+/* A matrix n_out × n_in; n_out < 0 accepts any row count. */
+static int load_matrix(seer_vision *v, const char *name, int64_t n_in, int64_t n_out, bool required, seer_weight *w,
+                       seer_error *err) {
+    memset(w, 0, sizeof *w);
+    const gguf_tensor *t = gguf_find_tensor(v->gguf, name);
+    if (!t) {
+        if (!required) return 0;
+        seer_error_set(err, "%s: tensor '%s' is missing", label(v), name);
+        return -1;
+    }
+    if (!seer_weight_from_tensor(w, t) || w->n_in != n_in || (n_out >= 0 && w->n_out != n_out)) {
+        seer_error_set(err, "%s: tensor '%s' has shape [%lld, %lld, %lld, %lld] (%s), expected [%lld, %lld]", label(v),
+                       name, (long long)t->ne[0], (long long)t->ne[1], (long long)t->ne[2], (long long)t->ne[3],
+                       seer_type_name(t->type), (long long)n_in, (long long)n_out);
+        memset(w, 0, sizeof *w);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_linear(seer_vision *v, const char *prefix, int64_t n_in, int64_t n_out, bool required, vit_linear *l,
+                       seer_error *err) {
+    char name[128];
+    memset(l, 0, sizeof *l);
+    snprintf(name, sizeof name, "%s.weight", prefix);
+    if (load_matrix(v, name, n_in, n_out, required, &l->w, err) != 0) return -1;
+    if (!l->w.data) return 0;
+    snprintf(name, sizeof name, "%s.bias", prefix);
+    return load_vec(v, name, l->w.n_out, false, &l->b, err);
+}
+
+static int load_norm(seer_vision *v, const char *prefix, int64_t n, bool required, vit_norm_params *p,
+                     seer_error *err) {
+    char name[128];
+    snprintf(name, sizeof name, "%s.weight", prefix);
+    if (load_vec(v, name, n, required, &p->w, err) != 0) return -1;
+    if (!p->w) return 0;
+    snprintf(name, sizeof name, "%s.bias", prefix);
+    return load_vec(v, name, n, false, &p->b, err);
+}
+
+/* The convolution kernel [p, p, 3, C] read as C rows of 3·p·p values in
+ * (channel, ky, kx) order. Qwen's Conv3D has two temporal slices; a still
+ * image feeds both the same picture, so their sum is the 2-D kernel. */
+static int load_patch_kernel(seer_vision *v, seer_error *err) {
+    const seer_vision_hparams *hp = &v->hp;
+    int64_t p = hp->patch_size, n_in = 3 * p * p, c = hp->n_embd;
+    const gguf_tensor *t[2] = {gguf_find_tensor(v->gguf, "v.patch_embd.weight"),
+                               gguf_find_tensor(v->gguf, "v.patch_embd.weight.1")};
+    int n_slices = t[1] ? 2 : 1;
+    for (int s = 0; s < n_slices; s++) {
+        const char *name = s ? "v.patch_embd.weight.1" : "v.patch_embd.weight";
+        if (!t[s]) {
+            seer_error_set(err, "%s: tensor '%s' is missing", label(v), name);
+            return -1;
+        }
+        const seer_type_info *ti = seer_type_get(t[s]->type);
+        if (!ti || t[s]->ne[0] != p || t[s]->ne[1] != p || t[s]->ne[2] != 3 || t[s]->ne[3] != c ||
+            n_in % ti->block_size != 0) {
+            seer_error_set(err, "%s: tensor '%s' has shape [%lld, %lld, %lld, %lld] (%s), expected [%lld, %lld, 3, %lld]",
+                           label(v), name, (long long)t[s]->ne[0], (long long)t[s]->ne[1], (long long)t[s]->ne[2],
+                           (long long)t[s]->ne[3], seer_type_name(t[s]->type), (long long)p, (long long)p, (long long)c);
+            return -1;
+        }
+    }
+    seer_weight *w = &v->patch_w;
+    w->n_in = n_in;
+    w->n_out = c;
+    if (n_slices == 1) {
+        w->type = t[0]->type;
+        w->data = t[0]->data;
+        w->row_bytes = seer_row_bytes(w->type, n_in);
+        return 0;
+    }
+    float *sum = own_alloc(v, (size_t)(n_in * c) * sizeof(float));
+    float *row = malloc((size_t)n_in * sizeof(float));
+    if (!sum || !row) {
+        free(row);
+        seer_error_set(err, "%s: out of memory", label(v));
+        return -1;
+    }
+    size_t rb0 = seer_row_bytes(t[0]->type, n_in), rb1 = seer_row_bytes(t[1]->type, n_in);
+    for (int64_t o = 0; o < c; o++) {
+        float *dst = sum + o * n_in;
+        seer_dequantize_row(t[0]->type, (const char *)t[0]->data + (size_t)o * rb0, dst, n_in);
+        seer_dequantize_row(t[1]->type, (const char *)t[1]->data + (size_t)o * rb1, row, n_in);
+        for (int64_t i = 0; i < n_in; i++) dst[i] += row[i];
+    }
+    free(row);
+    w->type = SEER_TYPE_F32;
+    w->data = sum;
+    w->row_bytes = (size_t)n_in * sizeof(float);
+    return 0;
+}
+
+static void pick_config(seer_vision *v) {
+    const seer_vision_hparams *hp = &v->hp;
+    vit_config *c = &v->cfg;
+    memset(c, 0, sizeof *c);
+    c->norm = hp->projector == SEER_PROJ_QWEN25VL ? VIT_NORM_RMS : VIT_NORM_LAYER;
+    c->act = hp->use_silu ? VIT_ACT_SILU : hp->use_gelu ? VIT_ACT_GELU_TANH : VIT_ACT_QUICK_GELU;
+    c->gated_mlp = gguf_find_tensor(v->gguf, "v.blk.0.ffn_gate.weight") != NULL;
+    c->class_token = gguf_find_tensor(v->gguf, "v.class_embd") != NULL;
+    c->pos_embd = gguf_find_tensor(v->gguf, "v.position_embd.weight") != NULL;
+    c->pre_ln = gguf_find_tensor(v->gguf, "v.pre_ln.weight") != NULL;
+    c->post_ln = gguf_find_tensor(v->gguf, "v.post_ln.weight") != NULL;
+    c->rope2d = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
+    c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
+    c->mlp_norm = hp->projector == SEER_PROJ_MLP && strcmp(hp->projector_name, "mlp_norm") == 0;
+}
+
+static int load_block(seer_vision *v, int i, seer_error *err) {
+    const seer_vision_hparams *hp = &v->hp;
+    vit_block *b = &v->blocks[i];
+    int64_t d = hp->n_embd, ff = hp->n_ff;
+    char p[96];
+#define NAME(s) (snprintf(p, sizeof p, "v.blk.%d.%s", i, s), p)
+    if (load_norm(v, NAME("ln1"), d, true, &b->ln1, err) || load_norm(v, NAME("ln2"), d, true, &b->ln2, err) ||
+        load_linear(v, NAME("attn_q"), d, d, true, &b->q, err) ||
+        load_linear(v, NAME("attn_k"), d, d, true, &b->k, err) ||
+        load_linear(v, NAME("attn_v"), d, d, true, &b->v, err) ||
+        load_linear(v, NAME("attn_out"), d, d, true, &b->o, err))
+        return -1;
+    /* Legacy LLaVA converters swap the names: their ffn_down is width → n_ff. */
+    const gguf_tensor *down = gguf_find_tensor(v->gguf, NAME("ffn_down.weight"));
+    bool swapped = down && down->ne[0] == d && down->ne[1] != d;
+    if (load_linear(v, NAME(swapped ? "ffn_down" : "ffn_up"), d, ff, true, &b->ff_first, err) ||
+        load_linear(v, NAME(swapped ? "ffn_up" : "ffn_down"), ff, d, true, &b->ff_second, err))
+        return -1;
+    if (v->cfg.gated_mlp && load_linear(v, NAME("ffn_gate"), d, ff, true, &b->ff_gate, err)) return -1;
+#undef NAME
+    return 0;
+}
+
+static int load_projector(seer_vision *v, seer_error *err) {
+    const seer_vision_hparams *hp = &v->hp;
+    int64_t d = hp->n_embd, out = hp->n_embd_out;
+    switch (hp->projector) {
+    case SEER_PROJ_MLP:
+        if (v->cfg.mlp_norm) {
+            if (load_linear(v, "mm.0", d, -1, true, &v->mm0, err)) return -1;
+            int64_t mid = v->mm0.w.n_out;
+            return load_norm(v, "mm.1", mid, true, &v->mm_ln1, err) ||
+                           load_linear(v, "mm.3", mid, out, true, &v->mm2, err) ||
+                           load_norm(v, "mm.4", out, true, &v->mm_ln2, err)
+                       ? -1
+                       : 0;
+        }
+        if (load_linear(v, "mm.0", d, -1, true, &v->mm0, err)) return -1;
+        return load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err);
+    case SEER_PROJ_IDEFICS3: {
+        int64_t s = hp->scale_factor;
+        return load_linear(v, "mm.model.fc", d * s * s, out, true, &v->mm0, err);
+    }
+    case SEER_PROJ_QWEN2VL:
+    case SEER_PROJ_QWEN25VL:
+        if (load_linear(v, "mm.0", 4 * d, -1, true, &v->mm0, err)) return -1;
+        return load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err);
+    }
+    return -1;
+}
+
+static int load_tower(seer_vision *v, seer_error *err) {
+    const seer_vision_hparams *hp = &v->hp;
+    int64_t d = hp->n_embd;
+    pick_config(v);
+    v->head_dim = hp->n_embd / hp->n_head;
+    if (load_patch_kernel(v, err) || load_vec(v, "v.patch_embd.bias", d, false, &v->patch_b, err)) return -1;
+    if (v->cfg.class_token && load_vec(v, "v.class_embd", d, true, &v->class_embd, err)) return -1;
+    if (v->cfg.pos_embd) {
+        const gguf_tensor *t = gguf_find_tensor(v->gguf, "v.position_embd.weight");
+        if (t->ne[0] != d || t->ne[1] <= 0 || t->ne[1] > (1 << 20)) {
+            seer_error_set(err, "%s: tensor 'v.position_embd.weight' has shape [%lld, %lld], expected [%lld, n]",
+                           label(v), (long long)t->ne[0], (long long)t->ne[1], (long long)d);
+            return -1;
+        }
+        v->n_pos = (int)t->ne[1];
+        if (load_vec(v, "v.position_embd.weight", d * v->n_pos, true, &v->pos_embd, err)) return -1;
+    } else if (!v->cfg.rope2d) {
+        seer_error_set(err, "%s: tensor 'v.position_embd.weight' is missing", label(v));
+        return -1;
+    }
+    if (load_norm(v, "v.pre_ln", d, false, &v->pre_ln, err) || load_norm(v, "v.post_ln", d, false, &v->post_ln, err))
+        return -1;
+    v->blocks = calloc((size_t)hp->n_layer, sizeof *v->blocks);
+    if (!v->blocks) {
+        seer_error_set(err, "%s: out of memory", label(v));
+        return -1;
+    }
+    for (int i = 0; i < hp->n_layer; i++)
+        if (load_block(v, i, err) != 0) return -1;
+    return load_projector(v, err);
+}
+
+seer_vision *seer_vision_load(const char *path, seer_error *err) {
+    gguf_file *g = gguf_open(path, err);
+    if (!g) return NULL;
+    seer_vision *v = calloc(1, sizeof *v);
+    if (!v) {
+        gguf_close(g);
+        seer_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    v->gguf = g;
+    if (seer_vision_hparams_read(g, &v->hp, err) != 0 || load_tower(v, err) != 0) {
+        seer_vision_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void seer_vision_free(seer_vision *v) {
+    if (!v) return;
+    for (int i = 0; i < v->n_owned; i++) free(v->owned[i]);
+    free(v->owned);
+    free(v->blocks);
+    gguf_close(v->gguf);
+    free(v);
+}
+
+const seer_vision_hparams *seer_vision_get_hparams(const seer_vision *v) { return v ? &v->hp : NULL; }
+const gguf_file *seer_vision_gguf(const seer_vision *v) { return v ? v->gguf : NULL; }
+
+void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) {
+    *nx = *ny = 0;
+    if (!v || w <= 0 || h <= 0) return;
+    const seer_vision_hparams *hp = &v->hp;
+    int gw = w / hp->patch_size, gh = h / hp->patch_size;
+    switch (hp->projector) {
+    case SEER_PROJ_QWEN2VL:
+    case SEER_PROJ_QWEN25VL:
+        *nx = gw / 2;
+        *ny = gh / 2;
+        return;
+    case SEER_PROJ_IDEFICS3:
+        *nx = (gw / hp->scale_factor) * (gh / hp->scale_factor);
+        *ny = 1;
+        return;
+    case SEER_PROJ_MLP:
+        *nx = gw * gh;
+        *ny = 1;
+        return;
+    }
+}

@@ -1,0 +1,186 @@
+/* The ViT forward pass shared by every family: patch embedding, optional
+ * pre-LN, pre-norm blocks (attention, MLP), optional post-LN, projector.
+ * The switches in vit_config choose the variant; all batched products go
+ * through seer_matmul over the pool; scratch is one allocation per encode. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "seer/matmul.h"
+#include "vision/vision_internal.h"
+
+#define ROPE_BASE 10000.0f
+#define MAX_PATCHES (1 << 20)
+
+void vit_linear_apply(seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y, double *flops) {
+    seer_matmul(pool, &lin->w, x, n, y, lin->b);
+    if (flops) *flops += 2.0 * (double)n * (double)lin->w.n_in * (double)lin->w.n_out;
+}
+
+/* Working memory of one encode, carved from one allocation. */
+typedef struct vit_scratch {
+    float *base;
+    float *x, *h, *q, *k, *v, *attn, *ff, *gate, *patches, *rope_cos, *rope_sin, *attn_work;
+} vit_scratch;
+
+static int64_t pad16(int64_t n) { return (n + 15) / 16 * 16; }
+
+static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout *l, int64_t n_seq, int nth) {
+    const seer_vision_hparams *hp = &v->hp;
+    int64_t d = hp->n_embd, ff = hp->n_ff, p = hp->patch_size;
+    int64_t max_win = 0;
+    for (int i = 0; i < l->n_segments; i++)
+        if (l->seg_start[i + 1] - l->seg_start[i] > max_win) max_win = l->seg_start[i + 1] - l->seg_start[i];
+    int64_t attn_full = vit_attention_scratch_floats(nth, 1, n_seq);
+    int64_t attn_win = vit_attention_scratch_floats(nth, l->n_segments, max_win);
+    int64_t rope = v->cfg.rope2d ? (int64_t)l->n_patches * (v->head_dim / 2) : 0;
+    int64_t sizes[12] = {n_seq * d, n_seq * d, n_seq * d, n_seq * d, n_seq * d, n_seq * d, n_seq * ff,
+                         v->cfg.gated_mlp ? n_seq * ff : 0, (int64_t)l->n_patches * 3 * p * p, rope, rope,
+                         attn_full > attn_win ? attn_full : attn_win};
+    int64_t total = 0;
+    for (int i = 0; i < 12; i++) total += pad16(sizes[i]);
+    if (posix_memalign((void **)&s->base, 64, (size_t)total * sizeof(float)) != 0) {
+        s->base = NULL;
+        return -1;
+    }
+    float **slots[12] = {&s->x, &s->h, &s->q, &s->k, &s->v, &s->attn, &s->ff, &s->gate, &s->patches, &s->rope_cos,
+                         &s->rope_sin, &s->attn_work};
+    float *cur = s->base;
+    for (int i = 0; i < 12; i++) {
+        *slots[i] = cur;
+        cur += pad16(sizes[i]);
+    }
+    return 0;
+}
+
+typedef struct rope_job {
+    float *q, *k;
+    int64_t n;
+    int n_head, d;
+    const float *cos_t, *sin_t;
+} rope_job;
+
+static void rope_task(void *ctx, int ith, int nth) {
+    const rope_job *j = ctx;
+    int64_t r0, r1, width = (int64_t)j->n_head * j->d, half = j->d / 2;
+    seer_pool_range(j->n, ith, nth, &r0, &r1);
+    if (r1 <= r0) return;
+    vit_rope2d_apply(j->q + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
+    vit_rope2d_apply(j->k + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
+}
+
+static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_layout *l, int64_t n_seq,
+                      vit_scratch *s, double *flops) {
+    const seer_vision_hparams *hp = &v->hp;
+    const vit_block *b = &v->blocks[il];
+    int64_t d = hp->n_embd, ff = hp->n_ff;
+
+    vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln1, n_seq, d, hp->eps);
+    vit_linear_apply(pool, &b->q, s->h, n_seq, s->q, flops);
+    vit_linear_apply(pool, &b->k, s->h, n_seq, s->k, flops);
+    vit_linear_apply(pool, &b->v, s->h, n_seq, s->v, flops);
+    if (v->cfg.rope2d) {
+        rope_job rj = {.q = s->q, .k = s->k, .n = n_seq, .n_head = hp->n_head, .d = v->head_dim,
+                       .cos_t = s->rope_cos, .sin_t = s->rope_sin};
+        seer_pool_run(pool, rope_task, &rj);
+    }
+    /* Qwen2.5-VL: every n_wa_pattern-th block sees the whole image. */
+    bool windowed = v->cfg.window_attn && (il + 1) % hp->n_wa_pattern != 0;
+    int full[2] = {0, (int)n_seq};
+    vit_attention(pool, s->q, s->k, s->v, s->attn, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
+                  windowed ? l->n_segments : 1, s->attn_work, flops);
+    vit_linear_apply(pool, &b->o, s->attn, n_seq, s->h, flops);
+    vit_add_rows(pool, s->x, s->h, n_seq * d);
+
+    vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln2, n_seq, d, hp->eps);
+    vit_linear_apply(pool, &b->ff_first, s->h, n_seq, s->ff, flops);
+    float *act_out = s->ff;
+    if (v->cfg.gated_mlp) {
+        vit_linear_apply(pool, &b->ff_gate, s->h, n_seq, s->gate, flops);
+        vit_swiglu_rows(pool, s->gate, s->ff, n_seq * ff); /* gate = silu(gate) · up */
+        act_out = s->gate;
+    } else {
+        vit_act_rows(pool, v->cfg.act, s->ff, n_seq * ff);
+    }
+    vit_linear_apply(pool, &b->ff_second, act_out, n_seq, s->h, flops);
+    vit_add_rows(pool, s->x, s->h, n_seq * d);
+}
+
+static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *err) {
+    const seer_vision_hparams *hp = &v->hp;
+    if (!in || !in->data || in->w <= 0 || in->h <= 0) {
+        seer_error_set(err, "vision: no input pixels");
+        return -1;
+    }
+    int unit = v->cfg.rope2d ? 2 * hp->patch_size
+               : hp->projector == SEER_PROJ_IDEFICS3 ? hp->patch_size * hp->scale_factor
+                                                     : hp->patch_size;
+    if (in->w % unit != 0 || in->h % unit != 0) {
+        seer_error_set(err, "vision: input %dx%d is not a multiple of %d pixels", in->w, in->h, unit);
+        return -1;
+    }
+    int64_t n = (int64_t)(in->w / hp->patch_size) * (in->h / hp->patch_size);
+    if (n > MAX_PATCHES) {
+        seer_error_set(err, "vision: input %dx%d has too many patches (%lld)", in->w, in->h, (long long)n);
+        return -1;
+    }
+    if (v->cfg.pos_embd && n + (v->cfg.class_token ? 1 : 0) != v->n_pos) {
+        seer_error_set(err, "vision: input %dx%d gives %lld patches but the model has %d positions", in->w, in->h,
+                       (long long)n, v->n_pos - (v->cfg.class_token ? 1 : 0));
+        return -1;
+    }
+    return 0;
+}
+
+int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, float *out, const volatile int *cancel,
+                       double *flops, seer_error *err) {
+    if (!v || !out) {
+        seer_error_set(err, "vision: no model or output buffer");
+        return -1;
+    }
+    if (check_input(v, in, err) != 0) return -1;
+    const seer_vision_hparams *hp = &v->hp;
+    vit_layout l;
+    if (vit_layout_build(v, in->w, in->h, v->cfg.window_attn, &l) != 0) {
+        seer_error_set(err, "vision: out of memory (layout)");
+        return -1;
+    }
+    int64_t n_seq = l.n_patches + (v->cfg.class_token ? 1 : 0), d = hp->n_embd;
+    vit_scratch s;
+    if (scratch_alloc(&s, v, &l, n_seq, seer_pool_size(pool)) != 0) {
+        vit_layout_free(&l);
+        seer_error_set(err, "vision: out of memory for a %dx%d input (%lld patches)", in->w, in->h, (long long)n_seq);
+        return -1;
+    }
+    double fl = 2.0 * (double)l.n_patches * (double)v->patch_w.n_in * (double)d;
+    int rc = -1;
+
+    vit_patch_embed(v, pool, in, &l, s.patches, s.x);
+    if (v->cfg.pre_ln) vit_norm_rows(pool, VIT_NORM_LAYER, s.x, s.x, &v->pre_ln, n_seq, d, hp->eps);
+    if (v->cfg.rope2d)
+        vit_rope2d_table(l.row, l.col, l.n_patches, v->head_dim, ROPE_BASE, s.rope_cos, s.rope_sin);
+    for (int il = 0; il < hp->n_layer; il++) {
+        if (cancel && *cancel) {
+            seer_error_set(err, "cancelled");
+            goto done;
+        }
+        run_block(v, pool, il, &l, n_seq, &s, &fl);
+    }
+    if (cancel && *cancel) {
+        seer_error_set(err, "cancelled");
+        goto done;
+    }
+    if (v->cfg.post_ln) vit_norm_rows(pool, v->cfg.norm, s.x, s.x, &v->post_ln, n_seq, d, hp->eps);
+
+    const float *patches_out = s.x + (v->cfg.class_token ? d : 0);
+    switch (hp->projector) {
+    case SEER_PROJ_MLP: rc = vit_project_mlp(v, pool, patches_out, l.n_patches, out, &fl, err); break;
+    case SEER_PROJ_IDEFICS3: rc = vit_project_idefics3(v, pool, patches_out, &l, out, &fl, err); break;
+    case SEER_PROJ_QWEN2VL:
+    case SEER_PROJ_QWEN25VL: rc = vit_project_qwen(v, pool, patches_out, &l, out, &fl, err); break;
+    }
+    if (rc == 0 && flops) *flops += fl;
+done:
+    free(s.base);
+    vit_layout_free(&l);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/* Norms and activations of the ViT over all sequence rows, split across the
+ * pool: with thousands of patches even these cheap passes are worth
+ * spreading (the per-row math itself is seer/ops.h). */
+#include <string.h>
+
+#include "seer/ops.h"
+#include "vision/vision_internal.h"
+
+typedef struct rows_job {
+    vit_norm kind;
+    vit_act act;
+    const float *x;
+    float *out;
+    const float *aux;
+    const vit_norm_params *p;
+    int64_t n_rows, n;
+    float eps;
+} rows_job;
+
+static void norm_task(void *ctx, int ith, int nth) {
+    const rows_job *j = ctx;
+    int64_t r0, r1;
+    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
+    if (r1 <= r0) return;
+    const float *x = j->x + r0 * j->n;
+    float *out = j->out + r0 * j->n;
+    if (j->kind == VIT_NORM_LAYER) {
+        seer_layernorm(x, out, j->p->w, j->p->b, r1 - r0, j->n, j->eps);
+        return;
+    }
+    if (out != x) memcpy(out, x, (size_t)((r1 - r0) * j->n) * sizeof(float));
+    seer_rmsnorm(out, j->p->w, r1 - r0, j->n, j->eps);
+    if (j->p->b)
+        for (int64_t r = 0; r < r1 - r0; r++) seer_add(out + r * j->n, j->p->b, j->n);
+}
+
+void vit_norm_rows(seer_pool *pool, vit_norm kind, const float *x, float *out, const vit_norm_params *p,
+                   int64_t n_rows, int64_t n, float eps) {
+    rows_job j = {.kind = kind, .x = x, .out = out, .p = p, .n_rows = n_rows, .n = n, .eps = eps};
+    seer_pool_run(pool, norm_task, &j);
+}
+
+/* Element ranges in multiples of 64 so threads do not share cache lines. */
+static void elem_range(int64_t n, int ith, int nth, int64_t *b, int64_t *e) {
+    int64_t u0, u1, units = (n + 63) / 64;
+    seer_pool_range(units, ith, nth, &u0, &u1);
+    *b = u0 * 64;
+    *e = u1 * 64 < n ? u1 * 64 : n;
+}
+
+static void act_task(void *ctx, int ith, int nth) {
+    const rows_job *j = ctx;
+    int64_t b, e;
+    elem_range(j->n, ith, nth, &b, &e);
+    if (e <= b) return;
+    float *x = j->out + b;
+    switch (j->act) {
+    case VIT_ACT_QUICK_GELU: seer_quick_gelu(x, e - b); break;
+    case VIT_ACT_GELU_TANH: seer_gelu_tanh(x, e - b); break;
+    case VIT_ACT_SILU: seer_silu(x, e - b); break;
+    }
+}
+
+void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems) {
+    rows_job j = {.act = act, .out = x, .n = n_elems};
+    seer_pool_run(pool, act_task, &j);
+}
+
+static void swiglu_task(void *ctx, int ith, int nth) {
+    const rows_job *j = ctx;
+    int64_t b, e;
+    elem_range(j->n, ith, nth, &b, &e);
+    if (e > b) seer_swiglu(j->out + b, j->aux + b, e - b);
+}
+
+void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems) {
+    rows_job j = {.out = gate, .aux = up, .n = n_elems};
+    seer_pool_run(pool, swiglu_task, &j);
+}
+
+static void add_task(void *ctx, int ith, int nth) {
+    const rows_job *j = ctx;
+    int64_t b, e;
+    elem_range(j->n, ith, nth, &b, &e);
+    if (e > b) seer_add(j->out + b, j->aux + b, e - b);
+}
+
+void vit_add_rows(seer_pool *pool, float *dst, const float *src, int64_t n_elems) {
+    rows_job j = {.out = dst, .aux = src, .n = n_elems};
+    seer_pool_run(pool, add_task, &j);
+}
