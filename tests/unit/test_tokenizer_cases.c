@@ -3,7 +3,8 @@
  * special tokens parsed, BOS/EOS as the vocabulary asks), must give the text
  * chunks of expected/tokens.json. Qwen-VL wraps every image in
  * <|vision_start|>/<|vision_end|>; SmolVLM's per-tile text is the projector's
- * business, so there only the prompt's own pieces are checked. */
+ * business, so there only the prompt's own pieces are checked. The pieces of
+ * the reference greedy tokens (expected/greedy.json) are checked too. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,6 +84,143 @@ static void print_list(const char *what, const tok_list *l) {
     fprintf(stderr, "\n");
 }
 
+
+/* Decodes the JSON string starting at p (just after its opening quote) into
+ * out; returns a pointer after the closing quote, NULL on malformed input. */
+static const char *json_unescape(const char *p, char *out, size_t cap, size_t *len) {
+    size_t n = 0;
+    while (*p && *p != '"') {
+        uint32_t cp;
+        if (*p != '\\') { if (n + 1 < cap) out[n++] = *p; p++; continue; }
+        p++;
+        switch (*p) {
+        case 'n': cp = '\n'; break;
+        case 't': cp = '\t'; break;
+        case 'r': cp = '\r'; break;
+        case 'b': cp = '\b'; break;
+        case 'f': cp = '\f'; break;
+        case 'u': {
+            unsigned hi;
+            if (sscanf(p + 1, "%4x", &hi) != 1) return NULL;
+            p += 4;
+            cp = hi;
+            if (hi >= 0xD800 && hi < 0xDC00 && p[1] == '\\' && p[2] == 'u') {
+                unsigned lo;
+                if (sscanf(p + 3, "%4x", &lo) != 1) return NULL;
+                cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                p += 6;
+            }
+            break;
+        }
+        default: cp = (unsigned char)*p; break;
+        }
+        p++;
+        char u[4];
+        int k = cp < 0x80 ? (u[0] = (char)cp, 1)
+              : cp < 0x800 ? (u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)), 2)
+              : cp < 0x10000 ? (u[0] = (char)(0xE0 | (cp >> 12)), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
+                                u[2] = (char)(0x80 | (cp & 0x3F)), 3)
+                             : (u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
+                                u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), 4);
+        for (int i = 0; i < k; i++)
+            if (n + 1 < cap) out[n++] = u[i];
+    }
+    if (*p != '"') return NULL;
+    out[n] = '\0';
+    *len = n;
+    return p + 1;
+}
+
+/* JSON cannot carry stray bytes: the reference shows each byte that is not
+ * part of valid UTF-8 as U+FFFD. Does the same to s (in place into out). */
+static size_t lossy_utf8(const char *s, size_t n, char *out, size_t cap) {
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        int k = u[0] < 0x80 ? 1 : (u[0] >> 5) == 6 ? 2 : (u[0] >> 4) == 14 ? 3 : (u[0] >> 3) == 30 ? 4 : 0;
+        bool ok = k > 0 && i + (size_t)k <= n;
+        for (int j = 1; ok && j < k; j++) ok = (u[j] & 0xC0) == 0x80;
+        if (!ok) {
+            if (o + 3 < cap) { memcpy(out + o, "\xef\xbf\xbd", 3); o += 3; }
+            i++;
+            continue;
+        }
+        if (o + (size_t)k < cap) { memcpy(out + o, s + i, (size_t)k); o += (size_t)k; }
+        i += (size_t)k;
+    }
+    return o;
+}
+
+/* greedy.json: every reference token's piece (special tokens written out)
+ * must be what seer_token_to_piece gives. */
+static void check_greedy_pieces(const char *dir, const char *name, const seer_vocab *v) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/cases/%s/expected/greedy.json", dir, name);
+    char *json = read_file(path, NULL);
+    if (!json) return;
+    tok_list *ids = calloc(1, sizeof *ids);
+    const char *t = strstr(json, "\"tokens\"");
+    const char *b = t ? strchr(t, '[') : NULL;
+    for (const char *q = b ? b + 1 : ""; *q && *q != ']' && ids->n < MAX_TOK;) {
+        char *end;
+        long id = strtol(q, &end, 10);
+        if (end == q) { q++; continue; }
+        ids->ids[ids->n++] = (int32_t)id;
+        q = end;
+    }
+    const char *pp = strstr(json, "\"pieces\"");
+    pp = pp ? strchr(pp, '[') : NULL;
+    int checked = 0;
+    for (int i = 0; pp && i < ids->n; i++) {
+        pp = strchr(pp, '"');
+        if (!pp) break;
+        char want[512], raw[512], got[1600];
+        size_t wlen = 0;
+        pp = json_unescape(pp + 1, want, sizeof want, &wlen);
+        if (!pp) break;
+        int rlen = seer_token_to_piece(v, ids->ids[i], true, raw, (int)sizeof raw);
+        size_t glen = rlen >= 0 && rlen <= (int)sizeof raw ? lossy_utf8(raw, (size_t)rlen, got, sizeof got) : 0;
+        bool eq = rlen >= 0 && glen == wlen && memcmp(got, want, wlen) == 0;
+        CHECK_MSG(eq, "%s: piece of greedy token %d (id %d) differs", name, i, ids->ids[i]);
+        checked++;
+    }
+    CHECK_MSG(checked == ids->n && checked > 0, "%s: checked %d of %d greedy pieces", name, checked, ids->n);
+
+    /* text_hex: the raw bytes of the detokenized continuation (no special
+     * tokens; a SentencePiece text loses the space that starts it). */
+    char *raw = malloc(65536), *streamed = malloc(65536), *lossy = malloc(3 * 65536);
+    size_t n_raw = 0, n_streamed = 0;
+    seer_detok d = {0};
+    for (int i = 0; i < ids->n && raw && streamed; i++) {
+        int k = seer_token_to_piece(v, ids->ids[i], false, raw + n_raw, 65536 - (int)n_raw);
+        if (k > 0) n_raw += (size_t)k;
+        n_streamed += (size_t)seer_detok_push(&d, v, ids->ids[i], streamed + n_streamed, 65536 - (int)n_streamed);
+    }
+    if (raw && streamed) n_streamed += (size_t)seer_detok_flush(&d, streamed + n_streamed, 65536 - (int)n_streamed);
+    size_t skip = strcmp(seer_vocab_model_name(v), "llama") == 0 && n_raw > 0 && raw && raw[0] == ' ' ? 1 : 0;
+    const char *hex = strstr(json, "\"text_hex\"");
+    hex = hex ? strchr(hex + 10, '"') : NULL;
+    char want_bytes[65536];
+    size_t n_want = 0;
+    for (const char *h = hex ? hex + 1 : ""; h[0] && h[1] && h[0] != '"' && n_want < sizeof want_bytes; h += 2) {
+        unsigned b;
+        if (sscanf(h, "%2x", &b) != 1) break;
+        want_bytes[n_want++] = (char)b;
+    }
+    CHECK_MSG(hex && raw && n_raw - skip == n_want && memcmp(raw + skip, want_bytes, n_want) == 0,
+              "%s: detokenized bytes differ from text_hex", name);
+    /* Streaming: the same text, stray bytes shown as U+FFFD. */
+    size_t n_lossy = lossy ? lossy_utf8(want_bytes, n_want, lossy, 3 * 65536) : 0;
+    CHECK_MSG(lossy && streamed && n_streamed - skip == n_lossy && memcmp(streamed + skip, lossy, n_lossy) == 0,
+              "%s: streamed text differs: [%.*s] want [%.*s]", name, (int)n_streamed, streamed ? streamed : "",
+              (int)n_lossy, lossy ? lossy : "");
+    free(raw);
+    free(streamed);
+    free(lossy);
+    free(ids);
+    free(json);
+}
+
 static void check_case(const char *dir, const char *name) {
     char path[2048], llm[512];
     snprintf(path, sizeof path, "%s/cases/%s/case.json", dir, name);
@@ -152,7 +290,9 @@ static void check_case(const char *dir, const char *name) {
             if (!eq) { print_list("want", &want[i]); print_list("got ", &got[i]); }
         }
     }
-    fprintf(stderr, "%s: checked %d text chunk(s)%s\n", name, n_pieces, smolvlm ? " (prefix/suffix)" : "");
+    check_greedy_pieces(dir, name, v);
+    fprintf(stderr, "%s: checked %d text chunk(s)%s and the greedy pieces\n", name, n_pieces,
+            smolvlm ? " (prefix/suffix)" : "");
     free(prompt);
     free(tokens_json);
     seer_vocab_free(v);
