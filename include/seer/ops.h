@@ -28,4 +28,14 @@ void seer_rope_neox(float *x, int d, int n_rot, float pos, float base);
  * the section of j per sections[4] (in pairs); pos = {t, h, w, e}. */
 void seer_rope_multi(float *x, int d, const int sections[4], const float pos[4], float base);
 
+/* Table form for decoders (one table per position, reused for every head and
+ * layer): cs[2i] = cos, cs[2i+1] = sin of pair i's angle, i < n_rot/2.
+ * sections NULL: every pair uses pos[0]; otherwise as seer_rope_multi (pairs
+ * beyond the first three sections use pos[3]). */
+void seer_rope_table(float *cs, int n_rot, float base, const int sections[4], const float pos[4]);
+/* Rotates the first n_rot dims of one head with a table: adjacent pairs
+ * (normal) or pairs (i, i + n_rot/2) (neox). */
+void seer_rope_apply_normal(float *x, int n_rot, const float *cs);
+void seer_rope_apply_neox(float *x, int n_rot, const float *cs);
+
 #endif

@@ -1,0 +1,158 @@
+/* ops against straightforward double-precision references written from the
+ * formulas (conformance README): norms, activations, softmax, the three rope
+ * pairings including M-RoPE sections. */
+#include <math.h>
+
+#include "seer/ops.h"
+#include "testlib.h"
+
+static unsigned rng_state = 12345;
+static float frand(void) { /* uniform in [-2, 2) */
+    rng_state = rng_state * 1103515245u + 12345u;
+    return ((rng_state >> 8) & 0xffff) / 16384.0f - 2.0f;
+}
+static void fill(float *x, int n, float scale) {
+    for (int i = 0; i < n; i++) x[i] = frand() * scale;
+}
+
+static void test_rmsnorm(void) {
+    enum { R = 3, N = 37 };
+    float x[R * N], w[N], ref[R * N];
+    fill(x, R * N, 3.0f);
+    fill(w, N, 1.0f);
+    for (int r = 0; r < R; r++) {
+        double ss = 0;
+        for (int i = 0; i < N; i++) ss += (double)x[r * N + i] * x[r * N + i];
+        for (int i = 0; i < N; i++) ref[r * N + i] = (float)(x[r * N + i] / sqrt(ss / N + 1e-5) * w[i]);
+    }
+    seer_rmsnorm(x, w, R, N, 1e-5f);
+    for (int i = 0; i < R * N; i++) CHECK_NEAR(x[i], ref[i], 1e-5 * (1 + fabs(ref[i])));
+}
+
+static void test_layernorm(void) {
+    enum { R = 2, N = 50 };
+    float x[R * N], w[N], b[N], out[R * N];
+    fill(x, R * N, 5.0f);
+    fill(w, N, 1.0f);
+    fill(b, N, 1.0f);
+    seer_layernorm(x, out, w, b, R, N, 1e-6f);
+    for (int r = 0; r < R; r++) {
+        double m = 0, v = 0;
+        for (int i = 0; i < N; i++) m += x[r * N + i];
+        m /= N;
+        for (int i = 0; i < N; i++) v += (x[r * N + i] - m) * (x[r * N + i] - m);
+        v /= N;
+        for (int i = 0; i < N; i++) {
+            double ref = (x[r * N + i] - m) / sqrt(v + 1e-6) * w[i] + b[i];
+            CHECK_NEAR(out[r * N + i], ref, 1e-5 * (1 + fabs(ref)));
+        }
+    }
+    /* in place, no weight/bias: mean 0, variance 1 */
+    seer_layernorm(x, x, NULL, NULL, R, N, 0.0f);
+    double m = 0, v = 0;
+    for (int i = 0; i < N; i++) m += x[i];
+    for (int i = 0; i < N; i++) v += x[i] * x[i];
+    CHECK_NEAR(m / N, 0.0, 1e-6);
+    CHECK_NEAR(v / N, 1.0, 1e-5);
+}
+
+static void test_activations(void) {
+    enum { N = 200 };
+    float x[N], y[N], g[N];
+    fill(x, N, 4.0f);
+    x[0] = 0.0f; x[1] = -12.0f; x[2] = 12.0f;
+    fill(g, N, 1.0f);
+    for (int i = 0; i < N; i++) y[i] = x[i];
+    seer_silu(y, N);
+    for (int i = 0; i < N; i++) CHECK_NEAR(y[i], x[i] / (1 + exp(-(double)x[i])), 1e-6 * (1 + fabs(x[i])));
+    for (int i = 0; i < N; i++) y[i] = x[i];
+    seer_gelu_tanh(y, N);
+    for (int i = 0; i < N; i++) {
+        double v = x[i];
+        double ref = 0.5 * v * (1 + tanh(sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+        CHECK_NEAR(y[i], ref, 1e-6 * (1 + fabs(v)));
+    }
+    for (int i = 0; i < N; i++) y[i] = x[i];
+    seer_gelu_erf(y, N);
+    for (int i = 0; i < N; i++) CHECK_NEAR(y[i], 0.5 * x[i] * (1 + erf(x[i] / sqrt(2.0))), 1e-6 * (1 + fabs(x[i])));
+    for (int i = 0; i < N; i++) y[i] = x[i];
+    seer_quick_gelu(y, N);
+    for (int i = 0; i < N; i++) CHECK_NEAR(y[i], x[i] / (1 + exp(-1.702 * x[i])), 1e-6 * (1 + fabs(x[i])));
+    for (int i = 0; i < N; i++) y[i] = x[i];
+    seer_swiglu(y, g, N);
+    for (int i = 0; i < N; i++) CHECK_NEAR(y[i], x[i] / (1 + exp(-(double)x[i])) * g[i], 1e-6 * (1 + fabs(x[i])));
+    for (int i = 0; i < N; i++) y[i] = x[i];
+    seer_add(y, g, N);
+    for (int i = 0; i < N; i++) CHECK(y[i] == x[i] + g[i]);
+}
+
+static void test_softmax(void) {
+    enum { N = 64 };
+    float x[N], y[N];
+    fill(x, N, 30.0f);
+    x[5] = 1000.0f; /* large values must not overflow */
+    for (int i = 0; i < N; i++) y[i] = x[i];
+    seer_softmax(y, N);
+    double z = 0;
+    for (int i = 0; i < N; i++) z += exp((double)x[i] - 1000.0);
+    double sum = 0;
+    for (int i = 0; i < N; i++) {
+        CHECK_NEAR(y[i], exp((double)x[i] - 1000.0) / z, 1e-7);
+        sum += y[i];
+    }
+    CHECK_NEAR(sum, 1.0, 1e-6);
+}
+
+/* Rotation of pair (a, b) by angle p·base^(-2i/n). */
+static void ref_rot(double *a, double *b, double p, int i, int n, double base) {
+    double th = p * pow(base, -2.0 * i / n), x = *a, y = *b;
+    *a = x * cos(th) - y * sin(th);
+    *b = x * sin(th) + y * cos(th);
+}
+
+static void test_rope(void) {
+    enum { D = 64 };
+    float x[D], y[D];
+    double r[D];
+    fill(x, D, 1.0f);
+    /* normal, partial rotation: only the first 48 dims rotate, adjacent pairs */
+    for (int i = 0; i < D; i++) { y[i] = x[i]; r[i] = x[i]; }
+    seer_rope_normal(y, D, 48, 1234.0f, 10000.0f);
+    for (int i = 0; i < 24; i++) ref_rot(&r[2 * i], &r[2 * i + 1], 1234.0, i, 48, 10000.0);
+    for (int i = 0; i < D; i++) CHECK_NEAR(y[i], r[i], 2e-6);
+    /* neox: pairs (i, i + d/2) */
+    for (int i = 0; i < D; i++) { y[i] = x[i]; r[i] = x[i]; }
+    seer_rope_neox(y, D, D, 77.0f, 1e6f);
+    for (int i = 0; i < D / 2; i++) ref_rot(&r[i], &r[i + D / 2], 77.0, i, D, 1e6);
+    for (int i = 0; i < D; i++) CHECK_NEAR(y[i], r[i], 2e-6);
+    /* position 0 is the identity */
+    for (int i = 0; i < D; i++) y[i] = x[i];
+    seer_rope_neox(y, D, D, 0.0f, 1e6f);
+    for (int i = 0; i < D; i++) CHECK(y[i] == x[i]);
+    /* M-RoPE: sections [4, 6, 6, 0] in pairs for head 32 (the conformance Qwen) */
+    const int sec[4] = {4, 6, 6, 0};
+    const float pos[4] = {5.0f, 9.0f, 17.0f, 0.0f};
+    for (int i = 0; i < 32; i++) { y[i] = x[i]; r[i] = x[i]; }
+    seer_rope_multi(y, 32, sec, pos, 1e6f);
+    for (int j = 0; j < 16; j++) {
+        double p = j < 4 ? 5.0 : j < 10 ? 9.0 : 17.0;
+        ref_rot(&r[j], &r[j + 16], p, j, 32, 1e6);
+    }
+    for (int i = 0; i < 32; i++) CHECK_NEAR(y[i], r[i], 2e-6);
+    /* all sections equal == neox */
+    const float same[4] = {42.0f, 42.0f, 42.0f, 42.0f};
+    float z[32];
+    for (int i = 0; i < 32; i++) { y[i] = x[i]; z[i] = x[i]; }
+    seer_rope_multi(y, 32, sec, same, 1e6f);
+    seer_rope_neox(z, 32, 32, 42.0f, 1e6f);
+    for (int i = 0; i < 32; i++) CHECK(y[i] == z[i]);
+}
+
+int main(void) {
+    test_rmsnorm();
+    test_layernorm();
+    test_activations();
+    test_softmax();
+    test_rope();
+    TEST_MAIN_END();
+}
