@@ -12,13 +12,11 @@
 #include <string.h>
 
 #include "kernels/matmul_internal.h"
+#include "kernels/vec_dot_internal.h"
 #include "seer/gguf.h"
 #include "seer/matmul.h"
 #include "threads/pool_scratch.h"
 
-/* From this many activation rows on, dequantize + sgemm beats per-row dot
- * products (measured with tools/kernel-bench). */
-#define GEMM_MIN_ROWS 8
 /* Dequantized weight tile per thread: about this many bytes of f32. */
 #define TILE_BYTES (2u << 20)
 
@@ -65,6 +63,7 @@ typedef struct matmul_job {
     float *y;
     const float *bias;
     int act_type;
+    seer_vec_dot_fn dot;
     /* dot path: activation rows in act_type */
     const void *act;
     size_t act_row_bytes;
@@ -90,7 +89,7 @@ static void dot_task(void *ctx, int ith, int nth) {
     for (int64_t o = o0; o < o1; o++, wrow += w->row_bytes) {
         for (int64_t r = 0; r < j->n_rows; r++) {
             const void *a = (const char *)j->act + (size_t)r * j->act_row_bytes;
-            float v = seer_vec_dot(w->type, w->n_in, wrow, a);
+            float v = j->dot(w->n_in, wrow, a);
             j->y[r * w->n_out + o] = j->bias ? v + j->bias[o] : v;
         }
     }
@@ -193,11 +192,18 @@ done:
     free(owned_t);
 }
 
-void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y, const float *bias) {
+void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                      const float *bias, int path) {
     if (!w || n_rows <= 0 || w->n_out <= 0) return;
     const seer_type_info *ti = seer_type_get(w->type);
     if (!ti) return;
-    matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type};
-    if (n_rows < GEMM_MIN_ROWS) matmul_dot(pool, &j);
+    matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type,
+                    .dot = seer_vec_dot_get(w->type)};
+    if (path == SEER_MATMUL_AUTO) path = n_rows < SEER_MATMUL_GEMM_MIN_ROWS ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
+    if (path == SEER_MATMUL_DOT) matmul_dot(pool, &j);
     else matmul_gemm(pool, &j);
+}
+
+void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y, const float *bias) {
+    seer_matmul_path(pool, w, x, n_rows, y, bias, SEER_MATMUL_AUTO);
 }

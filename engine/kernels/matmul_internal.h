@@ -5,4 +5,15 @@
 /* Makes OpenBLAS single-threaded (our pool does the splitting); idempotent. */
 void seer_blas_init(void);
 
+#include "seer/matmul.h"
+
+/* From this many activation rows on, dequantize + sgemm beats per-row dot
+ * products (measured with tools/kernel-bench). */
+#define SEER_MATMUL_GEMM_MIN_ROWS 32
+
+/* seer_matmul with the algorithm chosen by the caller (benchmarks, tests). */
+enum { SEER_MATMUL_AUTO = 0, SEER_MATMUL_DOT = 1, SEER_MATMUL_GEMM = 2 };
+void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                      const float *bias, int path);
+
 #endif

@@ -72,6 +72,15 @@ float seer_vec_dot(int type, int64_t n, const void *w_row, const void *act) {
     return f ? f(n, w_row, act) : 0;
 }
 
+static float dot_none(int64_t n, const void *w, const void *a) { (void)n; (void)w; (void)a; return 0; }
+
+seer_vec_dot_fn seer_vec_dot_get(int type) {
+    const dispatch *d = get_tables();
+    if (type < 0 || type >= SEER_TYPE_COUNT) return dot_none;
+    seer_vec_dot_fn f = atomic_load_explicit(&force_scalar, memory_order_relaxed) ? d->scalar[type] : d->best[type];
+    return f ? f : dot_none;
+}
+
 float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act) {
     const dispatch *d = get_tables();
     if (type < 0 || type >= SEER_TYPE_COUNT || !d->scalar[type]) return 0;

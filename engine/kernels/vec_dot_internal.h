@@ -13,6 +13,10 @@ void seer_vec_dot_fill_scalar(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
 void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
 
+/* The kernel seer_vec_dot would use for `type` right now (honours
+ * seer_simd_force_scalar); never NULL for a valid type. */
+seer_vec_dot_fn seer_vec_dot_get(int type);
+
 /* The scalar table only (reference for tests and benchmarks). */
 float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act);
 

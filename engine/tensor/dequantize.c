@@ -1,9 +1,11 @@
 /* Row dequantization for every supported type: blocks -> floats, following
  * each format's definition (see blocks.h). */
+#include <pthread.h>
 #include <string.h>
 
 #include "seer/tensor.h"
 #include "tensor/blocks.h"
+#include "tensor/dequantize_internal.h"
 
 #define H2F seer_fp16_to_f32
 
@@ -172,7 +174,7 @@ static void dq_q8_K(const block_q8_K *b, float *y, int64_t nb) {
         for (int j = 0; j < QK_K; j++) y[j] = b[i].d * (float)b[i].qs[j];
 }
 
-void seer_dequantize_row(int type, const void *src, float *dst, int64_t n) {
+void seer_dequantize_row_scalar(int type, const void *src, float *dst, int64_t n) {
     const seer_type_info *ti = seer_type_get(type);
     if (!ti || n <= 0) return;
     int64_t nb = n / ti->block_size;
@@ -202,4 +204,20 @@ void seer_dequantize_row(int type, const void *src, float *dst, int64_t n) {
     case SEER_TYPE_Q8_K: dq_q8_K(src, dst, nb); break;
     default: break;
     }
+}
+
+/* Whether the AVX2 versions may run: decided once, constant afterwards. */
+static bool have_avx2;
+static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
+static void detect_avx2(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+#endif
+}
+
+void seer_dequantize_row(int type, const void *src, float *dst, int64_t n) {
+    pthread_once(&avx2_once, detect_avx2);
+    if (have_avx2 && n > 0 && seer_dequantize_row_avx2(type, src, dst, n)) return;
+    seer_dequantize_row_scalar(type, src, dst, n);
 }

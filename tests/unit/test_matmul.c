@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "seer/gguf.h"
+#include "kernels/matmul_internal.h"
 #include "seer/matmul.h"
 #include "test_tensor_pack.h"
 #include "testlib.h"
@@ -36,7 +37,7 @@ static void *make_weight(int type, int64_t n_in, int64_t n_out) {
     return data;
 }
 
-static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n_out, int64_t n_rows, bool with_bias) {
+static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n_out, int64_t n_rows, bool with_bias, int path) {
     const seer_type_info *ti = seer_type_get(type);
     void *wdata = make_weight(type, n_in, n_out);
     seer_weight w = {.type = type, .n_in = n_in, .n_out = n_out, .data = wdata, .row_bytes = seer_row_bytes(type, n_in)};
@@ -55,7 +56,9 @@ static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n
     for (int64_t o = 0; o < n_out; o++) seer_weight_get_row(&w, o, wd + o * n_in);
     for (int64_t i = 0; i < n_rows * n_out; i++) y[i] = NAN;
 
-    seer_matmul(pool, &w, x, n_rows, y, bias);
+    if (path == SEER_MATMUL_AUTO) seer_matmul(pool, &w, x, n_rows, y, bias);
+    else seer_matmul_path(pool, &w, x, n_rows, y, bias, path);
+    bool dot_path = path == SEER_MATMUL_DOT || (path == SEER_MATMUL_AUTO && n_rows < SEER_MATMUL_GEMM_MIN_ROWS);
 
     int bad = 0;
     double worst = 0;
@@ -66,7 +69,7 @@ static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n
                 want += (double)wd[o * n_in + k] * xr[r * n_in + k];
                 mag += fabs((double)wd[o * n_in + k] * xr[r * n_in + k]);
             }
-            if (ti->vec_dot_type == SEER_TYPE_Q8_1 && type != SEER_TYPE_Q8_1 && n_rows < 8) {
+            if (ti->vec_dot_type == SEER_TYPE_Q8_1 && type != SEER_TYPE_Q8_1 && dot_path) {
                 /* The dot products use the activation block's stored sum
                  * s = fp16(d * sum(q)) for the weight minimum's term. */
                 const uint8_t *wrow = (const uint8_t *)wdata + o * w.row_bytes;
@@ -87,8 +90,8 @@ static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n
             if (err > worst || isnan(err)) worst = err;
         }
     }
-    CHECK_MSG(bad == 0, "matmul %s n_in=%lld n_out=%lld rows=%lld threads=%d: %d wrong (worst %g)", ti->name,
-              (long long)n_in, (long long)n_out, (long long)n_rows, seer_pool_size(pool), bad, worst);
+    CHECK_MSG(bad == 0, "matmul %s n_in=%lld n_out=%lld rows=%lld threads=%d path=%d: %d wrong (worst %g)", ti->name,
+              (long long)n_in, (long long)n_out, (long long)n_rows, seer_pool_size(pool), path, bad, worst);
     free(wdata); free(x); free(xr); free(wd); free(y); free(bias); free(q);
 }
 
@@ -135,15 +138,17 @@ int main(void) {
     for (size_t t = 0; t < sizeof weight_types / sizeof weight_types[0]; t++) {
         int type = weight_types[t];
         for (int p = 0; p < 3; p++) {
-            check_matmul_case(pools[p], type, 512, 37, 1, p == 2);
-            check_matmul_case(pools[p], type, 256, 5, 3, false);
-            check_matmul_case(pools[p], type, 512, 41, 19, p != 1);
+            check_matmul_case(pools[p], type, 512, 37, 1, p == 2, SEER_MATMUL_AUTO);
+            check_matmul_case(pools[p], type, 256, 5, 3, false, SEER_MATMUL_AUTO);
+            check_matmul_case(pools[p], type, 256, 41, SEER_MATMUL_GEMM_MIN_ROWS + 1, p != 1, SEER_MATMUL_AUTO);
+            check_matmul_case(pools[p], type, 512, 41, 11, p != 1, SEER_MATMUL_DOT);
+            check_matmul_case(pools[p], type, 512, 19, 3, p != 0, SEER_MATMUL_GEMM);
         }
     }
     /* Repeated calls reuse (and grow) the pool's scratch. */
-    check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 64, 40, true);
-    check_matmul_case(pools[2], SEER_TYPE_Q8_0, 1024, 70, 9, true);
-    check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true);
+    check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 64, 40, true, SEER_MATMUL_AUTO);
+    check_matmul_case(pools[2], SEER_TYPE_Q8_0, 1024, 70, 9, true, SEER_MATMUL_GEMM);
+    check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true, SEER_MATMUL_AUTO);
 
     for (int p = 0; p < 3; p++) {
         check_sgemm(pools[p], 7, 45, 33, true, 1.0f, 0.0f);

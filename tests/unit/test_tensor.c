@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "seer/tensor.h"
+#include "tensor/dequantize_internal.h"
 #include "test_tensor_pack.h"
 #include "testlib.h"
 
@@ -106,6 +107,11 @@ static void check_dequantize_type(int type) {
         pack_block(type, &lb[b], bytes + b * ti->block_bytes);
     }
     seer_dequantize_row(type, bytes, out, (int64_t)NB * bs);
+    /* the SIMD versions (when this CPU has them) equal the scalar code bit for bit */
+    float *ref = malloc(sizeof(float) * NB * (size_t)bs);
+    seer_dequantize_row_scalar(type, bytes, ref, (int64_t)NB * bs);
+    CHECK_MSG(memcmp(ref, out, sizeof(float) * NB * (size_t)bs) == 0, "%s: dispatched dequantization differs from scalar", ti->name);
+    free(ref);
     int bad = 0;
     double worst = 0;
     for (int b = 0; b < NB; b++) {
@@ -130,6 +136,8 @@ static void check_dequantize_plain(void) {
     for (int i = 0; i < 64; i++) h[i] = (uint16_t)(rnd_u32() & 0x7BFF);
     seer_dequantize_row(SEER_TYPE_F16, h, out, 64);
     for (int i = 0; i < 64; i++) CHECK(out[i] == (float)half_value(h[i]));
+    seer_dequantize_row(SEER_TYPE_F16, h + 1, out, 61); /* odd length, odd address */
+    for (int i = 0; i < 61; i++) CHECK(out[i] == (float)half_value(h[i + 1]));
     seer_dequantize_row(SEER_TYPE_BF16, h, out, 64);
     for (int i = 0; i < 64; i++) {
         uint32_t u = (uint32_t)h[i] << 16;

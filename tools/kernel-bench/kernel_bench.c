@@ -1,0 +1,182 @@
+/* Kernel benchmark: memory bandwidth, decode matmul (1 row, memory-bound)
+ * and prefill matmul (512 rows, compute-bound) against plain sgemm, with 1
+ * and 2 threads, and the dot/gemm crossover. Build and run: tools/kernel-bench/run.sh
+ * Options: -n N_IN (4096) -m N_OUT (4096) -r PREFILL_ROWS (512) -q (quick) */
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernels/matmul_internal.h"
+#include "seer/matmul.h"
+#include "seer/tensor.h"
+
+static float frand(unsigned *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (float)(*s >> 8) / 16777216.0f * 2 - 1;
+}
+
+/* A weight of `type`: 64 distinct quantized rows repeated (values do not
+ * matter for speed, the memory traffic does). */
+static void *make_weight(int type, int64_t n_in, int64_t n_out, seer_weight *w) {
+    size_t rb = seer_row_bytes(type, n_in);
+    uint8_t *data = aligned_alloc(64, (rb * (size_t)n_out + 63) / 64 * 64);
+    float *row = malloc(sizeof(float) * (size_t)n_in);
+    unsigned s = 1;
+    for (int64_t o = 0; o < n_out; o++) {
+        if (o < 64) {
+            for (int64_t k = 0; k < n_in; k++) row[k] = frand(&s);
+            seer_quantize_row(type, row, data + (size_t)o * rb, n_in);
+        } else {
+            memcpy(data + (size_t)o * rb, data + (size_t)(o % 64) * rb, rb);
+        }
+    }
+    free(row);
+    *w = (seer_weight){.type = type, .n_in = n_in, .n_out = n_out, .data = data, .row_bytes = rb};
+    return data;
+}
+
+typedef struct { const float *buf; int64_t n; float out[64]; } read_job;
+static void read_task(void *ctx, int ith, int nth) {
+    read_job *j = ctx;
+    int64_t b, e;
+    seer_pool_range(j->n, ith, nth, &b, &e);
+    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (int64_t i = b; i + 4 <= e; i += 4) { s0 += j->buf[i]; s1 += j->buf[i + 1]; s2 += j->buf[i + 2]; s3 += j->buf[i + 3]; }
+    j->out[ith] = s0 + s1 + s2 + s3;
+}
+
+static double bandwidth(seer_pool *pool) {
+    int64_t n = 64ll << 20; /* 256 MB */
+    float *buf = aligned_alloc(64, (size_t)n * 4);
+    for (int64_t i = 0; i < n; i++) buf[i] = (float)(i & 7);
+    read_job j = {buf, n, {0}};
+    seer_pool_run(pool, read_task, &j);
+    double best = 1e30;
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = seer_time_ms();
+        seer_pool_run(pool, read_task, &j);
+        double t = seer_time_ms() - t0;
+        if (t < best) best = t;
+    }
+    free(buf);
+    return (double)n * 4 / (best * 1e-3) / 1e9;
+}
+
+static double time_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t rows, float *y, int path, int reps) {
+    seer_matmul_path(pool, w, x, rows, y, NULL, path); /* warm-up: scratch, page faults */
+    double best = 1e30;
+    for (int rep = 0; rep < reps; rep++) {
+        double t0 = seer_time_ms();
+        seer_matmul_path(pool, w, x, rows, y, NULL, path);
+        double t = seer_time_ms() - t0;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+int main(int argc, char **argv) {
+    int64_t n_in = 4096, n_out = 4096, prefill_rows = 512;
+    bool quick = false;
+    int opt;
+    while ((opt = getopt(argc, argv, "n:m:r:q")) != -1) {
+        if (opt == 'n') n_in = atoll(optarg);
+        else if (opt == 'm') n_out = atoll(optarg);
+        else if (opt == 'r') prefill_rows = atoll(optarg);
+        else if (opt == 'q') quick = true;
+        else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q]\n", argv[0]); return 2; }
+    }
+    seer_pool *pools[2] = {seer_pool_create(1), seer_pool_create(2)};
+    printf("kernels: %s, %d cpus, W = %lld x %lld\n", seer_simd_name(), seer_cpu_count(), (long long)n_out, (long long)n_in);
+    for (int p = 0; p < 2; p++) printf("memory read bandwidth, %d thread(s): %.1f GB/s\n", p + 1, bandwidth(pools[p]));
+
+    int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0, SEER_TYPE_F16, SEER_TYPE_F32};
+    int n_types = quick ? 2 : (int)(sizeof types / sizeof types[0]);
+    float *x = malloc(sizeof(float) * (size_t)(prefill_rows * n_in));
+    float *y = malloc(sizeof(float) * (size_t)(prefill_rows * n_out));
+    unsigned s = 7;
+    for (int64_t i = 0; i < prefill_rows * n_in; i++) x[i] = frand(&s);
+
+    /* Decode cycles through enough copies of the matrix to exceed any cache,
+     * as a model's layers do: this measures DRAM-bound speed. */
+    printf("\ndecode (1 row, weights from DRAM):  1 thread            2 threads\n");
+    for (int t = 0; t < n_types; t++) {
+        seer_weight w;
+        void *data = make_weight(types[t], n_in, n_out, &w);
+        size_t bytes = w.row_bytes * (size_t)n_out;
+        int copies = (int)((192u << 20) / bytes) + 1;
+        seer_weight *ws = calloc((size_t)copies, sizeof *ws);
+        for (int c = 0; c < copies; c++) {
+            ws[c] = w;
+            void *d = aligned_alloc(64, (bytes + 63) / 64 * 64);
+            memcpy(d, data, bytes);
+            ws[c].data = d;
+        }
+        printf("  %-5s %6.1f MB x%-3d          ", seer_type_name(types[t]), (double)bytes / 1e6, copies);
+        for (int p = 0; p < 2; p++) {
+            for (int c = 0; c < copies; c++) seer_matmul_path(pools[p], &ws[c], x, 1, y, NULL, SEER_MATMUL_DOT);
+            double t0 = seer_time_ms();
+            int reps = 3;
+            for (int r = 0; r < reps; r++)
+                for (int c = 0; c < copies; c++) seer_matmul_path(pools[p], &ws[c], x, 1, y, NULL, SEER_MATMUL_DOT);
+            double ms = (seer_time_ms() - t0) / (reps * copies);
+            printf("   %7.3f ms %5.1f GB/s", ms, (double)bytes / 1e9 / (ms * 1e-3));
+        }
+        printf("\n");
+        for (int c = 0; c < copies; c++) free((void *)ws[c].data);
+        free(ws);
+        free(data);
+    }
+
+    double flop = 2.0 * (double)prefill_rows * (double)n_in * (double)n_out;
+    printf("\nprefill (%lld rows):        1 thread            2 threads\n", (long long)prefill_rows);
+    {
+        float *wf = malloc(sizeof(float) * (size_t)(n_in * n_out));
+        for (int64_t i = 0; i < n_in * n_out; i++) wf[i] = frand(&s);
+        printf("  sgemm f32 (seer_sgemm)");
+        for (int p = 0; p < 2; p++) {
+            seer_sgemm(pools[p], prefill_rows, n_out, n_in, 1, x, n_in, wf, n_in, true, 0, y, n_out);
+            double best = 1e30;
+            for (int rep = 0; rep < 3; rep++) {
+                double t0 = seer_time_ms();
+                seer_sgemm(pools[p], prefill_rows, n_out, n_in, 1, x, n_in, wf, n_in, true, 0, y, n_out);
+                double ms = seer_time_ms() - t0;
+                if (ms < best) best = ms;
+            }
+            printf("  %7.1f ms %5.1f GF/s", best, flop / (best * 1e-3) / 1e9);
+        }
+        printf("\n");
+        free(wf);
+    }
+    for (int t = 0; t < n_types; t++) {
+        seer_weight w;
+        void *data = make_weight(types[t], n_in, n_out, &w);
+        printf("  %-5s matmul          ", seer_type_name(types[t]));
+        for (int p = 0; p < 2; p++) {
+            double ms = time_matmul(pools[p], &w, x, prefill_rows, y, SEER_MATMUL_GEMM, 3);
+            printf("  %7.1f ms %5.1f GF/s", ms, flop / (ms * 1e-3) / 1e9);
+        }
+        printf("\n");
+        free(data);
+    }
+
+    printf("\ncrossover, 2 threads, ms (dot path / gemm path):\n");
+    for (int t = 0; t < 2; t++) {
+        seer_weight w;
+        void *data = make_weight(types[t], n_in, n_out, &w);
+        printf("  %-5s", seer_type_name(types[t]));
+        for (int64_t rows = 1; rows <= 16; rows *= 2) {
+            double a = time_matmul(pools[1], &w, x, rows, y, SEER_MATMUL_DOT, 3);
+            double b = time_matmul(pools[1], &w, x, rows, y, SEER_MATMUL_GEMM, 3);
+            printf("  %lld: %.1f/%.1f", (long long)rows, a, b);
+        }
+        printf("\n");
+        free(data);
+    }
+    free(x);
+    free(y);
+    seer_pool_destroy(pools[0]);
+    seer_pool_destroy(pools[1]);
+    return 0;
+}
