@@ -1,0 +1,33 @@
+/* The efficiency arithmetic of seer bench: measured rates over the machine's
+ * measured limits. Pure functions, checked by a unit test. */
+#include "seer/bench.h"
+
+#include <stdlib.h>
+
+static double ratio(double num, double den) { return num > 0 && den > 0 ? num / den : 0; }
+
+seer_bench_efficiency seer_bench_efficiencies(const seer_bench_measure *m) {
+    seer_bench_efficiency e = {0};
+    if (m->tg_seconds_per_token > 0)
+        e.decode_bw = ratio(m->llm.bytes_per_token / m->tg_seconds_per_token, m->machine_gb_s * 1e9);
+    if (m->pp_seconds > 0)
+        e.prefill_flop = ratio(2.0 * m->llm.params_per_token * m->n_prompt / m->pp_seconds, m->machine_gflop_s * 1e9);
+    if (m->encode_seconds > 0)
+        e.encode_flop = ratio(m->encode_flops / m->encode_seconds, m->machine_gflop_s * 1e9);
+    return e;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double seer_bench_median(double *v, int n, double *spread) {
+    if (n <= 0) {
+        if (spread) *spread = 0;
+        return 0;
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    if (spread) *spread = v[n - 1] - v[0];
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}

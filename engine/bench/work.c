@@ -1,0 +1,66 @@
+/* How much work a model does: weight bytes read per decoded token (the
+ * memory-bound limit of decoding) and FLOPs of the vision encoder for one
+ * input (the compute-bound limit of encoding), from the file and the
+ * hyper-parameters alone. */
+#include "seer/bench.h"
+
+#include <string.h>
+
+seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
+    seer_bench_llm_work w = {0};
+    bool tied = gguf_find_tensor(llm, "output.weight") == NULL;
+    for (uint64_t i = 0; i < llm->n_tensors; i++) {
+        const gguf_tensor *t = &llm->tensors[i];
+        double elements = (double)t->ne[0] * (double)t->ne[1] * (double)t->ne[2] * (double)t->ne[3];
+        if (strcmp(t->name, "token_embd.weight") == 0 && !tied) {
+            w.bytes_per_token += (double)t->nbytes / (double)t->ne[1]; /* one row looked up */
+            continue;
+        }
+        w.bytes_per_token += (double)t->nbytes;
+        if (t->n_dims >= 2) w.params_per_token += elements; /* matrices: a multiply-add per element */
+    }
+    return w;
+}
+
+/* Sum over attention windows of (tokens in window)², Qwen2.5-VL: windows of
+ * 112 pixels square on the grid of merged 2×2 patch cells. */
+static double window_attention_pairs(int gx, int gy, int patch) {
+    int cells = 112 / (2 * patch);
+    if (cells < 1) cells = 1;
+    double pairs = 0;
+    for (int y = 0; y < gy; y += cells)
+        for (int x = 0; x < gx; x += cells) {
+            int wx = gx - x < cells ? gx - x : cells, wy = gy - y < cells ? gy - y : cells;
+            double n = 4.0 * wx * wy; /* patches in the window */
+            pairs += n * n;
+        }
+    return pairs;
+}
+
+double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
+    int p = hp->patch_size;
+    if (p <= 0 || hp->n_embd <= 0) return 0;
+    double px = (double)(w / p) * (double)(h / p); /* patches */
+    double d = hp->n_embd, f = hp->n_ff, out = hp->n_embd_out;
+    bool qwen = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
+    double tokens = px + (hp->projector == SEER_PROJ_MLP ? 1 : 0); /* LLaVA's class token */
+    /* patch embedding: a 3·p·p → d product per patch; Qwen's kernel spans two frames */
+    double flops = 2.0 * px * (qwen ? 2 : 1) * 3.0 * p * p * d;
+    int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL ? 3 : 2; /* gated (SiLU) FFN has three */
+    double full_pairs = tokens * tokens;
+    double window_pairs = hp->projector == SEER_PROJ_QWEN25VL
+                              ? window_attention_pairs(w / p / 2, h / p / 2, p) : full_pairs;
+    for (int l = 0; l < hp->n_layer; l++) {
+        bool full = hp->projector != SEER_PROJ_QWEN25VL || hp->n_wa_pattern <= 0 || (l + 1) % hp->n_wa_pattern == 0;
+        flops += 2.0 * tokens * 4.0 * d * d;                          /* Q, K, V, output */
+        flops += 4.0 * (full ? full_pairs : window_pairs) * d;         /* scores + weighted sum */
+        flops += 2.0 * tokens * ffn_mats * d * f;                      /* feed-forward */
+    }
+    switch (hp->projector) {
+    case SEER_PROJ_MLP: flops += 2.0 * px * (d * out + out * out); break;  /* mm.0, mm.2 (class token dropped) */
+    case SEER_PROJ_IDEFICS3: flops += 2.0 * px * d * out; break;          /* shuffle s², one d·s² → out product */
+    case SEER_PROJ_QWEN2VL:
+    case SEER_PROJ_QWEN25VL: flops += 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * out); break; /* 2×2 merger */
+    }
+    return flops;
+}

@@ -1,0 +1,68 @@
+/* seer bench: the machine's own limits (memory bandwidth, f32 GEMM), the
+ * work a model does (bytes per token, FLOPs per image) and the efficiencies
+ * that relate measured speed to those limits; synthetic model files. */
+#ifndef SEER_BENCH_H
+#define SEER_BENCH_H
+
+#include "seer/gguf.h"
+#include "seer/threadpool.h"
+#include "seer/vision.h"
+
+/* ---- the machine ---- */
+
+/* Read bandwidth in GB/s (1e9 bytes/s): a buffer of `bytes` streamed by all
+ * pool threads, best of `reps` passes. 0 on allocation failure. */
+double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps);
+/* f32 GEMM throughput in GFLOP/s of seer_sgemm on C[m][n] = A[m][k]·B^T,
+ * best of `reps`. 0 on allocation failure. */
+double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
+
+/* ---- the work ---- */
+
+/* What one decoded token reads and what one prompt token computes, from the
+ * LLM file: every weight tensor is read once per token except token_embd,
+ * of which one row is read (unless it doubles as the output matrix). */
+typedef struct seer_bench_llm_work {
+    double bytes_per_token;   /* weight bytes read per generated token */
+    double params_per_token;  /* weights multiplied per token (2 FLOPs each) */
+} seer_bench_llm_work;
+seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm);
+
+/* FLOPs of the vision encoder + projector for one encoder input of w×h
+ * pixels, from the hyper-parameters: matrix products (patch embedding, QKV,
+ * attention scores and weighted sums, output, FFN, projector). */
+double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h);
+
+/* ---- the efficiencies (pure arithmetic) ---- */
+
+typedef struct seer_bench_measure {
+    seer_bench_llm_work llm;
+    int n_prompt;
+    double pp_seconds;         /* time to process n_prompt tokens */
+    double tg_seconds_per_token;
+    double encode_flops;       /* of all encoder inputs of the image */
+    double encode_seconds;
+    double machine_gb_s, machine_gflop_s;
+} seer_bench_measure;
+
+typedef struct seer_bench_efficiency {
+    double decode_bw;     /* (bytes_per_token / s per token) / bandwidth */
+    double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s */
+    double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s */
+} seer_bench_efficiency;
+
+/* Ratios are 0 when an input is missing (zero time or zero machine limit). */
+seer_bench_efficiency seer_bench_efficiencies(const seer_bench_measure *m);
+
+/* Median and spread (max − min) of n samples (sorted in place). */
+double seer_bench_median(double *v, int n, double *spread);
+
+/* ---- synthetic models ---- */
+
+/* Names accepted by seer_bench_synth ("tiny", "smolvlm-256m", …), NULL-terminated. */
+const char *const *seer_bench_synth_names(void);
+/* Writes DIR/NAME-llm.gguf and DIR/NAME-mmproj.gguf with the real layouts of
+ * the model family and random weights (fixed seed). Returns 0 or -1. */
+int seer_bench_synth(const char *name, const char *dir, seer_error *err);
+
+#endif

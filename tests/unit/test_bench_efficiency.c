@@ -1,0 +1,130 @@
+/* seer bench arithmetic on known workloads (not the speed itself):
+ * efficiencies, weight bytes per token, ViT FLOPs against published counts. */
+#include "testlib.h"
+
+#include <math.h>
+
+#include "seer/bench.h"
+#include "seer/gguf.h"
+#include "seer/tensor.h"
+
+static void test_efficiencies(void) {
+    seer_bench_measure m = {
+        .llm = {.bytes_per_token = 4e9, .params_per_token = 1e9},
+        .n_prompt = 512,
+        .pp_seconds = 10,              /* 2·1e9·512/10 = 102.4 GFLOP/s */
+        .tg_seconds_per_token = 0.5,   /* 4 GB / 0.5 s = 8 GB/s */
+        .encode_flops = 1e12,
+        .encode_seconds = 4,           /* 250 GFLOP/s */
+        .machine_gb_s = 10,
+        .machine_gflop_s = 204.8,
+    };
+    seer_bench_efficiency e = seer_bench_efficiencies(&m);
+    CHECK_NEAR(e.decode_bw, 0.8, 1e-12);
+    CHECK_NEAR(e.prefill_flop, 0.5, 1e-12);
+    CHECK_NEAR(e.encode_flop, 250 / 204.8, 1e-12);
+    /* a missing measurement gives 0, never inf or nan */
+    m.tg_seconds_per_token = 0;
+    m.encode_seconds = 0;
+    m.machine_gflop_s = 0;
+    e = seer_bench_efficiencies(&m);
+    CHECK(e.decode_bw == 0 && e.prefill_flop == 0 && e.encode_flop == 0);
+}
+
+static void test_median(void) {
+    double v[] = {5, 1, 3};
+    double spread;
+    CHECK(seer_bench_median(v, 3, &spread) == 3 && spread == 4);
+    double w[] = {4, 1, 3, 2};
+    CHECK(seer_bench_median(w, 4, &spread) == 2.5 && spread == 3);
+    CHECK(seer_bench_median(w, 0, &spread) == 0 && spread == 0);
+}
+
+/* CLIP ViT-L/14 at 336 px: OpenCLIP's profile lists 190.7 GFLOPs (counted as
+ * multiply-adds) for the 24-block tower. LLaVA-1.5 runs 23 blocks (the last is
+ * dropped) plus a 1024→4096→4096 MLP over 576 patches. */
+static void test_vision_flops_clip(void) {
+    seer_vision_hparams hp = {0};
+    hp.projector = SEER_PROJ_MLP;
+    hp.image_size = 336, hp.patch_size = 14;
+    hp.n_embd = 1024, hp.n_ff = 4096, hp.n_layer = 24, hp.n_head = 16, hp.n_embd_out = 4096;
+    double tower24 = seer_bench_vision_flops(&hp, 336, 336) - 2.0 * 576 * (1024.0 * 4096 + 4096.0 * 4096);
+    CHECK_MSG(fabs(tower24 / (2 * 190.7e9) - 1) < 0.01, "ViT-L/14-336 tower: %.4g FLOPs", tower24);
+    hp.n_layer = 23;
+    double per_block = (tower24 - seer_bench_vision_flops(&hp, 336, 336) +
+                        2.0 * 576 * (1024.0 * 4096 + 4096.0 * 4096));
+    /* one block: 577 tokens × (4·d² + 2·d·ff) MACs + 2·577²·d MACs, doubled */
+    double want_block = 2 * (577.0 * (4 * 1024.0 * 1024 + 2 * 1024.0 * 4096) + 2 * 577.0 * 577 * 1024);
+    CHECK_NEAR(per_block / want_block, 1.0, 1e-9);
+}
+
+/* SigLIP-B/16 at 512 px (SmolVLM): 1024 patches, 12 blocks of 768 wide. */
+static void test_vision_flops_siglip(void) {
+    seer_vision_hparams hp = {0};
+    hp.projector = SEER_PROJ_IDEFICS3;
+    hp.patch_size = 16, hp.n_embd = 768, hp.n_ff = 3072, hp.n_layer = 12, hp.n_embd_out = 576, hp.scale_factor = 4;
+    double n = 1024, d = 768;
+    double want = 2 * n * 768 * d                                        /* patch embedding */
+                  + 12 * 2 * (n * (4 * d * d + 2 * d * 3072) + 2 * n * n * d) /* blocks */
+                  + 2 * (n / 16) * (d * 16) * 576;                       /* pixel shuffle + fc */
+    CHECK_NEAR(seer_bench_vision_flops(&hp, 512, 512) / want, 1.0, 1e-12);
+}
+
+/* Qwen2.5-VL: windowed blocks attend within 112-px windows (64 patches), the
+ * full ones across the image; gated FFN; a 2×2 merger. */
+static void test_vision_flops_qwen25(void) {
+    seer_vision_hparams hp = {0};
+    hp.projector = SEER_PROJ_QWEN25VL;
+    hp.patch_size = 14, hp.n_embd = 1280, hp.n_ff = 3420, hp.n_layer = 32, hp.n_embd_out = 2048, hp.n_wa_pattern = 8;
+    /* 448×448: 32×32 patches = 1024, exactly 16 windows of 64 */
+    double n = 1024, d = 1280;
+    double full = 2 * (n * n * d) * 2, windowed = 2 * (16 * 64.0 * 64 * d) * 2;
+    double linear = 2 * n * (4 * d * d + 3 * d * 3420);
+    double want = 2 * n * 2 * 3 * 14 * 14 * d + 32 * linear + 4 * full + 28 * windowed +
+                  2 * (n / 4) * (4 * d * 4 * d + 4 * d * 2048);
+    CHECK_NEAR(seer_bench_vision_flops(&hp, 448, 448) / want, 1.0, 1e-12);
+}
+
+static void test_llm_work(void) {
+    gguf_writer *w = gguf_writer_new();
+    gguf_writer_set_str(w, "general.architecture", "llama");
+    gguf_writer_add_tensor(w, "token_embd.weight", SEER_TYPE_F32, 2, (int64_t[]){64, 100}, NULL);
+    gguf_writer_add_tensor(w, "output_norm.weight", SEER_TYPE_F32, 1, (int64_t[]){64}, NULL);
+    gguf_writer_add_tensor(w, "output.weight", SEER_TYPE_Q8_0, 2, (int64_t[]){64, 100}, NULL);
+    gguf_writer_add_tensor(w, "blk.0.attn_q.weight", SEER_TYPE_Q4_K, 2, (int64_t[]){256, 64}, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/work.gguf", test_tmpdir());
+    seer_error err = {{0}};
+    CHECK_MSG(gguf_writer_write(w, path, &err) == 0, "%s", err.msg);
+    gguf_writer_free(w);
+    gguf_file *f = gguf_open(path, &err);
+    CHECK_MSG(f != NULL, "%s", err.msg);
+    if (!f) return;
+    seer_bench_llm_work lw = seer_bench_llm_work_of(f);
+    /* one embedding row (256 B) + norm (256 B) + output (100 rows × 2 blocks × 34 B) + q (64 rows × 144 B) */
+    CHECK_NEAR(lw.bytes_per_token, 256 + 256 + 100 * 68 + 64 * 144, 1e-9);
+    CHECK_NEAR(lw.params_per_token, 64 * 100 + 256 * 64, 1e-9);
+    gguf_close(f);
+
+    /* tied embeddings: token_embd is also the output matrix, read in full */
+    w = gguf_writer_new();
+    gguf_writer_add_tensor(w, "token_embd.weight", SEER_TYPE_F32, 2, (int64_t[]){64, 100}, NULL);
+    CHECK(gguf_writer_write(w, path, &err) == 0);
+    gguf_writer_free(w);
+    f = gguf_open(path, &err);
+    if (!f) return;
+    lw = seer_bench_llm_work_of(f);
+    CHECK_NEAR(lw.bytes_per_token, 64 * 100 * 4, 1e-9);
+    CHECK_NEAR(lw.params_per_token, 6400, 1e-9);
+    gguf_close(f);
+}
+
+int main(void) {
+    test_efficiencies();
+    test_median();
+    test_vision_flops_clip();
+    test_vision_flops_siglip();
+    test_vision_flops_qwen25();
+    test_llm_work();
+    TEST_MAIN_END();
+}
