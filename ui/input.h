@@ -1,0 +1,31 @@
+/* The input line: GNU readline through its callback interface, fed bytes by
+ * the UI loop and drawn inside a curses window. */
+#ifndef SEER_UI_INPUT_H
+#define SEER_UI_INPUT_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+/* Called with each accepted line (malloc'd; the callee frees it). NULL on EOF. */
+typedef void (*input_line_fn)(char *line);
+/* Shows completion candidates (readline would print them to stdout). */
+typedef void (*input_matches_fn)(char **matches, int n);
+
+/* history_path may be NULL (no history file). */
+void input_init(const char *history_path, input_line_fn on_line, input_matches_fn on_matches);
+void input_shutdown(void);
+/* Feeds one byte typed by the user. */
+void input_feed(int byte);
+void input_feed_str(const char *s);
+/* Draws prompt + line into win and places the cursor. Returns rows wanted. */
+void input_draw(WINDOW *win);
+int input_rows_wanted(int width);
+bool input_line_empty(void);
+void input_clear_line(void);
+/* Adds a line to the history and saves the file atomically. */
+void input_remember(const char *line);
+/* Where the history file lives: $XDG_STATE_HOME/seer/history or
+ * ~/.local/state/seer/history (directory created). buf gets the path. */
+bool input_history_path(char *buf, size_t cap);
+
+#endif

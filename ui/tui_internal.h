@@ -1,0 +1,119 @@
+/* State shared by the UI's files (the UI thread's terminal state). */
+#ifndef SEER_UI_TUI_INTERNAL_H
+#define SEER_UI_TUI_INTERNAL_H
+
+#include <curses.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "preview.h"
+#include "seer/worker.h"
+#include "theme.h"
+#include "transcript.h"
+#include "tui.h"
+
+#define TUI_MIN_COLS 30
+#define TUI_MIN_ROWS 8
+#define TUI_SPARK 64
+
+typedef enum tui_state { ST_LOADING, ST_IDLE, ST_ENCODING, ST_PREFILL, ST_GENERATING, ST_FAILED } tui_state;
+
+typedef struct tui_token {
+    int32_t id;
+    char *text;          /* sanitised, control bytes as pictures */
+    double ms;
+    float prob;
+} tui_token;
+
+typedef struct tui_image {
+    char *path;
+    seer_image img;      /* for the preview (decoded by the UI) */
+    int n_tokens;
+    double encode_ms;
+    bool encoded;
+} tui_image;
+
+typedef struct tui {
+    tui_config cfg;
+    seer_worker *worker;
+    tui_state state;
+    bool quit;
+    int exit_code;
+    char load_error[SEER_ERR_MAX];
+    float load_fraction;
+    double load_mb, load_mb_total;
+    seer_model_summary model;
+    seer_sampling sampling;
+    int n_predict;
+    int pending_requests;     /* image/turn requests in flight */
+
+    /* windows (NULL when collapsed) */
+    WINDOW *w_transcript, *w_side_border, *w_preview, *w_timings, *w_status, *w_input, *w_overlay;
+    int rows, cols, input_rows;
+    bool too_small;
+    int preview_y, preview_x, preview_h, preview_w; /* pane position in cells */
+
+    transcript tr;
+    int cur_reply;            /* transcript index of the streaming reply, -1 */
+
+    tui_image *images;
+    int n_images, cap_images;
+    int selected_image;       /* -1: none */
+
+    /* timings */
+    double spark[TUI_SPARK];
+    int n_spark;
+    double last_ms, ttft_ms, turn_start_ms, gen_first_ms, gen_total_ms;
+    int gen_tokens, gen_tokens_total;
+    double gen_ms_total;
+    int prefill_tokens;
+    double prefill_ms;
+    double image_ms;
+    int image_tokens;
+    int ctx_used, ctx_size;
+    seer_turn_stats last_stats;
+    bool have_stats;
+
+    tui_token *tokens;        /* of the last reply */
+    int n_tokens, cap_tokens;
+
+    /* token inspector */
+    bool inspector;
+    int insp_top;
+
+    /* sixel */
+    bool sixel;
+    int cell_w, cell_h;
+    bool sixel_dirty;
+    char *sixel_bytes;
+    size_t sixel_len;
+    int sixel_key_image, sixel_key_w, sixel_key_h;
+
+    double last_ctrl_c;
+    char notice[256];
+    double notice_until;
+    const char *theme_dirs[5];
+    char theme_dir_buf[3][PATH_MAX + 64];
+    FILE *event_log;
+} tui;
+
+extern tui *TUI;
+
+/* panels */
+void tui_layout(tui *t);
+void tui_draw_all(tui *t);
+void tui_draw_status(tui *t);
+void tui_draw_timings(tui *t);
+void tui_draw_preview(tui *t);
+void tui_draw_inspector(tui *t);
+void tui_emit_sixel(tui *t);
+void tui_notice(tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* commands and lines */
+void tui_handle_line(tui *t, char *line);
+void tui_note(tui *t, tr_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int tui_add_image(tui *t, const char *path);
+void tui_reset_timings(tui *t);
+double tui_rss_mb(void);
+
+#endif
