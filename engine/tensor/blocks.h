@@ -5,6 +5,7 @@
 #define SEER_TENSOR_BLOCKS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define QK4_0 32
 #define QK4_1 32
@@ -82,15 +83,37 @@ static inline void seer_k4_scale_min(int j, const uint8_t *q, uint8_t *sc, uint8
     }
 }
 
-/* The 16 signed scales of a Q3_K super-block (stored 6-bit, offset 32). */
+/* All eight scales and mins of a Q4_K/Q5_K super-block at once, with 32-bit
+ * word operations (same result as seer_k4_scale_min for j = 0..7). */
+static inline void seer_k4_unpack(const uint8_t *s, uint8_t sc[8], uint8_t m[8]) {
+    uint32_t a, b, c;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + 4, 4);
+    memcpy(&c, s + 8, 4);
+    uint32_t sc_lo = a & 0x3F3F3F3Fu, m_lo = b & 0x3F3F3F3Fu;
+    uint32_t sc_hi = (c & 0x0F0F0F0Fu) | ((a >> 2) & 0x30303030u);
+    uint32_t m_hi = ((c >> 4) & 0x0F0F0F0Fu) | ((b >> 2) & 0x30303030u);
+    memcpy(sc, &sc_lo, 4);
+    memcpy(sc + 4, &sc_hi, 4);
+    memcpy(m, &m_lo, 4);
+    memcpy(m + 4, &m_hi, 4);
+}
+
+/* The 16 signed scales of a Q3_K super-block (stored 6-bit, offset 32):
+ * low nibbles in bytes 0-7 (scales 0-7 low, 8-15 high nibble), the top two
+ * bits of scale i in byte 8 + i%4 at bit 2·(i/4). Done on 32-bit words. */
 static inline void seer_q3k_scales(const uint8_t *s, int8_t out[16]) {
-    for (int i = 0; i < 16; i++) {
-        int lo, hi;
-        if (i < 8) lo = s[i % 8] & 0xF;
-        else lo = s[i % 8] >> 4;
-        hi = (s[8 + (i % 4)] >> (2 * (i / 4))) & 3;
-        out[i] = (int8_t)((lo | (hi << 4)) - 32);
-    }
+    uint32_t a, b, c, w[4];
+    memcpy(&a, s, 4);
+    memcpy(&b, s + 4, 4);
+    memcpy(&c, s + 8, 4);
+    w[0] = (a & 0x0F0F0F0Fu) | ((c & 0x03030303u) << 4);
+    w[1] = (b & 0x0F0F0F0Fu) | (((c >> 2) & 0x03030303u) << 4);
+    w[2] = ((a >> 4) & 0x0F0F0F0Fu) | (((c >> 4) & 0x03030303u) << 4);
+    w[3] = ((b >> 4) & 0x0F0F0F0Fu) | (((c >> 6) & 0x03030303u) << 4);
+    uint8_t u[16];
+    memcpy(u, w, 16);
+    for (int i = 0; i < 16; i++) out[i] = (int8_t)(u[i] - 32);
 }
 
 #endif
