@@ -93,7 +93,7 @@ $(LIBSEER): $(ENGINE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(SEER): $(APP_OBJ) $(UI_OBJ) $(LIBSEER)
-	$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(UI_OBJ) $(LIBSEER) $(UI_LIBS) $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(UI_OBJ) $(LIBSEER) $(LIBS) $(UI_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(LIBSEER)
 	@mkdir -p $(dir $@)
@@ -124,6 +124,18 @@ test: unit conformance e2e
 
 run: $(SEER)
 	./$(SEER) -m assets/models/demo-llm.gguf --mmproj assets/models/demo-mmproj.gguf assets/images/demo.png
+
+# The bundled demo model (tools/demo-model): scene generator -> PyTorch training
+# -> GGUF through seer's own writer. Needs Debian's python3-torch.
+DEMO_PYTHON ?= /usr/bin/python3
+DEMO_EXPORT := $(BUILD)/demo-model
+DEMO_TOOL   := $(BUILD)/tools/demo-model/export_gguf
+$(DEMO_TOOL): tools/demo-model/export_gguf.c $(LIBSEER)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBSEER) $(LIBS)
+demo-model: $(DEMO_TOOL)
+	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT)
+	$(DEMO_TOOL) $(DEMO_EXPORT) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf
 
 # Fuzzing: every tests/fuzz/fuzz_<name>.c runs FUZZ_TIME seconds on its corpus
 # tests/fuzz/corpus/<name> (findings go to tests/fuzz/out/).

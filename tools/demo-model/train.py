@@ -1,0 +1,246 @@
+"""Trains the demo VLM on procedurally generated scenes (seeded, CPU, 2 threads)
+and writes the weights plus everything the GGUF exporter needs."""
+import argparse
+import math
+import os
+import struct
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import data
+import model as M
+import scenes
+
+
+def evaluate(net, tok, cfg, n=256, seed=999):
+    """Teacher-forced exact match of single-turn answers on fresh scenes: an
+    answer counts when every answer token (and <|im_end|>) is the argmax."""
+    rng = np.random.default_rng(seed)
+    net.eval()
+    ok = tot = 0
+    per = {}
+    with torch.no_grad():
+        for start in range(0, n, 64):
+            b = min(64, n - start)
+            pix, ids, img, labels = [], [], [], []
+            qtypes = []
+            for _ in range(b):
+                sc = scenes.make_scene(rng)
+                qa = scenes.sample_qas(sc, rng, 1)
+                qtypes.append(qa[0][0])
+                s, m, g = data.conversation(tok, qa, rng, cfg.n_patches)
+                pix.append(scenes.render(sc, scenes.MODEL_SIDE))
+                ids.append(s), img.append(m), labels.append(g)
+            t = max(len(s) for s in ids)
+            I = torch.zeros(b, t, dtype=torch.long)
+            Mk = torch.zeros(b, t, dtype=torch.bool)
+            for i in range(b):
+                I[i, :len(ids[i])] = torch.tensor(ids[i])
+                Mk[i, :len(ids[i])] = torch.tensor(img[i])
+            logits = net(I, Mk, M.normalise(np.stack(pix)))
+            pred = logits.argmax(-1)
+            for i in range(b):
+                g = labels[i]
+                good = all(pred[i, j - 1].item() == ids[i][j] for j in range(1, len(g)) if g[j])
+                ok += good
+                tot += 1
+                c = per.setdefault(qtypes[i], [0, 0])
+                c[0] += good
+                c[1] += 1
+    net.train()
+    return ok / tot, {k: "%d/%d" % tuple(v) for k, v in sorted(per.items())}
+
+
+# ---------------------------------------------------------------- export
+
+def write_export(path_dir, net, tok, cfg):
+    """weights.bin (raw float32 tensors) + manifest.txt for export_gguf.c.
+    Manifest lines: `tensor <file> <name> <type> <ndim> <ne0..> <offset>` with
+    ne in GGUF order (ne0 = row length) and `kv <file> <type> <key> <value>`
+    (strings hex-encoded; arrays as `arr_str`/`arr_i32`/`arr_f32` with n then items)."""
+    os.makedirs(path_dir, exist_ok=True)
+    lines = []
+    blob = open(os.path.join(path_dir, "weights.bin"), "wb")
+    off = 0
+
+    def tensor(file, name, t, gtype):
+        nonlocal off
+        a = t.detach().float().contiguous().numpy()
+        ne = list(reversed(a.shape))
+        lines.append("tensor %s %s %s %d %s %d" % (file, name, gtype, len(ne), " ".join(map(str, ne)), off))
+        blob.write(a.astype("<f4").tobytes())
+        off += a.size * 4
+
+    def hx(s):
+        return s.encode("utf-8").hex() or "-"
+
+    def kv(file, typ, key, val):
+        if typ == "str":
+            v = hx(val)
+        elif typ == "arr_str":
+            v = "%d %s" % (len(val), " ".join(hx(x) for x in val))
+        elif typ in ("arr_i32", "arr_f32"):
+            v = "%d %s" % (len(val), " ".join(repr(x) for x in val))
+        elif typ == "bool":
+            v = "1" if val else "0"
+        else:
+            v = repr(val)
+        lines.append("kv %s %s %s %s" % (file, typ, key, v))
+
+    hd = cfg.d_model // cfg.n_heads
+    L = "llm"
+    kv(L, "str", "general.architecture", "llama")
+    kv(L, "str", "general.name", "seer demo VLM")
+    kv(L, "u32", "general.file_type", 1)
+    kv(L, "u32", "llama.block_count", cfg.n_layers)
+    kv(L, "u32", "llama.context_length", cfg.n_ctx)
+    kv(L, "u32", "llama.embedding_length", cfg.d_model)
+    kv(L, "u32", "llama.feed_forward_length", cfg.d_ff)
+    kv(L, "u32", "llama.attention.head_count", cfg.n_heads)
+    kv(L, "u32", "llama.attention.head_count_kv", cfg.n_kv_heads)
+    kv(L, "f32", "llama.rope.freq_base", cfg.rope_base)
+    kv(L, "f32", "llama.attention.layer_norm_rms_epsilon", cfg.rms_eps)
+    kv(L, "u32", "llama.vocab_size", tok.n_vocab)
+    kv(L, "u32", "llama.rope.dimension_count", hd)
+    kv(L, "str", "tokenizer.ggml.model", "gpt2")
+    kv(L, "str", "tokenizer.ggml.pre", "gpt-2")
+    kv(L, "arr_str", "tokenizer.ggml.tokens", tok.tokens)
+    kv(L, "arr_i32", "tokenizer.ggml.token_type",
+       [3 if t in tok.special_ids else 1 for t in tok.tokens])
+    kv(L, "arr_str", "tokenizer.ggml.merges", ["%s %s" % m for m in tok.merges])
+    kv(L, "u32", "tokenizer.ggml.bos_token_id", tok.special_ids["<|endoftext|>"])
+    kv(L, "u32", "tokenizer.ggml.eos_token_id", tok.special_ids["<|im_end|>"])
+    kv(L, "u32", "tokenizer.ggml.padding_token_id", tok.special_ids["<|endoftext|>"])
+    kv(L, "bool", "tokenizer.ggml.add_bos_token", False)
+    kv(L, "str", "tokenizer.chat_template", __import__("chatfmt").CHAT_TEMPLATE)
+
+    tensor(L, "token_embd.weight", net.embed.weight, "f16")
+    for i, l in enumerate(net.layers):
+        p = "blk.%d." % i
+        tensor(L, p + "attn_norm.weight", l.attn_norm.weight, "f32")
+        tensor(L, p + "attn_q.weight", l.wq.weight, "f16")
+        tensor(L, p + "attn_k.weight", l.wk.weight, "f16")
+        tensor(L, p + "attn_v.weight", l.wv.weight, "f16")
+        tensor(L, p + "attn_output.weight", l.wo.weight, "f16")
+        tensor(L, p + "ffn_norm.weight", l.ffn_norm.weight, "f32")
+        tensor(L, p + "ffn_gate.weight", l.gate.weight, "f16")
+        tensor(L, p + "ffn_up.weight", l.up.weight, "f16")
+        tensor(L, p + "ffn_down.weight", l.down.weight, "f16")
+    tensor(L, "output_norm.weight", net.norm.weight, "f32")
+    tensor(L, "output.weight", net.output.weight, "f16")
+
+    V = "mmproj"
+    v = net.vision
+    kv(V, "str", "general.architecture", "clip")
+    kv(V, "str", "general.name", "seer demo VLM vision tower")
+    kv(V, "str", "general.description", "image encoder for the seer demo VLM (LLaVA-1.5 layout)")
+    kv(V, "u32", "general.file_type", 1)
+    kv(V, "bool", "clip.has_text_encoder", False)
+    kv(V, "bool", "clip.has_vision_encoder", True)
+    kv(V, "bool", "clip.has_llava_projector", True)
+    kv(V, "str", "clip.projector_type", "mlp")
+    kv(V, "u32", "clip.vision.image_size", cfg.image_size)
+    kv(V, "u32", "clip.vision.patch_size", cfg.patch_size)
+    kv(V, "u32", "clip.vision.embedding_length", cfg.v_width)
+    kv(V, "u32", "clip.vision.feed_forward_length", cfg.v_ff)
+    kv(V, "u32", "clip.vision.projection_dim", cfg.d_model)
+    kv(V, "u32", "clip.vision.attention.head_count", cfg.v_heads)
+    kv(V, "f32", "clip.vision.attention.layer_norm_epsilon", cfg.v_eps)
+    kv(V, "u32", "clip.vision.block_count", cfg.v_blocks)
+    kv(V, "arr_f32", "clip.vision.image_mean", list(M.CLIP_MEAN))
+    kv(V, "arr_f32", "clip.vision.image_std", list(M.CLIP_STD))
+    kv(V, "bool", "clip.use_gelu", False)
+    tensor(V, "mm.0.weight", v.mm0.weight, "f16")
+    tensor(V, "mm.0.bias", v.mm0.bias, "f32")
+    tensor(V, "mm.2.weight", v.mm2.weight, "f16")
+    tensor(V, "mm.2.bias", v.mm2.bias, "f32")
+    tensor(V, "v.class_embd", v.cls, "f32")
+    tensor(V, "v.patch_embd.weight", v.patch.weight, "f16")
+    tensor(V, "v.position_embd.weight", v.pos, "f16")
+    tensor(V, "v.pre_ln.weight", v.pre_ln.weight, "f32")
+    tensor(V, "v.pre_ln.bias", v.pre_ln.bias, "f32")
+    for i, b in enumerate(v.blocks):
+        p = "v.blk.%d." % i
+        for gname, lin in (("attn_q", b.q), ("attn_k", b.k), ("attn_v", b.v), ("attn_out", b.o),
+                           ("ffn_down", b.fc1), ("ffn_up", b.fc2)):
+            tensor(V, p + gname + ".weight", lin.weight, "f16")
+            tensor(V, p + gname + ".bias", lin.bias, "f32")
+        for gname, ln in (("ln1", b.ln1), ("ln2", b.ln2)):
+            tensor(V, p + gname + ".weight", ln.weight, "f32")
+            tensor(V, p + gname + ".bias", ln.bias, "f32")
+    blob.close()
+    with open(os.path.join(path_dir, "manifest.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="build/demo-model")
+    ap.add_argument("--steps", type=int, default=1600)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--eval-every", type=int, default=200)
+    ap.add_argument("--bench", type=int, default=0, help="time this many steps and exit")
+    args = ap.parse_args()
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    tok = data.build_tokenizer()
+    cfg = M.Config(n_vocab=tok.n_vocab)
+    net = M.DemoVLM(cfg)
+    n_params = sum(p.numel() for p in net.parameters())
+    print("vocab %d, params %.2fM" % (tok.n_vocab, n_params / 1e6), flush=True)
+
+    decay = [p for n, p in net.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in net.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.98))
+    warm = 150
+    total = args.bench or args.steps
+
+    def lr_at(step):
+        if step < warm:
+            return args.lr * (step + 1) / warm
+        p = (step - warm) / max(1, total - warm)
+        return args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * p)))
+
+    t0 = time.time()
+    avg = None
+    for step in range(total):
+        rng = np.random.default_rng([args.seed, step])
+        pix, ids, img, labels = data.make_batch(tok, rng, args.batch, cfg.n_patches, max_turns=6)
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step)
+        logits = net(torch.from_numpy(ids), torch.from_numpy(img), M.normalise(pix))
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1),
+                               ignore_index=-100)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        avg = loss.item() if avg is None else 0.98 * avg + 0.02 * loss.item()
+        if step % 50 == 0:
+            print("step %d loss %.4f lr %.2e  %.1fs" % (step, avg, lr_at(step), time.time() - t0), flush=True)
+        if args.eval_every and step > 0 and step % args.eval_every == 0 and not args.bench:
+            acc, per = evaluate(net, tok, cfg)
+            print("  eval acc %.3f %s" % (acc, per), flush=True)
+    elapsed = time.time() - t0
+    if args.bench:
+        print("%.3f s/step" % (elapsed / total))
+        return
+    acc, per = evaluate(net, tok, cfg, n=512)
+    print("final teacher-forced acc %.3f %s" % (acc, per), flush=True)
+    print("training time %.1f min" % (elapsed / 60), flush=True)
+    os.makedirs(args.out, exist_ok=True)
+    torch.save(net.state_dict(), os.path.join(args.out, "model.pt"))
+    write_export(args.out, net, tok, cfg)
+    print("wrote %s" % args.out)
+
+
+if __name__ == "__main__":
+    main()
