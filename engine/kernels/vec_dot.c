@@ -33,7 +33,8 @@ static void build_tables(void) {
     tables.has_level[SEER_SIMD_SCALAR] = true;
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) {
+    /* every AVX2 CPU has F16C (and clang cannot test for it by name) */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         tables.has_level[SEER_SIMD_AVX2] = true;
         best = SEER_SIMD_AVX2;
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&

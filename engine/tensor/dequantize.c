@@ -212,7 +212,8 @@ static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
 static void detect_avx2(void) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    /* every AVX2 CPU has F16C (and clang cannot test for it by name) */
+    have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
 }
 

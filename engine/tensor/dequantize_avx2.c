@@ -12,12 +12,6 @@
 
 static inline float h2f(uint16_t h) { return _cvtsh_ss(h); }
 
-/* 8 signed bytes -> 8 floats */
-static inline __m256 i8x8_to_ps(const void *p) {
-    __m128i b = _mm_loadl_epi64((const __m128i *)p);
-    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b));
-}
-
 static inline void store_scaled_bytes32(float *y, __m256i q, __m256 d) {
     /* q: 32 signed bytes in element order */
     __m128i lo = _mm256_castsi256_si128(q), hi = _mm256_extracti128_si256(q, 1);
