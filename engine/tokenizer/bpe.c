@@ -122,30 +122,53 @@ static int merge_word(bpe_word *w, size_t len, token_buf *out) {
     return rc;
 }
 
+/* Grows *buf to hold n elements of size sz. */
+static int reserve(void **buf, size_t *cap, size_t n, size_t sz) {
+    if (n <= *cap) return 0;
+    size_t want = n < 2 * *cap ? 2 * *cap : n;
+    void *g = realloc(*buf, want * sz);
+    if (!g) return -1;
+    *buf = g;
+    *cap = want;
+    return 0;
+}
+
 int bpe_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *out) {
     if (len == 0) return 0;
     uint32_t *cps = malloc(len * sizeof *cps);
-    /* A byte becomes a GPT-2 code point of at most 2 UTF-8 bytes. */
-    char *enc = malloc(2 * 4 * len + 1);
-    bpe_word w = {v, enc, malloc(2 * 4 * len * sizeof *w.syms), malloc(2 * 4 * len + 2), {0}};
     size_t *bounds = NULL;
+    /* Per-word buffers, grown to the longest word seen: a byte becomes a
+     * GPT-2 code point of at most 2 UTF-8 bytes, a code point at most 4 bytes. */
+    char *enc = NULL, *key = NULL;
+    bpe_symbol *syms = NULL;
+    size_t enc_cap = 0, key_cap = 0, syms_cap = 0;
+    bpe_word w = {v, NULL, NULL, NULL, {0}};
     int rc = -1;
-    if (!cps || !enc || !w.syms || !w.key) goto done;
+    if (!cps) goto done;
     size_t n = 0;
     for (size_t pos = 0; pos < len;) cps[n++] = seer_utf8_decode(text, len, &pos);
     int64_t n_words = pretokenize(v->pre, cps, n, &bounds);
     if (n_words < 0) goto done;
     rc = 0;
     for (int64_t k = 0; k < n_words && rc == 0; k++) {
+        size_t word_cps = bounds[k + 1] - bounds[k];
+        if (reserve((void **)&enc, &enc_cap, 8 * word_cps, 1) != 0 || reserve((void **)&key, &key_cap, 8 * word_cps + 2, 1) != 0 ||
+            reserve((void **)&syms, &syms_cap, 4 * word_cps, sizeof *syms) != 0) {
+            rc = -1;
+            break;
+        }
         size_t elen = 0;
         for (size_t i = bounds[k]; i < bounds[k + 1]; i++) {
             char utf8[4];
             int nb = seer_utf8_encode(cps[i], utf8);
             for (int j = 0; j < nb; j++) elen += (size_t)seer_utf8_encode(seer_byte_to_cp((uint8_t)utf8[j]), enc + elen);
         }
+        w.text = enc;
+        w.syms = syms;
+        w.key = key;
         rc = merge_word(&w, elen, out);
     }
 done:
-    free(cps); free(enc); free(w.syms); free(w.key); free(w.heap.a); free(bounds);
+    free(cps); free(enc); free(key); free(syms); free(w.heap.a); free(bounds);
     return rc;
 }

@@ -107,20 +107,16 @@ static int pretok_from_name(const char *pre, bool *ignore_merges, bool *add_bos)
     return -1;
 }
 
-static bool text_is_any(const char *t, const char *const *list) {
-    for (int i = 0; list[i]; i++)
-        if (strcmp(t, list[i]) == 0) return true;
-    return false;
-}
-
-/* First (lowest) id whose text is in list, -1 if none; the token becomes a
- * control token, as llama.cpp forces for the tokens it detects by text. */
+/* Id of the first text of list that is a token, -1 if none; the token
+ * becomes a control token, as llama.cpp forces for the tokens it detects by text. */
 static int32_t detect_by_text(seer_vocab *v, const char *const *list) {
-    for (int32_t id = 0; id < v->n_tokens; id++)
-        if (text_is_any(v->text[id], list)) {
+    for (int i = 0; list[i]; i++) {
+        int32_t id = str_map_get(&v->token_ids, list[i], strlen(list[i]));
+        if (id >= 0) {
             v->attr[id] = TOK_ATTR_CONTROL;
             return id;
         }
+    }
     return -1;
 }
 
@@ -175,11 +171,12 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
     eog_add(v, fim_pad);
     eog_add(v, fim_rep);
     eog_add(v, fim_sep);
-    for (int32_t id = 0; id < n; id++)
-        if (text_is_any(v->text[id], eog_texts)) {
-            eog_add(v, id);
-            v->attr[id] = TOK_ATTR_CONTROL;
-        }
+    for (int i = 0; eog_texts[i]; i++) {
+        int32_t id = str_map_get(&v->token_ids, eog_texts[i], strlen(eog_texts[i]));
+        if (id < 0) continue;
+        eog_add(v, id);
+        v->attr[id] = TOK_ATTR_CONTROL;
+    }
     eog_add(v, v->eos);
     eog_add(v, v->eot);
     eog_add(v, v->eom);
@@ -338,6 +335,11 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
     const gguf_kv *types = gguf_find_kv(f, "tokenizer.ggml.token_type");
     bool have_scores = scores && scores->type == GGUF_TYPE_ARRAY && scores->n == n;
     bool have_types = types && types->type == GGUF_TYPE_ARRAY && types->n == n;
+    size_t arena_size = 0;
+    for (size_t i = 0; i < n; i++) arena_size += (tokens->arr_str_len[i] ? tokens->arr_str_len[i] : 32) + 1;
+    v->text_arena = malloc(arena_size);
+    if (!v->text_arena) { seer_error_set(err, "out of memory loading %zu tokens", n); seer_vocab_free(v); return NULL; }
+    char *arena = v->text_arena;
     for (size_t i = 0; i < n; i++) {
         const char *t = tokens->arr_str[i];
         size_t len = tokens->arr_str_len[i];
@@ -347,14 +349,23 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
             t = empty_name;
             len = strlen(empty_name);
         }
-        v->text[i] = malloc(len + 1);
-        if (!v->text[i]) { seer_error_set(err, "out of memory"); seer_vocab_free(v); return NULL; }
+        v->text[i] = arena;
+        arena += len + 1;
         memcpy(v->text[i], t, len);
         v->text[i][len] = '\0';
         v->text_len[i] = (uint32_t)len;
-        v->score[i] = have_scores ? (float)gguf_get_arr_float(f, "tokenizer.ggml.scores", i, 0.0) : 0.0f;
-        v->attr[i] = have_types ? attr_from_gguf_type(gguf_get_arr_int(f, "tokenizer.ggml.token_type", i, 1))
-                                : TOK_ATTR_NORMAL;
+        if (!have_scores) v->score[i] = 0.0f;
+        else if (scores->arr_type == GGUF_TYPE_FLOAT32) memcpy(&v->score[i], (const char *)scores->arr + 4 * i, 4);
+        else v->score[i] = (float)gguf_get_arr_float(f, "tokenizer.ggml.scores", i, 0.0);
+        int64_t type = 1;
+        if (have_types && types->arr_type == GGUF_TYPE_INT32) {
+            int32_t t32;
+            memcpy(&t32, (const char *)types->arr + 4 * i, 4);
+            type = t32;
+        } else if (have_types) {
+            type = gguf_get_arr_int(f, "tokenizer.ggml.token_type", i, 1);
+        }
+        v->attr[i] = attr_from_gguf_type(type);
         str_map_put(&v->token_ids, v->text[i], len, (int32_t)i, true);
     }
     if (merges && load_merges(v, merges, err) != 0) { seer_vocab_free(v); return NULL; }
@@ -368,8 +379,7 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
 
 void seer_vocab_free(seer_vocab *v) {
     if (!v) return;
-    if (v->text)
-        for (int32_t i = 0; i < v->n_tokens; i++) free(v->text[i]);
+    free(v->text_arena);
     free(v->text); free(v->text_len); free(v->score); free(v->attr);
     str_map_free(&v->token_ids);
     str_map_free(&v->merge_ranks);

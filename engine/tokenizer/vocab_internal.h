@@ -41,7 +41,8 @@ struct seer_vocab {
     vocab_kind kind;
     pretok_kind pre;
     int32_t n_tokens;
-    char **text;        /* token strings (NUL-terminated; may contain no NUL) */
+    char **text;        /* token strings (NUL-terminated), pointing into text_arena */
+    char *text_arena;
     uint32_t *text_len;
     float *score;
     uint32_t *attr;     /* TOK_ATTR_* */
