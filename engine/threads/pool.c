@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "seer/threadpool.h"
@@ -21,8 +22,10 @@
 #define cpu_relax() ((void)0)
 #endif
 
-/* About 50-200 µs of spinning before a worker goes to sleep. */
-#define SPIN_ITERATIONS 20000
+/* How long a worker spins for the next job before it sleeps: long enough to
+ * cover the gap between the ops of a layer, short enough that an idle engine
+ * gives the cores back at once. */
+#define SPIN_NS 200000
 
 struct seer_pool {
     int n_threads;
@@ -47,11 +50,19 @@ typedef struct worker_arg {
     int ith;
 } worker_arg;
 
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static unsigned wait_for_new_generation(seer_pool *p, unsigned seen) {
-    for (int i = 0; i < SPIN_ITERATIONS; i++) {
+    int64_t deadline = now_ns() + SPIN_NS;
+    for (unsigned i = 1;; i++) {
         unsigned g = atomic_load_explicit(&p->generation, memory_order_acquire);
         if (g != seen) return g;
         cpu_relax();
+        if ((i & 255) == 0 && now_ns() > deadline) break;
     }
     pthread_mutex_lock(&p->lock);
     /* Announce before the final check: the dispatcher bumps the generation
