@@ -63,6 +63,18 @@ static void check_vocab(const char *dir, const char *name) {
         int32_t got[1024];
         int64_t n_got = seer_tokenize(v, p, (size_t)(end - p), false, false, got, 1024);
         bool same = n_got == n_want && memcmp(got, want, (size_t)n_want * sizeof *got) == 0;
+        /* The pieces give the text back (SentencePiece: after its " " prefix). */
+        char back[8192];
+        size_t n_back = 0;
+        for (int64_t i = 0; i < n_got && i < 1024; i++) {
+            int k = seer_token_to_piece(v, got[i], false, back + n_back, (int)(sizeof back - n_back));
+            if (k > 0 && (size_t)k <= sizeof back - n_back) n_back += (size_t)k;
+        }
+        bool spm = strcmp(seer_vocab_model_name(v), "llama") == 0;
+        size_t in_len = (size_t)(end - p), skip = spm && n_back > 0 && back[0] == ' ' ? 1 : 0;
+        if (in_len > 0)
+            CHECK_MSG(n_back - skip == in_len && memcmp(back + skip, p, in_len) == 0, "%s test %d: pieces do not give the text back",
+                      name, n_tests + 1);
         n_tests++;
         if (same) n_ok++;
         else {
