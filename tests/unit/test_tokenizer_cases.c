@@ -291,6 +291,21 @@ static void check_case(const char *dir, const char *name) {
         }
     }
     check_greedy_pieces(dir, name, v);
+
+    /* BOS/EOS ids as llama.cpp reported them (meta.json). */
+    snprintf(path, sizeof path, "%s/cases/%s/expected/meta.json", dir, name);
+    char *meta = read_file(path, NULL);
+    const char *kb = meta ? strstr(meta, "\"vocab_bos\":") : NULL, *ke = meta ? strstr(meta, "\"vocab_eos\":") : NULL;
+    CHECK_MSG(kb && ke && atoi(kb + 12) == seer_vocab_bos(v) && atoi(ke + 12) == seer_vocab_eos(v),
+              "%s: BOS/EOS %d/%d differ from meta.json", name, seer_vocab_bos(v), seer_vocab_eos(v));
+    free(meta);
+    if (smolvlm) { /* the README spells out llama.cpp's end-of-generation set */
+        int n_eog = 0;
+        for (int32_t id = 0; id < seer_vocab_size(v); id++) n_eog += seer_vocab_is_eog(v, id);
+        CHECK_MSG(n_eog == 4 && seer_vocab_is_eog(v, 0) && seer_vocab_is_eog(v, 2) && seer_vocab_is_eog(v, 4) &&
+                      seer_vocab_is_eog(v, 49279),
+                  "%s: end-of-generation set is not {0, 2, 4, 49279}", name);
+    }
     fprintf(stderr, "%s: checked %d text chunk(s)%s and the greedy pieces\n", name, n_pieces,
             smolvlm ? " (prefix/suffix)" : "");
     free(prompt);
