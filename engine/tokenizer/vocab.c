@@ -80,31 +80,39 @@ static const gguf_kv *find_array(const gguf_file *f, const char *key, gguf_value
     return kv;
 }
 
-/* Which regex family a byte-level BPE pre-tokenizer name selects (as
- * llama.cpp maps tokenizer.ggml.pre); -1 if unknown. */
-static int pretok_from_name(const char *pre, bool *ignore_merges, bool *add_bos) {
+static bool name_in(const char *name, const char *const *list) {
+    for (int i = 0; list[i]; i++)
+        if (strcmp(name, list[i]) == 0) return true;
+    return false;
+}
+
+/* Which regex family a byte-level BPE pre-tokenizer name selects, as
+ * llama.cpp maps tokenizer.ggml.pre (names it does not know get its default
+ * regexes, as there). Some names also change vocabulary defaults. */
+static pretok_kind pretok_from_name(const char *pre, bool *ignore_merges, bool *add_bos, int32_t *bos) {
     static const char *const llama3[] = {"llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral",
-                                         "midm-2.0", "lfm2", "smaug-bpe", "dbrx", NULL};
-    static const char *const qwen2[] = {"qwen2", "deepseek-r1-qwen", "megrez", "stablelm2", "hunyuan", NULL};
+                                         "midm-2.0", "lfm2", "jina-v5-nano", NULL};
+    static const char *const llama3_regex_only[] = {"smaug-bpe", "dbrx", NULL};
+    static const char *const glm[] = {"glm4", "chatglm-bpe", NULL};
+    static const char *const qwen2[] = {"qwen2", "deepseek-r1-qwen", "kormo", "megrez", "stablelm2", "hunyuan", NULL};
     static const char *const starcoder[] = {"starcoder", "refact", "command-r", "smollm", "codeshell", "exaone",
                                             "minerva-7b", NULL};
     static const char *const gpt2[] = {"gpt-2", "phi-2", "jina-es", "jina-de", "gigachat", "jina-v2-es",
-                                       "jina-v2-de", "jina-v1-en", "jina-v2-code", "roberta-bpe", "mpt", "olmo",
-                                       "jais", "trillion", "granite-docling", "a.x-4.0", "mellum", NULL};
-    if (!pre || !*pre || strcmp(pre, "default") == 0) return PRETOK_DEFAULT;
-    for (int i = 0; llama3[i]; i++)
-        if (strcmp(pre, llama3[i]) == 0) {
-            /* Llama-3 style vocabularies take whole words that are tokens as they are. */
-            if (i < 8) { *ignore_merges = true; *add_bos = true; }
-            return PRETOK_LLAMA3;
-        }
-    for (int i = 0; qwen2[i]; i++)
-        if (strcmp(pre, qwen2[i]) == 0) return PRETOK_QWEN2;
-    for (int i = 0; starcoder[i]; i++)
-        if (strcmp(pre, starcoder[i]) == 0) return PRETOK_STARCODER;
-    for (int i = 0; gpt2[i]; i++)
-        if (strcmp(pre, gpt2[i]) == 0) return PRETOK_GPT2;
-    return -1;
+                                       "jina-v2-de", "jina-v1-en", "jina-v2-code", "roberta-bpe", "a.x-4.0", "mellum",
+                                       "mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4", NULL};
+    if (!pre) return PRETOK_DEFAULT;
+    if (name_in(pre, llama3)) {
+        /* Llama-3 style vocabularies take whole words that are tokens as they are. */
+        *ignore_merges = true;
+        *add_bos = true;
+        return PRETOK_LLAMA3;
+    }
+    if (name_in(pre, llama3_regex_only)) return PRETOK_LLAMA3;
+    if (name_in(pre, glm)) { *bos = -1; return PRETOK_LLAMA3; }
+    if (name_in(pre, qwen2)) return PRETOK_QWEN2;
+    if (name_in(pre, starcoder)) return PRETOK_STARCODER;
+    if (name_in(pre, gpt2)) return PRETOK_GPT2;
+    return PRETOK_DEFAULT;
 }
 
 /* Id of the first text of list that is a token, -1 if none; the token
@@ -138,7 +146,7 @@ static int32_t key_token_id(const gguf_file *f, const char *key, int32_t def, in
 
 static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
     static const char *const eot_texts[] = {"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>",
-                                            "<|endoftext|>", "<EOT>", "_<EOT>",
+                                            "<|endoftext|>", "<|end_of_text|>", "<EOT>", "_<EOT>",
                                             "<\xef\xbd\x9c" "end\xe2\x96\x81" "of\xe2\x96\x81" "sentence\xef\xbd\x9c>",
                                             "<end_of_utterance>", NULL};
     static const char *const eom_texts[] = {"<|eom_id|>", NULL};
@@ -311,13 +319,7 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
         v->pre = PRETOK_DEFAULT;
     } else {
         v->bos = 11; v->eos = 11; v->unk = -1; v->pad = -1;
-        int pre = pretok_from_name(v->pre_name, &v->ignore_merges, &v->add_bos);
-        if (pre < 0) {
-            seer_error_set(err, "unknown pre-tokenizer '%.64s' (tokenizer.ggml.pre)", v->pre_name);
-            seer_vocab_free(v);
-            return NULL;
-        }
-        v->pre = (pretok_kind)pre;
+        v->pre = pretok_from_name(v->pre_name, &v->ignore_merges, &v->add_bos, &v->bos);
     }
     v->add_space_prefix = gguf_get_bool(f, "tokenizer.ggml.add_space_prefix", v->add_space_prefix);
 
