@@ -150,6 +150,15 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
                                             "<\xef\xbd\x9c" "end\xe2\x96\x81" "of\xe2\x96\x81" "sentence\xef\xbd\x9c>",
                                             "<end_of_utterance>", NULL};
     static const char *const eom_texts[] = {"<|eom_id|>", NULL};
+    static const char *const fim_pre_texts[] = {"<|fim_prefix|>", "<fim-prefix>", "<fim_prefix>",
+                                                "<\xef\xbd\x9c" "fim\xe2\x96\x81" "begin\xef\xbd\x9c>", "<PRE>",
+                                                "\xe2\x96\x81<PRE>", "<|code_prefix|>", NULL};
+    static const char *const fim_suf_texts[] = {"<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>",
+                                                "<\xef\xbd\x9c" "fim\xe2\x96\x81" "hole\xef\xbd\x9c>", "<SUF>",
+                                                "\xe2\x96\x81<SUF>", "<|code_suffix|>", NULL};
+    static const char *const fim_mid_texts[] = {"<|fim_middle|>", "<fim-middle>", "<fim_middle>",
+                                                "<\xef\xbd\x9c" "fim\xe2\x96\x81" "end\xef\xbd\x9c>", "<MID>",
+                                                "\xe2\x96\x81<MID>", "<|code_middle|>", NULL};
     static const char *const fim_pad_texts[] = {"<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>", NULL};
     static const char *const fim_rep_texts[] = {"<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>",
                                                 NULL};
@@ -164,6 +173,12 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
     v->eom = key_token_id(f, "tokenizer.ggml.eom_token_id", -1, n);
     v->unk = key_token_id(f, "tokenizer.ggml.unknown_token_id", v->unk, n);
     v->pad = key_token_id(f, "tokenizer.ggml.padding_token_id", v->pad, n);
+    int32_t fim_pre = key_token_id(f, "tokenizer.ggml.fim_pre_token_id", -1, n);
+    if (fim_pre < 0) fim_pre = key_token_id(f, "tokenizer.ggml.prefix_token_id", -1, n);
+    int32_t fim_suf = key_token_id(f, "tokenizer.ggml.fim_suf_token_id", -1, n);
+    if (fim_suf < 0) fim_suf = key_token_id(f, "tokenizer.ggml.suffix_token_id", -1, n);
+    int32_t fim_mid = key_token_id(f, "tokenizer.ggml.fim_mid_token_id", -1, n);
+    if (fim_mid < 0) fim_mid = key_token_id(f, "tokenizer.ggml.middle_token_id", -1, n);
     int32_t fim_pad = key_token_id(f, "tokenizer.ggml.fim_pad_token_id", -1, n);
     int32_t fim_rep = key_token_id(f, "tokenizer.ggml.fim_rep_token_id", -1, n);
     int32_t fim_sep = key_token_id(f, "tokenizer.ggml.fim_sep_token_id", -1, n);
@@ -172,6 +187,10 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
 
     if (v->eot < 0) v->eot = detect_by_text(v, eot_texts);
     if (v->eom < 0) v->eom = detect_by_text(v, eom_texts);
+    /* Detected only to make them control tokens (not split out of plain text). */
+    if (fim_pre < 0) detect_by_text(v, fim_pre_texts);
+    if (fim_suf < 0) detect_by_text(v, fim_suf_texts);
+    if (fim_mid < 0) detect_by_text(v, fim_mid_texts);
     if (fim_pad < 0) fim_pad = detect_by_text(v, fim_pad_texts);
     if (fim_rep < 0) fim_rep = detect_by_text(v, fim_rep_texts);
     if (fim_sep < 0) fim_sep = detect_by_text(v, fim_sep_texts);
@@ -185,9 +204,25 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
         eog_add(v, id);
         v->attr[id] = TOK_ATTR_CONTROL;
     }
+    /* gpt-oss: these always render, like user-defined tokens. */
+    static const char *const harmony_texts[] = {"<|channel|>", "<|message|>", "<|start|>", "<|constrain|>", NULL};
+    for (int i = 0; harmony_texts[i]; i++) {
+        int32_t id = str_map_get(&v->token_ids, harmony_texts[i], strlen(harmony_texts[i]));
+        if (id >= 0) v->attr[id] = TOK_ATTR_USER_DEFINED;
+    }
     eog_add(v, v->eos);
     eog_add(v, v->eot);
     eog_add(v, v->eom);
+    /* o200k_harmony: with <|return|> and <|call|> ending turns, <|end|> does not. */
+    int32_t end = seer_vocab_find(v, "<|end|>");
+    if (seer_vocab_is_eog(v, seer_vocab_find(v, "<|return|>")) && seer_vocab_is_eog(v, seer_vocab_find(v, "<|call|>")) &&
+        seer_vocab_is_eog(v, end)) {
+        int k = 0;
+        for (int i = 0; i < v->n_eog; i++)
+            if (v->eog[i] != end) v->eog[k++] = v->eog[i];
+        v->n_eog = k;
+        v->attr[end] = TOK_ATTR_USER_DEFINED;
+    }
 }
 
 typedef struct special_entry { uint32_t len; int32_t id; } special_entry;
