@@ -1,4 +1,181 @@
-/* PLACEHOLDER: replaced by the real implementation of 'seer encode'. */
+/* seer encode --mmproj P.gguf --image a.jpg [--image b.png …] -o out.f32 [-t N]:
+ * runs the vision encoder + projector on the images as the model family
+ * preprocesses them (all tiles / overview chunks, in prompt order) and writes
+ * every embedding row concatenated, float32 little-endian, row-major
+ * [n_tokens][n_embd]. Prints "n_tokens x n_embd" and the timings.
+ * Exit status: 0 ok, 1 file or model problems, 2 usage. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "commands.h"
-int cmd_encode(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "seer: 'encode' is not built yet\n"); return 2; }
+#include "seer/sanitize.h"
+#include "seer/threadpool.h"
+#include "seer/vision.h"
+
+#define MAX_IMAGES 64
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: seer encode --mmproj P.gguf --image IMAGE [--image IMAGE …] -o OUT.f32 [-t N]\n"
+                 "  Encodes the images with the vision model and writes the embeddings as raw\n"
+                 "  float32 rows [n_tokens][n_embd], all chunks of all images concatenated.\n"
+                 "  -t, --threads N  worker threads (default: all cores)\n");
+}
+
+static int usage_error(const char *msg, const char *arg) {
+    char *safe = arg ? seer_text_sanitize_dup(arg, strlen(arg), 0) : NULL;
+    fprintf(stderr, "seer encode: %s%s%s (try 'seer encode --help')\n", msg, safe ? " " : "", safe ? safe : "");
+    free(safe);
+    return 2;
+}
+
+/* One-line error about outside data (paths, metadata): made terminal-safe. */
+static int fail(const char *msg) {
+    char *safe = seer_text_sanitize_dup(msg, strlen(msg), 0);
+    fprintf(stderr, "seer encode: %s\n", safe ? safe : "error");
+    free(safe);
+    return 1;
+}
+
+static int fail_errno(const char *what, const char *path) {
+    char msg[1200];
+    snprintf(msg, sizeof msg, "%s %s: %s", what, path, strerror(errno));
+    return fail(msg);
+}
+
+/* Written next to the target and renamed, so a failed run leaves no torn file. */
+static int write_output(const char *path, const float *data, size_t n) {
+    size_t len = strlen(path) + 32;
+    char *tmp = malloc(len);
+    if (!tmp) return fail("out of memory");
+    snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        int rc = fail_errno("cannot create", tmp);
+        free(tmp);
+        return rc;
+    }
+    bool ok = fwrite(data, sizeof(float), n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        int rc = fail_errno("cannot write", path);
+        unlink(tmp);
+        free(tmp);
+        return rc;
+    }
+    free(tmp);
+    return 0;
+}
+
+typedef struct encode_args {
+    const char *mmproj, *out;
+    const char *images[MAX_IMAGES];
+    int n_images, threads;
+} encode_args;
+
+static int parse_args(int argc, char **argv, encode_args *a) {
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+            usage(stdout);
+            return 1;
+        }
+        bool takes = !strcmp(s, "--mmproj") || !strcmp(s, "--image") || !strcmp(s, "-o") || !strcmp(s, "--output") ||
+                     !strcmp(s, "-t") || !strcmp(s, "--threads");
+        if (!takes) return usage_error("unknown argument", s);
+        if (i + 1 >= argc) return usage_error("missing value after", s);
+        const char *val = argv[++i];
+        if (!strcmp(s, "--mmproj")) a->mmproj = val;
+        else if (!strcmp(s, "--image")) {
+            if (a->n_images == MAX_IMAGES) return usage_error("too many images", NULL);
+            a->images[a->n_images++] = val;
+        } else if (!strcmp(s, "-o") || !strcmp(s, "--output")) a->out = val;
+        else {
+            char *end;
+            long t = strtol(val, &end, 10);
+            if (*val == 0 || *end != 0 || t < 1 || t > 1024) return usage_error("invalid thread count", val);
+            a->threads = (int)t;
+        }
+    }
+    if (!a->mmproj) return usage_error("--mmproj is required", NULL);
+    if (a->n_images == 0) return usage_error("--image is required", NULL);
+    if (!a->out) return usage_error("-o is required", NULL);
+    return 0;
+}
+
+/* Appends the embeddings of every chunk of one image to *rows. */
+static int encode_image(seer_vision *v, seer_pool *pool, const char *path, float **rows, size_t *n_rows,
+                        int *n_chunks, double *encode_ms, double *flops) {
+    const seer_vision_hparams *hp = seer_vision_get_hparams(v);
+    seer_error err = {{0}};
+    seer_image img;
+    if (seer_image_load(path, 0, &img, &err) != 0) return fail(err.msg);
+    seer_image_inputs in;
+    int rc = seer_image_preprocess(hp, &img, &in, &err);
+    seer_image_free(&img);
+    if (rc != 0) return fail(err.msg);
+    for (int c = 0; c < in.n && rc == 0; c++) {
+        int nx, ny;
+        seer_vision_out_grid(v, in.inputs[c].w, in.inputs[c].h, &nx, &ny);
+        size_t add = (size_t)nx * (size_t)ny;
+        float *grown = realloc(*rows, (*n_rows + add) * (size_t)hp->n_embd_out * sizeof(float));
+        if (!grown) {
+            rc = fail("out of memory for the embeddings");
+            break;
+        }
+        *rows = grown;
+        double t0 = seer_time_ms();
+        if (seer_vision_encode(v, pool, &in.inputs[c], grown + *n_rows * (size_t)hp->n_embd_out, NULL, flops,
+                               &err) != 0) {
+            char msg[SEER_ERR_MAX + 600];
+            snprintf(msg, sizeof msg, "%s: %s", path, err.msg);
+            rc = fail(msg);
+            break;
+        }
+        *encode_ms += seer_time_ms() - t0;
+        *n_rows += add;
+        (*n_chunks)++;
+    }
+    seer_image_inputs_free(&in);
+    return rc;
+}
+
+int cmd_encode(int argc, char **argv) {
+    encode_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0) return rc == 1 ? 0 : rc;
+
+    double t_start = seer_time_ms();
+    seer_error err = {{0}};
+    seer_vision *v = seer_vision_load(a.mmproj, &err);
+    if (!v) return fail(err.msg);
+    double load_ms = seer_time_ms() - t_start;
+    seer_pool *pool = seer_pool_create(a.threads);
+    if (!pool) {
+        seer_vision_free(v);
+        return fail("cannot start the worker threads");
+    }
+    const seer_vision_hparams *hp = seer_vision_get_hparams(v);
+    float *rows = NULL;
+    size_t n_rows = 0;
+    int n_chunks = 0;
+    double encode_ms = 0, flops = 0;
+    rc = 0;
+    for (int i = 0; i < a.n_images && rc == 0; i++)
+        rc = encode_image(v, pool, a.images[i], &rows, &n_rows, &n_chunks, &encode_ms, &flops);
+    if (rc == 0) rc = write_output(a.out, rows, n_rows * (size_t)hp->n_embd_out);
+    if (rc == 0) {
+        printf("%zu x %d\n", n_rows, hp->n_embd_out);
+        fprintf(stderr, "seer encode: %d image(s), %d chunk(s), %zu tokens of %d; load %.1f ms, encode %.1f ms "
+                        "(%.1f GFLOP, %.1f GFLOP/s), %d threads\n",
+                a.n_images, n_chunks, n_rows, hp->n_embd_out, load_ms, encode_ms, flops * 1e-9,
+                encode_ms > 0 ? flops * 1e-6 / encode_ms : 0.0, seer_pool_size(pool));
+    }
+    free(rows);
+    seer_pool_destroy(pool);
+    seer_vision_free(v);
+    return rc;
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# seer encode end to end: exit codes and one-line errors always; with the
+# conformance suite present, whole images (decode, preprocess, every tile and
+# overview chunk, ViT, projector) against llama.cpp's image embeddings, and
+# 1 vs 2 threads.
+set -u
+SEER=${SEER:?SEER must point at the seer binary}
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+one_line() { [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ]; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# Usage errors: exit 2, one line on stderr.
+out=$("$SEER" encode 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] || err "no arguments: exit $rc, want 2"
+one_line "$out" || err "no arguments: error is not one line: $out"
+"$SEER" encode --mmproj a.gguf --image b.png -o c.f32 --bogus >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || err "unknown option: exit $rc, want 2"
+"$SEER" encode --mmproj a.gguf --image b.png -o c.f32 -t zero >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || err "bad thread count: exit $rc, want 2"
+"$SEER" encode --mmproj a.gguf --image b.png >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || err "missing -o: exit $rc, want 2"
+"$SEER" encode --help | grep -q "usage: seer encode" || err "--help prints no usage"
+
+# File problems: exit 1, one line, no output file.
+out=$("$SEER" encode --mmproj /nonexistent/mmproj.gguf --image x.png -o "$tmp/o.f32" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] || err "missing mmproj: exit $rc, want 1"
+one_line "$out" || err "missing mmproj: error is not one line: $out"
+printf 'GGUF\3\0\0\0garbage' > "$tmp/bad.gguf"
+"$SEER" encode --mmproj "$tmp/bad.gguf" --image x.png -o "$tmp/o.f32" >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] || err "corrupt mmproj: exit $rc, want 1"
+[ -e "$tmp/o.f32" ] && err "an output file was left after a failure"
+
+dir=${CONFORMANCE_DIR:-../shared/conformance}
+if [ ! -d "$dir" ]; then
+  echo "SKIP: conformance folder not found; only error paths checked"
+  exit $fail
+fi
+
+mmproj="$dir/cases/llava15-q8_0/mmproj.gguf"
+out=$("$SEER" encode --mmproj "$mmproj" --image /nonexistent/x.png -o "$tmp/o.f32" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] || err "missing image: exit $rc, want 1"
+one_line "$out" || err "missing image: error is not one line: $out"
+printf 'not an image' > "$tmp/bad.png"
+"$SEER" encode --mmproj "$mmproj" --image "$tmp/bad.png" -o "$tmp/o.f32" >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] || err "corrupt image: exit $rc, want 1"
+[ -e "$tmp/o.f32" ] && err "an output file was left after a failure"
+
+# Checks seer's output against the case's image_embd_<k>.f32 files, in order.
+compare() { # case out.f32
+  python3 - "$dir/cases/$1" "$2" <<'EOF'
+import json, math, sys
+from array import array
+def load(path):
+    a = array("f")
+    with open(path, "rb") as f:
+        a.frombytes(f.read())
+    if sys.byteorder != "little":
+        a.byteswap()
+    return a
+def rel_l2(x, r):
+    return math.sqrt(sum((a - b) ** 2 for a, b in zip(x, r)) / sum(b * b for b in r))
+case, out = sys.argv[1], sys.argv[2]
+tol = json.load(open(case + "/case.json"))["tolerance"]["image_embd_rel_l2"]
+chunks = [c for c in json.load(open(case + "/expected/tokens.json"))["chunks"] if c["type"] == "image"]
+got = load(out)
+ref = array("f")
+for c in chunks:
+    ref.extend(load(case + "/expected/" + c["embd_file"]))
+if len(got) != len(ref):
+    sys.exit("%s: %d floats, want %d" % (case, len(got), len(ref)))
+off, bad = 0, 0
+for c in chunks:
+    n = c["n_tokens"] * c["n_embd"]
+    r = rel_l2(got[off:off+n], ref[off:off+n])
+    if r > tol:
+        print("%s chunk %d: rel_l2 %.3e > %.1e" % (case, c["index"], r, tol)); bad = 1
+    off += n
+sys.exit(bad)
+EOF
+}
+
+for name in llava15-q8_0 llava16-f32 smolvlm-q8_0 qwen25vl-f32-twoimg; do
+  c="$dir/cases/$name"
+  mm=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["mmproj"])' "$c/case.json")
+  args=()
+  while read -r img; do args+=(--image "$c/$img"); done < <(python3 -c \
+      'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["images"]))' "$c/case.json")
+  want=$(python3 -c 'import json,sys
+ch=[c for c in json.load(open(sys.argv[1]))["chunks"] if c["type"]=="image"]
+print("%d x %d" % (sum(c["n_tokens"] for c in ch), ch[0]["n_embd"]))' "$c/expected/tokens.json")
+  got=$("$SEER" encode --mmproj "$c/$mm" "${args[@]}" -o "$tmp/$name.f32" -t 2 2>"$tmp/$name.err"); rc=$?
+  [ $rc -eq 0 ] || { err "$name: exit $rc: $(cat "$tmp/$name.err")"; continue; }
+  [ "$got" = "$want" ] || err "$name: printed [$got], want [$want]"
+  grep -q "encode .* ms" "$tmp/$name.err" || err "$name: no timing printed"
+  compare "$name" "$tmp/$name.f32" || err "$name: embeddings differ from llama.cpp"
+done
+
+# One thread computes the same embeddings.
+c="$dir/cases/llava15-q8_0"
+"$SEER" encode --mmproj "$c/mmproj.gguf" --image "$dir/images/test-1-positive.png" -o "$tmp/t1.f32" -t 1 \
+  >/dev/null 2>&1 || err "-t 1 failed"
+python3 -c 'import math, sys
+from array import array
+a, b = array("f", open(sys.argv[1], "rb").read()), array("f", open(sys.argv[2], "rb").read())
+d = math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b))); n = math.sqrt(sum(y * y for y in b))
+sys.exit(0 if len(a) == len(b) and d <= 1e-5 * n else 1)' \
+  "$tmp/t1.f32" "$tmp/llava15-q8_0.f32" || err "1 and 2 threads give different embeddings"
+exit $fail
