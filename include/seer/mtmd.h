@@ -7,13 +7,19 @@
 #include "seer/llm.h"
 #include "seer/vision.h"
 
+/* The marker that stands for one image in a prompt (llama.cpp's). */
+#define SEER_MTMD_MARKER "<__media__>"
+/* Hard limits per prompt: beyond them tokenizing fails with a clear error. */
+#define SEER_MTMD_MAX_IMAGES 64
+#define SEER_MTMD_MAX_IMAGE_TOKENS 32768
+
 typedef enum { SEER_CHUNK_TEXT, SEER_CHUNK_IMAGE } seer_chunk_type;
 
 typedef struct seer_chunk {
     seer_chunk_type type;
     int32_t *tokens; int n_tokens;     /* text ids, or rows of an image chunk */
     int image_index;                   /* which image (images of one id share it) */
-    seer_pixels pixels;                /* encoder input of an image chunk */
+    seer_pixels pixels;                /* encoder input of an image chunk (freed once encoded) */
     int nx, ny;                        /* token grid */
     int n_pos;                         /* positions the chunk takes */
     float *embd;                       /* [n_tokens][n_embd] once encoded */
@@ -23,6 +29,10 @@ typedef struct seer_chunk {
 typedef struct seer_mm_prompt {
     int n_chunks;
     seer_chunk *chunks;
+    int n_tokens;                      /* rows over all chunks */
+    int n_pos;                         /* positions over all chunks */
+    int n_embd;                        /* width of image embeddings (projector output) */
+    bool mrope;                        /* image chunks take M-RoPE positions (Qwen2/2.5-VL) */
 } seer_mm_prompt;
 
 /* Splits text at markers, tokenizes each piece (specials parsed, no BOS/EOS),
@@ -34,14 +44,31 @@ int seer_mtmd_tokenize(const seer_vocab *vocab, const seer_vision *vision, const
                        seer_error *err);
 void seer_mm_prompt_free(seer_mm_prompt *p);
 
+/* The same with only the vision hyper-parameters (no weights): token grids
+ * come from seer_mtmd_grid_from_hparams. For tests and for counting image
+ * tokens before the encoder is loaded. hp may be NULL when n_images == 0. */
+int seer_mtmd_tokenize_hparams(const seer_vocab *vocab, const seer_vision_hparams *hp, const char *text,
+                               const seer_image *images, int n_images, bool add_special, seer_mm_prompt *out,
+                               seer_error *err);
+/* Token grid of one encoder input of w×h pixels as llama.cpp reports it:
+ * flat n×1 for LLaVA and SmolVLM, (w/2p)×(h/2p) merged cells for Qwen. */
+void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, int *nx, int *ny);
+
 /* Encodes every image chunk that has no embedding yet. */
 int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, const volatile int *cancel,
                      seer_error *err);
 
 /* Feeds all chunks to the decoder in order, assigning positions (1-D, or
- * M-RoPE (t, row, col) for images with next position P + max(nx, ny)).
- * Logits of the last row are then available. */
+ * M-RoPE (t, row, col) for images with next position P + max(nx, ny)) from
+ * the context's next position on. Logits of the last row are then available.
+ * All or nothing: on error or cancel the context is rolled back to where it
+ * was before the call. M-RoPE is used when p->mrope is set (Qwen projectors;
+ * their LLMs are qwen2vl). */
 int seer_mtmd_eval(seer_ctx *ctx, const seer_mm_prompt *p, const volatile int *cancel, seer_error *err);
+
+/* Start position of every chunk when the prompt begins at pos0 (start has
+ * n_chunks entries, may be NULL); returns the position after the prompt. */
+int32_t seer_mtmd_positions(const seer_mm_prompt *p, int32_t pos0, int32_t *start);
 
 /* Positions of an image chunk of nx×ny starting at P for M-RoPE models:
  * writes 4*n section-major entries (t, h, w, e). */

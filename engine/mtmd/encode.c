@@ -1,0 +1,48 @@
+/* Runs the vision encoder over every image chunk still without embeddings.
+ * Pixels are released once encoded: embeddings are what the prompt keeps. */
+#include <stdlib.h>
+
+#include "seer/mtmd.h"
+
+int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, const volatile int *cancel,
+                     seer_error *err) {
+    if (!p) return -1;
+    for (int i = 0; i < p->n_chunks; i++) {
+        seer_chunk *c = &p->chunks[i];
+        if (c->type != SEER_CHUNK_IMAGE || c->embd) continue;
+        if (!vision) {
+            seer_error_set(err, "images need a vision model (mmproj) and none is loaded");
+            return -1;
+        }
+        if (!c->pixels.data) {
+            seer_error_set(err, "image %d: no pixels to encode", c->image_index + 1);
+            return -1;
+        }
+        if (cancel && *cancel) {
+            seer_error_set(err, "cancelled");
+            return -1;
+        }
+        const seer_vision_hparams *hp = seer_vision_get_hparams(vision);
+        int n_embd = hp ? hp->n_embd_out : 0;
+        if (n_embd <= 0) {
+            seer_error_set(err, "the vision model reports no output width");
+            return -1;
+        }
+        float *embd = malloc(sizeof *embd * (size_t)c->n_tokens * (size_t)n_embd);
+        if (!embd) {
+            seer_error_set(err, "out of memory for %d image embeddings of width %d", c->n_tokens, n_embd);
+            return -1;
+        }
+        double t0 = seer_time_ms();
+        if (seer_vision_encode(vision, pool, &c->pixels, embd, cancel, NULL, err) != 0) {
+            free(embd);
+            return -1;
+        }
+        c->encode_ms = seer_time_ms() - t0;
+        c->embd = embd;
+        p->n_embd = n_embd;
+        free(c->pixels.data);
+        c->pixels.data = NULL;
+    }
+    return 0;
+}

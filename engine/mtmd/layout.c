@@ -1,0 +1,69 @@
+/* How each model family lays out one image in the prompt (llama.cpp's mtmd):
+ *   LLaVA-1.5     [image]
+ *   LLaVA-1.6     [tile 1]…[tile n][overview], nothing between
+ *   SmolVLM       <fake_token_around_image><row_r_col_c>[tile] per tile,
+ *                 "\n" after each row but the last, then
+ *                 "\n\n<fake_token_around_image><global-img>"[overview]
+ *                 "<fake_token_around_image>"
+ *   Qwen2/2.5-VL  <|vision_start|>[image]<|vision_end|>, the image taking
+ *                 max(nx, ny) positions (M-RoPE) */
+#include <stdio.h>
+#include <string.h>
+
+#include "mtmd/mtmd_internal.h"
+
+static int push_str(mtmd_builder *b, const char *s) { return mtmd_push_text(b, s, strlen(s)); }
+
+static int push_input(mtmd_builder *b, const seer_vision_hparams *hp, seer_pixels *px, int image_index,
+                      mtmd_grid_fn grid, const void *grid_ctx) {
+    int nx = 0, ny = 0;
+    grid(grid_ctx, px->w, px->h, &nx, &ny);
+    bool qwen = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
+    int n_pos = qwen ? (nx > ny ? nx : ny) : nx * ny;
+    return mtmd_push_image(b, px, nx, ny, n_pos, image_index);
+}
+
+static int layout_idefics3(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
+                           mtmd_grid_fn grid, const void *grid_ctx) {
+    int rows = in->grid_rows, cols = in->grid_cols;
+    if (rows * cols != in->n - 1) {
+        seer_error_set(b->err, "image %d: %d encoder inputs do not match a %d×%d grid plus overview", image_index + 1,
+                       in->n, cols, rows);
+        return -1;
+    }
+    char tag[96];
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) {
+            snprintf(tag, sizeof tag, "<fake_token_around_image><row_%d_col_%d>", r + 1, c + 1);
+            if (push_str(b, tag) || push_input(b, hp, &in->inputs[r * cols + c], image_index, grid, grid_ctx))
+                return -1;
+        }
+        if (r + 1 < rows && push_str(b, "\n")) return -1;
+    }
+    if (push_str(b, "\n\n<fake_token_around_image><global-img>") ||
+        push_input(b, hp, &in->inputs[in->n - 1], image_index, grid, grid_ctx) ||
+        push_str(b, "<fake_token_around_image>"))
+        return -1;
+    return 0;
+}
+
+int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
+                      mtmd_grid_fn grid, const void *grid_ctx) {
+    switch (hp->projector) {
+    case SEER_PROJ_IDEFICS3: return layout_idefics3(b, hp, in, image_index, grid, grid_ctx);
+    case SEER_PROJ_QWEN2VL:
+    case SEER_PROJ_QWEN25VL:
+        if (in->n != 1) {
+            seer_error_set(b->err, "image %d: expected one encoder input, got %d", image_index + 1, in->n);
+            return -1;
+        }
+        if (push_str(b, "<|vision_start|>") || push_input(b, hp, &in->inputs[0], image_index, grid, grid_ctx) ||
+            push_str(b, "<|vision_end|>"))
+            return -1;
+        return 0;
+    default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
+        for (int i = 0; i < in->n; i++)
+            if (push_input(b, hp, &in->inputs[i], image_index, grid, grid_ctx)) return -1;
+        return 0;
+    }
+}

@@ -1,0 +1,114 @@
+/* The chunk list of a multimodal prompt: appending text and image chunks,
+ * totals, freeing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mtmd/mtmd_internal.h"
+
+static seer_chunk *new_chunk(mtmd_builder *b) {
+    seer_mm_prompt *p = b->p;
+    if (p->n_chunks == b->cap) {
+        int cap = b->cap ? b->cap * 2 : 8;
+        seer_chunk *grown = realloc(p->chunks, sizeof *grown * (size_t)cap);
+        if (!grown) {
+            seer_error_set(b->err, "out of memory building the prompt");
+            return NULL;
+        }
+        p->chunks = grown;
+        b->cap = cap;
+    }
+    seer_chunk *c = &p->chunks[p->n_chunks++];
+    memset(c, 0, sizeof *c);
+    c->image_index = -1;
+    return c;
+}
+
+int mtmd_push_tokens(mtmd_builder *b, const int32_t *ids, int n) {
+    if (n <= 0) return 0;
+    seer_mm_prompt *p = b->p;
+    seer_chunk *c = p->n_chunks > 0 && p->chunks[p->n_chunks - 1].type == SEER_CHUNK_TEXT ? &p->chunks[p->n_chunks - 1]
+                                                                                           : new_chunk(b);
+    if (!c) return -1;
+    int32_t *grown = realloc(c->tokens, sizeof *grown * (size_t)(c->n_tokens + n));
+    if (!grown) {
+        seer_error_set(b->err, "out of memory building the prompt");
+        return -1;
+    }
+    memcpy(grown + c->n_tokens, ids, sizeof *ids * (size_t)n);
+    c->tokens = grown;
+    c->n_tokens += n;
+    c->n_pos += n;
+    p->n_tokens += n;
+    p->n_pos += n;
+    return 0;
+}
+
+int mtmd_push_text(mtmd_builder *b, const char *text, size_t len) {
+    if (len == 0) return 0;
+    if (len > (size_t)INT32_MAX / 2) {
+        seer_error_set(b->err, "prompt text too long (%zu bytes)", len);
+        return -1;
+    }
+    int64_t cap = (int64_t)len + 16;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int32_t *ids = malloc(sizeof *ids * (size_t)cap);
+        if (!ids) {
+            seer_error_set(b->err, "out of memory tokenizing the prompt");
+            return -1;
+        }
+        int64_t n = seer_tokenize(b->vocab, text, len, false, true, ids, cap);
+        if (n < 0) {
+            free(ids);
+            seer_error_set(b->err, "tokenizing the prompt failed");
+            return -1;
+        }
+        if (n <= cap) {
+            int rc = mtmd_push_tokens(b, ids, (int)n);
+            free(ids);
+            return rc;
+        }
+        free(ids);
+        cap = n;
+    }
+    seer_error_set(b->err, "tokenizing the prompt failed (inconsistent token count)");
+    return -1;
+}
+
+int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos, int image_index) {
+    int64_t n = (int64_t)nx * ny;
+    if (nx <= 0 || ny <= 0 || n_pos <= 0) {
+        seer_error_set(b->err, "image %d: the vision model gives no tokens for a %d×%d input", image_index + 1, px->w,
+                       px->h);
+        return -1;
+    }
+    b->n_image_tokens += n;
+    if (b->n_image_tokens > SEER_MTMD_MAX_IMAGE_TOKENS) {
+        seer_error_set(b->err, "the images of this prompt need over %d tokens (limit %d): use fewer or smaller images",
+                       (int)(b->n_image_tokens > INT32_MAX ? INT32_MAX : b->n_image_tokens), SEER_MTMD_MAX_IMAGE_TOKENS);
+        return -1;
+    }
+    seer_chunk *c = new_chunk(b);
+    if (!c) return -1;
+    c->type = SEER_CHUNK_IMAGE;
+    c->n_tokens = (int)n;
+    c->n_pos = n_pos;
+    c->nx = nx;
+    c->ny = ny;
+    c->image_index = image_index;
+    c->pixels = *px;
+    px->data = NULL;
+    b->p->n_tokens += (int)n;
+    b->p->n_pos += n_pos;
+    return 0;
+}
+
+void seer_mm_prompt_free(seer_mm_prompt *p) {
+    if (!p) return;
+    for (int i = 0; i < p->n_chunks; i++) {
+        free(p->chunks[i].tokens);
+        free(p->chunks[i].pixels.data);
+        free(p->chunks[i].embd);
+    }
+    free(p->chunks);
+    memset(p, 0, sizeof *p);
+}
