@@ -1,0 +1,192 @@
+/* A conversation's context: the F32 KV cache and every scratch buffer the
+ * forward pass needs, sized once here (the token loop never allocates). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decoder/llm_internal.h"
+
+/* Rows per forward pass; longer batches are split (same result: attention is
+ * causal in token order). */
+#define CTX_BATCH 512
+/* Memory for logits of every row of a batch (logits_all), at most. */
+#define LOGITS_ALL_BYTES (64u << 20)
+#define CTX_MAX 1048576
+
+static double mb(double bytes) { return bytes / (1024.0 * 1024.0); }
+
+static double physical_memory_bytes(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+}
+
+static float *alloc_floats(size_t n, double *total) {
+    *total += (double)n * sizeof(float);
+    void *p = NULL;
+    if (posix_memalign(&p, 64, (n ? n : 1) * sizeof(float)) != 0) return NULL;
+    return p;
+}
+
+seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error *err) {
+    if (!m) {
+        seer_error_set(err, "no model");
+        return NULL;
+    }
+    const seer_llm_info *in = &m->info;
+    if (n_ctx <= 0) n_ctx = in->n_ctx_train > 0 && in->n_ctx_train < 4096 ? in->n_ctx_train : 4096;
+    if (n_ctx > CTX_MAX) {
+        seer_error_set(err, "context of %d tokens is too large (at most %d)", n_ctx, CTX_MAX);
+        return NULL;
+    }
+    const size_t kv_dim = (size_t)in->n_head_kv * (size_t)in->head_dim;
+    const double kv_bytes = 2.0 * in->n_layer * (double)n_ctx * (double)kv_dim * sizeof(float);
+    const double ram = physical_memory_bytes();
+    if (ram > 0 && kv_bytes > ram * 0.9) {
+        seer_error_set(err, "a context of %d tokens needs a %.0f MB KV cache, more than this machine's %.0f MB of RAM; "
+                       "use a smaller context (-c)", n_ctx, mb(kv_bytes), mb(ram));
+        return NULL;
+    }
+    seer_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        seer_error_set(err, "out of memory");
+        return NULL;
+    }
+    c->m = m;
+    c->pool = pool;
+    c->n_ctx = n_ctx;
+    c->n_batch = n_ctx < CTX_BATCH ? n_ctx : CTX_BATCH;
+    c->n_threads = seer_pool_size(pool);
+    c->kv_head_stride = (size_t)n_ctx * (size_t)in->head_dim;
+    const size_t B = (size_t)c->n_batch, E = (size_t)in->n_embd, Dq = (size_t)in->n_head * (size_t)in->head_dim;
+    size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
+    c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
+    double total = 0;
+    const size_t kv_floats = (size_t)in->n_layer * kv_dim * (size_t)n_ctx;
+    c->k_cache = alloc_floats(kv_floats, &total);
+    c->v_cache = alloc_floats(kv_floats, &total);
+    c->x = alloc_floats(B * E, &total);
+    c->xn = alloc_floats(B * E, &total);
+    c->q = alloc_floats(B * Dq, &total);
+    c->k = alloc_floats(B * kv_dim, &total);
+    c->v = alloc_floats(B * kv_dim, &total);
+    c->attn = alloc_floats(B * Dq, &total);
+    c->ffn_a = alloc_floats(B * (size_t)in->n_ff, &total);
+    c->ffn_b = alloc_floats(B * (size_t)in->n_ff, &total);
+    c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
+    c->scores = alloc_floats((size_t)c->n_threads * (size_t)n_ctx, &total);
+    c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
+    if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
+        !c->ffn_b || !c->rope_cs || !c->scores || !c->logits) {
+        seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
+                       "context (-c)", mb(total), n_ctx, mb(kv_bytes));
+        seer_ctx_free(c);
+        return NULL;
+    }
+    /* Zeroed like llama.cpp's cache, so stale rows are never garbage. */
+    memset(c->k_cache, 0, kv_floats * sizeof(float));
+    memset(c->v_cache, 0, kv_floats * sizeof(float));
+    memset(c->logits, 0, (size_t)in->n_vocab * sizeof(float));
+    return c;
+}
+
+void seer_ctx_free(seer_ctx *c) {
+    if (!c) return;
+    free(c->k_cache);
+    free(c->v_cache);
+    free(c->x);
+    free(c->xn);
+    free(c->q);
+    free(c->k);
+    free(c->v);
+    free(c->attn);
+    free(c->ffn_a);
+    free(c->ffn_b);
+    free(c->rope_cs);
+    free(c->scores);
+    free(c->logits);
+    free(c);
+}
+
+int seer_ctx_size(const seer_ctx *c) { return c ? c->n_ctx : 0; }
+int seer_ctx_used(const seer_ctx *c) { return c ? c->n_used : 0; }
+int32_t seer_ctx_next_pos(const seer_ctx *c) { return c ? c->next_pos : 0; }
+
+void seer_ctx_truncate(seer_ctx *c, int n_keep, int32_t next_pos) {
+    if (!c) return;
+    if (n_keep < 0) n_keep = 0;
+    if (n_keep < c->n_used) c->n_used = n_keep;
+    c->next_pos = next_pos < 0 ? 0 : next_pos;
+}
+
+const float *seer_ctx_logits(const seer_ctx *c, int i) {
+    if (!c) return NULL;
+    if (!c->logits_all) return c->logits;
+    if (i < 0 || i >= c->logits_rows) return NULL;
+    return c->logits + (size_t)i * (size_t)c->m->info.n_vocab;
+}
+
+/* Row positions [n][4] of the batch: explicit (1-D or section-major M-RoPE)
+ * or consecutive from next_pos. */
+static void batch_positions(const seer_ctx *c, const seer_batch *b, int r0, int n, float *out, int32_t *max_pos) {
+    const bool mrope = c->m->info.mrope;
+    for (int i = 0; i < n; i++) {
+        const int r = r0 + i;
+        int32_t p[4];
+        if (!b->pos) {
+            p[0] = p[1] = p[2] = p[3] = c->next_pos + r;
+        } else if (mrope) {
+            for (int s = 0; s < 4; s++) p[s] = b->pos[(size_t)s * (size_t)b->n + (size_t)r];
+        } else {
+            p[0] = p[1] = p[2] = p[3] = b->pos[r];
+        }
+        for (int s = 0; s < 4; s++) out[i * 4 + s] = (float)p[s];
+        for (int s = 0; s < 3; s++)
+            if (p[s] > *max_pos) *max_pos = p[s];
+    }
+}
+
+int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel, seer_error *err) {
+    if (!c || !b || b->n <= 0 || (!b->tokens == !b->embd)) {
+        seer_error_set(err, "invalid batch (needs rows, and either tokens or embeddings)");
+        return -1;
+    }
+    const seer_llm_info *in = &c->m->info;
+    if (c->n_used + b->n > c->n_ctx) {
+        seer_error_set(err, "context full: %d tokens used, %d more do not fit in %d", c->n_used, b->n, c->n_ctx);
+        return -1;
+    }
+    if (b->logits_all && b->n > c->logits_cap) {
+        seer_error_set(err, "logits for %d rows requested, this context keeps at most %d", b->n, c->logits_cap);
+        return -1;
+    }
+    if (b->tokens)
+        for (int i = 0; i < b->n; i++)
+            if (b->tokens[i] < 0 || b->tokens[i] >= in->n_vocab) {
+                seer_error_set(err, "token id %d is outside the vocabulary (0…%d)", b->tokens[i], in->n_vocab - 1);
+                return -1;
+            }
+    const int used0 = c->n_used;
+    const int32_t pos0 = c->next_pos;
+    int32_t max_pos = -1;
+    float rows_pos[4 * CTX_BATCH];
+    for (int r0 = 0; r0 < b->n; r0 += c->n_batch) {
+        const int n = b->n - r0 < c->n_batch ? b->n - r0 : c->n_batch;
+        batch_positions(c, b, r0, n, rows_pos, &max_pos);
+        const int32_t *tokens = b->tokens ? b->tokens + r0 : NULL;
+        const float *embd = b->embd ? b->embd + (size_t)r0 * (size_t)in->n_embd : NULL;
+        const bool last = r0 + n == b->n;
+        const llm_logits want = b->logits_all ? LLM_LOGITS_ALL : last ? LLM_LOGITS_LAST : LLM_LOGITS_NONE;
+        if (llm_forward(c, n, tokens, embd, rows_pos, want, r0, cancel) != 0) {
+            c->n_used = used0; /* rows written past n_used are simply unused */
+            c->next_pos = pos0;
+            seer_error_set(err, "cancelled");
+            return -1;
+        }
+        c->n_used += n;
+    }
+    c->next_pos = max_pos + 1;
+    c->logits_all = b->logits_all;
+    c->logits_rows = b->logits_all ? b->n : 1;
+    return 0;
+}

@@ -1,0 +1,64 @@
+/* Internals of the language model: weights bound in place, hyper-parameters,
+ * and the context (KV cache + scratch) of one conversation. */
+#ifndef SEER_DECODER_LLM_INTERNAL_H
+#define SEER_DECODER_LLM_INTERNAL_H
+
+#include "seer/llm.h"
+#include "seer/matmul.h"
+
+typedef enum llm_rope_kind { LLM_ROPE_NORMAL, LLM_ROPE_NEOX, LLM_ROPE_MULTI } llm_rope_kind;
+
+typedef struct llm_layer {
+    const float *attn_norm, *ffn_norm;
+    seer_weight wq, wk, wv, wo, w_gate, w_up, w_down;
+    const float *bq, *bk, *bv;   /* NULL when the architecture has none */
+} llm_layer;
+
+struct seer_llm {
+    gguf_file *gguf;
+    seer_vocab *vocab;
+    seer_llm_info info;
+    char arch[32];
+    char *name;
+    int head_dim_v;              /* value head size (usually = head_dim) */
+    int n_rot;
+    float rope_base, norm_eps;
+    llm_rope_kind rope;
+    int sections[4];             /* M-RoPE sections in pairs */
+    seer_weight tok_embd, output;
+    const float *output_norm;
+    llm_layer *layers;
+    float **owned;               /* 1-D tensors converted to f32 */
+    int n_owned;
+};
+
+struct seer_ctx {
+    const seer_llm *m;
+    seer_pool *pool;
+    int n_ctx, n_used, n_batch, n_threads;
+    int32_t next_pos;
+    size_t kv_head_stride;       /* floats per (layer, kv head): n_ctx * head_dim */
+    float *k_cache, *v_cache;    /* [layer][kv head][n_ctx][head_dim]: each head's rows contiguous */
+    /* scratch for n_batch rows */
+    float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
+    float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
+    float *scores;               /* [n_threads][n_ctx] */
+    float *logits;               /* [logits_cap][n_vocab] */
+    int logits_cap, logits_rows; /* rows held by the last decode */
+    bool logits_all;
+};
+
+typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm_logits;
+
+/* The forward pass of up to n_batch rows written at cache rows n_used…; does
+ * not move n_used. rows_pos: [n][4] positions. Logits go to c->logits (row
+ * logits_row0 + i for LLM_LOGITS_ALL, row 0 for the last row). Returns 0, or
+ * -1 when cancelled (then the cache rows below n_used are untouched). */
+int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
+                llm_logits want, int logits_row0, const volatile int *cancel);
+
+/* Causal attention of the batch's queries over cache rows [0, n_used + i]
+ * for row i, parallel over (head, row). */
+void llm_attention(seer_ctx *c, int layer, int n);
+
+#endif

@@ -1,0 +1,290 @@
+/* Loading a language model: hyper-parameters from the GGUF metadata only,
+ * every tensor bound in place with its shape checked against them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decoder/llm_internal.h"
+#include "seer/tensor.h"
+
+typedef struct arch_desc {
+    const char *name;
+    llm_rope_kind rope;
+    bool qkv_bias;
+    float default_eps;
+} arch_desc;
+
+static const arch_desc ARCHES[] = {
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f},
+};
+
+static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    return gguf_get_int(f, key, def);
+}
+static double key_float(const gguf_file *f, const char *arch, const char *suffix, double def) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    return gguf_get_float(f, key, def);
+}
+
+static const char *shape_str(const gguf_tensor *t, char *buf, size_t cap) {
+    int n = snprintf(buf, cap, "[%lld", (long long)t->ne[0]);
+    for (int d = 1; d < t->n_dims && n > 0 && (size_t)n < cap; d++)
+        n += snprintf(buf + n, cap - (size_t)n, ", %lld", (long long)t->ne[d]);
+    if (n > 0 && (size_t)n < cap) snprintf(buf + n, cap - (size_t)n, "]");
+    return buf;
+}
+
+/* A matrix with ne = [n_in, n_out]. */
+static bool bind_matrix(const seer_llm *m, seer_weight *w, const char *name, int64_t n_in, int64_t n_out,
+                        seer_error *err) {
+    const gguf_tensor *t = gguf_find_tensor(m->gguf, name);
+    if (!t) {
+        seer_error_set(err, "%s: tensor '%s' is missing", m->gguf->path, name);
+        return false;
+    }
+    char got[96];
+    if (t->ne[0] != n_in || t->ne[1] != n_out || t->ne[2] != 1 || t->ne[3] != 1 || !seer_weight_from_tensor(w, t)) {
+        seer_error_set(err, "%s: tensor '%s' has shape %s (%s), expected [%lld, %lld]", m->gguf->path, name,
+                       shape_str(t, got, sizeof got), seer_type_name(t->type), (long long)n_in, (long long)n_out);
+        return false;
+    }
+    return true;
+}
+
+/* A vector of n floats, used in place when F32, converted otherwise. */
+static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool required, seer_error *err,
+                                bool *failed) {
+    const gguf_tensor *t = gguf_find_tensor(m->gguf, name);
+    if (!t) {
+        if (required) {
+            seer_error_set(err, "%s: tensor '%s' is missing", m->gguf->path, name);
+            *failed = true;
+        }
+        return NULL;
+    }
+    char got[96];
+    if (t->ne[0] != n || t->ne[1] != 1 || t->ne[2] != 1 || t->ne[3] != 1 || !seer_type_get(t->type) ||
+        n % seer_type_get(t->type)->block_size != 0) {
+        seer_error_set(err, "%s: tensor '%s' has shape %s (%s), expected [%lld]", m->gguf->path, name,
+                       shape_str(t, got, sizeof got), seer_type_name(t->type), (long long)n);
+        *failed = true;
+        return NULL;
+    }
+    if (t->type == SEER_TYPE_F32) return t->data;
+    float *buf = malloc(sizeof *buf * (size_t)n);
+    float **list = realloc(m->owned, sizeof *list * (size_t)(m->n_owned + 1));
+    if (!buf || !list) {
+        free(buf);
+        if (list) m->owned = list;
+        seer_error_set(err, "out of memory converting '%s'", name);
+        *failed = true;
+        return NULL;
+    }
+    m->owned = list;
+    m->owned[m->n_owned++] = buf;
+    seer_dequantize_row(t->type, t->data, buf, n);
+    return buf;
+}
+
+static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    const char *a = ad->name;
+    seer_llm_info *in = &m->info;
+    in->n_layer = (int)key_int(f, a, "block_count", 0);
+    in->n_embd = (int)key_int(f, a, "embedding_length", 0);
+    in->n_ff = (int)key_int(f, a, "feed_forward_length", 0);
+    in->n_head = (int)key_int(f, a, "attention.head_count", 0);
+    in->n_head_kv = (int)key_int(f, a, "attention.head_count_kv", in->n_head);
+    in->n_ctx_train = (int)key_int(f, a, "context_length", 4096);
+    const char *missing = in->n_layer <= 0 ? "block_count" : in->n_embd <= 0 ? "embedding_length"
+                        : in->n_ff <= 0 ? "feed_forward_length" : in->n_head <= 0 ? "attention.head_count"
+                        : NULL;
+    if (missing) {
+        seer_error_set(err, "%s: metadata key '%s.%s' is missing or not positive", f->path, a, missing);
+        return false;
+    }
+    if (in->n_layer > 4096 || in->n_embd > 1 << 20 || in->n_ff > 1 << 22 || in->n_head > 4096) {
+        seer_error_set(err, "%s: implausible hyper-parameters (%d layers, width %d, FFN %d, %d heads)", f->path,
+                       in->n_layer, in->n_embd, in->n_ff, in->n_head);
+        return false;
+    }
+    if (in->n_head_kv <= 0 || in->n_head % in->n_head_kv != 0) {
+        seer_error_set(err, "%s: %d attention heads cannot share %d KV heads", f->path, in->n_head, in->n_head_kv);
+        return false;
+    }
+    in->head_dim = (int)key_int(f, a, "attention.key_length", in->n_embd / in->n_head);
+    m->head_dim_v = (int)key_int(f, a, "attention.value_length", in->head_dim);
+    m->n_rot = (int)key_int(f, a, "rope.dimension_count", in->head_dim);
+    if (in->head_dim <= 0 || in->head_dim > 1024 || m->head_dim_v != in->head_dim || m->n_rot <= 0 ||
+        m->n_rot > in->head_dim || m->n_rot % 2) {
+        seer_error_set(err, "%s: unsupported head sizes (key %d, value %d, rope dims %d)", f->path, in->head_dim,
+                       m->head_dim_v, m->n_rot);
+        return false;
+    }
+    m->rope_base = (float)key_float(f, a, "rope.freq_base", 10000.0);
+    m->norm_eps = (float)key_float(f, a, "attention.layer_norm_rms_epsilon", ad->default_eps);
+    m->rope = ad->rope;
+    if (ad->rope == LLM_ROPE_MULTI) {
+        char key[128];
+        snprintf(key, sizeof key, "%s.rope.dimension_sections", a);
+        uint64_t ns = gguf_get_arr_n(f, key);
+        if (ns < 3 || ns > 4) {
+            seer_error_set(err, "%s: '%s' must hold 4 section sizes (has %llu)", f->path, key, (unsigned long long)ns);
+            return false;
+        }
+        int sum = 0;
+        for (uint64_t i = 0; i < 4; i++) {
+            m->sections[i] = i < ns ? (int)gguf_get_arr_int(f, key, i, 0) : 0;
+            if (m->sections[i] < 0) m->sections[i] = 0;
+            sum += m->sections[i];
+        }
+        if (sum * 2 != m->n_rot) {
+            seer_error_set(err, "%s: rope sections %d+%d+%d+%d do not cover the %d rotated dims", f->path,
+                           m->sections[0], m->sections[1], m->sections[2], m->sections[3], m->n_rot);
+            return false;
+        }
+    }
+    in->mrope = ad->rope == LLM_ROPE_MULTI;
+    return true;
+}
+
+static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_progress_fn progress, void *ud, seer_error *err) {
+    const seer_llm_info *in = &m->info;
+    const int64_t E = in->n_embd, F = in->n_ff, Dq = (int64_t)in->n_head * in->head_dim,
+                  Dk = (int64_t)in->n_head_kv * in->head_dim;
+    bool failed = false;
+    for (int l = 0; l < in->n_layer && !failed; l++) {
+        llm_layer *L = &m->layers[l];
+        char n[96];
+#define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
+        L->attn_norm = bind_vector(m, NAME("attn_norm.weight"), E, true, err, &failed);
+        if (failed) break;
+        L->ffn_norm = bind_vector(m, NAME("ffn_norm.weight"), E, true, err, &failed);
+        if (failed || !bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, Dq, err) ||
+            !bind_matrix(m, &L->wk, NAME("attn_k.weight"), E, Dk, err) ||
+            !bind_matrix(m, &L->wv, NAME("attn_v.weight"), E, Dk, err) ||
+            !bind_matrix(m, &L->wo, NAME("attn_output.weight"), Dq, E, err) ||
+            !bind_matrix(m, &L->w_gate, NAME("ffn_gate.weight"), E, F, err) ||
+            !bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, F, err) ||
+            !bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), F, E, err))
+            return false;
+        L->bq = bind_vector(m, NAME("attn_q.bias"), Dq, ad->qkv_bias, err, &failed);
+        if (!failed) L->bk = bind_vector(m, NAME("attn_k.bias"), Dk, ad->qkv_bias, err, &failed);
+        if (!failed) L->bv = bind_vector(m, NAME("attn_v.bias"), Dk, ad->qkv_bias, err, &failed);
+#undef NAME
+        if (progress) progress(ud, (float)(l + 1) / (float)in->n_layer);
+    }
+    return !failed;
+}
+
+/* The matrix type holding the most bytes, and parameter/byte totals. */
+static void summarise(seer_llm *m) {
+    uint64_t bytes_by_type[SEER_TYPE_COUNT] = {0};
+    for (uint64_t i = 0; i < m->gguf->n_tensors; i++) {
+        const gguf_tensor *t = &m->gguf->tensors[i];
+        uint64_t n = 1;
+        for (int d = 0; d < GGUF_MAX_DIMS; d++) n *= (uint64_t)t->ne[d];
+        m->info.n_params += n;
+        m->info.weight_bytes += t->nbytes;
+        if (t->n_dims >= 2 && t->type >= 0 && t->type < SEER_TYPE_COUNT) bytes_by_type[t->type] += t->nbytes;
+    }
+    int best = 0;
+    for (int t = 1; t < SEER_TYPE_COUNT; t++)
+        if (bytes_by_type[t] > bytes_by_type[best]) best = t;
+    m->info.weight_type = best;
+}
+
+seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, seer_error *err) {
+    if (!path) {
+        seer_error_set(err, "no model path given");
+        return NULL;
+    }
+    gguf_file *f = gguf_open(path, err);
+    if (!f) return NULL;
+    seer_llm *m = calloc(1, sizeof *m);
+    if (!m) {
+        gguf_close(f);
+        seer_error_set(err, "out of memory");
+        return NULL;
+    }
+    m->gguf = f;
+    const char *arch = gguf_get_str(f, "general.architecture");
+    const arch_desc *ad = NULL;
+    for (size_t i = 0; arch && i < sizeof ARCHES / sizeof ARCHES[0]; i++)
+        if (strcmp(arch, ARCHES[i].name) == 0) ad = &ARCHES[i];
+    if (!ad) {
+        if (!arch) seer_error_set(err, "%s: no general.architecture key: not a model file", path);
+        else if (strcmp(arch, "clip") == 0)
+            seer_error_set(err, "%s is a vision projector (mmproj), not a language model: pass it with --mmproj", path);
+        else
+            seer_error_set(err, "%s: architecture '%.64s' is not supported (supported: llama, qwen2, qwen2vl)", path,
+                           arch);
+        seer_llm_free(m);
+        return NULL;
+    }
+    snprintf(m->arch, sizeof m->arch, "%s", ad->name);
+    m->info.arch = m->arch;
+    const char *gname = gguf_get_str(f, "general.name");
+    if (!gname) {
+        gname = strrchr(path, '/');
+        gname = gname ? gname + 1 : path;
+    }
+    m->name = strdup(gname);
+    m->info.name = m->name ? m->name : "";
+    if (!read_hparams(m, ad, err)) goto fail;
+
+    const gguf_tensor *te = gguf_find_tensor(f, "token_embd.weight");
+    if (!te) {
+        seer_error_set(err, "%s: tensor 'token_embd.weight' is missing", path);
+        goto fail;
+    }
+    m->info.n_vocab = (int)te->ne[1];
+    if (!bind_matrix(m, &m->tok_embd, "token_embd.weight", m->info.n_embd, te->ne[1], err)) goto fail;
+    if (gguf_find_tensor(f, "output.weight")) {
+        if (!bind_matrix(m, &m->output, "output.weight", m->info.n_embd, m->info.n_vocab, err)) goto fail;
+    } else {
+        m->output = m->tok_embd; /* tied embeddings */
+    }
+    bool failed = false;
+    m->output_norm = bind_vector(m, "output_norm.weight", m->info.n_embd, true, err, &failed);
+    if (failed) goto fail;
+    m->layers = calloc((size_t)m->info.n_layer, sizeof *m->layers);
+    if (!m->layers) {
+        seer_error_set(err, "out of memory");
+        goto fail;
+    }
+    if (!bind_layers(m, ad, progress, ud, err)) goto fail;
+
+    m->vocab = seer_vocab_load(f, err);
+    if (!m->vocab) goto fail;
+    if (seer_vocab_size(m->vocab) > m->info.n_vocab) {
+        seer_error_set(err, "%s: the vocabulary has %d tokens but the embedding table only %d rows", path,
+                       seer_vocab_size(m->vocab), m->info.n_vocab);
+        goto fail;
+    }
+    summarise(m);
+    return m;
+fail:
+    seer_llm_free(m);
+    return NULL;
+}
+
+void seer_llm_free(seer_llm *m) {
+    if (!m) return;
+    for (int i = 0; i < m->n_owned; i++) free(m->owned[i]);
+    free(m->owned);
+    free(m->layers);
+    seer_vocab_free(m->vocab);
+    free(m->name);
+    gguf_close(m->gguf);
+    free(m);
+}
+
+const seer_llm_info *seer_llm_get_info(const seer_llm *m) { return m ? &m->info : NULL; }
+const seer_vocab *seer_llm_vocab(const seer_llm *m) { return m ? m->vocab : NULL; }
+const gguf_file *seer_llm_gguf(const seer_llm *m) { return m ? m->gguf : NULL; }

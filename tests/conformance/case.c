@@ -1,0 +1,65 @@
+/* One case: load the models, run the checks, and sum them up in one line.
+ * The decoder-only check always runs; the full pipeline runs when the
+ * projector loads, and the line says so when it could not. */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+
+static void report(case_result *res, const char *label, const check_out *c, bool *failed) {
+    if (c->failed) {
+        if (*failed) detail_add(res, "; ");
+        detail_add(res, "%s%s", label, c->text);
+        *failed = true;
+    }
+}
+
+void run_case(const char *dir, seer_pool *pool, case_result *res) {
+    case_data cd;
+    bool missing = false;
+    char why[512];
+    if (case_data_load(&cd, dir, &missing, why, sizeof why) != 0) {
+        res->status = missing ? CASE_SKIP : CASE_FAIL;
+        detail_add(res, "%s", why);
+        case_data_free(&cd);
+        return;
+    }
+    seer_error err = {{0}};
+    seer_llm *llm = seer_llm_load(cd.llm_path, NULL, NULL, &err);
+    if (!llm) {
+        res->status = CASE_FAIL;
+        detail_add(res, "loading the LLM: %s", err.msg);
+        case_data_free(&cd);
+        return;
+    }
+    seer_vision *vision = NULL;
+    char vision_note[SEER_ERR_MAX + 16] = "";
+    if (cd.mmproj_path) {
+        vision = seer_vision_load(cd.mmproj_path, &err);
+        if (!vision) snprintf(vision_note, sizeof vision_note, "%s", err.msg[0] ? err.msg : "not available");
+    }
+    check_out tok, dec, pipe;
+    memset(&tok, 0, sizeof tok);
+    memset(&dec, 0, sizeof dec);
+    memset(&pipe, 0, sizeof pipe);
+    check_tokens(&cd, llm, vision, &tok);
+    check_decoder(&cd, llm, pool, &dec);
+    if (vision) check_pipeline(&cd, llm, vision, pool, &pipe);
+
+    bool failed = false;
+    report(res, "", &tok, &failed);
+    report(res, cd.mmproj_path ? "decoder-only: " : "", &dec, &failed);
+    report(res, "pipeline: ", &pipe, &failed);
+    if (failed) {
+        res->status = CASE_FAIL;
+    } else {
+        res->status = CASE_PASS;
+        detail_add(res, " (%s; %s%s", tok.text, cd.mmproj_path ? "decoder-only: " : "", dec.text);
+        if (vision) detail_add(res, "; pipeline: %s)", pipe.text);
+        else if (cd.mmproj_path) detail_add(res, "; pipeline skipped, vision: %s)", vision_note);
+        else detail_add(res, ")");
+    }
+    seer_vision_free(vision);
+    seer_llm_free(llm);
+    case_data_free(&cd);
+}

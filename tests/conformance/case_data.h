@@ -1,0 +1,41 @@
+/* One conformance case as read from its folder: case.json, prompt, the
+ * expected token chunks, logits and greedy continuation. */
+#ifndef SEER_CONFORMANCE_CASE_DATA_H
+#define SEER_CONFORMANCE_CASE_DATA_H
+
+#include "conformance.h"
+
+typedef struct ref_chunk {
+    bool image;
+    int32_t *tokens;        /* text: ids (owned) */
+    int n_tokens, n_pos, pos, index, nx, ny;
+    int32_t *dpos;          /* M-RoPE image: [n_tokens][3] = t, column, row offsets (owned) */
+} ref_chunk;
+
+typedef struct case_data {
+    char *dir;
+    json_value *cj;
+    char *llm_path, *mmproj_path;   /* mmproj NULL for text-only cases */
+    char *prompt;
+    size_t prompt_len;
+    int n_images;
+    char **image_paths;
+    int n_predict;
+    double tol_logits, tol_embd, tol_margin;
+    ref_chunk *chunks;
+    int n_chunks, n_tokens_total, n_pos_total;
+    float *logits;
+    size_t n_logits;
+    int32_t *greedy;
+    float *margin;
+    int n_greedy;
+} case_data;
+
+/* Reads everything; on failure returns -1 with a reason in why. A missing
+ * model file is reported through *missing (the case is then skipped). */
+int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, size_t why_cap);
+void case_data_free(case_data *cd);
+/* Expected embeddings of image chunk k ([n_tokens][n_embd]); NULL if absent. */
+float *case_data_image_embd(const case_data *cd, int k, size_t *n);
+
+#endif

@@ -1,0 +1,71 @@
+/* Full pipeline: images → preprocessing → encoder + projector → embeddings
+ * compared with image_embd_<k>.f32, then the prompt through the decoder. */
+#include <stdlib.h>
+
+#include "checks.h"
+
+void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *vision, seer_pool *pool,
+                    check_out *out) {
+    seer_error err = {{0}};
+    seer_image *images = calloc((size_t)cd->n_images + 1, sizeof *images);
+    int loaded = 0;
+    for (; loaded < cd->n_images; loaded++)
+        if (seer_image_load(cd->image_paths[loaded], SEER_IMAGE_DEFAULT_MAX_PIXELS, &images[loaded], &err) != 0) break;
+    seer_mm_prompt p = {0};
+    seer_ctx *ctx = NULL;
+    if (loaded < cd->n_images) {
+        out_add(out, "image %s: %s", cd->image_paths[loaded], err.msg);
+        out->failed = true;
+        goto done;
+    }
+    if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, cd->prompt, images, cd->n_images, true, &p, &err) != 0 ||
+        seer_mtmd_encode(vision, pool, &p, NULL, &err) != 0) {
+        out_add(out, "%s", err.msg);
+        out->failed = true;
+        goto done;
+    }
+    /* The i-th image chunk against the i-th expected image chunk. */
+    double worst = 0;
+    int ref_i = 0;
+    for (int i = 0; i < p.n_chunks; i++) {
+        const seer_chunk *c = &p.chunks[i];
+        if (c->type != SEER_CHUNK_IMAGE) continue;
+        while (ref_i < cd->n_chunks && !cd->chunks[ref_i].image) ref_i++;
+        if (ref_i >= cd->n_chunks) {
+            out_add(out, "more image chunks than expected");
+            out->failed = true;
+            goto done;
+        }
+        const int k = cd->chunks[ref_i++].index;
+        size_t n = 0;
+        float *ref = case_data_image_embd(cd, k, &n);
+        if (!ref || n != (size_t)c->n_tokens * (size_t)p.n_embd) {
+            out_add(out, "image chunk %d: %d x %d embeddings, expected/image_embd_%d.f32 has %zu floats", k,
+                    c->n_tokens, p.n_embd, k, n);
+            out->failed = true;
+            free(ref);
+            goto done;
+        }
+        const double d = rel_l2(c->embd, ref, n);
+        free(ref);
+        if (!(d <= cd->tol_embd)) {
+            out_add(out, "image_embd_%d rel_l2 %.3g > %.3g", k, d, cd->tol_embd);
+            out->failed = true;
+            goto done;
+        }
+        if (d > worst) worst = d;
+    }
+    out_add(out, "embd %.2g, ", worst);
+    ctx = seer_ctx_new(llm, p.n_tokens + cd->n_predict + 16, pool, &err);
+    if (!ctx || seer_mtmd_eval(ctx, &p, NULL, &err) != 0) {
+        out_add(out, "%s", err.msg);
+        out->failed = true;
+        goto done;
+    }
+    check_logits_and_greedy(cd, llm, ctx, seer_ctx_next_pos(ctx), out);
+done:
+    seer_ctx_free(ctx);
+    seer_mm_prompt_free(&p);
+    for (int i = 0; i < loaded; i++) seer_image_free(&images[i]);
+    free(images);
+}

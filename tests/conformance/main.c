@@ -1,0 +1,80 @@
+/* conformance DIR: walks DIR (default $CONFORMANCE_DIR) recursively; every
+ * folder with a case.json is a case. One line per case, then
+ * "N passed, N failed[, N skipped]". Exit status 1 when any case failed. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "conformance.h"
+
+typedef struct tally {
+    int passed, failed, skipped;
+} tally;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void walk(const char *dir, seer_pool *pool, tally *t) {
+    char *cj = path_join(dir, "case.json");
+    if (cj && file_exists(cj)) {
+        const char *name = strrchr(dir, '/');
+        name = name ? name + 1 : dir;
+        case_result res = {0};
+        run_case(dir, pool, &res);
+        switch (res.status) {
+        case CASE_PASS: printf("PASS %s%s\n", name, res.detail); t->passed++; break;
+        case CASE_FAIL: printf("FAIL %s: %s\n", name, res.detail); t->failed++; break;
+        case CASE_SKIP: printf("SKIP %s: %s\n", name, res.detail); t->skipped++; break;
+        }
+        fflush(stdout);
+    }
+    free(cj);
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char **subs = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char *p = path_join(dir, e->d_name);
+        struct stat st;
+        if (p && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            char **s = realloc(subs, (n + 1) * sizeof *s);
+            if (s) {
+                subs = s;
+                subs[n++] = p;
+                continue;
+            }
+        }
+        free(p);
+    }
+    closedir(d);
+    qsort(subs, n, sizeof *subs, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        walk(subs[i], pool, t);
+        free(subs[i]);
+    }
+    free(subs);
+}
+
+int main(int argc, char **argv) {
+    const char *dir = argc > 1 ? argv[1] : getenv("CONFORMANCE_DIR");
+    if (!dir || !*dir) {
+        fprintf(stderr, "usage: conformance DIR (or set CONFORMANCE_DIR)\n");
+        return 2;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("SKIP conformance: folder %s not found\n0 passed, 0 failed, 1 skipped\n", dir);
+        return 0;
+    }
+    seer_pool *pool = seer_pool_create(0);
+    tally t = {0};
+    walk(dir, pool, &t);
+    seer_pool_destroy(pool);
+    printf("%d passed, %d failed", t.passed, t.failed);
+    if (t.skipped) printf(", %d skipped", t.skipped);
+    printf("\n");
+    return t.failed ? 1 : 0;
+}
