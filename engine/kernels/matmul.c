@@ -18,7 +18,9 @@
 #include "threads/pool_scratch.h"
 
 /* Dequantized weight tile per thread: about this many bytes of f32. */
-#define TILE_BYTES (2u << 20)
+#ifndef TILE_BYTES
+#define TILE_BYTES (8u << 20)
+#endif
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static void blas_single_thread(void) {
@@ -179,7 +181,7 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
     if (rows < 16) rows = 16;
     /* Enough tiles to keep every thread busy. */
     int64_t per_thread = (w->n_out + nth - 1) / nth;
-    if (rows > per_thread) rows = per_thread;
+    if (rows > per_thread || w->type == SEER_TYPE_F32) rows = per_thread; /* f32: no tile to fill */
     j->tile_rows = rows > 0 ? rows : 1;
     if (w->type != SEER_TYPE_F32) {
         j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->tile_rows * (size_t)n_in * sizeof(float), &owned_t);

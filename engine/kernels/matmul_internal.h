@@ -9,7 +9,7 @@ void seer_blas_init(void);
 
 /* From this many activation rows on, dequantize + sgemm beats per-row dot
  * products (measured with tools/kernel-bench). */
-#define SEER_MATMUL_GEMM_MIN_ROWS 32
+#define SEER_MATMUL_GEMM_MIN_ROWS 64
 
 /* seer_matmul with the algorithm chosen by the caller (benchmarks, tests). */
 enum { SEER_MATMUL_AUTO = 0, SEER_MATMUL_DOT = 1, SEER_MATMUL_GEMM = 2 };
