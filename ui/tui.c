@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -334,6 +335,8 @@ static void setup_theme_dirs(tui *t) {
 
 int tui_run(const tui_config *cfg) {
     setlocale(LC_ALL, "");
+    /* Panes are drawn with Unicode; terminals are UTF-8 even when LANG is unset. */
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "seer: the interactive UI needs a terminal (use -p for headless mode)\n");
         return 2;

@@ -154,11 +154,16 @@ void tui_draw_timings(tui *t) {
     static const char *const BARS[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     int n = t->n_spark < TUI_SPARK ? t->n_spark : TUI_SPARK;
     int show = n < wd - 2 ? n : wd - 2;
-    double mx = 0;
-    for (int i = n - show; i < n; i++) mx = t->spark[i] > mx ? t->spark[i] : mx;
+    double mx = 0, mn = 1e300;
+    for (int i = n - show; i < n; i++) {
+        mx = t->spark[i] > mx ? t->spark[i] : mx;
+        mn = t->spark[i] < mn ? t->spark[i] : mn;
+    }
+    /* Bars span [min/2, max] so steady latencies sit mid-height and spikes stand out. */
+    double lo = mn / 2;
     for (int i = 0; i < show; i++) {
         double v = t->spark[n - show + i];
-        int b = mx > 0 ? (int)(v / mx * 7.999) : 0;
+        int b = mx > lo ? (int)((v - lo) / (mx - lo) * 7.999) : 3;
         wattrset(w, ui_attr(speed_role(v, med)));
         mvwaddstr(w, y, 1 + i, BARS[b < 0 ? 0 : b > 7 ? 7 : b]);
     }
