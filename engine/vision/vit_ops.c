@@ -1,10 +1,12 @@
 /* Norms and activations of the ViT over all sequence rows, split across the
  * pool: with thousands of patches even these cheap passes are worth
- * spreading (the per-row math itself is seer/ops.h). */
+ * spreading. Norms are seer/ops.h; activations use the SIMD exp kernels of
+ * vit_math.h (same functions, several times faster than libm per element). */
 #include <string.h>
 
 #include "seer/ops.h"
 #include "vision/vision_internal.h"
+#include "vision/vit_math.h"
 
 typedef struct rows_job {
     vit_norm kind;
@@ -53,12 +55,9 @@ static void act_task(void *ctx, int ith, int nth) {
     int64_t b, e;
     elem_range(j->n, ith, nth, &b, &e);
     if (e <= b) return;
-    float *x = j->out + b;
-    switch (j->act) {
-    case VIT_ACT_QUICK_GELU: seer_quick_gelu(x, e - b); break;
-    case VIT_ACT_GELU_TANH: seer_gelu_tanh(x, e - b); break;
-    case VIT_ACT_SILU: seer_silu(x, e - b); break;
-    }
+    static const vit_gate_kind kinds[] = {[VIT_ACT_QUICK_GELU] = VIT_GATE_QUICK_GELU,
+                                          [VIT_ACT_GELU_TANH] = VIT_GATE_GELU_TANH, [VIT_ACT_SILU] = VIT_GATE_SILU};
+    vit_gate(kinds[j->act], j->out + b, NULL, e - b);
 }
 
 void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems) {
@@ -70,7 +69,7 @@ static void swiglu_task(void *ctx, int ith, int nth) {
     const rows_job *j = ctx;
     int64_t b, e;
     elem_range(j->n, ith, nth, &b, &e);
-    if (e > b) seer_swiglu(j->out + b, j->aux + b, e - b);
+    if (e > b) vit_gate(VIT_GATE_SILU, j->out + b, j->aux + b, e - b); /* silu(gate)·up */
 }
 
 void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems) {

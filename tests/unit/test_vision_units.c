@@ -15,6 +15,7 @@
 #include "test_vision_synth.h"
 #include "testlib.h"
 #include "vision/vision_internal.h"
+#include "vision/vit_math.h"
 
 static void test_window_partition(void) {
     /* The newspaper image of qwen25vl-f32: 23×17 cells, 4-cell windows. */
@@ -142,6 +143,68 @@ static void test_attention(seer_pool *pool) {
     free(k);
     free(v);
     free(out);
+}
+
+/* The SIMD exp kernels against libm, on every level this CPU has: values
+ * from deep negative to large positive, lengths with ragged tails. */
+static void test_simd_math(void) {
+    typedef void (*gate_fn)(vit_gate_kind, float *, const float *, int64_t);
+    typedef void (*softmax_fn)(float *, int64_t);
+    gate_fn gates[3] = {vit_gate_scalar, NULL, NULL};
+    softmax_fn softmaxes[3] = {vit_softmax_row_scalar, NULL, NULL};
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        gates[1] = vit_gate_avx2;
+        softmaxes[1] = vit_softmax_row_avx2;
+    }
+    if (__builtin_cpu_supports("avx512f")) {
+        gates[2] = vit_gate_avx512;
+        softmaxes[2] = vit_softmax_row_avx512;
+    }
+#endif
+    enum { N = 203 };
+    float x[N], up[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = -120.0f + 240.0f * (float)i / (N - 1); /* includes |x| > 88 */
+        up[i] = 0.5f + 0.01f * i;
+    }
+    for (int kind = VIT_GATE_QUICK_GELU; kind <= VIT_GATE_SILU; kind++) {
+        for (int lvl = 0; lvl < 3; lvl++) {
+            if (!gates[lvl]) continue;
+            for (int len = 1; len <= N; len += 13) {
+                float y[N], z[N];
+                for (int i = 0; i < len; i++) y[i] = z[i] = x[(i * 7) % N] * 0.05f * (float)(1 + i % 5);
+                gates[lvl]((vit_gate_kind)kind, y, kind == VIT_GATE_SILU ? up : NULL, len);
+                for (int i = 0; i < len; i++) {
+                    double v = z[i], g = kind == VIT_GATE_QUICK_GELU ? 1.702 * v
+                                         : kind == VIT_GATE_GELU_TANH ? 2.0 * 0.7978845608028654 * (v + 0.044715 * v * v * v)
+                                                                      : v;
+                    double ref = v / (1.0 + exp(-g)) * (kind == VIT_GATE_SILU ? up[i] : 1.0);
+                    /* float rounding of g moves exp(-g) by about |g|·ulp */
+                    CHECK_MSG(fabs(y[i] - ref) <= 3e-7 * (2 + fabs(g)) * fabs(ref) + 1e-30, "gate %d level %d x=%g: %g vs %g", kind,
+                              lvl, v, (double)y[i], ref);
+                    CHECK(isfinite(y[i]));
+                }
+            }
+        }
+    }
+    for (int lvl = 0; lvl < 3; lvl++) {
+        if (!softmaxes[lvl]) continue;
+        for (int len = 1; len <= N; len += 11) {
+            float y[N];
+            double m = -1e300, sum = 0;
+            for (int i = 0; i < len; i++) {
+                y[i] = x[(i * 31) % N] * 0.5f;
+                if (y[i] > m) m = y[i];
+            }
+            double ref[N];
+            for (int i = 0; i < len; i++) sum += ref[i] = exp(y[i] - m);
+            softmaxes[lvl](y, len);
+            for (int i = 0; i < len; i++)
+                CHECK_MSG(fabs(y[i] - ref[i] / sum) <= 3e-7 * (4 + fabs(log(ref[i]))) * (ref[i] / sum) + 1e-37, "softmax level %d len %d i %d", lvl,
+                          len, i);
+        }
+    }
 }
 
 static char *tmp_path(const char *name) {
@@ -382,6 +445,7 @@ int main(int argc, char **argv) {
     test_window_partition();
     test_rope_table();
     test_attention(pool);
+    test_simd_math();
     test_unsupported_projector();
     test_legacy_swap(pool);
     test_window_isolation(pool);
