@@ -154,7 +154,9 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         j->act_row_bytes = seer_row_bytes(j->act_type, w->n_in);
         j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows, &owned);
         if (!j->act) return;
-        seer_pool_run(pool, quantize_act_task, j);
+        /* a few rows: not worth waking the workers for */
+        if (j->n_rows < 4) quantize_act_task(j, 0, 1);
+        else seer_pool_run(pool, quantize_act_task, j);
     }
     seer_pool_run(pool, dot_task, j);
     free(owned);
