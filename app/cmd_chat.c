@@ -1,4 +1,397 @@
-/* PLACEHOLDER: replaced by the real implementation of 'seer chat'. */
+/* seer (default command): the interactive TUI on a terminal, otherwise the
+ * headless one-shot chat: load the model (and projector), apply the chat
+ * template with the images in the user turn, prefill, then stream the reply
+ * to stdout (made terminal-safe) with timings on stderr, or one JSON object
+ * per event with --json. Exit codes: 0 ok, 1 runtime error, 2 usage error,
+ * 130 interrupted. */
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "commands.h"
-int cmd_chat(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "seer: 'chat' is not built yet\n"); return 2; }
+#include "options.h"
+#include "seer/chat.h"
+#include "seer/llm.h"
+#include "seer/mtmd.h"
+#include "seer/sampler.h"
+#include "seer/sanitize.h"
+#include "seer/tensor.h"
+
+/* Provided by ui/ when the TUI is built in (weak: the app links without it). */
+int tui_main(const app_options *opts) __attribute__((weak));
+
+static volatile int interrupted;
+static void on_sigint(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
+
+/* ---- output ---- */
+
+typedef struct chat_out {
+    bool json;
+} chat_out;
+
+/* JSON string with every control byte escaped (the input is valid UTF-8). */
+static void json_string(FILE *f, const char *s, size_t len) {
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c == '\n') fputs("\\n", f);
+        else if (c == '\t') fputs("\\t", f);
+        else if (c == '\r') fputs("\\r", f);
+        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void report_error(const chat_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void report_error(const chat_out *o, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char safe[1024];
+    seer_text_sanitize(msg, strlen(msg), safe, sizeof safe, 0);
+    fprintf(stderr, "seer: %s\n", safe);
+    if (o->json) {
+        printf("{\"event\":\"error\",\"message\":");
+        json_string(stdout, safe, strlen(safe));
+        printf("}\n");
+        fflush(stdout);
+    }
+}
+
+/* Model text to stdout: exact bytes inside JSON, terminal-safe otherwise. */
+static void emit_text(const char *text, int len) {
+    if (len <= 0) return;
+    char stack[1024];
+    size_t need = seer_text_sanitize(text, (size_t)len, stack, sizeof stack,
+                                     SEER_SANITIZE_KEEP_NEWLINES | SEER_SANITIZE_KEEP_TABS);
+    if (need < sizeof stack) {
+        fwrite(stack, 1, need, stdout);
+    } else {
+        char *s = seer_text_sanitize_dup(text, (size_t)len, SEER_SANITIZE_KEEP_NEWLINES | SEER_SANITIZE_KEEP_TABS);
+        if (s) fputs(s, stdout);
+        free(s);
+    }
+    fflush(stdout);
+}
+
+/* ---- input ---- */
+
+static char *read_prompt_file(const char *path, size_t max) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            char *g = cap >= max ? NULL : realloc(buf, cap * 2 + 1);
+            if (!g) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = g;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (f != stdin) fclose(f);
+    if (buf) buf[n] = 0;
+    return buf;
+}
+
+static bool is_regular_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The text the tokenizer sees: the prompt as is (--raw) or rendered by the
+ * chat template with one image marker per image before the user text (unless
+ * the user placed markers). Returns malloc'd text or NULL (err set). */
+static char *build_prompt(const app_options *opts, const seer_vocab *vocab, const char *user, seer_error *err) {
+    if (opts->raw) return strdup(user);
+    seer_chat_style style = SEER_CHAT_UNKNOWN;
+    if (opts->chat_template) {
+        style = seer_chat_from_name(opts->chat_template);
+    } else {
+        style = seer_chat_detect(seer_vocab_chat_template(vocab));
+        if (style == SEER_CHAT_UNKNOWN) {
+            fprintf(stderr, "seer: warning: the model's chat template is %s; using ChatML (see --chat-template)\n",
+                    seer_vocab_chat_template(vocab) ? "not recognised" : "missing");
+            style = SEER_CHAT_CHATML;
+        }
+    }
+    size_t ulen = strlen(user), mlen = strlen(SEER_MEDIA_MARKER);
+    const bool has_marker = strstr(user, SEER_MEDIA_MARKER) != NULL;
+    const int n_markers = has_marker ? 0 : opts->n_images;
+    char *content = malloc(ulen + (size_t)n_markers * mlen + 1);
+    if (!content) {
+        seer_error_set(err, "out of memory");
+        return NULL;
+    }
+    size_t o = 0;
+    for (int i = 0; i < n_markers; i++, o += mlen) memcpy(content + o, SEER_MEDIA_MARKER, mlen);
+    memcpy(content + o, user, ulen + 1);
+    seer_chat_msg msgs[2];
+    int n = 0;
+    const char *system = opts->system_prompt ? opts->system_prompt : seer_chat_default_system(style);
+    if (system && *system) msgs[n++] = (seer_chat_msg){.role = "system", .content = system};
+    msgs[n++] = (seer_chat_msg){.role = "user", .content = content};
+    char *text = seer_chat_render(style, msgs, n, true, err);
+    free(content);
+    return text;
+}
+
+/* ---- the one-shot chat ---- */
+
+typedef struct run_state {
+    const app_options *opts;
+    chat_out out;
+    seer_pool *pool;
+    seer_llm *llm;
+    seer_vision *vision;
+    seer_image images[APP_MAX_IMAGES];
+    int n_loaded;
+    seer_mm_prompt prompt;
+    seer_ctx *ctx;
+    seer_sampler *sampler;
+    char *user_text, *text;
+} run_state;
+
+static void run_free(run_state *r) {
+    seer_sampler_free(r->sampler);
+    seer_ctx_free(r->ctx);
+    seer_mm_prompt_free(&r->prompt);
+    for (int i = 0; i < r->n_loaded; i++) seer_image_free(&r->images[i]);
+    seer_vision_free(r->vision);
+    seer_llm_free(r->llm);
+    seer_pool_destroy(r->pool);
+    free(r->user_text);
+    free(r->text);
+}
+
+static const char *stop_name(seer_stop_reason s) {
+    switch (s) {
+    case SEER_STOP_EOG: return "eog";
+    case SEER_STOP_LIMIT: return "limit";
+    case SEER_STOP_CANCELLED: return "cancelled";
+    case SEER_STOP_CONTEXT_FULL: return "context_full";
+    default: return "error";
+    }
+}
+
+static double per_s(int n, double ms) { return ms > 0 ? n * 1000.0 / ms : 0.0; }
+
+/* Loads everything and prefills the prompt. Returns 0 or an exit code. */
+static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
+    const app_options *opts = r->opts;
+    seer_error err = {{0}};
+    const double t0 = seer_time_ms();
+    r->pool = seer_pool_create(opts->n_threads);
+    r->llm = seer_llm_load(opts->model_path, NULL, NULL, &err);
+    if (!r->llm) return report_error(&r->out, "%s", err.msg), 1;
+    if (opts->mmproj_path) {
+        r->vision = seer_vision_load(opts->mmproj_path, &err);
+        if (!r->vision) return report_error(&r->out, "%s", err.msg), 1;
+    }
+    *load_ms = seer_time_ms() - t0;
+    const seer_llm_info *info = seer_llm_get_info(r->llm);
+    if (opts->verbose)
+        fprintf(stderr, "seer: loaded %s (%s, %.1f M parameters, %s) in %.0f ms, %d threads\n", info->name, info->arch,
+                info->n_params / 1e6, seer_type_name(info->weight_type), *load_ms, seer_pool_size(r->pool));
+    for (; r->n_loaded < opts->n_images; r->n_loaded++)
+        if (seer_image_load(opts->images[r->n_loaded], SEER_IMAGE_DEFAULT_MAX_PIXELS, &r->images[r->n_loaded], &err))
+            return report_error(&r->out, "%s", err.msg), 1;
+    r->text = build_prompt(opts, seer_llm_vocab(r->llm), r->user_text, &err);
+    if (!r->text) return report_error(&r->out, "%s", err.msg), 1;
+    if (seer_mtmd_tokenize(seer_llm_vocab(r->llm), r->vision, r->text, r->images, r->n_loaded, true, &r->prompt,
+                           &err) != 0)
+        return report_error(&r->out, "%s", err.msg), 1;
+    if (r->prompt.n_embd && r->prompt.n_embd != info->n_embd)
+        return report_error(&r->out, "the projector makes %d-wide image embeddings but the model is %d wide",
+                            r->prompt.n_embd, info->n_embd), 1;
+    if (r->vision && seer_mtmd_encode(r->vision, r->pool, &r->prompt, &interrupted, &err) != 0)
+        return interrupted ? 130 : (report_error(&r->out, "%s", err.msg), 1);
+    for (int i = 0; i < r->n_loaded; i++) {
+        int n_tok = 0;
+        double ms = 0;
+        for (int c = 0; c < r->prompt.n_chunks; c++)
+            if (r->prompt.chunks[c].type == SEER_CHUNK_IMAGE && r->prompt.chunks[c].image_index == i) {
+                n_tok += r->prompt.chunks[c].n_tokens;
+                ms += r->prompt.chunks[c].encode_ms;
+            }
+        if (r->out.json) printf("{\"event\":\"image\",\"index\":%d,\"n_tokens\":%d,\"ms\":%.3f}\n", i, n_tok, ms);
+        else fprintf(stderr, "seer: image %d: %d tokens, encoded in %.0f ms\n", i + 1, n_tok, ms);
+    }
+    int n_ctx = opts->n_ctx;
+    r->ctx = seer_ctx_new(r->llm, n_ctx, r->pool, &err);
+    if (!r->ctx) return report_error(&r->out, "%s", err.msg), 1;
+    const double t1 = seer_time_ms();
+    if (seer_mtmd_eval(r->ctx, &r->prompt, &interrupted, &err) != 0)
+        return interrupted ? 130 : (report_error(&r->out, "%s", err.msg), 1);
+    *prompt_ms = seer_time_ms() - t1;
+    if (r->out.json)
+        printf("{\"event\":\"prompt\",\"n_tokens\":%d,\"n_images\":%d,\"ms\":%.3f,\"tok_per_s\":%.2f}\n",
+               r->prompt.n_tokens, r->n_loaded, *prompt_ms, per_s(r->prompt.n_tokens, *prompt_ms));
+    fflush(stdout);
+    return 0;
+}
+
+/* Samples and streams the reply. Returns 0 or an exit code. */
+static int generate(run_state *r, seer_turn_stats *st) {
+    const app_options *opts = r->opts;
+    const seer_vocab *vocab = seer_llm_vocab(r->llm);
+    seer_error err = {{0}};
+    r->sampler = seer_sampler_new(&opts->sampling, seer_llm_get_info(r->llm)->n_vocab);
+    if (!r->sampler) return report_error(&r->out, "out of memory for the sampler"), 1;
+    seer_detok detok = {{0}, 0};
+    char piece[256];
+    const double t_start = seer_time_ms();
+    double t_prev = t_start;
+    st->stop = SEER_STOP_LIMIT;
+    for (int i = 0; opts->n_predict < 0 || i < opts->n_predict; i++) {
+        if (interrupted) {
+            st->stop = SEER_STOP_CANCELLED;
+            break;
+        }
+        float prob = 0;
+        const int32_t id = seer_sampler_sample(r->sampler, seer_ctx_logits(r->ctx, 0), &prob);
+        seer_sampler_accept(r->sampler, id);
+        if (seer_vocab_is_eog(vocab, id)) {
+            st->stop = SEER_STOP_EOG;
+            break;
+        }
+        int len = seer_detok_push(&detok, vocab, id, piece, (int)sizeof piece);
+        if (len > (int)sizeof piece) len = 0;
+        const double now = seer_time_ms();
+        if (r->out.json) {
+            printf("{\"event\":\"token\",\"id\":%d,\"text\":", id);
+            json_string(stdout, piece, (size_t)len);
+            printf(",\"ms\":%.3f,\"prob\":%.6f}\n", now - t_prev, prob);
+            fflush(stdout);
+        } else {
+            emit_text(piece, len);
+        }
+        t_prev = now;
+        st->gen_tokens++;
+        if (opts->n_predict >= 0 && i + 1 >= opts->n_predict) break;
+        if (seer_ctx_used(r->ctx) + 1 > seer_ctx_size(r->ctx)) {
+            st->stop = SEER_STOP_CONTEXT_FULL;
+            break;
+        }
+        seer_batch b = {.n = 1, .tokens = &id};
+        if (seer_ctx_decode(r->ctx, &b, &interrupted, &err) != 0) {
+            if (interrupted) {
+                st->stop = SEER_STOP_CANCELLED;
+                break;
+            }
+            st->stop = SEER_STOP_ERROR;
+            report_error(&r->out, "%s", err.msg);
+            return 1;
+        }
+    }
+    const int tail = seer_detok_flush(&detok, piece, (int)sizeof piece);
+    if (tail > 0 && tail <= (int)sizeof piece && !r->out.json) emit_text(piece, tail);
+    st->gen_ms = t_prev - t_start;
+    return 0;
+}
+
+static int run_headless(const app_options *opts) {
+    run_state r;
+    memset(&r, 0, sizeof r);
+    r.opts = opts;
+    r.out.json = opts->json;
+    if (opts->prompt) {
+        r.user_text = strdup(opts->prompt);
+    } else {
+        const char *path = opts->prompt_file ? opts->prompt_file : "-";
+        r.user_text = read_prompt_file(path, (size_t)64 << 20);
+        if (!r.user_text) {
+            report_error(&r.out, "cannot read the prompt from %s", strcmp(path, "-") ? path : "standard input");
+            return 2;
+        }
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+
+    double load_ms = 0, prompt_ms = 0;
+    int rc = prepare(&r, &load_ms, &prompt_ms);
+    seer_turn_stats st;
+    memset(&st, 0, sizeof st);
+    if (rc == 0) rc = generate(&r, &st);
+    if (rc == 0) {
+        if (st.stop == SEER_STOP_CANCELLED) rc = 130;
+        const int n_ctx = seer_ctx_size(r.ctx), used = seer_ctx_used(r.ctx);
+        if (r.out.json) {
+            printf("{\"event\":\"done\",\"stop\":\"%s\",\"load_ms\":%.3f,\"prompt_tokens\":%d,\"prompt_ms\":%.3f,"
+                   "\"prompt_tok_per_s\":%.2f,\"gen_tokens\":%d,\"gen_ms\":%.3f,\"gen_tok_per_s\":%.2f,"
+                   "\"n_ctx\":%d,\"n_used\":%d}\n",
+                   stop_name(st.stop), load_ms, r.prompt.n_tokens, prompt_ms, per_s(r.prompt.n_tokens, prompt_ms),
+                   st.gen_tokens, st.gen_ms, per_s(st.gen_tokens, st.gen_ms), n_ctx, used);
+        } else {
+            printf("\n");
+        }
+        fflush(stdout);
+        fprintf(stderr,
+                "seer: load %.0f ms | prompt %d tokens in %.0f ms (%.1f tok/s) | generated %d tokens in %.0f ms "
+                "(%.1f tok/s) | stop: %s | context %d/%d\n",
+                load_ms, r.prompt.n_tokens, prompt_ms, per_s(r.prompt.n_tokens, prompt_ms), st.gen_tokens, st.gen_ms,
+                per_s(st.gen_tokens, st.gen_ms), stop_name(st.stop), used, n_ctx);
+    }
+    run_free(&r);
+    return rc;
+}
+
+int cmd_chat(int argc, char **argv) {
+    app_options opts;
+    char err[512] = "";
+    if (app_options_parse(argc, argv, &opts, err, sizeof err) != 0) {
+        fprintf(stderr, "seer: %s (try 'seer --help')\n", err);
+        return 2;
+    }
+    if (opts.help) {
+        app_options_usage(stdout);
+        return 0;
+    }
+    const char *files[2 + APP_MAX_IMAGES] = {opts.model_path, opts.mmproj_path};
+    int n_files = 2;
+    for (int i = 0; i < opts.n_images; i++) files[n_files++] = opts.images[i];
+    if (opts.prompt_file && strcmp(opts.prompt_file, "-") != 0) files[n_files++] = opts.prompt_file;
+    for (int i = 0; i < n_files; i++)
+        if (files[i] && !is_regular_file(files[i])) {
+            char safe[512];
+            seer_text_sanitize(files[i], strlen(files[i]), safe, sizeof safe, 0);
+            fprintf(stderr, "seer: %s: no such file\n", safe);
+            if (opts.json) printf("{\"event\":\"error\",\"message\":\"file not found\"}\n");
+            return 2;
+        }
+    if (opts.chat_template && seer_chat_from_name(opts.chat_template) == SEER_CHAT_UNKNOWN) {
+        fprintf(stderr, "seer: unknown chat template '%.64s' (chatml, vicuna, llama2, llama3, mistral, gemma, smolvlm, "
+                        "qwen2vl)\n", opts.chat_template);
+        return 2;
+    }
+    if (opts.tui) {
+        if (tui_main) return tui_main(&opts);
+        fprintf(stderr, "seer: TUI not built; give a prompt with -p for a one-shot answer\n");
+        return 2;
+    }
+    if (!opts.prompt && !opts.prompt_file && isatty(STDIN_FILENO)) {
+        fprintf(stderr, "seer: no prompt: use -p PROMPT or -f FILE (try 'seer --help')\n");
+        return 2;
+    }
+    return run_headless(&opts);
+}
