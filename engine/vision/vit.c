@@ -9,7 +9,8 @@
 #include "vision/vision_internal.h"
 
 #define ROPE_BASE 10000.0f
-#define MAX_PATCHES (1 << 20)
+/* 64K patches: 3584×3584 pixels at patch 14, above any family's maximum. */
+#define MAX_PATCHES (1 << 16)
 
 void vit_linear_apply(seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y, double *flops) {
     seer_matmul(pool, &lin->w, x, n, y, lin->b);

@@ -22,6 +22,7 @@ typedef struct synth_spec {
     int matrix_type;        /* type of the 2-D weights (F32, F16, Q8_0, …) */
     int patch_type;         /* type of the patch kernel */
     bool legacy_swap;       /* CLIP: ffn_down/ffn_up names swapped as legacy LLaVA writes them */
+    bool mlp_norm;          /* CLIP: "mlp_norm" projector, its LayerNorms with weight 1 and bias 0 */
     int scale_factor;       /* SigLIP/Idefics3 */
     int n_wa_pattern;       /* Qwen2.5-VL */
     unsigned seed;
@@ -113,7 +114,7 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
     gguf_writer *w = sw.w;
     int64_t d = s->n_embd, ff = s->n_ff, p = s->patch, g = s->image_size / s->patch;
     bool qwen = s->family == SYNTH_QWEN2VL || s->family == SYNTH_QWEN25VL;
-    const char *proj = s->family == SYNTH_CLIP     ? "mlp"
+    const char *proj = s->family == SYNTH_CLIP     ? (s->mlp_norm ? "mlp_norm" : "mlp")
                        : s->family == SYNTH_SIGLIP ? "idefics3"
                        : s->family == SYNTH_QWEN2VL ? "qwen2vl_merger"
                                                     : "qwen2.5vl_merger";
@@ -177,7 +178,14 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
 #undef BLK
     }
     if (s->family != SYNTH_CLIP) synth_norm(&sw, "v.post_ln", d, s->family != SYNTH_QWEN25VL);
-    if (s->family == SYNTH_CLIP) {
+    if (s->family == SYNTH_CLIP && s->mlp_norm) {
+        synth_linear(&sw, "mm.0", "mm.0", d, s->n_out, true);
+        synth_vec(&sw, "mm.1.weight", s->n_out, 0, 1.0f);
+        synth_vec(&sw, "mm.1.bias", s->n_out, 0, 0);
+        synth_linear(&sw, "mm.3", "mm.3", s->n_out, s->n_out, true);
+        synth_vec(&sw, "mm.4.weight", s->n_out, 0, 1.0f);
+        synth_vec(&sw, "mm.4.bias", s->n_out, 0, 0);
+    } else if (s->family == SYNTH_CLIP) {
         synth_linear(&sw, "mm.0", "mm.0", d, s->n_out, true);
         synth_linear(&sw, "mm.2", "mm.2", s->n_out, s->n_out, true);
     } else if (s->family == SYNTH_SIGLIP) {

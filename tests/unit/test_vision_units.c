@@ -284,6 +284,31 @@ static void test_legacy_swap(seer_pool *pool) {
     free(px);
 }
 
+/* "mlp_norm" ends with a LayerNorm (weight 1, bias 0 here): every output
+ * row has mean 0 and variance 1. */
+static void test_mlp_norm(seer_pool *pool) {
+    synth_spec s = {.family = SYNTH_CLIP, .image_size = 42, .patch = 14, .n_embd = 32, .n_ff = 48, .n_layer = 1,
+                    .n_head = 2, .n_out = 40, .matrix_type = SEER_TYPE_F32, .patch_type = SEER_TYPE_F32,
+                    .mlp_norm = true, .seed = 8};
+    seer_error err = {{0}};
+    char *path = tmp_path("mlp-norm.gguf");
+    CHECK(synth_write(&s, path, &err) == 0);
+    float *px = random_pixels(42, 42, 3);
+    int n = 0;
+    float *o = encode_file(path, pool, 42, 42, px, &n);
+    CHECK(n == 9 * 40);
+    for (int t = 0; o && t < 9; t++) {
+        double m = 0, v = 0;
+        for (int i = 0; i < 40; i++) m += o[t * 40 + i];
+        m /= 40;
+        for (int i = 0; i < 40; i++) v += (o[t * 40 + i] - m) * (o[t * 40 + i] - m);
+        CHECK_NEAR(m, 0, 1e-5);
+        CHECK_NEAR(v / 40, 1, 1e-3);
+    }
+    free(o);
+    free(px);
+}
+
 /* Qwen2.5-VL window attention: with every block windowed, changing the
  * pixels of one window changes only that window's output tokens; with
  * every block global (n_wa_pattern 1) it changes the others too. */
@@ -448,6 +473,7 @@ int main(int argc, char **argv) {
     test_simd_math();
     test_unsupported_projector();
     test_legacy_swap(pool);
+    test_mlp_norm(pool);
     test_window_isolation(pool);
     test_families_threads(pool);
     test_input_checks_and_cancel(pool);
