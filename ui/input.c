@@ -232,8 +232,10 @@ int input_rows_wanted(int width) {
     return layout(width, &cy, &cx, NULL);
 }
 
+void input_set_window(WINDOW *win) { I.win = win; }
+
 void input_draw(WINDOW *win) {
-    I.win = win;
+    if (!win) return;
     int h, w;
     getmaxyx(win, h, w);
     werase(win);

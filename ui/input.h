@@ -14,6 +14,8 @@ typedef void (*input_matches_fn)(char **matches, int n);
 /* history_path may be NULL (no history file). */
 void input_init(const char *history_path, input_line_fn on_line, input_matches_fn on_matches);
 void input_shutdown(void);
+/* The window readline's redisplay draws into (NULL: none); set on every layout. */
+void input_set_window(WINDOW *win);
 /* Feeds one byte typed by the user. */
 void input_feed(int byte);
 void input_feed_str(const char *s);

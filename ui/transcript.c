@@ -136,7 +136,7 @@ void tr_draw(transcript *t, WINDOW *win) {
     int first = total - h - t->scroll; /* index of the line at the top of the window */
     if (first < 0) first = 0;
     int line = 0;
-    for (int i = 0; i < t->n; i++) {
+    for (int i = 0; i < t->n && line - first < h; i++) {
         tr_entry *e = &t->e[i];
         int gap = gap_before(t, i);
         if (line + gap + e->n_lines <= first) {
@@ -147,7 +147,7 @@ void tr_draw(transcript *t, WINDOW *win) {
         for (int k = 0; k < e->n_lines; k++, line++) {
             int y = line - first;
             if (y < 0) continue;
-            if (y >= h) return;
+            if (y >= h) break;
             wattrset(win, ui_attr(role_of(e->kind)));
             mvwaddstr(win, y, 0, gutter(e->kind, k == 0));
             waddnstr(win, e->shown + e->lines[k].start, e->lines[k].len);

@@ -370,6 +370,8 @@ int tui_run(const tui_config *cfg) {
     raw();
     noecho();
     nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
     start_color();
     ui_theme_builtin();
     char theme_err[256];
@@ -402,12 +404,11 @@ int tui_run(const tui_config *cfg) {
             /* Keep the keyboard responsive during a fast stream. */
             if (++n_ev >= 256) break;
         }
-        if (t->w_input) {
-            int key;
-            while ((key = wgetch(t->w_input)) != ERR && !t->quit) handle_key(t, key);
-        } else {
-            int key = getch();
-            if (key == KEY_RESIZE) tui_layout(t);
+        while (!t->quit) {
+            int key = wgetch(t->w_input ? t->w_input : stdscr);
+            if (key == ERR) break;
+            if (t->w_input) handle_key(t, key);
+            else if (key == KEY_RESIZE) tui_layout(t); /* too small: only resize and quit work */
             else if (key == 3 || key == 4) t->quit = true;
         }
         double now = seer_time_ms();

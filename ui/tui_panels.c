@@ -21,6 +21,7 @@ void tui_layout(tui *t) {
     drop(&t->w_preview);
     drop(&t->w_timings);
     drop(&t->w_status);
+    input_set_window(NULL);
     drop(&t->w_input);
     drop(&t->w_overlay);
     getmaxyx(stdscr, t->rows, t->cols);
@@ -56,6 +57,7 @@ void tui_layout(tui *t) {
     t->w_transcript = newwin(main_h, main_w, 0, 0);
     t->w_status = newwin(1, t->cols, main_h, 0);
     t->w_input = newwin(t->input_rows, t->cols, main_h + 1, 0);
+    input_set_window(t->w_input);
     keypad(t->w_input, TRUE);
     nodelay(t->w_input, TRUE);
     if (t->inspector) t->w_overlay = newwin(main_h, main_w, 0, 0);
@@ -224,6 +226,10 @@ void tui_emit_sixel(tui *t) {
         t->sixel_key_image = t->selected_image;
         t->sixel_key_w = pw;
         t->sixel_key_h = ph;
+        if (t->event_log) {
+            fprintf(t->event_log, "sixel pane %dx%d px, %zu bytes\n", pw, ph, t->sixel_len);
+            fflush(t->event_log);
+        }
         const char *dump = getenv("SEER_SIXEL_DUMP");
         if (dump && *dump) {
             FILE *f = fopen(dump, "wb");
