@@ -11,6 +11,7 @@
 
 #include "image/probe.h"
 #include "seer/image.h"
+#include "seer/sanitize.h"
 
 /* Compressed files larger than this are refused before reading: no sane
  * picture under the pixel limit needs more. */
@@ -23,7 +24,10 @@ static void format_megapixels(int64_t max_pixels, char *buf, size_t cap) {
 
 int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int64_t max_pixels,
                            seer_image *out, seer_error *err) {
-    if (!name) name = "image";
+    /* The name is outside text that ends up on a terminal: make it harmless. */
+    char shown[256];
+    seer_text_sanitize(name ? name : "image", name ? strlen(name) : 5, shown, sizeof shown, 0);
+    name = shown;
     if (out) memset(out, 0, sizeof *out);
     if (!buf || len == 0) {
         seer_error_set(err, "%s: empty file", name);
@@ -99,13 +103,15 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
     return 0;
 }
 
-int seer_image_load(const char *path, int64_t max_pixels, seer_image *out, seer_error *err) {
+int seer_image_load(const char *path_raw, int64_t max_pixels, seer_image *out, seer_error *err) {
     if (out) memset(out, 0, sizeof *out);
-    if (!path || !*path) {
+    if (!path_raw || !*path_raw) {
         seer_error_set(err, "no image path given");
         return -1;
     }
-    FILE *f = fopen(path, "rb");
+    char path[256]; /* for messages only: sanitised, maybe shortened */
+    seer_text_sanitize(path_raw, strlen(path_raw), path, sizeof path, 0);
+    FILE *f = fopen(path_raw, "rb");
     if (!f) {
         seer_error_set(err, "%s: %s", path, strerror(errno));
         return -1;
@@ -152,7 +158,7 @@ int seer_image_load(const char *path, int64_t max_pixels, seer_image *out, seer_
         free(buf);
         return -1;
     }
-    int rc = seer_image_load_memory(buf, len, path, max_pixels, out, err);
+    int rc = seer_image_load_memory(buf, len, path_raw, max_pixels, out, err);
     free(buf);
     return rc;
 }

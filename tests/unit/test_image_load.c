@@ -388,6 +388,15 @@ static void test_bad_files(void) {
     expect_error("text", write_file("photo.jpg", txt, strlen(txt)), 0, "photo.jpg: not an image (unknown format)",
                  NULL);
 
+    /* A hostile file name never puts control bytes into the message. */
+    seer_image img;
+    seer_error err;
+    CHECK(seer_image_load(write_file("evil\x1b]2;pwned\x07.png", txt, strlen(txt)), 0, &img, &err) != 0);
+    CHECK_MSG(strchr(err.msg, 0x1b) == NULL && strchr(err.msg, 0x07) == NULL, "control bytes in '%s'", err.msg);
+    CHECK(strstr(err.msg, "not an image") != NULL);
+    CHECK(seer_image_load_memory((const uint8_t *)txt, strlen(txt), "a\x1b[2Jb", 0, &img, &err) != 0);
+    CHECK_MSG(strchr(err.msg, 0x1b) == NULL, "control bytes in '%s'", err.msg);
+
     /* Truncated PNG: header intact, IDAT cut short. */
     buf_t png = make_png(40, 30, 2, 8);
     expect_error("truncated PNG", write_file("x.png", png.p, png.n / 2), 0, "x.png: truncated or corrupt PNG (",
