@@ -76,19 +76,18 @@ static int byte_is_printable(unsigned b) {
     return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
 }
 
+/* The 68 moved bytes are 0..32, 127..160 and 173, numbered in that order. */
 uint32_t seer_byte_to_cp(uint8_t b) {
     if (byte_is_printable(b)) return b;
-    uint32_t moved = 0;
-    for (unsigned x = 0; x < b; x++)
-        if (!byte_is_printable(x)) moved++;
-    return 256 + moved;
+    if (b <= 32) return 256u + b;
+    if (b <= 160) return 256u + 33u + (b - 127u);
+    return 256u + 33u + 34u; /* 173, the soft hyphen */
 }
 
 int seer_cp_to_byte(uint32_t cp) {
     if (cp < 256) return byte_is_printable(cp) ? (int)cp : -1;
-    if (cp >= 256 + 68) return -1; /* 68 bytes are moved */
-    uint32_t k = cp - 256;
-    for (unsigned x = 0; x < 256; x++)
-        if (!byte_is_printable(x) && k-- == 0) return (int)x;
+    if (cp < 256 + 33) return (int)(cp - 256);
+    if (cp < 256 + 33 + 34) return (int)(cp - 256 - 33 + 127);
+    if (cp == 256 + 33 + 34) return 173;
     return -1;
 }
