@@ -66,6 +66,7 @@ typedef struct matmul_job {
     const float *bias;
     int act_type;
     seer_vec_dot_fn dot;
+    seer_vec_dot4_fn dot4; /* NULL when the type has no four-row kernel */
     /* dot path: activation rows in act_type */
     const void *act;
     size_t act_row_bytes;
@@ -89,7 +90,15 @@ static void dot_task(void *ctx, int ith, int nth) {
     seer_pool_range(w->n_out, ith, nth, &o0, &o1);
     const char *wrow = (const char *)w->data + (size_t)o0 * w->row_bytes;
     for (int64_t o = o0; o < o1; o++, wrow += w->row_bytes) {
-        for (int64_t r = 0; r < j->n_rows; r++) {
+        int64_t r = 0;
+        if (j->dot4) {
+            for (; r + 4 <= j->n_rows; r += 4) {
+                float v[4];
+                j->dot4(w->n_in, wrow, (const char *)j->act + (size_t)r * j->act_row_bytes, j->act_row_bytes, v);
+                for (int k = 0; k < 4; k++) j->y[(r + k) * w->n_out + o] = j->bias ? v[k] + j->bias[o] : v[k];
+            }
+        }
+        for (; r < j->n_rows; r++) {
             const void *a = (const char *)j->act + (size_t)r * j->act_row_bytes;
             float v = j->dot(w->n_in, wrow, a);
             j->y[r * w->n_out + o] = j->bias ? v + j->bias[o] : v;
@@ -202,7 +211,7 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     const seer_type_info *ti = seer_type_get(w->type);
     if (!ti) return;
     matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type,
-                    .dot = seer_vec_dot_get(w->type)};
+                    .dot = seer_vec_dot_get(w->type), .dot4 = seer_vec_dot4_get(w->type)};
     if (path == SEER_MATMUL_AUTO) path = n_rows < SEER_MATMUL_GEMM_MIN_ROWS ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
     if (path == SEER_MATMUL_DOT) matmul_dot(pool, &j);
     else matmul_gemm(pool, &j);

@@ -11,6 +11,8 @@ typedef struct dispatch {
     seer_vec_dot_fn best[SEER_TYPE_COUNT];
     seer_vec_dot_fn scalar[SEER_TYPE_COUNT];
     seer_vec_dot_fn level[SEER_SIMD_LEVELS][SEER_TYPE_COUNT];
+    seer_vec_dot4_fn level4[SEER_SIMD_LEVELS][SEER_TYPE_COUNT]; /* NULL: use the one-row kernel */
+    seer_vec_dot4_fn best4[SEER_TYPE_COUNT];
     bool has_level[SEER_SIMD_LEVELS];
     const char *name;
 } dispatch;
@@ -48,10 +50,11 @@ static void build_tables(void) {
     /* Each level starts from the one below, so gaps fall back. */
     seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR]);
     memcpy(tables.level[SEER_SIMD_AVX2], tables.level[SEER_SIMD_SCALAR], sizeof tables.level[0]);
-    seer_vec_dot_fill_avx2(tables.level[SEER_SIMD_AVX2]);
+    seer_vec_dot_fill_avx2(tables.level[SEER_SIMD_AVX2], tables.level4[SEER_SIMD_AVX2]);
     memcpy(tables.level[SEER_SIMD_AVX512], tables.level[SEER_SIMD_AVX2], sizeof tables.level[0]);
-    seer_vec_dot_fill_avx512(tables.level[SEER_SIMD_AVX512]);
+    seer_vec_dot_fill_avx512(tables.level[SEER_SIMD_AVX512], tables.level4[SEER_SIMD_AVX512]);
     memcpy(tables.best, tables.level[best], sizeof tables.best);
+    memcpy(tables.best4, tables.level4[best], sizeof tables.best4);
     tables.name = level_names[best];
 }
 
@@ -80,6 +83,18 @@ seer_vec_dot_fn seer_vec_dot_get(int type) {
     if (type < 0 || type >= SEER_TYPE_COUNT) return dot_none;
     seer_vec_dot_fn f = atomic_load_explicit(&force_scalar, memory_order_relaxed) ? d->scalar[type] : d->best[type];
     return f ? f : dot_none;
+}
+
+seer_vec_dot4_fn seer_vec_dot4_get(int type) {
+    const dispatch *d = get_tables();
+    if (type < 0 || type >= SEER_TYPE_COUNT || atomic_load_explicit(&force_scalar, memory_order_relaxed)) return NULL;
+    return d->best4[type];
+}
+
+seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type) {
+    const dispatch *d = get_tables();
+    if (level < 0 || level >= SEER_SIMD_LEVELS || !d->has_level[level] || type < 0 || type >= SEER_TYPE_COUNT) return NULL;
+    return d->level4[level][type];
 }
 
 float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act) {

@@ -11,7 +11,13 @@ static inline __m256i dot_u8s8(__m256i u, __m256i s) {
 }
 #include "kernels/vec_dot_x86.inc"
 
-void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT]) { fill_avx512(t); }
+void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
+    fill_avx512(t);
+    fill4_avx512(t4);
+}
 #else
-void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT]) { (void)t; }
+void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
+    (void)t;
+    (void)t4;
+}
 #endif

@@ -8,14 +8,22 @@
  * row of its vec_dot type. */
 typedef float (*seer_vec_dot_fn)(int64_t n, const void *w, const void *a);
 
-/* Fills table[type] for the types a level implements (others untouched). */
+/* Four dots of one weight row with four activation rows `stride` bytes
+ * apart; bit-identical to four calls of the one-row kernel of that level. */
+typedef void (*seer_vec_dot4_fn)(int64_t n, const void *w, const void *a, size_t stride, float out[4]);
+
+/* Fill table[type] for the types a level implements (others untouched). */
 void seer_vec_dot_fill_scalar(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
-void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
-void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
+void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT]);
+void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT]);
 
 /* The kernel seer_vec_dot would use for `type` right now (honours
  * seer_simd_force_scalar); never NULL for a valid type. */
 seer_vec_dot_fn seer_vec_dot_get(int type);
+/* The four-row kernel matching seer_vec_dot_get(type), or NULL if none. */
+seer_vec_dot4_fn seer_vec_dot4_get(int type);
+/* The four-row kernel of a level (NULL when absent). */
+seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type);
 
 /* The scalar table only (reference for tests and benchmarks). */
 float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act);

@@ -75,6 +75,26 @@ static void compare(int level, int type, int64_t n, int wmode, int amode) {
     free(w); free(a); free(wf); free(af);
 }
 
+/* The four-row kernels give exactly what four one-row calls give. */
+static void compare4(int level, int type, int64_t n) {
+    seer_vec_dot4_fn k4 = seer_vec_dot4_kernel(level, type);
+    if (!k4) return;
+    const seer_type_info *ti = seer_type_get(type);
+    size_t stride = seer_row_bytes(ti->vec_dot_type, n) + 8; /* rows need not be contiguous */
+    uint8_t *w = malloc(seer_row_bytes(type, n)), *a = malloc(4 * stride);
+    fill_row(type, n, w, 0);
+    for (int r = 0; r < 4; r++) fill_row(ti->vec_dot_type, n, a + r * stride, r == 3 ? 1 : 0);
+    float out[4];
+    k4(n, w, a, stride, out);
+    for (int r = 0; r < 4; r++) {
+        float one = seer_vec_dot_kernel(level, type)(n, w, a + r * stride);
+        CHECK_MSG(memcmp(&one, &out[r], sizeof one) == 0, "%s %s four-row kernel row %d: %.9g vs %.9g",
+                  seer_simd_level_name(level), ti->name, r, out[r], one);
+    }
+    free(w);
+    free(a);
+}
+
 int main(void) {
     int levels = 0;
     for (int level = 1; level < SEER_SIMD_LEVELS; level++) {
@@ -88,6 +108,8 @@ int main(void) {
                     for (int am = 0; am < 3; am++) compare(level, type, n, wm, am);
             }
             compare(level, type, 4096, 0, 0);
+            for (int k = 1; k <= 5; k++) compare4(level, type, bs == 1 ? 64 * k : bs * k);
+            compare4(level, type, 4096);
         }
     }
     if (!levels) printf("SKIP: no SIMD level on this CPU (scalar only)\n");

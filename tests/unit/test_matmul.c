@@ -119,6 +119,26 @@ static void check_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, bool b
     free(a); free(b); free(c); free(c0);
 }
 
+/* A row's result does not depend on how many rows share the call (the
+ * dot path batches rows four at a time where it can). */
+static void check_batch_independence(seer_pool *pool, int type) {
+    int64_t n_in = 512, n_out = 13, n_rows = 11;
+    void *wdata = make_weight(type, n_in, n_out);
+    seer_weight w = {.type = type, .n_in = n_in, .n_out = n_out, .data = wdata, .row_bytes = seer_row_bytes(type, n_in)};
+    float *x = malloc(sizeof(float) * (size_t)(n_rows * n_in));
+    float *y = malloc(sizeof(float) * (size_t)(n_rows * n_out)), y1[13];
+    for (int64_t i = 0; i < n_rows * n_in; i++) x[i] = rnd_float(-2, 2);
+    seer_matmul_path(pool, &w, x, n_rows, y, NULL, SEER_MATMUL_DOT);
+    int bad = 0;
+    for (int64_t r = 0; r < n_rows; r++) {
+        seer_matmul_path(pool, &w, x + r * n_in, 1, y1, NULL, SEER_MATMUL_DOT);
+        bad += memcmp(y1, y + r * n_out, sizeof y1) != 0;
+    }
+    CHECK_MSG(bad == 0, "%s: %d rows differ between a batch of %lld and one at a time", seer_type_name(type), bad,
+              (long long)n_rows);
+    free(wdata); free(x); free(y);
+}
+
 static void check_weight_from_tensor(void) {
     static uint8_t buf[34 * 8 * 3];
     gguf_tensor t = {.name = "w", .n_dims = 2, .ne = {256, 3, 1, 1}, .type = SEER_TYPE_Q8_0, .data = buf};
@@ -156,6 +176,8 @@ int main(void) {
         check_sgemm(pools[p], 33, 70, 64, false, -1.0f, 0.25f);
         check_sgemm(pools[p], 1, 1, 1, true, 2.0f, 0.0f);
     }
+    for (size_t t = 0; t < sizeof weight_types / sizeof weight_types[0]; t++)
+        check_batch_independence(pools[2], weight_types[t]);
     check_weight_from_tensor();
     for (int p = 0; p < 3; p++) seer_pool_destroy(pools[p]);
     TEST_MAIN_END();
