@@ -44,7 +44,27 @@ void session_text_set(session_text *t, const char *s) {
     if (s) session_text_append(t, s, strlen(s));
 }
 
+int session_kv_push(seer_session *s, const int32_t *ids, int n) {
+    if (s->n_kv + n > s->cap_kv) {
+        int cap = s->cap_kv ? s->cap_kv : 1024;
+        while (cap < s->n_kv + n) cap *= 2;
+        int32_t *p = realloc(s->kv_ids, sizeof *p * (size_t)cap);
+        if (!p) return -1;
+        s->kv_ids = p;
+        s->cap_kv = cap;
+    }
+    for (int i = 0; i < n; i++) s->kv_ids[s->n_kv + i] = ids ? ids[i] : -1;
+    s->n_kv += n;
+    return 0;
+}
+
+const int32_t *seer_session_cached_tokens(const seer_session *s, int *n) {
+    *n = s->n_kv;
+    return s->kv_ids;
+}
+
 void session_reset_cache(seer_session *s) {
+    s->n_kv = 0;
     seer_ctx_truncate(s->ctx, 0, 0);
     session_text_set(&s->cached, "");
 }
@@ -129,6 +149,7 @@ void seer_session_free(seer_session *s) {
     seer_ctx_free(s->ctx);
     free(s->system);
     free(s->cached.s);
+    free(s->kv_ids);
     free(s);
 }
 

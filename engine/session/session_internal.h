@@ -43,6 +43,8 @@ struct seer_session {
     session_image *images;
     int n_images, cap_images;
     session_text cached;  /* rendered text whose tokens fill the KV cache */
+    int32_t *kv_ids;      /* the ids of those rows (-1: image rows) */
+    int n_kv, cap_kv;
     seer_sampling sampling;
     int n_predict;
     bool mrope;
@@ -51,6 +53,8 @@ struct seer_session {
 int session_text_append(session_text *t, const char *s, size_t n);
 void session_text_set(session_text *t, const char *s);
 
+/* Records rows appended to the KV cache (ids NULL: n image rows). */
+int session_kv_push(seer_session *s, const int32_t *ids, int n);
 /* Empties the KV cache and the cached text. */
 void session_reset_cache(seer_session *s);
 

@@ -113,6 +113,11 @@ static int prefill(seer_session *s, session_msg *user, const seer_session_hooks 
     st->prefill_ms = seer_time_ms() - t0;
     st->prefill_tokens = prompt.n_tokens;
     for (int i = 0; i < prompt.n_chunks; i++) st->prefill_images += prompt.chunks[i].type == SEER_CHUNK_IMAGE;
+    if (rc == 0)
+        for (int i = 0; i < prompt.n_chunks; i++) {
+            const seer_chunk *c = &prompt.chunks[i];
+            session_kv_push(s, c->type == SEER_CHUNK_TEXT ? c->tokens : NULL, c->n_tokens);
+        }
     session_prompt_free(&prompt);
     if (rc != 0) {
         free(suffix);
@@ -188,6 +193,7 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
             st->stop = SEER_STOP_ERROR;
             break;
         }
+        session_kv_push(s, &id, 1);
         int n = seer_detok_push(&detok, s->vocab, id, piece, (int)sizeof piece - 1);
         if (n < 0 || n >= (int)sizeof piece) n = 0;
         piece[n] = 0;

@@ -119,5 +119,8 @@ seer_ctx *seer_session_ctx(seer_session *s);
 /* Rendered text whose tokens are in the KV cache right now (markers stand
  * for images). For tests and /tokens. */
 const char *seer_session_cached_text(const seer_session *s);
+/* Token ids of the KV cache rows, in order (-1 for image embedding rows);
+ * *n gets the count, which equals seer_ctx_used. */
+const int32_t *seer_session_cached_tokens(const seer_session *s, int *n);
 
 #endif
