@@ -97,6 +97,71 @@ static size_t match_llama3_like(const cp_view *t, size_t pos, size_t max_digits)
     return n;
 }
 
+/* Letters as llama.cpp's adapted o200k/Tekken regexes see them:
+ * "upper" = a letter that is not a-z, "lower" = a letter that is not A-Z
+ * (letters outside ASCII are both). */
+static bool is_upperish(const cp_view *t, size_t p) {
+    uint32_t c = cp_at(t, p);
+    return (flags_at(t, p) & LETTER) && !(c >= 'a' && c <= 'z');
+}
+static bool is_lowerish(const cp_view *t, size_t p) {
+    uint32_t c = cp_at(t, p);
+    return (flags_at(t, p) & LETTER) && !(c >= 'A' && c <= 'Z');
+}
+
+/* [^\r\n\p{L}\p{N}]? U* L+  (upper_plus: U+ L*), then the optional
+ * contraction of o200k, with a backtracking regex engine's result. */
+static size_t match_cased_word(const cp_view *t, size_t pos, bool upper_plus, bool contraction) {
+    uint32_t c = cp_at(t, pos);
+    bool can_prefix = pos < t->end && c != '\r' && c != '\n' && !(flags_at(t, pos) & (LETTER | NUMBER));
+    for (int with_prefix = can_prefix ? 1 : 0; with_prefix >= 0; with_prefix--) {
+        size_t s = pos + (size_t)with_prefix, u_end = s;
+        while (is_upperish(t, u_end)) u_end++;
+        size_t u_min = upper_plus ? s + 1 : s;
+        for (size_t j = u_end + 1; j-- > u_min;) {
+            size_t k = j;
+            while (is_lowerish(t, k)) k++;
+            if (!upper_plus && k == j) continue; /* L+ needs one letter */
+            if (contraction) k += match_contraction(t, k, true);
+            return k - pos;
+        }
+    }
+    return 0;
+}
+
+/* Tekken: ...?U*L+ | ...?U+L* | \p{N} | ' ?[^\s\p{L}\p{N}]+[\r\n/]*' | \s*[\r\n]+ | \s+(?!\S) | \s+
+ * o200k:  the same words followed by an optional contraction, \p{N}{1,3}. */
+static size_t match_cased_regex(const cp_view *t, size_t pos, bool o200k) {
+    size_t m = match_cased_word(t, pos, false, o200k);
+    if (!m) m = match_cased_word(t, pos, true, o200k);
+    if (m) return m;
+    if (flags_at(t, pos) & NUMBER) {
+        size_t p = pos, max_digits = o200k ? 3 : 1;
+        while (p - pos < max_digits && (flags_at(t, p) & NUMBER)) p++;
+        return p - pos;
+    }
+    uint32_t c = cp_at(t, pos);
+    size_t start = pos + (c == ' ');
+    if (start < t->end && !(flags_at(t, start) & (WS | LETTER | NUMBER))) {
+        size_t p = start;
+        while (p < t->end && !(flags_at(t, p) & (WS | LETTER | NUMBER))) p++;
+        while (cp_at(t, p) == '\r' || cp_at(t, p) == '\n' || cp_at(t, p) == '/') p++;
+        return p - pos;
+    }
+    size_t n = 0, last_newline_end = 0;
+    while (flags_at(t, pos + n) & WS) {
+        uint32_t w = cp_at(t, pos + n);
+        n++;
+        if (w == '\r' || w == '\n') last_newline_end = n;
+    }
+    if (last_newline_end) return last_newline_end;
+    if (n > 1 && pos + n < t->end) return n - 1;
+    return n;
+}
+
+static size_t match_tekken(const cp_view *t, size_t pos) { return match_cased_regex(t, pos, false); }
+static size_t match_gpt4o(const cp_view *t, size_t pos) { return match_cased_regex(t, pos, true); }
+
 static size_t match_llama3(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 3); }
 static size_t match_qwen2(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1); }
 
@@ -172,6 +237,8 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     static const match_fn llama3_stages[] = {match_llama3, NULL};
     static const match_fn qwen2_stages[] = {match_qwen2, NULL};
     static const match_fn starcoder_stages[] = {match_one_number, match_gpt2, NULL};
+    static const match_fn tekken_stages[] = {match_tekken, NULL};
+    static const match_fn gpt4o_stages[] = {match_gpt4o, NULL};
     const match_fn *stages = default_stages;
     switch (kind) {
     case PRETOK_DEFAULT: stages = default_stages; break;
@@ -179,6 +246,8 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     case PRETOK_LLAMA3: stages = llama3_stages; break;
     case PRETOK_QWEN2: stages = qwen2_stages; break;
     case PRETOK_STARCODER: stages = starcoder_stages; break;
+    case PRETOK_TEKKEN: stages = tekken_stages; break;
+    case PRETOK_GPT4O: stages = gpt4o_stages; break;
     }
     *bounds = NULL;
     uint8_t *fl = malloc(n + 1);

@@ -112,6 +112,13 @@ static pretok_kind pretok_from_name(const char *pre, bool *ignore_merges, bool *
     if (name_in(pre, qwen2)) return PRETOK_QWEN2;
     if (name_in(pre, starcoder)) return PRETOK_STARCODER;
     if (name_in(pre, gpt2)) return PRETOK_GPT2;
+    if (strcmp(pre, "tekken") == 0) {
+        *ignore_merges = true;
+        *add_bos = true;
+        return PRETOK_TEKKEN;
+    }
+    static const char *const gpt4o[] = {"gpt-4o", "llama4", "minimax-m2", NULL};
+    if (name_in(pre, gpt4o)) return PRETOK_GPT4O;
     return PRETOK_DEFAULT;
 }
 

@@ -25,6 +25,8 @@ typedef enum pretok_kind {
     PRETOK_LLAMA3,     /* Llama-3 regex: case-insensitive contractions, numbers in groups of 3 */
     PRETOK_QWEN2,      /* Llama-3 regex with single digits */
     PRETOK_STARCODER,  /* single digits, then GPT-2's regex */
+    PRETOK_TEKKEN,     /* Mistral Tekken: words split at case changes, single digits */
+    PRETOK_GPT4O,      /* o200k (GPT-4o, Llama 4): like Tekken plus contractions, numbers in threes */
 } pretok_kind;
 
 /* Open-addressing hash: strings (with length) -> int32 value. */

@@ -104,6 +104,10 @@ static void check_pretokenizers(void) {
     WORDS(PRETOK_STARCODER, "a1b 22", "a", "1", "b", " ", "2", "2");
     /* Default: punctuation runs, GPT-2, digit runs, then groups of three digits. */
     WORDS(PRETOK_DEFAULT, "x<=y+1234", "x", "<=", "y", "+", "123", "4");
+    /* Tekken: words break where lower case turns upper; single digits; '/' joins punctuation. */
+    WORDS(PRETOK_TEKKEN, "HelloWORLDfoo 123/", "Hello", "WORLDfoo", " ", "1", "2", "3", "/");
+    /* o200k: the same words keep a following contraction; numbers in threes. */
+    WORDS(PRETOK_GPT4O, "I'm HAPPYnow 12345", "I'm", " HAPPYnow", " ", "123", "45");
     size_t *bounds = NULL;
     CHECK(pretokenize(PRETOK_GPT2, NULL, 0, &bounds) == 0);
     free(bounds);

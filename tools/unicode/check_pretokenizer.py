@@ -20,6 +20,13 @@ GPT2 = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S
 LLAMA3 = (r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"""
           r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
 QWEN2 = LLAMA3.replace(r"\p{N}{1,3}", r"\p{N}")
+# llama.cpp's adapted Tekken and o200k regexes (upper = letter not a-z, lower = letter not A-Z)
+TEKKEN = (r"""[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+"""
+          r"""((?=[\p{L}])([^A-Z]))*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+CONTRACTION = r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"""
+GPT4O = (r"""[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+""" + CONTRACTION +
+         r"""|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*""" + CONTRACTION +
+         r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
 # pretok_kind order of engine/tokenizer/vocab_internal.h
 KINDS = {
     0: [r"[\p{P}\$\+<=>\^~\|]+", GPT2, r"\p{N}+", r"[0-9][0-9][0-9]"],  # default
@@ -27,6 +34,8 @@ KINDS = {
     2: [LLAMA3],                                                        # llama3
     3: [QWEN2],                                                         # qwen2
     4: [r"\p{N}", GPT2],                                                # starcoder / smollm
+    5: [TEKKEN],                                                        # tekken
+    6: [GPT4O],                                                         # gpt-4o / llama4
 }
 WS = "\\t\\n\\x0b\\x0c\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
 
@@ -55,7 +64,7 @@ def split(text, patterns):
     return bounds
 
 
-POOL = list("abcXYZ  \n\n\r\t''sStTlLdDmMvVeE0123456789.,!?;:-_()[]{}<>=+$^~|@#\"/\\") + [
+POOL = list("abcXYZHelloWORLD/  \n\n\r\t''sStTlLdDmMvVeE0123456789.,!?;:-_()[]{}<>=+$^~|@#\"/\\") + [
     "é", "ß", "Ω", "日", "本", "٣", "½", "²", "Ⅳ", "\u00a0", "\u2028", "\u3000", "🙂", "\u0301", "\x1c", "\x00",
     "\u200b", "’", "\u2009", "ǅ", "\x85"]
 
