@@ -1,0 +1,33 @@
+/* Tiny random-weight models for the session/worker tests, written by the
+ * project's own tool (build/tests/tools/make_tiny_model, built by `make unit`
+ * next to the test binaries). */
+#ifndef SEER_TEST_SESSION_MODEL_H
+#define SEER_TEST_SESSION_MODEL_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Writes <tmp>/tiny-llm.gguf (and tiny-mmproj.gguf when mmproj) and returns 0. */
+static int tiny_model_write(const char *dir, const char *type, bool mmproj, char *llm, size_t llm_cap, char *proj,
+                            size_t proj_cap) {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return -1;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    snprintf(llm, llm_cap, "%s/tiny-llm-%s.gguf", dir, type);
+    snprintf(proj, proj_cap, "%s/tiny-mmproj.gguf", dir);
+    char cmd[4 * PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd, "'%s/tools/make_tiny_model' --arch llama --type %s --out '%s'%s%s%s", exe, type, llm,
+             mmproj ? " --mmproj '" : "", mmproj ? proj : "", mmproj ? "'" : "");
+    int rc = system(cmd);
+    if (rc != 0) fprintf(stderr, "cannot write the tiny model: %s (exit %d)\n", cmd, rc);
+    return rc == 0 ? 0 : -1;
+}
+
+#endif
