@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/gemm_q8_internal.h"
 #include "kernels/matmul_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "seer/gguf.h"
@@ -75,6 +76,12 @@ typedef struct matmul_job {
     void *qrows;    /* one quantized row per thread, for the rounding */
     float *tiles;   /* tile_rows * n_in floats per thread */
     int64_t tile_rows;
+    /* int8 GEMM path (Q8_0 weights) */
+    seer_q8_panel_fn panel_fn;
+    uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
+    float *act_d;     /* n_rows × n_blocks scales */
+    uint8_t *panels;  /* per thread: panel_group panels */
+    int64_t panel_group;
 } matmul_job;
 
 static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out, int64_t o0, int64_t o1) {
@@ -153,6 +160,72 @@ static void gemm_task(void *ctx, int ith, int nth) {
     }
 }
 
+/* Activations for the int8 GEMM: Q8_0 quantization (llama.cpp's rounding),
+ * stored as unsigned bytes q+128 and float block scales. */
+static void q8_act_task(void *ctx, int ith, int nth) {
+    const matmul_job *j = ctx;
+    int64_t n_in = j->w->n_in, nb = n_in / 32, r0, r1;
+    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
+    uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
+    for (int64_t r = r0; r < r1; r++) {
+        seer_quantize_row(SEER_TYPE_Q8_0, j->x + r * n_in, q, n_in);
+        for (int64_t b = 0; b < nb; b++) {
+            const uint8_t *blk = q + b * 34;
+            uint16_t d;
+            memcpy(&d, blk, 2);
+            j->act_d[r * nb + b] = seer_fp16_to_f32(d);
+            uint8_t *dst = j->act_u8 + r * n_in + 32 * b;
+            for (int k = 0; k < 32; k++) dst[k] = (uint8_t)(blk[2 + k] ^ 0x80);
+        }
+    }
+}
+
+static void q8_gemm_task(void *ctx, int ith, int nth) {
+    const matmul_job *j = ctx;
+    const seer_weight *w = j->w;
+    int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
+    int64_t n_panels = (n_out + 7) / 8, p0, p1;
+    seer_pool_range(n_panels, ith, nth, &p0, &p1);
+    size_t pb = SEER_Q8_PANEL_BYTES(nb);
+    uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
+    for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
+        int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
+        for (int64_t p = g0; p < g1; p++) seer_q8_panel_pack(w->data, w->row_bytes, n_out, 8 * p, nb, pack + (size_t)(p - g0) * pb);
+        for (int64_t r = 0; r < j->n_rows; r += 4) {
+            int nr = j->n_rows - r < 4 ? (int)(j->n_rows - r) : 4;
+            for (int64_t p = g0; p < g1; p++) {
+                float out[32];
+                j->panel_fn(nb, pack + (size_t)(p - g0) * pb, j->act_u8 + r * n_in, (size_t)n_in, j->act_d + r * nb,
+                            (size_t)nb, nr, out);
+                int64_t o0 = 8 * p, cnt = n_out - o0 < 8 ? n_out - o0 : 8;
+                for (int k = 0; k < nr; k++)
+                    for (int64_t c = 0; c < cnt; c++)
+                        j->y[(r + k) * n_out + o0 + c] = j->bias ? out[8 * k + c] + j->bias[o0 + c] : out[8 * k + c];
+            }
+        }
+    }
+}
+
+static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
+    int nth = seer_pool_size(pool);
+    int64_t n_in = j->w->n_in, nb = n_in / 32;
+    void *owned[4] = {NULL, NULL, NULL, NULL};
+    j->act_row_bytes = seer_row_bytes(SEER_TYPE_Q8_0, n_in);
+    j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
+    j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
+    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
+    /* a group of panels stays in L2 while every activation row streams by */
+    size_t pb = SEER_Q8_PANEL_BYTES(nb);
+    j->panel_group = (int64_t)((512u << 10) / pb);
+    if (j->panel_group < 1) j->panel_group = 1;
+    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    if (j->act_u8 && j->act_d && j->qrows && j->panels) {
+        seer_pool_run(pool, q8_act_task, j);
+        seer_pool_run(pool, q8_gemm_task, j);
+    }
+    for (int i = 0; i < 4; i++) free(owned[i]);
+}
+
 static void matmul_dot(seer_pool *pool, matmul_job *j) {
     const seer_weight *w = j->w;
     void *owned = NULL;
@@ -213,8 +286,13 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type,
                     .dot = seer_vec_dot_get(w->type), .dot4 = seer_vec_dot4_get(w->type)};
     if (path == SEER_MATMUL_AUTO) path = n_rows < SEER_MATMUL_GEMM_MIN_ROWS ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
-    if (path == SEER_MATMUL_DOT) matmul_dot(pool, &j);
-    else matmul_gemm(pool, &j);
+    if (path == SEER_MATMUL_DOT) {
+        matmul_dot(pool, &j);
+    } else if (w->type == SEER_TYPE_Q8_0 && path != SEER_MATMUL_GEMM_F32 && (j.panel_fn = seer_q8_panel_get())) {
+        matmul_gemm_q8(pool, &j);
+    } else {
+        matmul_gemm(pool, &j);
+    }
 }
 
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y, const float *bias) {

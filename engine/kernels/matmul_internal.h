@@ -12,7 +12,9 @@ void seer_blas_init(void);
 #define SEER_MATMUL_GEMM_MIN_ROWS 64
 
 /* seer_matmul with the algorithm chosen by the caller (benchmarks, tests). */
-enum { SEER_MATMUL_AUTO = 0, SEER_MATMUL_DOT = 1, SEER_MATMUL_GEMM = 2 };
+/* GEMM: the best batched algorithm (int8 GEMM for Q8_0 when the CPU has
+ * VNNI, else dequantize + sgemm); GEMM_F32 forces dequantize + sgemm. */
+enum { SEER_MATMUL_AUTO = 0, SEER_MATMUL_DOT = 1, SEER_MATMUL_GEMM = 2, SEER_MATMUL_GEMM_F32 = 3 };
 void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
                       const float *bias, int path);
 

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "kernels/gemm_q8_internal.h"
 #include "kernels/vec_dot_internal.h"
 
 typedef struct dispatch {
@@ -108,3 +109,12 @@ const char *seer_simd_name(void) {
 }
 
 void seer_simd_force_scalar(bool on) { atomic_store(&force_scalar, on); }
+
+seer_q8_panel_fn seer_q8_panel_kernel(void) {
+    const dispatch *d = get_tables();
+    return d->has_level[SEER_SIMD_AVX512] && seer_q8_panel_avx512_built() ? seer_q8_panel_avx512 : NULL;
+}
+
+seer_q8_panel_fn seer_q8_panel_get(void) {
+    return atomic_load_explicit(&force_scalar, memory_order_relaxed) ? NULL : seer_q8_panel_kernel();
+}

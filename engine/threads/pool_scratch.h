@@ -12,7 +12,8 @@ enum {
     SEER_SCRATCH_MATMUL_ACT = 0,   /* activations converted to the vec_dot type */
     SEER_SCRATCH_MATMUL_TILE = 1,  /* per-thread dequantized weight tiles */
     SEER_SCRATCH_MATMUL_QROW = 2,  /* per-thread quantized activation row */
-    SEER_POOL_SCRATCH_SLOTS = 4,
+    SEER_SCRATCH_MATMUL_ACT_D = 3, /* int8 GEMM: activation block scales */
+    SEER_POOL_SCRATCH_SLOTS = 6,
 };
 
 typedef struct seer_pool_scratch {

@@ -169,6 +169,16 @@ int main(void) {
     check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 64, 40, true, SEER_MATMUL_AUTO);
     check_matmul_case(pools[2], SEER_TYPE_Q8_0, 1024, 70, 9, true, SEER_MATMUL_GEMM);
     check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true, SEER_MATMUL_AUTO);
+    /* Q8_0 batches: int8 GEMM (when the CPU has VNNI) and dequantize + sgemm */
+    for (int p = 0; p < 3; p++) {
+        check_matmul_case(pools[p], SEER_TYPE_Q8_0, 1024, 43, 70, p != 0, SEER_MATMUL_GEMM);
+        check_matmul_case(pools[p], SEER_TYPE_Q8_0, 1024, 43, 70, p != 0, SEER_MATMUL_GEMM_F32);
+        check_matmul_case(pools[p], SEER_TYPE_Q8_0, 32, 8, 5, true, SEER_MATMUL_GEMM);
+    }
+    seer_simd_force_scalar(true);
+    check_matmul_case(pools[2], SEER_TYPE_Q8_0, 256, 17, 66, true, SEER_MATMUL_AUTO);
+    check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 17, 3, true, SEER_MATMUL_AUTO);
+    seer_simd_force_scalar(false);
 
     for (int p = 0; p < 3; p++) {
         check_sgemm(pools[p], 7, 45, 33, true, 1.0f, 0.0f);
