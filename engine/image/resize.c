@@ -8,6 +8,17 @@
 
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* roundf (half away from zero) and clamp to a byte, without a libm call:
+ * v − trunc(v) is exact, so the comparison with 0.5 is too. */
+static inline uint8_t round_to_u8(float v) {
+    if (!(v > -1024.0f && v < 1024.0f)) return v > 0 ? 255 : 0;
+    int t = (int)v;
+    float frac = v - (float)t;
+    if (frac >= 0.5f) t++;
+    else if (frac <= -0.5f) t--;
+    return (uint8_t)(t < 0 ? 0 : t > 255 ? 255 : t);
+}
+
 static int alloc_dst(seer_image *dst, int w, int h) {
     dst->w = dst->h = 0;
     dst->rgb = NULL;
@@ -31,34 +42,59 @@ static inline float cubic(float p0, float p1, float p2, float p3, float t) {
     return a0 + a1 * t + a2 * t * t + a3 * t * t * t;
 }
 
+/* Separable evaluation with the reference's exact arithmetic: the
+ * horizontal pass of a source row depends only on (row, output column), so
+ * each needed row is filtered once and kept in a 4-slot ring (the rows an
+ * output row needs are 4 consecutive indices, distinct modulo 4); the
+ * vertical pass then combines four filtered rows. */
 int seer_image_resize_bicubic(const seer_image *src, int w, int h, seer_image *dst) {
     if (!src || !src->rgb || src->w <= 0 || src->h <= 0 || alloc_dst(dst, w, h) != 0) return -1;
     const int sw = src->w, sh = src->h;
     const float tx = (float)sw / (float)w, ty = (float)sh / (float)h;
     const uint8_t *s = src->rgb;
+    int *cols = malloc(sizeof *cols * 4 * (size_t)w);
+    float *dxs = malloc(sizeof *dxs * (size_t)w);
+    float *ring = malloc(sizeof *ring * 4 * 3 * (size_t)w);
+    if (!cols || !dxs || !ring) {
+        free(cols);
+        free(dxs);
+        free(ring);
+        seer_image_free(dst);
+        return -1;
+    }
+    for (int j = 0; j < w; j++) {
+        int x = (int)(tx * (float)j);
+        dxs[j] = tx * (float)j - (float)x;
+        for (int k = 0; k < 4; k++) cols[j * 4 + k] = clampi(x - 1 + k, 0, sw - 1);
+    }
+    int tag[4] = {-1, -1, -1, -1};
     for (int i = 0; i < h; i++) {
         int y = (int)(ty * (float)i);
         float dy = ty * (float)i - (float)y;
-        int rows[4];
-        for (int k = 0; k < 4; k++) rows[k] = clampi(y - 1 + k, 0, sh - 1);
-        for (int j = 0; j < w; j++) {
-            int x = (int)(tx * (float)j);
-            float dx = tx * (float)j - (float)x;
-            int cols[4];
-            for (int k = 0; k < 4; k++) cols[k] = clampi(x - 1 + k, 0, sw - 1);
-            for (int c = 0; c < 3; c++) {
-                float C[4];
-                for (int r = 0; r < 4; r++) {
-                    const uint8_t *row = s + (size_t)rows[r] * sw * 3;
-                    C[r] = cubic(row[cols[0] * 3 + c], row[cols[1] * 3 + c], row[cols[2] * 3 + c],
-                                 row[cols[3] * 3 + c], dx);
+        const float *C[4];
+        for (int k = 0; k < 4; k++) {
+            int r = clampi(y - 1 + k, 0, sh - 1);
+            float *slot = ring + (size_t)(r & 3) * 3 * w;
+            if (tag[r & 3] != r) { /* horizontal pass of source row r */
+                const uint8_t *row = s + (size_t)r * sw * 3;
+                for (int j = 0; j < w; j++) {
+                    const int *cj = cols + j * 4;
+                    for (int c = 0; c < 3; c++)
+                        slot[j * 3 + c] = cubic(row[cj[0] * 3 + c], row[cj[1] * 3 + c], row[cj[2] * 3 + c],
+                                                row[cj[3] * 3 + c], dxs[j]);
                 }
-                float v = roundf(cubic(C[0], C[1], C[2], C[3], dy));
-                v = v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v;
-                dst->rgb[((size_t)i * w + j) * 3 + c] = (uint8_t)v;
+                tag[r & 3] = r;
             }
+            C[k] = slot;
+        }
+        uint8_t *out = dst->rgb + (size_t)i * w * 3;
+        for (int q = 0; q < w * 3; q++) {
+            out[q] = round_to_u8(cubic(C[0][q], C[1][q], C[2][q], C[3][q], dy));
         }
     }
+    free(cols);
+    free(dxs);
+    free(ring);
     return 0;
 }
 
