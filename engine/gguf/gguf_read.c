@@ -107,7 +107,15 @@ static bool read_scalar(reader *r, gguf_kv *kv, gguf_value_type t) {
     case GGUF_TYPE_UINT32: { uint32_t x; memcpy(&x, raw, 4); kv->v.u64 = x; break; }
     case GGUF_TYPE_INT32: { int32_t x; memcpy(&x, raw, 4); kv->v.i64 = x; break; }
     case GGUF_TYPE_FLOAT32: { float x; memcpy(&x, raw, 4); kv->v.f64 = x; break; }
-    case GGUF_TYPE_BOOL: kv->v.b = raw[0] != 0; break;
+    case GGUF_TYPE_BOOL:
+        if (raw[0] > 1) { /* only 0 and 1 are booleans: anything else is a damaged file */
+            char key[96];
+            escape_name(kv->key, key, sizeof key);
+            seer_error_set(r->err, "%s: key '%s' has boolean byte %u (not 0 or 1)", r->path, key, raw[0]);
+            return false;
+        }
+        kv->v.b = raw[0] != 0;
+        break;
     case GGUF_TYPE_UINT64: memcpy(&kv->v.u64, raw, 8); break;
     case GGUF_TYPE_INT64: memcpy(&kv->v.i64, raw, 8); break;
     case GGUF_TYPE_FLOAT64: memcpy(&kv->v.f64, raw, 8); break;

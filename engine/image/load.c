@@ -54,6 +54,12 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         return -1;
     }
 
+    if (fmt && strcmp(fmt, "PNM") == 0 && image_pnm_truncated(buf, len)) {
+        seer_error_set(err, "%s: truncated PNM (fewer pixel bytes than its %lld\u00d7%lld header promises)", name,
+                       (long long)pw, (long long)ph);
+        return -1;
+    }
+
     int w = 0, h = 0, comp = 0;
     if (!stbi_info_from_memory(buf, (int)len, &w, &h, &comp)) {
         const char *why = stbi_failure_reason();

@@ -96,3 +96,14 @@ const char *image_probe(const uint8_t *b, size_t n, int64_t *w, int64_t *h, bool
     if (n >= 6 && memcmp(b, "#?RGBE", 6) == 0) return "HDR";
     return NULL;
 }
+
+bool image_pnm_truncated(const uint8_t *b, size_t n) {
+    if (n < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return false;
+    size_t i = 2;
+    int64_t w, h, maxval;
+    if (!pnm_number(b, n, &i, &w) || !pnm_number(b, n, &i, &h) || !pnm_number(b, n, &i, &maxval)) return false;
+    i++; /* the single whitespace byte before the samples */
+    int64_t channels = b[1] == '6' ? 3 : 1, bytes = maxval > 255 ? 2 : 1;
+    if (w <= 0 || h <= 0 || w > ((int64_t)1 << 30) / h) return false; /* the size checks report these */
+    return i > n || (int64_t)(n - i) < w * h * channels * bytes;
+}

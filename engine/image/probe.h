@@ -11,4 +11,8 @@
  * the header is complete enough, *have_size is set with the stated size. */
 const char *image_probe(const uint8_t *buf, size_t len, int64_t *w, int64_t *h, bool *have_size);
 
+/* Binary PNM (P5/P6) with fewer sample bytes than its header promises: stb
+ * decodes those silently (missing pixels become black), so we refuse them. */
+bool image_pnm_truncated(const uint8_t *buf, size_t len);
+
 #endif
