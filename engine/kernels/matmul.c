@@ -184,23 +184,30 @@ static void q8_gemm_task(void *ctx, int ith, int nth) {
     const matmul_job *j = ctx;
     const seer_weight *w = j->w;
     int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
-    int64_t n_panels = (n_out + 7) / 8, p0, p1;
+    const int R = SEER_Q8_PANEL_ROWS;
+    int64_t n_panels = (n_out + R - 1) / R, p0, p1;
     seer_pool_range(n_panels, ith, nth, &p0, &p1);
     size_t pb = SEER_Q8_PANEL_BYTES(nb);
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
-        for (int64_t p = g0; p < g1; p++) seer_q8_panel_pack(w->data, w->row_bytes, n_out, 8 * p, nb, pack + (size_t)(p - g0) * pb);
+        for (int64_t p = g0; p < g1; p++) seer_q8_panel_pack(w->data, w->row_bytes, n_out, R * p, nb, pack + (size_t)(p - g0) * pb);
         for (int64_t r = 0; r < j->n_rows; r += 4) {
             int nr = j->n_rows - r < 4 ? (int)(j->n_rows - r) : 4;
-            for (int64_t p = g0; p < g1; p++) {
-                float out[32];
-                j->panel_fn(nb, pack + (size_t)(p - g0) * pb, j->act_u8 + r * n_in, (size_t)n_in, j->act_d + r * nb,
-                            (size_t)nb, nr, out);
-                int64_t o0 = 8 * p, cnt = n_out - o0 < 8 ? n_out - o0 : 8;
-                for (int k = 0; k < nr; k++)
-                    for (int64_t c = 0; c < cnt; c++)
-                        j->y[(r + k) * n_out + o0 + c] = j->bias ? out[8 * k + c] + j->bias[o0 + c] : out[8 * k + c];
+            for (int64_t p = g0; p < g1; p += 2) {
+                float out[2][4 * SEER_Q8_PANEL_ROWS];
+                const uint8_t *pan = pack + (size_t)(p - g0) * pb;
+                const uint8_t *act = j->act_u8 + r * n_in;
+                const float *ad = j->act_d + r * nb;
+                if (p + 1 < g1) seer_q8_panel2_avx512(nb, pan, pan + pb, act, (size_t)n_in, ad, (size_t)nb, nr, out[0], out[1]);
+                else j->panel_fn(nb, pan, act, (size_t)n_in, ad, (size_t)nb, nr, out[0]);
+                for (int64_t q = p; q < p + 2 && q < g1; q++) {
+                    const float *o = out[q - p];
+                    int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
+                    for (int k = 0; k < nr; k++)
+                        for (int64_t c = 0; c < cnt; c++)
+                            j->y[(r + k) * n_out + o0 + c] = j->bias ? o[R * k + c] + j->bias[o0 + c] : o[R * k + c];
+                }
             }
         }
     }
@@ -285,7 +292,11 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     if (!ti) return;
     matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type,
                     .dot = seer_vec_dot_get(w->type), .dot4 = seer_vec_dot4_get(w->type)};
-    if (path == SEER_MATMUL_AUTO) path = n_rows < SEER_MATMUL_GEMM_MIN_ROWS ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
+    if (path == SEER_MATMUL_AUTO) {
+        bool int8_gemm = w->type == SEER_TYPE_Q8_0 && seer_q8_panel_get();
+        int64_t min_rows = int8_gemm ? SEER_MATMUL_INT8_GEMM_MIN_ROWS : SEER_MATMUL_GEMM_MIN_ROWS;
+        path = n_rows < min_rows ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
+    }
     if (path == SEER_MATMUL_DOT) {
         matmul_dot(pool, &j);
     } else if (w->type == SEER_TYPE_Q8_0 && path != SEER_MATMUL_GEMM_F32 && (j.panel_fn = seer_q8_panel_get())) {

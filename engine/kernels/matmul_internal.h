@@ -10,6 +10,8 @@ void seer_blas_init(void);
 /* From this many activation rows on, dequantize + sgemm beats per-row dot
  * products (measured with tools/kernel-bench). */
 #define SEER_MATMUL_GEMM_MIN_ROWS 64
+/* The same for Q8_0 weights when the int8 GEMM can run. */
+#define SEER_MATMUL_INT8_GEMM_MIN_ROWS 16
 
 /* seer_matmul with the algorithm chosen by the caller (benchmarks, tests). */
 /* GEMM: the best batched algorithm (int8 GEMM for Q8_0 when the CPU has

@@ -19,33 +19,55 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     fill4_avx512(t4);
 }
 
-/* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, 8 VPDPBUSD of
- * a broadcast of 4 activation bytes against the 8 panel vectors. */
-void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
-                          const float *act_d, size_t d_stride, int nr, float *out) {
-    const float *wd = (const float *)(panel + (size_t)n_blocks * 256);
-    const int32_t *wcorr = (const int32_t *)(panel + (size_t)n_blocks * 288);
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+/* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, a broadcast
+ * of 4 activation bytes feeds VPDPBUSD against the panel vectors of 16 rows;
+ * two panels at a time share each broadcast. */
+static inline void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                             size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out0, float *out1) {
+    const int two = panel1 != NULL;
+    const uint8_t *pan[2] = {panel0, panel1 ? panel1 : panel0};
+    __m512 acc[2][4];
+    for (int p = 0; p < 2; p++)
+        for (int r = 0; r < 4; r++) acc[p][r] = _mm512_setzero_ps();
     for (int64_t b = 0; b < n_blocks; b++) {
-        const __m256i *wv = (const __m256i *)(panel + b * 256);
-        __m256i w[8];
-        for (int g = 0; g < 8; g++) w[g] = _mm256_load_si256(wv + g);
-        __m256i corr = _mm256_load_si256((const __m256i *)(wcorr + 8 * b));
-        __m256 d = _mm256_load_ps(wd + 8 * b);
+        __m512i w[2][8], corr[2];
+        __m512 d[2];
+        for (int p = 0; p < 1 + two; p++) {
+            const __m512i *wv = (const __m512i *)(pan[p] + b * 512);
+            for (int g = 0; g < 8; g++) w[p][g] = _mm512_load_si512(wv + g);
+            corr[p] = _mm512_load_si512((const void *)((const int32_t *)(pan[p] + (size_t)n_blocks * 576) + 16 * b));
+            d[p] = _mm512_load_ps((const float *)(pan[p] + (size_t)n_blocks * 512) + 16 * b);
+        }
         for (int r = 0; r < nr; r++) {
             const uint8_t *a = act + r * act_stride + 32 * b;
-            __m256i s = _mm256_setzero_si256();
+            __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
             for (int g = 0; g < 8; g++) {
                 int32_t four;
                 memcpy(&four, a + 4 * g, 4);
-                s = _mm256_dpbusd_epi32(s, _mm256_set1_epi32(four), w[g]);
+                __m512i bc = _mm512_set1_epi32(four);
+                s0 = _mm512_dpbusd_epi32(s0, bc, w[0][g]);
+                if (two) s1 = _mm512_dpbusd_epi32(s1, bc, w[1][g]);
             }
-            s = _mm256_sub_epi32(s, corr);
-            __m256 scale = _mm256_mul_ps(d, _mm256_set1_ps(act_d[r * d_stride + b]));
-            acc[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), scale, acc[r]);
+            __m512 ad = _mm512_set1_ps(act_d[r * d_stride + b]);
+            acc[0][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s0, corr[0])), _mm512_mul_ps(d[0], ad), acc[0][r]);
+            if (two)
+                acc[1][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s1, corr[1])), _mm512_mul_ps(d[1], ad), acc[1][r]);
         }
     }
-    for (int r = 0; r < nr; r++) _mm256_storeu_ps(out + 8 * r, acc[r]);
+    for (int r = 0; r < nr; r++) {
+        _mm512_storeu_ps(out0 + 16 * r, acc[0][r]);
+        if (two) _mm512_storeu_ps(out1 + 16 * r, acc[1][r]);
+    }
+}
+
+void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                          const float *act_d, size_t d_stride, int nr, float *out) {
+    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, d_stride, nr, out, NULL);
+}
+
+void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                           size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out0, float *out1) {
+    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, d_stride, nr, out0, out1);
 }
 bool seer_q8_panel_avx512_built(void) { return true; }
 #else
@@ -56,6 +78,11 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
 void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                           const float *act_d, size_t d_stride, int nr, float *out) {
     (void)n_blocks; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)d_stride; (void)nr; (void)out;
+}
+void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                           size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out0, float *out1) {
+    (void)n_blocks; (void)panel0; (void)panel1; (void)act; (void)act_stride; (void)act_d; (void)d_stride; (void)nr;
+    (void)out0; (void)out1;
 }
 bool seer_q8_panel_avx512_built(void) { return false; }
 #endif

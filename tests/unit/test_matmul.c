@@ -58,6 +58,7 @@ static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n
 
     if (path == SEER_MATMUL_AUTO) seer_matmul(pool, &w, x, n_rows, y, bias);
     else seer_matmul_path(pool, &w, x, n_rows, y, bias, path);
+    /* (only used for Q4_1/Q5_1, which have no int8 GEMM) */
     bool dot_path = path == SEER_MATMUL_DOT || (path == SEER_MATMUL_AUTO && n_rows < SEER_MATMUL_GEMM_MIN_ROWS);
 
     int bad = 0;
