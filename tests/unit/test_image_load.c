@@ -256,6 +256,26 @@ static buf_t make_gif(int w, int h) {
     return b;
 }
 
+/* Radiance HDR, flat (not run-length) RGBE scanlines; stb turns it into
+ * 8-bit with gamma 1/2.2: v = (m·2^(e−136))^(1/2.2)·255 + 0.5 with e = 128. Width < 8
+ * keeps the scanlines flat. */
+static buf_t make_hdr(int w, int h) {
+    buf_t b = {0};
+    char hdr[128];
+    int n = snprintf(hdr, sizeof hdr, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n", h, w);
+    put(&b, hdr, (size_t)n);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            for (int c = 0; c < 3; c++) put8(&b, pix(x, y, c));
+            put8(&b, 128); /* scale 2^-8: values m/256 */
+        }
+    return b;
+}
+static uint8_t exp_hdr(int x, int y, int c) {
+    double v = pow(pix(x, y, c) / 256.0, 1.0 / 2.2) * 255.0 + 0.5;
+    return (uint8_t)(v > 255 ? 255 : v);
+}
+
 static void jpg_sink(void *ctx, void *data, int size) { put((buf_t *)ctx, data, (size_t)size); }
 static buf_t make_jpeg(int w, int h, const uint8_t *rgb) {
     buf_t b = {0};
@@ -348,6 +368,7 @@ static void test_formats(void) {
         check_load("PGM", "a.pgm", make_pnm(w, h, true), w, h, exp_grey, 0);
         check_load("PSD", "a.psd", make_psd(w, h), w, h, exp_rgb, 0);
         check_load("GIF (first frame)", "a.gif", make_gif(w, h), w, h, exp_gif, 0);
+        if (w < 8) check_load("HDR", "a.hdr", make_hdr(w, h), w, h, exp_hdr, 1);
     }
     /* JPEG is lossy: a smooth picture must come back close. */
     int w = 64, h = 48;
