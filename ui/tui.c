@@ -105,6 +105,7 @@ static void handle_event(tui *t, seer_event *ev) {
         snprintf(label, sizeof label, "%s (%d×%d · %d tokens · encoded in %.0f ms)", ev->text ? ev->text : "",
                  ev->image_w, ev->image_h, ev->n_tokens, ev->ms);
         tr_add_labelled(&t->tr, TR_IMAGE, ev->text ? ev->text : "", label);
+        t->sixel_dirty = true;
         t->tr.scroll = 0;
         log_event(t, "image %d tokens %.1f ms", ev->n_tokens, ev->ms);
         request_done(t);
@@ -123,6 +124,9 @@ static void handle_event(tui *t, seer_event *ev) {
             tui_note(t, TR_SYSTEM, "context full: the %d oldest turn(s) were shifted out (system prompt kept)",
                      ev->stats.shifted_turns);
         t->cur_reply = tr_add(&t->tr, TR_ASSISTANT, "", 0);
+        t->ctx_used = ev->stats.n_used;
+        t->ctx_size = ev->stats.n_ctx;
+        t->sixel_dirty = true;
         log_event(t, "prefill %d tokens %.1f ms shifted %d", ev->n_tokens, ev->ms, ev->stats.shifted_turns);
         break;
     case SEER_EV_TOKEN:
@@ -159,6 +163,7 @@ static void handle_event(tui *t, seer_event *ev) {
         log_event(t, "done %s tokens %d used %d", seer_stop_reason_name(ev->stats.stop), ev->stats.gen_tokens,
                   ev->stats.n_used);
         t->cur_reply = -1;
+        t->sixel_dirty = true; /* repaint the picture once the stream has settled */
         request_done(t);
         break;
     case SEER_EV_CLEARED:
@@ -356,6 +361,8 @@ int tui_run(const tui_config *cfg) {
     bool has_sixel = preview_detect_sixel(&t->cell_w, &t->cell_h);
     t->sixel = cfg->sixel == TUI_SIXEL_ON || (cfg->sixel == TUI_SIXEL_AUTO && has_sixel);
 
+    log_event(t, "terminal cell %dx%d px, sixel %s (terminal %s)", t->cell_w, t->cell_h, t->sixel ? "on" : "off",
+              has_sixel ? "has sixel" : "no sixel");
     seer_worker_config wc = {cfg->model_path, cfg->mmproj_path, cfg->n_threads, cfg->params};
     seer_error err = {{0}};
     t->worker = seer_worker_start(&wc, &err);

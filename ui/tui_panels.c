@@ -55,6 +55,10 @@ void tui_layout(tui *t) {
         t->w_timings = newwin(main_h - preview_h, side_w, preview_h, main_w + 1);
     }
     t->w_transcript = newwin(main_h, main_w, 0, 0);
+    /* No insert/delete-line scrolling: it would move sixel pixels curses
+     * does not know about. */
+    idlok(t->w_transcript, FALSE);
+    scrollok(t->w_transcript, FALSE);
     t->w_status = newwin(1, t->cols, main_h, 0);
     t->w_input = newwin(t->input_rows, t->cols, main_h + 1, 0);
     input_set_window(t->w_input);

@@ -108,8 +108,13 @@ bool seer_worker_busy(seer_worker *w) {
 /* ---- the engine thread ---- */
 
 static void on_prefill(void *ud, int n_tokens, double ms, int shifted) {
+    seer_worker *w = ud;
     seer_event ev = {.type = SEER_EV_PREFILL_DONE, .n_tokens = n_tokens, .ms = ms};
     ev.stats.shifted_turns = shifted;
+    ev.stats.prefill_tokens = n_tokens;
+    ev.stats.prefill_ms = ms;
+    ev.stats.n_ctx = seer_ctx_size(seer_session_ctx(w->session));
+    ev.stats.n_used = seer_ctx_used(seer_session_ctx(w->session));
     worker_emit(ud, &ev);
 }
 

@@ -32,7 +32,7 @@ typedef enum seer_event_type {
     SEER_EV_LOADED,            /* model */
     SEER_EV_LOAD_FAILED,       /* text: the error */
     SEER_EV_IMAGE_ENCODED,     /* text: path; image_index, image_w/h, n_tokens, ms */
-    SEER_EV_PREFILL_DONE,      /* n_tokens, ms, stats.shifted_turns */
+    SEER_EV_PREFILL_DONE,      /* n_tokens, ms, stats.{shifted_turns, n_used, n_ctx} */
     SEER_EV_TOKEN,             /* token, text, ms, prob, index (-1: trailing text only) */
     SEER_EV_TURN_DONE,         /* stats */
     SEER_EV_CLEARED,           /* conversation reset done */
