@@ -47,7 +47,7 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         seer_error_set(err, "%s: %s image has no pixels (%lld\u00d7%lld)", name, fmt, (long long)pw, (long long)ph);
         return -1;
     }
-    if (have_size && pw * ph > max_pixels) {
+    if (have_size && pw > max_pixels / ph) { /* division: headers may hold 2^32 × 2^32 */
         char lim[64];
         format_megapixels(max_pixels, lim, sizeof lim);
         seer_error_set(err, "%s: %lld\u00d7%lld is over the limit of %s", name, (long long)pw, (long long)ph, lim);

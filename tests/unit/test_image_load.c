@@ -443,6 +443,11 @@ static void test_bad_files(void) {
     expect_error("oversized BMP", write_file("big.bmp", bmp.p, bmp.n), 0, "20000\xc3\x97" "20000 is over the limit",
                  NULL);
     free(bmp.p);
+    /* Header sizes near 2^32 × 2^32 (PSD) must not overflow the check. */
+    buf_t psd = make_psd(1, 1);
+    memset(psd.p + 14, 0xFF, 8);
+    expect_error("huge PSD", write_file("huge.psd", psd.p, psd.n), 0, "huge.psd: 4294967295\xc3\x97" "4294967295 is over", NULL);
+    free(psd.p);
     /* A caller's own limit. */
     buf_t small = make_png(17, 9, 2, 8);
     expect_error("limit", write_file("s.png", small.p, small.n), 100, "s.png: 17\xc3\x97" "9 is over the limit of 100 pixels",
