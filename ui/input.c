@@ -178,6 +178,8 @@ void input_remember(const char *line) {
 
 bool input_line_empty(void) { return rl_end == 0; }
 
+bool input_in_search(void) { return RL_ISSTATE(RL_STATE_ISEARCH) != 0; }
+
 void input_clear_line(void) {
     rl_replace_line("", 0);
     rl_point = rl_end = 0;

@@ -23,6 +23,8 @@ void input_feed_str(const char *s);
 void input_draw(WINDOW *win);
 int input_rows_wanted(int width);
 bool input_line_empty(void);
+/* True while readline runs an incremental history search (Ctrl-R). */
+bool input_in_search(void);
 void input_clear_line(void);
 /* Adds a line to the history and saves the file atomically. */
 void input_remember(const char *line);

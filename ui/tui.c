@@ -299,7 +299,8 @@ static void handle_key(tui *t, int key) {
         /* Lone Esc stops a reply; Esc + key is Alt-key for readline. */
         int next = wgetch(t->w_input);
         if (next == ERR) {
-            cancel_or_hint(t);
+            if (input_in_search()) input_feed(27); /* Esc ends a Ctrl-R search */
+            else cancel_or_hint(t);
             return;
         }
         input_feed(27);

@@ -165,11 +165,12 @@ void tui_draw_timings(tui *t) {
         mx = t->spark[i] > mx ? t->spark[i] : mx;
         mn = t->spark[i] < mn ? t->spark[i] : mn;
     }
-    /* Bars span [min/2, max] so steady latencies sit mid-height and spikes stand out. */
-    double lo = mn / 2;
+    /* The fastest token sits at half height, the slowest at the top: jitter
+     * and spikes stand out, a steady stream is a flat line. */
+    double lo = mn - (mx - mn) > 0 ? mn - (mx - mn) : 0;
     for (int i = 0; i < show; i++) {
         double v = t->spark[n - show + i];
-        int b = mx > lo ? (int)((v - lo) / (mx - lo) * 7.999) : 3;
+        int b = mx > mn ? (int)((v - lo) / (mx - lo) * 7.999) : 3;
         wattrset(w, ui_attr(speed_role(v, med)));
         mvwaddstr(w, y, 1 + i, BARS[b < 0 ? 0 : b > 7 ? 7 : b]);
     }

@@ -19,6 +19,13 @@ wait_log '^loaded' 15
 keys Up Up
 wait_screen "› /set temp 0.5"
 keys C-u
+# Reverse search finds it too; Esc leaves the search with the line.
+keys C-r
+tmux -u -L "$SOCK" send-keys -t "$PANE" -l "temp 0"
+wait_screen "(reverse-i-search)\`temp 0': /set temp 0.5"
+keys Escape
+wait_screen "› /set temp 0.5"
+keys C-e C-u
 tmux -u -L "$SOCK" send-keys -t "$PANE" -l "/image $T/pics/zeb"
 keys Tab
 wait_screen "zebra_unique.ppm"
