@@ -18,7 +18,7 @@ start 100 30 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" -n 4
 wait_log '^loaded' 15
 keys Up Up
 wait_screen "› /set temp 0.5"
-keys C-u
+keys Enter
 # Reverse search finds it too; Esc leaves the search with the line.
 keys C-r
 tmux -u -L "$SOCK" send-keys -t "$PANE" -l "temp 0"
