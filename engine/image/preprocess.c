@@ -19,6 +19,7 @@ int image_fit_on_canvas(const seer_image *src, int cw, int ch, const uint8_t fil
                         seer_image *dst) {
     dst->rgb = NULL;
     dst->w = dst->h = 0;
+    if (cw <= 0 || ch <= 0 || (int64_t)cw * ch > PREPROCESS_MAX_CANVAS_PIXELS) return -1;
     int iw, ih;
     image_fit_size(src->w, src->h, cw, ch, &iw, &ih);
     seer_image inner;
@@ -104,7 +105,7 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
         seer_error_set(err, "preprocess: no image");
         return -1;
     }
-    if (hp->image_size <= 0 || hp->patch_size <= 0 || hp->image_size > 16384) {
+    if (hp->image_size <= 0 || hp->patch_size <= 0 || hp->image_size > 4096) {
         seer_error_set(err, "preprocess: invalid encoder image size %d / patch size %d", hp->image_size,
                        hp->patch_size);
         return -1;

@@ -56,7 +56,7 @@ int preprocess_anyres(const seer_vision_hparams *hp, const seer_image *img, seer
     }
     seer_image canvas;
     if (image_fit_on_canvas(img, cw, ch, BLACK, RESIZE_BICUBIC, &canvas) != 0) {
-        seer_error_set(err, "preprocess: out of memory (%d×%d canvas)", cw, ch);
+        seer_error_set(err, "preprocess: %d×%d canvas too large or out of memory", cw, ch);
         return -1;
     }
     int rc = image_inputs_append_tiles(out, &canvas, n, hp);

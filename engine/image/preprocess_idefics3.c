@@ -25,7 +25,7 @@ int preprocess_idefics3(const seer_vision_hparams *hp, const seer_image *img, se
     }
     seer_image canvas;
     if (image_fit_on_canvas(img, cols * tile, rows * tile, BLACK, RESIZE_BICUBIC, &canvas) != 0) {
-        seer_error_set(err, "preprocess: out of memory (%d×%d canvas)", cols * tile, rows * tile);
+        seer_error_set(err, "preprocess: %d×%d canvas too large or out of memory", cols * tile, rows * tile);
         return -1;
     }
     int rc = image_inputs_append_tiles(out, &canvas, tile, hp);

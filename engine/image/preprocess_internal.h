@@ -10,8 +10,13 @@ typedef enum { RESIZE_BICUBIC, RESIZE_BILINEAR } resize_filter;
  * s = min(max_w/w, max_h/h) in float32, each side min(ceil(side·s), max). */
 void image_fit_size(int w, int h, int max_w, int max_h, int *out_w, int *out_h);
 
+/* Largest canvas a family may ask for: real models stay under 5 M pixels; a
+ * hostile mmproj (huge patch or pinpoint sizes) must not get gigabytes. */
+#define PREPROCESS_MAX_CANVAS_PIXELS (16LL * 1024 * 1024)
+
 /* Resizes src (aspect kept, image_fit_size) and centres it on a cw×ch canvas
- * filled with `fill`. dst is allocated. */
+ * filled with `fill`. dst is allocated. Fails on canvases over
+ * PREPROCESS_MAX_CANVAS_PIXELS. */
 int image_fit_on_canvas(const seer_image *src, int cw, int ch, const uint8_t fill[3], resize_filter filter,
                         seer_image *dst);
 

@@ -16,6 +16,6 @@ int preprocess_llava15(const seer_vision_hparams *hp, const seer_image *img, see
         if (rc == 0) rc = image_inputs_append(out, &canvas, hp);
         seer_image_free(&canvas);
     }
-    if (rc != 0) seer_error_set(err, "preprocess: out of memory (%d×%d image)", img->w, img->h);
+    if (rc != 0) seer_error_set(err, "preprocess: %d×%d input too large or out of memory", n, n);
     return rc;
 }

@@ -53,6 +53,6 @@ int preprocess_qwen(const seer_vision_hparams *hp, const seer_image *img, seer_i
         if (rc == 0) rc = image_inputs_append(out, &canvas, hp);
         seer_image_free(&canvas);
     }
-    if (rc != 0) seer_error_set(err, "preprocess: out of memory (%d×%d input)", W, H);
+    if (rc != 0) seer_error_set(err, "preprocess: %d×%d input too large or out of memory", W, H);
     return rc;
 }

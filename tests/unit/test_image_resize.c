@@ -179,6 +179,18 @@ static void test_preprocess(void) {
     hparams(&hp, (seer_projector)99, 336, 14);
     strcpy(hp.projector_name, "ldp");
     CHECK(seer_image_preprocess(&hp, &dot, &in, &err) != 0 && strstr(err.msg, "ldp") != NULL);
+    /* A hostile vision file cannot make preprocessing allocate gigabytes. */
+    hparams(&hp, SEER_PROJ_MLP, 8192, 14);
+    CHECK(seer_image_preprocess(&hp, &dot, &in, &err) != 0 && in.n == 0 && strstr(err.msg, "image size 8192") != NULL);
+    hparams(&hp, SEER_PROJ_QWEN2VL, 560, 2000); /* minimum 8 cells of 4000² pixels */
+    CHECK_MSG(seer_image_preprocess(&hp, &dot, &in, &err) != 0 && in.n == 0 && strstr(err.msg, "too large") != NULL,
+              "huge qwen canvas: %s", err.msg);
+    hparams(&hp, SEER_PROJ_MLP, 336, 14);
+    hp.anyres = true;
+    hp.n_pinpoints = 1;
+    hp.pinpoints[0][0] = 336 * 9; /* 81 tiles */
+    hp.pinpoints[0][1] = 336 * 9;
+    CHECK(seer_image_preprocess(&hp, &tall, &in, &err) != 0 && in.n == 0);
     seer_image_free(&tall);
     seer_image_free(&dot);
 }
