@@ -35,6 +35,12 @@ typedef struct seer_mm_prompt {
     bool mrope;                        /* image chunks take M-RoPE positions (Qwen2/2.5-VL) */
 } seer_mm_prompt;
 
+/* Whether a vision model (mmproj) fits a language model: the projector's
+ * output width must be the LLM's embedding width, and Qwen2/2.5-VL
+ * projectors need an M-RoPE (qwen2vl) LLM. Call it after loading both:
+ * eval trusts it. Errors name both widths / kinds. */
+int seer_mtmd_check_pair(const seer_llm *llm, const seer_vision *vision, seer_error *err);
+
 /* Splits text at markers, tokenizes each piece (specials parsed, no BOS/EOS),
  * expands each marker into the family's wrapper tokens and image chunks, adds
  * BOS/EOS when the vocabulary asks and add_special is set. Without markers,

@@ -125,6 +125,33 @@ static void run_case(const char *root, const char *name, seer_pool *pool) {
     tj_free(&cs);
 }
 
+/* Mismatched files are refused before any image reaches the decoder. */
+static void check_pairs(const char *root) {
+    char path[1024];
+    seer_error err = {{0}};
+    snprintf(path, sizeof path, "%s/cases/llava15-f32/mmproj.gguf", root);
+    seer_vision *llava_v = seer_vision_load(path, &err);
+    snprintf(path, sizeof path, "%s/cases/qwen25vl-f32/mmproj.gguf", root);
+    seer_vision *qwen_v = seer_vision_load(path, &err);
+    snprintf(path, sizeof path, "%s/cases/llava15-f32/model.gguf", root);
+    seer_llm *llava_m = seer_llm_load(path, NULL, NULL, &err);
+    snprintf(path, sizeof path, "%s/cases/qwen25vl-f32/model.gguf", root);
+    seer_llm *qwen_m = seer_llm_load(path, NULL, NULL, &err);
+    if (llava_v && qwen_v && llava_m && qwen_m) {
+        CHECK(seer_mtmd_check_pair(llava_m, llava_v, &err) == 0);
+        CHECK(seer_mtmd_check_pair(qwen_m, qwen_v, &err) == 0);
+        CHECK(seer_mtmd_check_pair(qwen_m, llava_v, &err) != 0 && strstr(err.msg, "64-wide") && strstr(err.msg, "128"));
+        CHECK(seer_mtmd_check_pair(llava_m, qwen_v, &err) != 0 && strstr(err.msg, "width") != NULL);
+        printf("mismatched pairs refused\n");
+    } else {
+        printf("pair check SKIPPED: %s\n", err.msg);
+    }
+    if (llava_v) seer_vision_free(llava_v);
+    if (qwen_v) seer_vision_free(qwen_v);
+    if (llava_m) seer_llm_free(llava_m);
+    if (qwen_m) seer_llm_free(qwen_m);
+}
+
 int main(void) {
     const char *root = test_conformance_dir();
     if (!root) {
@@ -135,6 +162,7 @@ int main(void) {
     /* Small ones: 1-D positions with one LLaVA image; M-RoPE across two Qwen images. */
     run_case(root, "llava15-f32-smallimg", pool);
     run_case(root, "qwen25vl-f32-twoimg", pool);
+    check_pairs(root);
     seer_pool_destroy(pool);
     TEST_MAIN_END();
 }
