@@ -83,8 +83,10 @@ int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos,
     }
     b->n_image_tokens += n;
     if (b->n_image_tokens > SEER_MTMD_MAX_IMAGE_TOKENS) {
-        seer_error_set(b->err, "the images of this prompt need over %d tokens (limit %d): use fewer or smaller images",
-                       (int)(b->n_image_tokens > INT32_MAX ? INT32_MAX : b->n_image_tokens), SEER_MTMD_MAX_IMAGE_TOKENS);
+        seer_error_set(b->err,
+                       "the images of this prompt need at least %lld tokens, over the limit of %d: "
+                       "use fewer or smaller images",
+                       (long long)b->n_image_tokens, SEER_MTMD_MAX_IMAGE_TOKENS);
         return -1;
     }
     seer_chunk *c = new_chunk(b);

@@ -98,7 +98,7 @@ static void test_qwen(seer_vocab *v) {
     seer_image many[SEER_MTMD_MAX_IMAGES + 1];
     for (int i = 0; i <= SEER_MTMD_MAX_IMAGES; i++) many[i] = make_image(128, 128);
     rc = seer_mtmd_tokenize_hparams(v, &tiny, "", many, 9, true, &p, &err);
-    CHECK_MSG(rc != 0 && strstr(err.msg, "limit 32768") != NULL, "token limit: rc %d, '%s'", rc, err.msg);
+    CHECK_MSG(rc != 0 && strstr(err.msg, "over the limit of 32768") != NULL, "token limit: rc %d, '%s'", rc, err.msg);
     CHECK(p.chunks == NULL && p.n_chunks == 0);
     rc = seer_mtmd_tokenize_hparams(v, &tiny, "", many, 8, true, &p, &err);
     CHECK_MSG(rc == 0 && p.n_tokens == 8 * 4096 + 16, "8 images: rc %d (%s), %d tokens", rc, err.msg, p.n_tokens);
