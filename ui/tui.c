@@ -374,7 +374,18 @@ int tui_run(const tui_config *cfg) {
     }
 
     set_escdelay(25);
-    initscr();
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr) {
+        seer_worker_stop(t->worker);
+        const char *term = getenv("TERM");
+        char *safe = seer_text_sanitize_dup(term ? term : "", term ? strlen(term) : 0, 0);
+        fprintf(stderr, "seer: cannot use the terminal type '%s' (try TERM=xterm-256color, or -p for headless mode)\n",
+                safe ? safe : "");
+        free(safe);
+        free(t);
+        TUI = NULL;
+        return 1;
+    }
     raw();
     noecho();
     nonl();
@@ -429,6 +440,7 @@ int tui_run(const tui_config *cfg) {
     }
     input_shutdown();
     endwin();
+    delscreen(scr);
     seer_worker_stop(t->worker);
     if (t->state == ST_FAILED) fprintf(stderr, "seer: cannot load the model: %s\n", t->load_error);
     int code = t->exit_code;
