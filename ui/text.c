@@ -81,7 +81,9 @@ int ui_wrap(const char *s, size_t len, int width, ui_span **out) {
             }
             size_t brk = last_space != (size_t)-1 && last_space > start ? last_space : i;
             if (brk == start) brk = start + (size_t)ui_char_at(s + start, end - start, &(int){0});
-            push(out, &n, &cap, (int)start, (int)(brk - start));
+            size_t line_end = brk;
+            while (line_end > start && s[line_end - 1] == ' ') line_end--; /* no trailing blanks */
+            push(out, &n, &cap, (int)start, (int)(line_end - start));
             start = brk;
             while (start < end && s[start] == ' ') start++;
             if (start >= end) break;
