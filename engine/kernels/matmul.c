@@ -80,6 +80,7 @@ typedef struct matmul_job {
     seer_q8_panel_fn panel_fn;
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
+    float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
     uint8_t *panels;  /* per thread: panel_group panels */
     int64_t panel_group;
 } matmul_job;
@@ -160,22 +161,39 @@ static void gemm_task(void *ctx, int ith, int nth) {
     }
 }
 
-/* Activations for the int8 GEMM: Q8_0 quantization (llama.cpp's rounding),
- * stored as unsigned bytes q+128 and float block scales. */
+/* Activations for the int8 GEMM, quantized to the weight type's vec_dot
+ * type as llama.cpp does (Q8_0, or Q8_K for K-quants), stored as unsigned
+ * bytes q+128 with a float scale per block of 32 and, for weights with
+ * mins, the block's scaled sum. */
 static void q8_act_task(void *ctx, int ith, int nth) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32, r0, r1;
     seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
     for (int64_t r = r0; r < r1; r++) {
-        seer_quantize_row(SEER_TYPE_Q8_0, j->x + r * n_in, q, n_in);
+        seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
-            const uint8_t *blk = q + b * 34;
-            uint16_t d;
-            memcpy(&d, blk, 2);
-            j->act_d[r * nb + b] = seer_fp16_to_f32(d);
+            const int8_t *qs;
+            float d;
+            if (j->act_type == SEER_TYPE_Q8_K) {
+                const uint8_t *blk = q + (b / 8) * 292; /* float d, qs[256], bsums */
+                memcpy(&d, blk, 4);
+                qs = (const int8_t *)blk + 4 + 32 * (b % 8);
+            } else {
+                const uint8_t *blk = q + b * 34;
+                uint16_t h;
+                memcpy(&h, blk, 2);
+                d = seer_fp16_to_f32(h);
+                qs = (const int8_t *)blk + 2;
+            }
+            j->act_d[r * nb + b] = d;
             uint8_t *dst = j->act_u8 + r * n_in + 32 * b;
-            for (int k = 0; k < 32; k++) dst[k] = (uint8_t)(blk[2 + k] ^ 0x80);
+            int sum = 0;
+            for (int k = 0; k < 32; k++) {
+                dst[k] = (uint8_t)(qs[k] ^ 0x80);
+                sum += qs[k];
+            }
+            if (j->act_s) j->act_s[r * nb + b] = d * (float)sum;
         }
     }
 }
@@ -191,16 +209,17 @@ static void q8_gemm_task(void *ctx, int ith, int nth) {
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
-        for (int64_t p = g0; p < g1; p++) seer_q8_panel_pack(w->data, w->row_bytes, n_out, R * p, nb, pack + (size_t)(p - g0) * pb);
+        for (int64_t p = g0; p < g1; p++)
+            seer_q8_panel_pack(w->type, w->data, w->row_bytes, n_out, R * p, nb, pack + (size_t)(p - g0) * pb);
         for (int64_t r = 0; r < j->n_rows; r += 4) {
             int nr = j->n_rows - r < 4 ? (int)(j->n_rows - r) : 4;
             for (int64_t p = g0; p < g1; p += 2) {
                 float out[2][4 * SEER_Q8_PANEL_ROWS];
                 const uint8_t *pan = pack + (size_t)(p - g0) * pb;
                 const uint8_t *act = j->act_u8 + r * n_in;
-                const float *ad = j->act_d + r * nb;
-                if (p + 1 < g1) seer_q8_panel2_avx512(nb, pan, pan + pb, act, (size_t)n_in, ad, (size_t)nb, nr, out[0], out[1]);
-                else j->panel_fn(nb, pan, act, (size_t)n_in, ad, (size_t)nb, nr, out[0]);
+                const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
+                if (p + 1 < g1) seer_q8_panel2_avx512(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
+                else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
                 for (int64_t q = p; q < p + 2 && q < g1; q++) {
                     const float *o = out[q - p];
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
@@ -216,21 +235,23 @@ static void q8_gemm_task(void *ctx, int ith, int nth) {
 static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     int nth = seer_pool_size(pool);
     int64_t n_in = j->w->n_in, nb = n_in / 32;
-    void *owned[4] = {NULL, NULL, NULL, NULL};
-    j->act_row_bytes = seer_row_bytes(SEER_TYPE_Q8_0, n_in);
+    bool has_min = j->w->type == SEER_TYPE_Q4_K || j->w->type == SEER_TYPE_Q5_K;
+    void *owned[5] = {NULL, NULL, NULL, NULL, NULL};
+    j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
+    j->act_s = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
     /* a group of panels stays in L2 while every activation row streams by */
     size_t pb = SEER_Q8_PANEL_BYTES(nb);
     j->panel_group = (int64_t)((512u << 10) / pb);
     if (j->panel_group < 1) j->panel_group = 1;
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
-    if (j->act_u8 && j->act_d && j->qrows && j->panels) {
+    if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
         seer_pool_run(pool, q8_act_task, j);
         seer_pool_run(pool, q8_gemm_task, j);
     }
-    for (int i = 0; i < 4; i++) free(owned[i]);
+    for (int i = 0; i < 5; i++) free(owned[i]);
 }
 
 static void matmul_dot(seer_pool *pool, matmul_job *j) {
@@ -285,6 +306,13 @@ done:
     free(owned_t);
 }
 
+int64_t seer_matmul_gemm_min_rows(int type) {
+    bool int8_gemm = seer_int8_gemm_supports(type) && seer_q8_panel_get();
+    if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 128; /* its four-row dot kernel is fast */
+    if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
+    return 64;
+}
+
 void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
                       const float *bias, int path) {
     if (!w || n_rows <= 0 || w->n_out <= 0) return;
@@ -292,14 +320,10 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     if (!ti) return;
     matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type,
                     .dot = seer_vec_dot_get(w->type), .dot4 = seer_vec_dot4_get(w->type)};
-    if (path == SEER_MATMUL_AUTO) {
-        bool int8_gemm = w->type == SEER_TYPE_Q8_0 && seer_q8_panel_get();
-        int64_t min_rows = int8_gemm ? SEER_MATMUL_INT8_GEMM_MIN_ROWS : SEER_MATMUL_GEMM_MIN_ROWS;
-        path = n_rows < min_rows ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
-    }
+    if (path == SEER_MATMUL_AUTO) path = n_rows < seer_matmul_gemm_min_rows(w->type) ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
     if (path == SEER_MATMUL_DOT) {
         matmul_dot(pool, &j);
-    } else if (w->type == SEER_TYPE_Q8_0 && path != SEER_MATMUL_GEMM_F32 && (j.panel_fn = seer_q8_panel_get())) {
+    } else if (seer_int8_gemm_supports(w->type) && path != SEER_MATMUL_GEMM_F32 && (j.panel_fn = seer_q8_panel_get())) {
         matmul_gemm_q8(pool, &j);
     } else {
         matmul_gemm(pool, &j);

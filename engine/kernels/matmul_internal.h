@@ -7,15 +7,13 @@ void seer_blas_init(void);
 
 #include "seer/matmul.h"
 
-/* From this many activation rows on, dequantize + sgemm beats per-row dot
- * products (measured with tools/kernel-bench). */
-#define SEER_MATMUL_GEMM_MIN_ROWS 64
-/* The same for Q8_0 weights when the int8 GEMM can run. */
-#define SEER_MATMUL_INT8_GEMM_MIN_ROWS 16
+/* From how many activation rows on the batched algorithm (int8 GEMM or
+ * dequantize + sgemm) beats per-row dot products for weights of `type` on
+ * this CPU (measured with tools/kernel-bench). */
+int64_t seer_matmul_gemm_min_rows(int type);
 
-/* seer_matmul with the algorithm chosen by the caller (benchmarks, tests). */
-/* GEMM: the best batched algorithm (int8 GEMM for Q8_0 when the CPU has
- * VNNI, else dequantize + sgemm); GEMM_F32 forces dequantize + sgemm. */
+/* GEMM: the best batched algorithm (int8 GEMM where the type and CPU allow,
+ * else dequantize + sgemm); GEMM_F32 forces dequantize + sgemm. */
 enum { SEER_MATMUL_AUTO = 0, SEER_MATMUL_DOT = 1, SEER_MATMUL_GEMM = 2, SEER_MATMUL_GEMM_F32 = 3 };
 void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
                       const float *bias, int path);

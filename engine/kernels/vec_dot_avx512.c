@@ -23,7 +23,8 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
  * of 4 activation bytes feeds VPDPBUSD against the panel vectors of 16 rows;
  * two panels at a time share each broadcast. */
 static inline void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
-                             size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out0, float *out1) {
+                             size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                             float *out0, float *out1) {
     const int two = panel1 != NULL;
     const uint8_t *pan[2] = {panel0, panel1 ? panel1 : panel0};
     __m512 acc[2][4];
@@ -31,12 +32,13 @@ static inline void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint
         for (int r = 0; r < 4; r++) acc[p][r] = _mm512_setzero_ps();
     for (int64_t b = 0; b < n_blocks; b++) {
         __m512i w[2][8], corr[2];
-        __m512 d[2];
+        __m512 d[2], mn[2];
         for (int p = 0; p < 1 + two; p++) {
             const __m512i *wv = (const __m512i *)(pan[p] + b * 512);
             for (int g = 0; g < 8; g++) w[p][g] = _mm512_load_si512(wv + g);
-            corr[p] = _mm512_load_si512((const void *)((const int32_t *)(pan[p] + (size_t)n_blocks * 576) + 16 * b));
             d[p] = _mm512_load_ps((const float *)(pan[p] + (size_t)n_blocks * 512) + 16 * b);
+            corr[p] = _mm512_load_si512((const void *)((const int32_t *)(pan[p] + (size_t)n_blocks * 576) + 16 * b));
+            mn[p] = _mm512_load_ps((const float *)(pan[p] + (size_t)n_blocks * 640) + 16 * b);
         }
         for (int r = 0; r < nr; r++) {
             const uint8_t *a = act + r * act_stride + 32 * b;
@@ -52,6 +54,11 @@ static inline void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint
             acc[0][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s0, corr[0])), _mm512_mul_ps(d[0], ad), acc[0][r]);
             if (two)
                 acc[1][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s1, corr[1])), _mm512_mul_ps(d[1], ad), acc[1][r]);
+            if (act_s) {
+                __m512 as = _mm512_set1_ps(act_s[r * d_stride + b]);
+                acc[0][r] = _mm512_fnmadd_ps(mn[0], as, acc[0][r]);
+                if (two) acc[1][r] = _mm512_fnmadd_ps(mn[1], as, acc[1][r]);
+            }
         }
     }
     for (int r = 0; r < nr; r++) {
@@ -61,13 +68,14 @@ static inline void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint
 }
 
 void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
-                          const float *act_d, size_t d_stride, int nr, float *out) {
-    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, d_stride, nr, out, NULL);
+                          const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, act_s, d_stride, nr, out, NULL);
 }
 
 void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
-                           size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out0, float *out1) {
-    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, d_stride, nr, out0, out1);
+                           size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                           float *out0, float *out1) {
+    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1);
 }
 bool seer_q8_panel_avx512_built(void) { return true; }
 #else
@@ -76,13 +84,15 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     (void)t4;
 }
 void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
-                          const float *act_d, size_t d_stride, int nr, float *out) {
-    (void)n_blocks; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)d_stride; (void)nr; (void)out;
+                          const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    (void)n_blocks; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)act_s; (void)d_stride; (void)nr;
+    (void)out;
 }
 void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
-                           size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out0, float *out1) {
-    (void)n_blocks; (void)panel0; (void)panel1; (void)act; (void)act_stride; (void)act_d; (void)d_stride; (void)nr;
-    (void)out0; (void)out1;
+                           size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                           float *out0, float *out1) {
+    (void)n_blocks; (void)panel0; (void)panel1; (void)act; (void)act_stride; (void)act_d; (void)act_s; (void)d_stride;
+    (void)nr; (void)out0; (void)out1;
 }
 bool seer_q8_panel_avx512_built(void) { return false; }
 #endif

@@ -13,6 +13,7 @@ enum {
     SEER_SCRATCH_MATMUL_TILE = 1,  /* per-thread dequantized weight tiles */
     SEER_SCRATCH_MATMUL_QROW = 2,  /* per-thread quantized activation row */
     SEER_SCRATCH_MATMUL_ACT_D = 3, /* int8 GEMM: activation block scales */
+    SEER_SCRATCH_MATMUL_ACT_S = 4, /* int8 GEMM: activation block sums (K-quant mins) */
     SEER_POOL_SCRATCH_SLOTS = 6,
 };
 

@@ -58,8 +58,7 @@ static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n
 
     if (path == SEER_MATMUL_AUTO) seer_matmul(pool, &w, x, n_rows, y, bias);
     else seer_matmul_path(pool, &w, x, n_rows, y, bias, path);
-    /* (only used for Q4_1/Q5_1, which have no int8 GEMM) */
-    bool dot_path = path == SEER_MATMUL_DOT || (path == SEER_MATMUL_AUTO && n_rows < SEER_MATMUL_GEMM_MIN_ROWS);
+    bool dot_path = path == SEER_MATMUL_DOT || (path == SEER_MATMUL_AUTO && n_rows < seer_matmul_gemm_min_rows(type));
 
     int bad = 0;
     double worst = 0;
@@ -161,7 +160,7 @@ int main(void) {
         for (int p = 0; p < 3; p++) {
             check_matmul_case(pools[p], type, 512, 37, 1, p == 2, SEER_MATMUL_AUTO);
             check_matmul_case(pools[p], type, 256, 5, 3, false, SEER_MATMUL_AUTO);
-            check_matmul_case(pools[p], type, 256, 41, SEER_MATMUL_GEMM_MIN_ROWS + 1, p != 1, SEER_MATMUL_AUTO);
+            check_matmul_case(pools[p], type, 256, 41, seer_matmul_gemm_min_rows(type) + 1, p != 1, SEER_MATMUL_AUTO);
             check_matmul_case(pools[p], type, 512, 41, 11, p != 1, SEER_MATMUL_DOT);
             check_matmul_case(pools[p], type, 512, 19, 3, p != 0, SEER_MATMUL_GEMM);
         }
