@@ -1,4 +1,336 @@
-/* PLACEHOLDER: replaced by the real implementation of 'seer bench'. */
+/* seer bench: how fast a model runs here, and how far that is from what this
+ * machine can do, measured in one run with one thread pool.
+ *   seer bench -m LLM.gguf [--mmproj P.gguf] [--image IMG] [-p N] [-n N] [-t N] [-r N] [--json]
+ *   seer bench --synth NAME --out DIR      (writes NAME-llm.gguf + NAME-mmproj.gguf)
+ * Exit status: 0 ok, 1 load/run failure, 2 usage. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
 #include "commands.h"
-int cmd_bench(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "seer: 'bench' is not built yet\n"); return 2; }
+#include "seer/bench.h"
+#include "seer/image.h"
+#include "seer/llm.h"
+#include "seer/mtmd.h"
+#include "seer/sanitize.h"
+#include "seer/tensor.h"
+
+#define BANDWIDTH_BYTES ((size_t)1 << 30)
+#define MAX_REPS 64
+
+typedef struct bench_opts {
+    const char *model, *mmproj, *image, *synth, *out;
+    int n_prompt, n_gen, threads, reps;
+    bool json;
+} bench_opts;
+
+/* Medians and spreads over the repetitions. */
+typedef struct bench_result {
+    double load_ms;
+    double pp_tok_s, pp_spread, tg_tok_s, tg_spread;
+    double encode_ms, encode_spread, ttft_ms, ttft_spread;
+    int image_tokens, encoder_inputs;
+    double encode_flops;
+    double peak_rss_mb;
+    char name[256];
+    double machine_gb_s, machine_gflop_s;
+    seer_bench_llm_work work;
+    seer_bench_efficiency eff;
+} bench_result;
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: seer bench -m LLM.gguf [--mmproj MMPROJ.gguf] [--image IMG] [-p N_PROMPT] [-n N_GEN]\n"
+            "                  [-t THREADS] [-r REPS] [--json]\n"
+            "       seer bench --synth NAME --out DIR\n"
+            "  Measures load time, image encode, prompt processing and generation speed, time to\n"
+            "  first token with an image, peak memory, and the machine's bandwidth and GEMM\n"
+            "  throughput, then the efficiencies relating the two.\n"
+            "  --synth writes a random-weight model with a real layout; NAME is one of:");
+    for (const char *const *n = seer_bench_synth_names(); *n; n++) fprintf(out, " %s", *n);
+    fputc('\n', out);
+}
+
+static int fail_usage(const char *msg, const char *arg) {
+    char *safe = arg ? seer_text_sanitize_dup(arg, strlen(arg), 0) : NULL;
+    fprintf(stderr, "seer bench: %s%s%s (try 'seer bench --help')\n", msg, safe ? " " : "", safe ? safe : "");
+    free(safe);
+    return 2;
+}
+
+static int fail(const seer_error *err) {
+    char *safe = seer_text_sanitize_dup(err->msg, strlen(err->msg), 0);
+    fprintf(stderr, "seer: %s\n", safe ? safe : "bench failed");
+    free(safe);
+    return 1;
+}
+
+static bool parse_int(const char *s, int lo, int hi, int *out) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < lo || v > hi) return false;
+    *out = (int)v;
+    return true;
+}
+
+/* Returns 0 to run, 1 for --help, 2 on a usage error (already reported). */
+static int parse_args(int argc, char **argv, bench_opts *o) {
+    *o = (bench_opts){.n_prompt = 512, .n_gen = 128, .threads = 0, .reps = 3};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return 1;
+        if (strcmp(a, "--json") == 0) { o->json = true; continue; }
+        const char **str = strcmp(a, "-m") == 0 || strcmp(a, "--model") == 0 ? &o->model
+                         : strcmp(a, "--mmproj") == 0 ? &o->mmproj
+                         : strcmp(a, "--image") == 0 ? &o->image
+                         : strcmp(a, "--synth") == 0 ? &o->synth
+                         : strcmp(a, "--out") == 0 ? &o->out : NULL;
+        int *num = strcmp(a, "-p") == 0 ? &o->n_prompt : strcmp(a, "-n") == 0 ? &o->n_gen
+                 : strcmp(a, "-t") == 0 ? &o->threads : strcmp(a, "-r") == 0 ? &o->reps : NULL;
+        if (!str && !num) return fail_usage("unknown option", a);
+        if (!v) return fail_usage("missing value after", a);
+        if (str) *str = v;
+        else if (!parse_int(v, num == &o->reps ? 1 : 0, num == &o->reps ? MAX_REPS : 1 << 20, num))
+            return fail_usage("bad number for", a);
+        i++;
+    }
+    if (o->synth) return o->out ? 0 : fail_usage("--synth needs --out DIR", NULL);
+    if (!o->model) return fail_usage("missing -m LLM.gguf", NULL);
+    if (o->image && !o->mmproj) return fail_usage("--image needs --mmproj", NULL);
+    if (o->n_prompt < 1) return fail_usage("-p must be at least 1", NULL);
+    return 0;
+}
+
+static double peak_rss_mb(void) {
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0;
+}
+
+/* A test card at the encoder's native size when no image is given. */
+static bool synthetic_image(int size, seer_image *img) {
+    img->w = img->h = size > 0 ? size : 336;
+    img->rgb = malloc((size_t)img->w * img->h * 3);
+    if (!img->rgb) return false;
+    for (int y = 0; y < img->h; y++)
+        for (int x = 0; x < img->w; x++) {
+            uint8_t *p = img->rgb + ((size_t)y * img->w + x) * 3;
+            p[0] = (uint8_t)(x * 255 / img->w), p[1] = (uint8_t)(y * 255 / img->h), p[2] = (uint8_t)((x ^ y) & 255);
+        }
+    return true;
+}
+
+static int32_t argmax(const float *v, int n) {
+    int32_t best = 0;
+    for (int i = 1; i < n; i++)
+        if (v[i] > v[best]) best = i;
+    return best;
+}
+
+/* Prompt processing then generation in a fresh context. */
+static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *o, uint32_t seed, double *pp_s,
+                    double *tg_s_per_tok, seer_error *err) {
+    int32_t *tokens = malloc((size_t)o->n_prompt * sizeof *tokens);
+    if (!tokens) {
+        seer_error_set(err, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < o->n_prompt; i++) tokens[i] = (int32_t)((seed = seed * 1664525u + 1013904223u) >> 8) % info->n_vocab;
+    seer_ctx_truncate(ctx, 0, 0);
+    seer_batch b = {.n = o->n_prompt, .tokens = tokens};
+    double t0 = seer_time_ms();
+    int rc = seer_ctx_decode(ctx, &b, NULL, err);
+    *pp_s = (seer_time_ms() - t0) / 1e3;
+    free(tokens);
+    if (rc != 0) return -1;
+    int32_t next = argmax(seer_ctx_logits(ctx, 0), info->n_vocab);
+    t0 = seer_time_ms();
+    for (int i = 0; i < o->n_gen; i++) {
+        seer_batch one = {.n = 1, .tokens = &next};
+        if (seer_ctx_decode(ctx, &one, NULL, err) != 0) return -1;
+        next = argmax(seer_ctx_logits(ctx, 0), info->n_vocab);
+    }
+    *tg_s_per_tok = o->n_gen ? (seer_time_ms() - t0) / 1e3 / o->n_gen : 0;
+    return 0;
+}
+
+/* An image prompt from scratch to the first token: preprocess + tokenize,
+ * encode (timed on its own), prefill. */
+static int run_image(seer_ctx *ctx, const seer_llm *llm, seer_vision *vision, seer_pool *pool,
+                     const seer_image *img, double *encode_ms, double *ttft_ms, bench_result *r, seer_error *err) {
+    seer_ctx_truncate(ctx, 0, 0);
+    seer_mm_prompt prompt = {0};
+    double t0 = seer_time_ms();
+    if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, SEER_MTMD_MARKER "\nDescribe this image in detail.", img, 1,
+                           true, &prompt, err) != 0)
+        return -1;
+    const seer_vision_hparams *hp = seer_vision_get_hparams(vision);
+    r->image_tokens = 0, r->encoder_inputs = 0, r->encode_flops = 0;
+    for (int i = 0; i < prompt.n_chunks; i++) {
+        const seer_chunk *c = &prompt.chunks[i];
+        if (c->type != SEER_CHUNK_IMAGE) continue;
+        r->image_tokens += c->n_tokens;
+        r->encoder_inputs++;
+        r->encode_flops += seer_bench_vision_flops(hp, c->pixels.w, c->pixels.h);
+    }
+    double t1 = seer_time_ms();
+    int rc = seer_mtmd_encode(vision, pool, &prompt, NULL, err);
+    *encode_ms = seer_time_ms() - t1;
+    if (rc == 0) rc = seer_mtmd_eval(ctx, &prompt, NULL, err);
+    if (rc == 0) (void)argmax(seer_ctx_logits(ctx, 0), seer_llm_get_info(llm)->n_vocab);
+    *ttft_ms = seer_time_ms() - t0;
+    seer_mm_prompt_free(&prompt);
+    return rc;
+}
+
+static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_out, seer_error *err) {
+    int rc = -1;
+    seer_pool *pool = seer_pool_create(o->threads);
+    seer_llm *llm = NULL;
+    seer_vision *vision = NULL;
+    seer_ctx *ctx = NULL;
+    seer_image img = {0};
+    if (!pool) {
+        seer_error_set(err, "cannot start the thread pool");
+        return -1;
+    }
+    double t0 = seer_time_ms();
+    llm = seer_llm_load(o->model, NULL, NULL, err);
+    if (!llm) goto done;
+    if (o->mmproj && !(vision = seer_vision_load(o->mmproj, err))) goto done;
+    r->load_ms = seer_time_ms() - t0;
+    const seer_llm_info *info = seer_llm_get_info(llm);
+    *info_out = *info;
+    snprintf(r->name, sizeof r->name, "%s", info->name ? info->name : o->model);
+    info_out->name = r->name; /* the model is freed before printing */
+    r->work = seer_bench_llm_work_of(seer_llm_gguf(llm));
+
+    if (vision) {
+        if (o->image) {
+            if (seer_image_load(o->image, 0, &img, err) != 0) goto done;
+        } else if (!synthetic_image(seer_vision_get_hparams(vision)->image_size, &img)) {
+            seer_error_set(err, "out of memory");
+            goto done;
+        }
+    }
+    int n_ctx = o->n_prompt + o->n_gen + 16;
+    if (vision && n_ctx < SEER_MTMD_MAX_IMAGE_TOKENS / 4) n_ctx = SEER_MTMD_MAX_IMAGE_TOKENS / 4;
+    ctx = seer_ctx_new(llm, n_ctx, pool, err);
+    if (!ctx) goto done;
+
+    double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS];
+    for (int rep = 0; rep < o->reps; rep++) {
+        double pp_s, tg_s;
+        if (run_text(ctx, info, o, 1234u + (uint32_t)rep, &pp_s, &tg_s, err) != 0) goto done;
+        pp[rep] = pp_s > 0 ? o->n_prompt / pp_s : 0;
+        tg[rep] = tg_s > 0 ? 1.0 / tg_s : 0;
+        if (vision && run_image(ctx, llm, vision, pool, &img, &enc[rep], &ttft[rep], r, err) != 0) goto done;
+    }
+    r->pp_tok_s = seer_bench_median(pp, o->reps, &r->pp_spread);
+    r->tg_tok_s = seer_bench_median(tg, o->reps, &r->tg_spread);
+    if (vision) {
+        r->encode_ms = seer_bench_median(enc, o->reps, &r->encode_spread);
+        r->ttft_ms = seer_bench_median(ttft, o->reps, &r->ttft_spread);
+    }
+    r->peak_rss_mb = peak_rss_mb(); /* before the bandwidth buffer inflates it */
+    /* the machine's limits, with the same pool, after the model runs */
+    r->machine_gb_s = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 5);
+    r->machine_gflop_s = seer_bench_sgemm_gflops(pool, o->n_prompt, info->n_ff, info->n_embd, 3);
+    seer_bench_measure m = {
+        .llm = r->work,
+        .n_prompt = o->n_prompt,
+        .pp_seconds = r->pp_tok_s > 0 ? o->n_prompt / r->pp_tok_s : 0,
+        .tg_seconds_per_token = r->tg_tok_s > 0 ? 1.0 / r->tg_tok_s : 0,
+        .encode_flops = r->encode_flops,
+        .encode_seconds = r->encode_ms / 1e3,
+        .machine_gb_s = r->machine_gb_s,
+        .machine_gflop_s = r->machine_gflop_s,
+    };
+    r->eff = seer_bench_efficiencies(&m);
+    rc = 0;
+done:
+    seer_ctx_free(ctx);
+    seer_image_free(&img);
+    seer_vision_free(vision);
+    seer_llm_free(llm);
+    seer_pool_destroy(pool);
+    return rc;
+}
+
+static void print_json_str(const char *key, const char *v) {
+    printf("\"%s\": \"", key);
+    for (const unsigned char *p = (const unsigned char *)(v ? v : ""); *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    printf("\", ");
+}
+
+static void print_json(const bench_opts *o, const seer_llm_info *info, const bench_result *r, int threads) {
+    printf("{");
+    print_json_str("model", o->model);
+    print_json_str("name", r->name);
+    print_json_str("mmproj", o->mmproj ? o->mmproj : "");
+    print_json_str("weight_type", seer_type_name(info->weight_type));
+    printf("\"threads\": %d, \"n_prompt\": %d, \"n_gen\": %d, \"reps\": %d, ", threads, o->n_prompt, o->n_gen, o->reps);
+    printf("\"load_ms\": %.1f, \"encode_ms\": %.1f, \"encode_ms_spread\": %.1f, \"image_tokens\": %d, ", r->load_ms,
+           r->encode_ms, r->encode_spread, r->image_tokens);
+    printf("\"pp_tok_s\": %.2f, \"pp_tok_s_spread\": %.2f, \"tg_tok_s\": %.2f, \"tg_tok_s_spread\": %.2f, ",
+           r->pp_tok_s, r->pp_spread, r->tg_tok_s, r->tg_spread);
+    printf("\"ttft_ms\": %.1f, \"ttft_ms_spread\": %.1f, \"peak_rss_mb\": %.1f, ", r->ttft_ms, r->ttft_spread,
+           r->peak_rss_mb);
+    printf("\"weight_bytes_per_token\": %.0f, \"encode_gflop\": %.3f, ", r->work.bytes_per_token, r->encode_flops / 1e9);
+    printf("\"machine_gb_s\": %.2f, \"machine_gflop_s\": %.2f, ", r->machine_gb_s, r->machine_gflop_s);
+    printf("\"decode_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, \"encode_flop_efficiency\": %.3f}\n",
+           r->eff.decode_bw, r->eff.prefill_flop, r->eff.encode_flop);
+}
+
+static void print_text(const bench_opts *o, const seer_llm_info *info, const bench_result *r, int threads) {
+    char *name = seer_text_sanitize_dup(r->name, strlen(r->name), 0);
+    printf("model        %s (%s, %.1f M params, %.1f MB read per token)\n", name ? name : "?",
+           seer_type_name(info->weight_type), (double)info->n_params / 1e6, r->work.bytes_per_token / 1e6);
+    free(name);
+    printf("threads      %d, %d reps (median, spread = max - min)\n", threads, o->reps);
+    printf("machine      %.1f GB/s read, %.1f GFLOP/s f32 GEMM (%d x %d x %d)\n", r->machine_gb_s,
+           r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
+    printf("load         %.0f ms\n", r->load_ms);
+    printf("prompt       %.1f tok/s (±%.1f) for %d tokens   prefill_flop_efficiency %.2f\n", r->pp_tok_s,
+           r->pp_spread, o->n_prompt, r->eff.prefill_flop);
+    printf("generation   %.2f tok/s (±%.2f) for %d tokens   decode_bw_efficiency %.2f\n", r->tg_tok_s, r->tg_spread,
+           o->n_gen, r->eff.decode_bw);
+    if (o->mmproj) {
+        printf("image        %.0f ms (±%.0f) to encode %d input(s) into %d tokens, %.1f GFLOP   "
+               "encode_flop_efficiency %.2f\n",
+               r->encode_ms, r->encode_spread, r->encoder_inputs, r->image_tokens, r->encode_flops / 1e9,
+               r->eff.encode_flop);
+        printf("first token  %.0f ms (±%.0f) with the image\n", r->ttft_ms, r->ttft_spread);
+    }
+    printf("peak memory  %.0f MB resident\n", r->peak_rss_mb);
+}
+
+int cmd_bench(int argc, char **argv) {
+    bench_opts o;
+    int pr = parse_args(argc, argv, &o);
+    if (pr == 1) {
+        usage(stdout);
+        return 0;
+    }
+    if (pr) return pr;
+    seer_error err = {{0}};
+    if (o.synth) {
+        double t0 = seer_time_ms();
+        if (seer_bench_synth(o.synth, o.out, &err) != 0) return fail(&err);
+        fprintf(stderr, "seer: wrote %s/%s-llm.gguf and %s-mmproj.gguf in %.1f s\n", o.out, o.synth, o.synth,
+                (seer_time_ms() - t0) / 1e3);
+        return 0;
+    }
+    bench_result r = {0};
+    seer_llm_info info = {0};
+    if (run_bench(&o, &r, &info, &err) != 0) return fail(&err);
+    int threads = o.threads > 0 ? o.threads : seer_cpu_count();
+    if (o.json) print_json(&o, &info, &r, threads);
+    else print_text(&o, &info, &r, threads);
+    return 0;
+}

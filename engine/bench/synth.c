@@ -1,0 +1,356 @@
+/* Synthetic models for benchmarks: the exact tensor names, shapes, types and
+ * metadata keys of real llama.cpp files of each family (LLM + mmproj), at
+ * their real sizes, with random weights (fixed seed) and a synthetic
+ * vocabulary of the real size. */
+#include "bench/synth_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "seer/tensor.h"
+
+typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_F32 } quant_scheme;
+typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM } vocab_kind;
+
+typedef struct llm_spec {
+    const char *arch, *name;
+    int n_layer, n_embd, n_head, n_head_kv, n_ff, n_vocab, n_ctx;
+    float rope_base, eps;
+    int sections[4];      /* M-RoPE (qwen2vl); all 0 otherwise */
+    bool qkv_bias, tied;
+    quant_scheme quant;
+    vocab_kind vocab;
+} llm_spec;
+
+typedef struct vit_spec {
+    seer_projector projector;
+    const char *projector_name, *name;
+    int image_size, patch, n_embd, n_ff, n_layer, n_head, n_out, proj_dim;
+    float eps, mean[3], std[3];
+    int scale_factor, preproc_size, n_wa_pattern;
+    bool use_gelu, use_silu;
+} vit_spec;
+
+typedef struct model_spec {
+    const char *name;
+    llm_spec llm;
+    vit_spec vit;
+} model_spec;
+
+#define CLIP_MEAN {0.48145466f, 0.4578275f, 0.40821073f}
+#define CLIP_STD {0.26862954f, 0.26130258f, 0.27577711f}
+
+static const model_spec MODELS[] = {
+    {"tiny",
+     {"llama", "seer tiny synthetic", 2, 64, 4, 2, 128, 512, 2048, 10000.0f, 1e-5f, {0}, false, false, QUANT_Q8_0,
+      VOCAB_SMOLLM},
+     {SEER_PROJ_IDEFICS3, "idefics3", "seer tiny synthetic vision", 64, 16, 32, 64, 2, 2, 64, 64, 1e-6f,
+      {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 128, 0, true, false}},
+    /* SmolVLM-256M-Instruct: SmolLM2-135M-sized LLM at Q8_0 + SigLIP-B/16-512 */
+    {"smolvlm-256m",
+     {"llama", "SmolVLM 256M Instruct (synthetic)", 30, 576, 9, 3, 1536, 49280, 8192, 100000.0f, 1e-5f, {0}, false,
+      false, QUANT_Q8_0, VOCAB_SMOLLM},
+     {SEER_PROJ_IDEFICS3, "idefics3", "SmolVLM 256M Instruct vision (synthetic)", 512, 16, 768, 3072, 12, 12, 576,
+      576, 1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 4, 2048, 0, true, false}},
+    /* Qwen2.5-VL-3B-Instruct: Q4_K_M LLM (tied embeddings) + 32-block 1280-wide ViT */
+    {"qwen25vl-3b",
+     {"qwen2vl", "Qwen2.5-VL 3B Instruct (synthetic)", 36, 2048, 16, 2, 11008, 151936, 128000, 1000000.0f, 1e-6f,
+      {16, 24, 24, 0}, true, true, QUANT_Q4_K_M, VOCAB_QWEN2},
+     {SEER_PROJ_QWEN25VL, "qwen2.5vl_merger", "Qwen2.5-VL 3B Instruct vision (synthetic)", 560, 14, 1280, 3420, 32,
+      16, 2048, 2048, 1e-6f, CLIP_MEAN, CLIP_STD, 0, 0, 8, false, true}},
+    /* LLaVA-1.5-7B: LLaMA-7B at Q4_K_M + CLIP ViT-L/14-336 (23 blocks used) */
+    {"llava15-7b",
+     {"llama", "LLaVA 1.5 7B (synthetic)", 32, 4096, 32, 32, 11008, 32000, 4096, 10000.0f, 1e-5f, {0}, false, false,
+      QUANT_Q4_K_M, VOCAB_SPM},
+     {SEER_PROJ_MLP, "mlp", "LLaVA 1.5 7B vision (synthetic)", 336, 14, 1024, 4096, 23, 16, 4096, 768, 1e-5f,
+      CLIP_MEAN, CLIP_STD, 0, 0, 0, false, false}},
+};
+
+static const char *const MODEL_NAMES[] = {"tiny", "smolvlm-256m", "qwen25vl-3b", "llava15-7b", NULL};
+
+const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
+
+/* ---- vocabularies of each family ---- */
+
+static const char *const SMOL_LEAD[] = {"<|endoftext|>", "<|im_start|>", "<|im_end|>"};
+static const char *const QWEN_TAIL[] = {
+    "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>", "<|box_start|>",
+    "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>", "<|vision_pad|>",
+    "<|image_pad|>", "<|video_pad|>"};
+
+static bool write_vocab(gguf_writer *w, const llm_spec *s) {
+    if (s->vocab == VOCAB_SPM) return synth_vocab_spm(w, s->n_vocab);
+    if (s->vocab == VOCAB_QWEN2) {
+        int n_tail = (int)(sizeof QWEN_TAIL / sizeof QWEN_TAIL[0]);
+        if (!synth_vocab_bpe(w, s->n_vocab, "qwen2", NULL, 0, QWEN_TAIL, n_tail)) return false;
+        int eot = synth_vocab_bpe_id(s->n_vocab, NULL, 0, QWEN_TAIL, n_tail, "<|endoftext|>");
+        int eos = synth_vocab_bpe_id(s->n_vocab, NULL, 0, QWEN_TAIL, n_tail, "<|im_end|>");
+        gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)eos);
+        gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", (uint32_t)eot);
+        gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", (uint32_t)eot);
+        gguf_writer_set_bool(w, "tokenizer.ggml.add_bos_token", false);
+        return true;
+    }
+    /* SmolVLM: chat specials first, image tags and the end-of-utterance last */
+    const char *tail[3 + 36 + 1];
+    char tags[36][24];
+    int n_tail = 0;
+    tail[n_tail++] = "<fake_token_around_image>";
+    tail[n_tail++] = "<image>";
+    tail[n_tail++] = "<global-img>";
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 6; c++) {
+            snprintf(tags[r * 6 + c], sizeof tags[0], "<row_%d_col_%d>", r + 1, c + 1);
+            tail[n_tail++] = tags[r * 6 + c];
+        }
+    tail[n_tail++] = "<end_of_utterance>";
+    if (!synth_vocab_bpe(w, s->n_vocab, "smollm", SMOL_LEAD, 3, tail, n_tail)) return false;
+    gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", 1);
+    gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)(s->n_vocab - 1));
+    gguf_writer_set_u32(w, "tokenizer.ggml.unknown_token_id", 0);
+    gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", 2);
+    gguf_writer_set_bool(w, "tokenizer.ggml.add_bos_token", false);
+    gguf_writer_set_bool(w, "tokenizer.ggml.add_space_prefix", false);
+    return true;
+}
+
+/* ---- the LLM ---- */
+
+/* Q4_K_M keeps more bits in the first and last eighth of the layers and in
+ * every third layer between them (llama.cpp's rule for attn_v / ffn_down). */
+static bool more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+
+static int matrix_type(const llm_spec *s, const char *role, int layer) {
+    switch (s->quant) {
+    case QUANT_F32: return SEER_TYPE_F32;
+    case QUANT_Q8_0: return SEER_TYPE_Q8_0;
+    case QUANT_Q4_K_M:
+        if (strcmp(role, "output") == 0) return SEER_TYPE_Q6_K;
+        if (strcmp(role, "token_embd") == 0) return s->tied ? SEER_TYPE_Q6_K : SEER_TYPE_Q4_K;
+        if ((strcmp(role, "attn_v") == 0 || strcmp(role, "ffn_down") == 0) && more_bits(layer, s->n_layer))
+            return SEER_TYPE_Q6_K;
+        return SEER_TYPE_Q4_K;
+    }
+    return SEER_TYPE_F32;
+}
+
+static void add(synth_weights *sw, gguf_writer *w, const char *name, int type, synth_init init, int64_t ne0,
+                int64_t ne1) {
+    int64_t ne[2] = {ne0, ne1};
+    synth_add_tensor(sw, w, name, type, ne1 > 0 ? 2 : 1, ne, init);
+}
+
+static void blk_name(char *buf, size_t cap, int i, const char *what) { snprintf(buf, cap, "blk.%d.%s", i, what); }
+
+static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
+    int head_dim = s->n_embd / s->n_head, kv = head_dim * s->n_head_kv;
+    if (!s->tied) add(sw, w, "output.weight", matrix_type(s, "output", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
+    add(sw, w, "output_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+    add(sw, w, "token_embd.weight", matrix_type(s, "token_embd", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
+    char n[96];
+    for (int i = 0; i < s->n_layer; i++) {
+        struct { const char *role; int64_t in, out; } mats[] = {
+            {"attn_q", s->n_embd, s->n_embd}, {"attn_k", s->n_embd, kv}, {"attn_v", s->n_embd, kv},
+            {"attn_output", s->n_embd, s->n_embd}, {"ffn_gate", s->n_embd, s->n_ff}, {"ffn_up", s->n_embd, s->n_ff},
+            {"ffn_down", s->n_ff, s->n_embd}};
+        blk_name(n, sizeof n, i, "attn_norm.weight");
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        blk_name(n, sizeof n, i, "ffn_norm.weight");
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        for (size_t m = 0; m < sizeof mats / sizeof mats[0]; m++) {
+            char what[48];
+            snprintf(what, sizeof what, "%s.weight", mats[m].role);
+            blk_name(n, sizeof n, i, what);
+            add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
+            if (s->qkv_bias && m < 3) {
+                snprintf(what, sizeof what, "%s.bias", mats[m].role);
+                blk_name(n, sizeof n, i, what);
+                add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, mats[m].out, 0);
+            }
+        }
+    }
+}
+
+static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
+    gguf_writer *w = gguf_writer_new();
+    synth_weights *sw = synth_weights_new(0x5eed0001);
+    if (!w || !sw) {
+        gguf_writer_free(w);
+        synth_weights_free(sw);
+        seer_error_set(err, "%s: out of memory", path);
+        return -1;
+    }
+    char k[128];
+#define KEY(suffix) (snprintf(k, sizeof k, "%s.%s", s->arch, suffix), k)
+    gguf_writer_set_str(w, "general.architecture", s->arch);
+    gguf_writer_set_str(w, "general.type", "model");
+    gguf_writer_set_str(w, "general.name", s->name);
+    gguf_writer_set_u32(w, KEY("block_count"), (uint32_t)s->n_layer);
+    gguf_writer_set_u32(w, KEY("context_length"), (uint32_t)s->n_ctx);
+    gguf_writer_set_u32(w, KEY("embedding_length"), (uint32_t)s->n_embd);
+    gguf_writer_set_u32(w, KEY("feed_forward_length"), (uint32_t)s->n_ff);
+    gguf_writer_set_u32(w, KEY("attention.head_count"), (uint32_t)s->n_head);
+    gguf_writer_set_u32(w, KEY("attention.head_count_kv"), (uint32_t)s->n_head_kv);
+    gguf_writer_set_f32(w, KEY("rope.freq_base"), s->rope_base);
+    gguf_writer_set_f32(w, KEY("attention.layer_norm_rms_epsilon"), s->eps);
+    if (s->sections[0]) gguf_writer_set_arr_i32(w, KEY("rope.dimension_sections"), s->sections, 4);
+    else {
+        gguf_writer_set_u32(w, KEY("vocab_size"), (uint32_t)s->n_vocab);
+        gguf_writer_set_u32(w, KEY("rope.dimension_count"), (uint32_t)(s->n_embd / s->n_head));
+    }
+#undef KEY
+    int rc = -1;
+    if (!write_vocab(w, s)) {
+        seer_error_set(err, "%s: cannot build a %d-token vocabulary", path, s->n_vocab);
+        goto done;
+    }
+    gguf_writer_set_u32(w, "general.quantization_version", 2);
+    gguf_writer_set_u32(w, "general.file_type", s->quant == QUANT_Q8_0 ? 7 : s->quant == QUANT_Q4_K_M ? 15 : 0);
+    llm_tensors(sw, w, s);
+    rc = gguf_writer_write(w, path, err);
+done:
+    gguf_writer_free(w);
+    synth_weights_free(sw);
+    return rc;
+}
+
+/* ---- the mmproj ---- */
+
+static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int i) {
+    bool rms = s->projector == SEER_PROJ_QWEN25VL; /* RMS norms: weight only */
+    char n[96];
+    const char *attn[] = {"attn_q", "attn_k", "attn_v", "attn_out"};
+    for (int a = 0; a < 4; a++) {
+        snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, attn[a]);
+        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_embd);
+        snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, attn[a]);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    }
+    for (int l = 1; l <= 2; l++) {
+        snprintf(n, sizeof n, "v.blk.%d.ln%d.weight", i, l);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        if (!rms) {
+            snprintf(n, sizeof n, "v.blk.%d.ln%d.bias", i, l);
+            add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+        }
+    }
+    /* LLaVA's converter names the first FFN matrix ffn_down (d → ff) and the second ffn_up */
+    bool llava = s->projector == SEER_PROJ_MLP;
+    typedef struct { const char *name; int64_t in, out; } ffn_matrix;
+    ffn_matrix ffn[3];
+    int nf = 0;
+    if (s->projector == SEER_PROJ_QWEN25VL) ffn[nf++] = (ffn_matrix){"ffn_gate", s->n_embd, s->n_ff};
+    ffn[nf++] = (ffn_matrix){llava ? "ffn_down" : "ffn_up", s->n_embd, s->n_ff};
+    ffn[nf++] = (ffn_matrix){llava ? "ffn_up" : "ffn_down", s->n_ff, s->n_embd};
+    for (int f = 0; f < nf; f++) {
+        snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, ffn[f].name);
+        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, ffn[f].in, ffn[f].out);
+        snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, ffn[f].name);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, ffn[f].out, 0);
+    }
+}
+
+static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
+    int64_t grid = s->image_size / s->patch, n_patches = grid * grid;
+    int64_t patch_ne[4] = {s->patch, s->patch, 3, s->n_embd};
+    if (s->projector == SEER_PROJ_MLP) {
+        add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
+        add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+        add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    }
+    synth_add_tensor(sw, w, "v.patch_embd.weight", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
+    if (s->projector == SEER_PROJ_QWEN25VL)
+        synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
+    if (s->projector == SEER_PROJ_IDEFICS3) {
+        add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+        add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches);
+    }
+    if (s->projector == SEER_PROJ_MLP) {
+        add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, n_patches + 1);
+        add(sw, w, "v.pre_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        add(sw, w, "v.pre_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    }
+    for (int i = 0; i < s->n_layer; i++) vit_block(sw, w, s, i);
+    if (s->projector != SEER_PROJ_MLP) {
+        add(sw, w, "v.post_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        if (s->projector == SEER_PROJ_IDEFICS3) add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    }
+    if (s->projector == SEER_PROJ_IDEFICS3) {
+        int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
+        add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
+    }
+    if (s->projector == SEER_PROJ_QWEN25VL) {
+        int64_t merged = 4 * (int64_t)s->n_embd;
+        add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, merged, merged);
+        add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, merged, 0);
+        add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, merged, s->n_out);
+        add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    }
+}
+
+static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
+    gguf_writer *w = gguf_writer_new();
+    synth_weights *sw = synth_weights_new(0x5eed0002);
+    if (!w || !sw) {
+        gguf_writer_free(w);
+        synth_weights_free(sw);
+        seer_error_set(err, "%s: out of memory", path);
+        return -1;
+    }
+    gguf_writer_set_str(w, "general.architecture", "clip");
+    gguf_writer_set_str(w, "general.type", "mmproj");
+    gguf_writer_set_str(w, "general.name", s->name);
+    gguf_writer_set_u32(w, "general.file_type", 1);
+    gguf_writer_set_bool(w, "clip.has_vision_encoder", true);
+    if (s->projector == SEER_PROJ_MLP) {
+        gguf_writer_set_bool(w, "clip.has_text_encoder", false);
+        gguf_writer_set_bool(w, "clip.has_llava_projector", true);
+        gguf_writer_set_str(w, "general.description", "image encoder for LLaVA");
+    }
+    gguf_writer_set_str(w, "clip.projector_type", s->projector_name);
+    gguf_writer_set_u32(w, "clip.vision.projection_dim", (uint32_t)s->proj_dim);
+    gguf_writer_set_u32(w, "clip.vision.image_size", (uint32_t)s->image_size);
+    gguf_writer_set_u32(w, "clip.vision.patch_size", (uint32_t)s->patch);
+    gguf_writer_set_u32(w, "clip.vision.embedding_length", (uint32_t)s->n_embd);
+    gguf_writer_set_u32(w, "clip.vision.feed_forward_length", (uint32_t)s->n_ff);
+    gguf_writer_set_u32(w, "clip.vision.block_count", (uint32_t)s->n_layer);
+    gguf_writer_set_u32(w, "clip.vision.attention.head_count", (uint32_t)s->n_head);
+    gguf_writer_set_f32(w, "clip.vision.attention.layer_norm_epsilon", s->eps);
+    gguf_writer_set_arr_f32(w, "clip.vision.image_mean", s->mean, 3);
+    gguf_writer_set_arr_f32(w, "clip.vision.image_std", s->std, 3);
+    if (s->use_silu) gguf_writer_set_bool(w, "clip.use_silu", true);
+    else gguf_writer_set_bool(w, "clip.use_gelu", s->use_gelu);
+    if (s->scale_factor) gguf_writer_set_u32(w, "clip.vision.projector.scale_factor", (uint32_t)s->scale_factor);
+    if (s->preproc_size) gguf_writer_set_u32(w, "clip.vision.preproc_image_size", (uint32_t)s->preproc_size);
+    if (s->n_wa_pattern) gguf_writer_set_u32(w, "clip.vision.n_wa_pattern", (uint32_t)s->n_wa_pattern);
+    gguf_writer_set_u32(w, "general.quantization_version", 2);
+    vit_tensors(sw, w, s);
+    int rc = gguf_writer_write(w, path, err);
+    gguf_writer_free(w);
+    synth_weights_free(sw);
+    return rc;
+}
+
+int seer_bench_synth(const char *name, const char *dir, seer_error *err) {
+    const model_spec *m = NULL;
+    for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++)
+        if (name && strcmp(MODELS[i].name, name) == 0) m = &MODELS[i];
+    if (!m) {
+        seer_error_set(err, "unknown synthetic model '%s' (known: tiny, smolvlm-256m, qwen25vl-3b, llava15-7b)",
+                       name ? name : "");
+        return -1;
+    }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        seer_error_set(err, "%s: cannot create the folder: %s", dir, strerror(errno));
+        return -1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-llm.gguf", dir, m->name);
+    if (write_llm(&m->llm, path, err) != 0) return -1;
+    snprintf(path, sizeof path, "%s/%s-mmproj.gguf", dir, m->name);
+    return write_vit(&m->vit, path, err);
+}
