@@ -93,7 +93,7 @@ static void handle_event(tui *t, seer_event *ev) {
         break;
     case SEER_EV_IMAGE_ENCODED: {
         for (int i = 0; i < t->n_images; i++)
-            if (!t->images[i].encoded && ev->text && strcmp(t->images[i].path, ev->text) == 0) {
+            if (t->images[i].request == ev->request) {
                 t->images[i].encoded = true;
                 t->images[i].n_tokens = ev->n_tokens;
                 t->images[i].encode_ms = ev->ms;
@@ -179,7 +179,7 @@ static void handle_event(tui *t, seer_event *ev) {
         log_event(t, "error %s", ev->text ? ev->text : "");
         /* An image that failed leaves the preview list. */
         for (int i = t->n_images - 1; i >= 0; i--)
-            if (!t->images[i].encoded && ev->text && strstr(ev->text, "image")) {
+            if (t->images[i].request == ev->request) {
                 free(t->images[i].path);
                 seer_image_free(&t->images[i].img);
                 memmove(t->images + i, t->images + i + 1, sizeof *t->images * (size_t)(t->n_images - i - 1));

@@ -56,9 +56,9 @@ int tui_add_image(tui *t, const char *path) {
         return -1;
     }
     im.path = strdup(path);
+    im.request = seer_worker_attach_image(t->worker, path);
     t->images[t->n_images] = im;
     t->selected_image = t->n_images++;
-    seer_worker_attach_image(t->worker, path);
     t->pending_requests++;
     if (t->state == ST_IDLE) t->state = ST_ENCODING;
     tui_layout(t); /* the preview pane appears with the first image */

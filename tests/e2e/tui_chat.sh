@@ -32,7 +32,7 @@ type_line "and again"
 wait_log '^done' 20 2
 p2=$(grep -E '^prefill' "$LOG" | sed -n 2p | cut -d' ' -f2)
 # The timings panel shows it.
-screen | grep -qE "prefill +$p2 tok" || fail "timings panel does not show prefill $p2"
+wait_screen_re "prefill +$p2 tok" 5
 u1=$(grep -E '^done' "$LOG" | sed -n 1p | grep -oE 'used [0-9]+' | cut -d' ' -f2)
 [ "$p2" -gt 0 ] && [ "$p2" -lt "$u1" ] || fail "second prefill ($p2) re-read the conversation ($u1 tokens cached)"
 u2=$(grep -E '^done' "$LOG" | sed -n 2p | grep -oE 'used [0-9]+' | cut -d' ' -f2)

@@ -67,6 +67,16 @@ wait_screen() {
   fail "screen never showed: $1"
 }
 
+# wait_screen_re REGEX [SECONDS]: until a screen line matches REGEX.
+wait_screen_re() {
+  local i
+  for ((i = 0; i < ${2:-10} * 10; i++)); do
+    screen | grep -qE -- "$1" && return 0
+    sleep 0.1
+  done
+  fail "screen never matched: $1"
+}
+
 # wait_log REGEX [SECONDS] [COUNT]: until the event log has COUNT matching lines.
 wait_log() {
   local i n
