@@ -169,16 +169,20 @@ int main(int argc, char **argv) {
     for (int t = 0; t < n_types; t++) {
         seer_weight w;
         void *data = make_weight(types[t], n_in, n_out, &w);
-        printf("  %-5s matmul          ", seer_type_name(types[t]));
-        for (int p = 0; p < 2; p++) {
-            double ms = time_matmul(pools[p], &w, x, prefill_rows, y, SEER_MATMUL_GEMM, 3);
-            printf("  %7.1f ms %5.1f GF/s", ms, flop / (ms * 1e-3) / 1e9);
+        /* GEMM = int8 GEMM where the type allows it, GEMM_F32 = dequantize + sgemm */
+        for (int path = SEER_MATMUL_GEMM; path <= SEER_MATMUL_GEMM_F32; path++) {
+            if (path == SEER_MATMUL_GEMM_F32 && (types[t] == SEER_TYPE_F16 || types[t] == SEER_TYPE_F32)) continue;
+            printf("  %-5s %-17s", seer_type_name(types[t]), path == SEER_MATMUL_GEMM ? "matmul (best)" : "dequant+sgemm");
+            for (int p = 0; p < 2; p++) {
+                double ms = time_matmul(pools[p], &w, x, prefill_rows, y, path, 3);
+                printf("  %7.1f ms %5.1f GF/s", ms, flop / (ms * 1e-3) / 1e9);
+            }
+            printf("\n");
         }
-        printf("\n");
         free(data);
     }
 
-    printf("\ncrossover, 1 thread, ms (dot path / gemm path):\n");
+    printf("\ncrossover, 1 thread, ms (dot path / best gemm path):\n");
     for (int t = 0; t < 2; t++) {
         seer_weight w;
         void *data = make_weight(types[t], n_in, n_out, &w);
