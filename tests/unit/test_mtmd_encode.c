@@ -65,6 +65,11 @@ static void run_case(const char *root, const char *name, seer_pool *pool) {
         CHECK_MSG(p.n_tokens == (int)num_of(tj_get(&tokens, "n_tokens"), -1) &&
                       p.n_pos == (int)num_of(tj_get(&tokens, "n_pos"), -1),
                   "%s: %d tokens / %d positions with the vision model's grids", name, p.n_tokens, p.n_pos);
+        /* Cancelled before it starts: nothing encoded, pixels kept for later. */
+        volatile int cancel = 1;
+        CHECK(seer_mtmd_encode(vision, pool, &p, &cancel, &err) != 0);
+        for (int i = 0; i < p.n_chunks; i++)
+            if (p.chunks[i].type == SEER_CHUNK_IMAGE) CHECK(p.chunks[i].embd == NULL && p.chunks[i].pixels.data != NULL);
         rc = seer_mtmd_encode(vision, pool, &p, NULL, &err);
         CHECK_MSG(rc == 0, "%s: encode: %s", name, err.msg);
     }
