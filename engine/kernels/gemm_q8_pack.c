@@ -12,63 +12,71 @@ bool seer_int8_gemm_supports(int type) {
            type == SEER_TYPE_Q5_K;
 }
 
-/* Block b (of 32 values) of a row: quants, scale, min. */
-static void unpack_block(int type, const void *row, int64_t b, int8_t q[32], float *scale, float *min) {
-    *min = 0;
+/* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
+ * row: quants in q[32·i + k], scales and mins per block. */
+static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_t *q, float *scale, float *min) {
+    for (int i = 0; i < nblk; i++) min[i] = 0;
     switch (type) {
-    case SEER_TYPE_Q8_0: {
-        const block_q8_0 *x = (const block_q8_0 *)row + b;
-        memcpy(q, x->qs, 32);
-        *scale = seer_fp16_to_f32(x->d);
-        break;
-    }
-    case SEER_TYPE_Q4_0: {
-        const block_q4_0 *x = (const block_q4_0 *)row + b;
-        for (int k = 0; k < 16; k++) {
-            q[k] = (int8_t)((x->qs[k] & 0xF) - 8);
-            q[k + 16] = (int8_t)((x->qs[k] >> 4) - 8);
+    case SEER_TYPE_Q8_0:
+        for (int i = 0; i < nblk; i++) {
+            const block_q8_0 *x = (const block_q8_0 *)row + b0 + i;
+            memcpy(q + 32 * i, x->qs, 32);
+            scale[i] = seer_fp16_to_f32(x->d);
         }
-        *scale = seer_fp16_to_f32(x->d);
         break;
-    }
-    case SEER_TYPE_Q5_0: {
-        const block_q5_0 *x = (const block_q5_0 *)row + b;
-        uint32_t qh;
-        memcpy(&qh, x->qh, 4);
-        for (int k = 0; k < 16; k++) {
-            q[k] = (int8_t)(((x->qs[k] & 0xF) | (((qh >> k) & 1) << 4)) - 16);
-            q[k + 16] = (int8_t)(((x->qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4)) - 16);
+    case SEER_TYPE_Q4_0:
+        for (int i = 0; i < nblk; i++) {
+            const block_q4_0 *x = (const block_q4_0 *)row + b0 + i;
+            for (int k = 0; k < 16; k++) {
+                q[32 * i + k] = (int8_t)((x->qs[k] & 0xF) - 8);
+                q[32 * i + k + 16] = (int8_t)((x->qs[k] >> 4) - 8);
+            }
+            scale[i] = seer_fp16_to_f32(x->d);
         }
-        *scale = seer_fp16_to_f32(x->d);
         break;
-    }
+    case SEER_TYPE_Q5_0:
+        for (int i = 0; i < nblk; i++) {
+            const block_q5_0 *x = (const block_q5_0 *)row + b0 + i;
+            uint32_t qh;
+            memcpy(&qh, x->qh, 4);
+            for (int k = 0; k < 16; k++) {
+                q[32 * i + k] = (int8_t)(((x->qs[k] & 0xF) | (((qh >> k) & 1) << 4)) - 16);
+                q[32 * i + k + 16] = (int8_t)(((x->qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4)) - 16);
+            }
+            scale[i] = seer_fp16_to_f32(x->d);
+        }
+        break;
     case SEER_TYPE_Q4_K: case SEER_TYPE_Q5_K: {
-        /* sub-block j of super-block s; chunk c = j/2 holds j (low nibbles) and j+1 (high) */
-        int64_t s = b / 8;
-        int j = (int)(b % 8), c = j / 2, hi = j & 1;
+        /* a whole super-block: sub-block j is chunk j/2, low nibbles for even j */
         const uint8_t *scales, *qs, *qh = NULL;
         uint16_t d, dmin;
         if (type == SEER_TYPE_Q4_K) {
-            const block_q4_K *x = (const block_q4_K *)row + s;
+            const block_q4_K *x = (const block_q4_K *)row + b0 / 8;
             scales = x->scales; qs = x->qs; d = x->d; dmin = x->dmin;
         } else {
-            const block_q5_K *x = (const block_q5_K *)row + s;
+            const block_q5_K *x = (const block_q5_K *)row + b0 / 8;
             scales = x->scales; qs = x->qs; qh = x->qh; d = x->d; dmin = x->dmin;
         }
-        for (int k = 0; k < 32; k++) {
-            int v = hi ? qs[32 * c + k] >> 4 : qs[32 * c + k] & 0xF;
-            if (qh) v |= ((qh[k] >> j) & 1) << 4;
-            q[k] = (int8_t)v;
+        for (int c = 0; c < 4; c++)
+            for (int k = 0; k < 32; k++) {
+                q[64 * c + k] = (int8_t)(qs[32 * c + k] & 0xF);
+                q[64 * c + 32 + k] = (int8_t)(qs[32 * c + k] >> 4);
+            }
+        if (qh)
+            for (int j = 0; j < 8; j++)
+                for (int k = 0; k < 32; k++) q[32 * j + k] = (int8_t)(q[32 * j + k] | (((qh[k] >> j) & 1) << 4));
+        uint8_t sc[8], m[8];
+        seer_k4_unpack(scales, sc, m);
+        float df = seer_fp16_to_f32(d), dminf = seer_fp16_to_f32(dmin);
+        for (int j = 0; j < 8; j++) {
+            scale[j] = df * sc[j];
+            min[j] = dminf * m[j];
         }
-        uint8_t sc, m;
-        seer_k4_scale_min(j, scales, &sc, &m);
-        *scale = seer_fp16_to_f32(d) * sc;
-        *min = seer_fp16_to_f32(dmin) * m;
         break;
     }
     default:
-        memset(q, 0, 32);
-        *scale = 0;
+        memset(q, 0, (size_t)nblk * 32);
+        for (int i = 0; i < nblk; i++) scale[i] = 0;
         break;
     }
 }
@@ -76,24 +84,34 @@ static void unpack_block(int type, const void *row, int64_t b, int8_t q[32], flo
 void seer_q8_panel_pack(int type, const void *w, size_t row_bytes, int64_t n_out, int64_t o0, int64_t n_blocks,
                         uint8_t *panel) {
     const int R = SEER_Q8_PANEL_ROWS;
+    uint32_t *qw = (uint32_t *)panel;
     float *d = (float *)(panel + (size_t)n_blocks * 32 * R);
     int32_t *corr = (int32_t *)(panel + (size_t)n_blocks * 36 * R);
     float *mins = (float *)(panel + (size_t)n_blocks * 40 * R);
     for (int j = 0; j < R; j++) {
         int64_t o = o0 + j;
         const void *row = o < n_out ? (const char *)w + (size_t)o * row_bytes : NULL;
-        for (int64_t b = 0; b < n_blocks; b++) {
-            int8_t q[32];
-            float scale = 0, min = 0;
-            if (row) unpack_block(type, row, b, q, &scale, &min);
-            else memset(q, 0, sizeof q);
-            uint8_t *dst = panel + b * 32 * R + 4 * j;
-            int sum = 0;
-            for (int g = 0; g < 8; g++) memcpy(dst + 4 * R * g, q + 4 * g, 4);
-            for (int k = 0; k < 32; k++) sum += q[k];
-            d[b * R + j] = scale;
-            corr[b * R + j] = 128 * sum; /* activations carry +128 */
-            mins[b * R + j] = min;
+        for (int64_t b0 = 0; b0 < n_blocks; b0 += 8) {
+            int nblk = n_blocks - b0 < 8 ? (int)(n_blocks - b0) : 8;
+            int8_t q[256];
+            uint32_t words[64];
+            float scale[8], min[8];
+            if (row) unpack_blocks(type, row, b0, nblk, q, scale, min);
+            else {
+                memset(q, 0, sizeof q);
+                for (int i = 0; i < 8; i++) scale[i] = min[i] = 0;
+            }
+            memcpy(words, q, (size_t)nblk * 32);
+            for (int i = 0; i < nblk; i++) {
+                int64_t b = b0 + i;
+                int sum = 0;
+                for (int k = 0; k < 32; k++) sum += q[32 * i + k];
+                /* word g of the block goes to vector g, lane j */
+                for (int g = 0; g < 8; g++) qw[b * 8 * R + g * R + j] = words[8 * i + g];
+                d[b * R + j] = scale[i];
+                corr[b * R + j] = 128 * sum; /* activations carry +128 */
+                mins[b * R + j] = min[i];
+            }
         }
     }
 }

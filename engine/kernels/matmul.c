@@ -308,7 +308,7 @@ done:
 
 int64_t seer_matmul_gemm_min_rows(int type) {
     bool int8_gemm = seer_int8_gemm_supports(type) && seer_q8_panel_get();
-    if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 128; /* its four-row dot kernel is fast */
+    if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
     if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
     return 64;
 }
