@@ -225,6 +225,7 @@ void tui_handle_line(tui *t, char *raw) {
         }
         t->n_images = 0;
         t->selected_image = -1;
+        for (int i = 0; i < t->n_tokens; i++) free(t->tokens[i].text);
         t->n_tokens = 0;
         tui_reset_timings(t);
         tui_layout(t);

@@ -74,13 +74,13 @@ static uint64_t push_req(seer_worker *w, req_type type, const char *text, const 
     if (sp) r->sampling = *sp;
     r->n_predict = n_predict;
     pthread_mutex_lock(&w->mu);
-    r->id = ++w->next_id;
+    uint64_t id = r->id = ++w->next_id;
     if (w->req_tail) w->req_tail->next = r;
     else w->req_head = r;
     w->req_tail = r;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
-    return r->id;
+    return id; /* r may already be run and freed by the engine thread */
 }
 
 uint64_t seer_worker_attach_image(seer_worker *w, const char *path) { return push_req(w, REQ_IMAGE, path, NULL, 0); }
