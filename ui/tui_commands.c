@@ -102,7 +102,7 @@ static bool as_image_path(const char *line, char *out, size_t cap) {
 
 static void cmd_help(tui *t) {
     tui_note(t, TR_SYSTEM,
-             "Commands: /image PATH… (or paste a path) · /images · /clear · /system TEXT · "
+             "Commands: /image PATH… (or paste a path) · /images [N] (list, or show image N) · /clear · /system TEXT · "
              "/set temp|top_k|top_p|min_p|seed|n_predict|repeat_penalty VALUE · /theme NAME · /stats · /tokens · "
              "/save FILE · /help · /quit");
     tui_note(t, TR_SYSTEM,
@@ -111,7 +111,17 @@ static void cmd_help(tui *t) {
              "Ctrl-R searches history · F2 opens the token inspector");
 }
 
-static void cmd_images(tui *t) {
+static void cmd_images(tui *t, const char *args) {
+    if (*args) {
+        int k = atoi(args);
+        if (k < 1 || k > t->n_images) {
+            tui_note(t, TR_ERROR, "no image %s (%d attached)", args, t->n_images);
+            return;
+        }
+        t->selected_image = k - 1;
+        t->sixel_dirty = true;
+        return;
+    }
     if (!t->n_images) {
         tui_note(t, TR_SYSTEM, "no images attached: /image PATH");
         return;
@@ -215,7 +225,7 @@ void tui_handle_line(tui *t, char *raw) {
             while (isspace((unsigned char)*p)) p++;
             if (k) tui_add_image(t, one);
         }
-    } else if (!strcmp(line, "/images")) cmd_images(t);
+    } else if (!strcmp(line, "/images")) cmd_images(t, args);
     else if (!strcmp(line, "/clear")) {
         seer_worker_clear(t->worker);
         tr_clear(&t->tr);

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# A small context fills up: seer says so, shifts out the oldest turns (the
+# system prompt stays) and keeps answering; /images N picks the preview.
+. "$(dirname "$0")/tui_lib.bash"
+make_model
+make_image "$T/a.ppm" 16 16
+make_image "$T/b.ppm" 24 16
+start 120 36 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" -c 160 -n 24 --temp 0 --system "Be brief." "$T/a.ppm" "$T/b.ppm"
+wait_log '^image' 15 2
+wait_screen "Image 2/2 b.ppm"
+type_line "/images 1"
+wait_screen "Image 1/2 a.ppm"
+for i in 1 2 3 4 5 6; do
+  type_line "question number $i"
+  wait_log '^done' 30 $i
+done
+grep -qE '^prefill .* shifted [1-9]' "$LOG" || fail "no turn was shifted out of a 160-token context"
+wait_screen "oldest turn(s) were shifted out"
+grep -E '^done' "$LOG" | grep -q error && fail "a turn failed"
+used=$(grep -E '^done' "$LOG" | tail -1 | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+[ "$used" -le 160 ] || fail "cache $used over the context size"
+keys C-d; code=$(wait_exit 5)
+[ "$code" = "SEER_EXIT=0" ] || fail "exit: $code"
+echo ok
