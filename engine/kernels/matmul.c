@@ -1,10 +1,14 @@
-/* Weight matrix products. Few activation rows (decode): the activations are
- * quantized to the weight type's vec_dot type and every weight row is read
- * once, in place, by the SIMD dot products. Many rows (prefill, vision
- * encoder): weight tiles are dequantized to f32 and multiplied by BLAS sgemm;
- * the activations are first rounded through the same vec_dot type, so both
- * paths compute what llama.cpp's quantized dot products compute (up to the
- * order of float additions). Work is split over the pool; OpenBLAS itself
+/* Weight matrix products, three algorithms:
+ * - few activation rows (decode): the activations are quantized to the
+ *   weight type's vec_dot type and every weight row is read once, in place,
+ *   by the SIMD dot products (four rows at a time where a kernel exists);
+ * - many rows, weights of Q8_0/Q4_0/Q5_0/Q4_K/Q5_K on a VNNI CPU: int8 GEMM
+ *   on repacked weight panels (gemm_q8_internal.h);
+ * - many rows otherwise (F16/F32 vision encoders, other types): weight tiles
+ *   dequantized to f32 and multiplied by BLAS sgemm, the activations first
+ *   rounded through the vec_dot type.
+ * All three compute what llama.cpp's quantized dot products compute (up to
+ * the order of float additions). Work is split over the pool; OpenBLAS
  * runs single-threaded inside each worker. */
 #include <cblas.h>
 #include <pthread.h>
@@ -76,7 +80,7 @@ typedef struct matmul_job {
     void *qrows;    /* one quantized row per thread, for the rounding */
     float *tiles;   /* tile_rows * n_in floats per thread */
     int64_t tile_rows;
-    /* int8 GEMM path (Q8_0 weights) */
+    /* int8 GEMM path */
     seer_q8_panel_fn panel_fn;
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
