@@ -21,7 +21,12 @@ bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t);
 /* y[i][o] = sum_k x[i][k] * W[o][k]  (+ bias[o] if bias != NULL)
  * x: n_rows × n_in floats, y: n_rows × n_out floats. Uses quantized dot
  * products for few rows (decode) and blocked GEMM for many (prefill, ViT).
- * Scratch comes from buffers owned by the pool (grown on first use only). */
+ * Numerics follow llama.cpp's CPU backend: the activations are first
+ * rounded to the weight type's vec_dot type (F16 for F16 weights, Q8_0 for
+ * Q8_0/Q4_0/Q5_0, Q8_1 for Q4_1/Q5_1, Q8_K for K-quants; F32 stays exact).
+ * A row's result does not depend on the thread count. Scratch comes from
+ * buffers owned by the pool (grown on first use only); pool may be NULL
+ * (single-threaded, scratch from the heap). */
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows,
                  float *y, const float *bias);
 
