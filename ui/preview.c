@@ -95,6 +95,7 @@ void preview_draw_halfblock(WINDOW *win, const seer_image *img) {
     if (seer_image_resize_bilinear(img, tw, th, &sc) != 0) return;
     int x0 = (w - tw) / 2, rows = (th + 1) / 2, y0 = (h - rows) / 2;
     bool colour = ui_color_depth() > 0;
+    ui_rgb_pairs_reset();
     static const char *const SHADES[] = {" ", "░", "▒", "▓", "█"};
     for (int r = 0; r < rows; r++) {
         for (int x = 0; x < tw; x++) {

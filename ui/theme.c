@@ -241,6 +241,11 @@ const char *ui_theme_name(void) { return T.name; }
 attr_t ui_attr(ui_role r) { return r >= 0 && r < ROLE_COUNT ? T.attr[r] : 0; }
 int ui_color_depth(void) { return T.mono ? 0 : T.depth; }
 
+void ui_rgb_pairs_reset(void) {
+    T.next_pair = T.first_art_pair;
+    if (T.pair_vals) memset(T.pair_vals, 0, sizeof(int) * (size_t)T.pair_cap);
+}
+
 int ui_rgb_pair(unsigned fg, unsigned bg) {
     if (!T.depth || T.mono) return 0;
     int cf = term_color((int)fg), cb = term_color((int)bg);

@@ -26,6 +26,9 @@ int ui_color_depth(void);
 /* A colour pair for arbitrary RGB foreground/background (image art);
  * returns 0 when colours are off. */
 int ui_rgb_pair(unsigned fg_rgb, unsigned bg_rgb);
+/* Forgets the image-art pairs (one picture is on screen at a time: each
+ * drawing starts afresh, so pairs never run out). */
+void ui_rgb_pairs_reset(void);
 /* Names of the themes found in dirs, comma-separated, into buf. */
 void ui_theme_list(const char *const *dirs, char *buf, size_t cap);
 
