@@ -139,6 +139,21 @@ static void check_batch_independence(seer_pool *pool, int type) {
     free(wdata); free(x); free(y);
 }
 
+/* One thread or two: bit-identical results. */
+static void check_thread_independence(seer_pool *p1, seer_pool *p2, int type, int64_t n_rows, int path) {
+    int64_t n_in = 512, n_out = 77;
+    void *wdata = make_weight(type, n_in, n_out);
+    seer_weight w = {.type = type, .n_in = n_in, .n_out = n_out, .data = wdata, .row_bytes = seer_row_bytes(type, n_in)};
+    float *x = malloc(sizeof(float) * (size_t)(n_rows * n_in));
+    float *ya = malloc(sizeof(float) * (size_t)(n_rows * n_out)), *yb = malloc(sizeof(float) * (size_t)(n_rows * n_out));
+    for (int64_t i = 0; i < n_rows * n_in; i++) x[i] = rnd_float(-2, 2);
+    seer_matmul_path(p1, &w, x, n_rows, ya, NULL, path);
+    seer_matmul_path(p2, &w, x, n_rows, yb, NULL, path);
+    CHECK_MSG(memcmp(ya, yb, sizeof(float) * (size_t)(n_rows * n_out)) == 0, "%s path %d: 1 and 2 threads differ",
+              seer_type_name(type), path);
+    free(wdata); free(x); free(ya); free(yb);
+}
+
 static void check_weight_from_tensor(void) {
     static uint8_t buf[34 * 8 * 3];
     gguf_tensor t = {.name = "w", .n_dims = 2, .ne = {256, 3, 1, 1}, .type = SEER_TYPE_Q8_0, .data = buf};
@@ -188,6 +203,10 @@ int main(void) {
     }
     for (size_t t = 0; t < sizeof weight_types / sizeof weight_types[0]; t++)
         check_batch_independence(pools[2], weight_types[t]);
+    for (size_t t = 0; t < sizeof weight_types / sizeof weight_types[0]; t++) {
+        check_thread_independence(pools[1], pools[2], weight_types[t], 6, SEER_MATMUL_DOT);
+        check_thread_independence(pools[1], pools[2], weight_types[t], 37, SEER_MATMUL_GEMM);
+    }
     check_weight_from_tensor();
     for (int p = 0; p < 3; p++) seer_pool_destroy(pools[p]);
     TEST_MAIN_END();
