@@ -98,11 +98,6 @@ seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type) {
     return d->level4[level][type];
 }
 
-float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act) {
-    const dispatch *d = get_tables();
-    if (type < 0 || type >= SEER_TYPE_COUNT || !d->scalar[type]) return 0;
-    return d->scalar[type](n, w_row, act);
-}
 
 const char *seer_simd_name(void) {
     return atomic_load(&force_scalar) ? "scalar" : get_tables()->name;

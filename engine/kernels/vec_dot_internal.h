@@ -25,9 +25,6 @@ seer_vec_dot4_fn seer_vec_dot4_get(int type);
 /* The four-row kernel of a level (NULL when absent). */
 seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type);
 
-/* The scalar table only (reference for tests and benchmarks). */
-float seer_vec_dot_scalar(int type, int64_t n, const void *w_row, const void *act);
-
 /* Kernel levels, for tests that check each level against scalar. */
 enum { SEER_SIMD_SCALAR = 0, SEER_SIMD_AVX2 = 1, SEER_SIMD_AVX512 = 2, SEER_SIMD_LEVELS = 3 };
 /* The kernel of `level` for `type`, or NULL when this CPU (or build) lacks

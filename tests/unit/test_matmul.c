@@ -184,6 +184,13 @@ int main(void) {
     check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 64, 40, true, SEER_MATMUL_AUTO);
     check_matmul_case(pools[2], SEER_TYPE_Q8_0, 1024, 70, 9, true, SEER_MATMUL_GEMM);
     check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true, SEER_MATMUL_AUTO);
+    /* rows of any length for the unblocked types (e.g. a 14x14x3 patch kernel) */
+    for (int p = 0; p < 3; p++) {
+        check_matmul_case(pools[p], SEER_TYPE_F16, 588, 23, 1, true, SEER_MATMUL_AUTO);
+        check_matmul_case(pools[p], SEER_TYPE_F16, 588, 23, 70, true, SEER_MATMUL_AUTO);
+        check_matmul_case(pools[p], SEER_TYPE_F32, 37, 9, 5, false, SEER_MATMUL_DOT);
+        check_matmul_case(pools[p], SEER_TYPE_BF16, 45, 9, 66, true, SEER_MATMUL_GEMM);
+    }
     /* Q8_0 batches: int8 GEMM (when the CPU has VNNI) and dequantize + sgemm */
     for (int p = 0; p < 3; p++) {
         check_matmul_case(pools[p], SEER_TYPE_Q8_0, 1024, 43, 70, p != 0, SEER_MATMUL_GEMM);
