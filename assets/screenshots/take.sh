@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Takes the README screenshots: seer in xterm (VT340 emulation: sixel) and in
+# a plain xterm (half-block preview), under Xvfb. Run from the repository root
+# after `make`: assets/screenshots/take.sh [LLM MMPROJ IMAGE QUESTION]
+set -eu
+LLM=${1:-assets/models/demo-llm.gguf}
+PROJ=${2:-assets/models/demo-mmproj.gguf}
+IMG=${3:-assets/images/demo.png}
+Q=${4:-What shapes are in the image?}
+OUT=assets/screenshots
+DISPLAY_NO=:77
+Xvfb $DISPLAY_NO -screen 0 1200x760x24 >/dev/null 2>&1 &
+XVFB=$!
+trap 'kill $XVFB 2>/dev/null' EXIT
+sleep 1
+steps="sleep:3;;$Q\\r;;sleep:6;;Describe the image.\\r;;sleep:8"
+shoot() { # name, xterm options…
+  local name=$1; shift
+  DISPLAY=$DISPLAY_NO LANG=C.UTF-8 xterm "$@" -fa 'DejaVu Sans Mono' -fs 11 -geometry 132x38+0+0 \
+    -bg '#1c1c1c' -fg '#e4e4e4' -e env SEER_EVENT_LOG=${SEER_EVENT_LOG:-/dev/null} python3 $OUT/drive.py "$steps" ./seer -m "$LLM" --mmproj "$PROJ" --temp 0 -n 40 "$IMG" &
+  local xt=$!
+  sleep 16
+  DISPLAY=$DISPLAY_NO import -window root "$OUT/$name.png"
+  kill $xt 2>/dev/null || true
+  wait $xt 2>/dev/null || true
+}
+shoot seer-sixel -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' \
+  -xrm 'XTerm*maxGraphicSize: 1200x800'
+shoot seer-halfblock -tn xterm-256color
+convert "$OUT/seer-sixel.png" -trim +repage "$OUT/seer-sixel.png"
+convert "$OUT/seer-halfblock.png" -trim +repage "$OUT/seer-halfblock.png"
+echo "wrote $OUT/seer-sixel.png $OUT/seer-halfblock.png"
