@@ -21,6 +21,13 @@ tmux -u -L "$SOCK" send-keys -t "$PANE" -l 'second line'; keys Enter
 wait_log '^done' 20 1
 screen | grep -qF "› first line" || fail "multi-line input lost its first line"
 screen | grep -qE "^  second line" || fail "multi-line input lost its second line"
+# Alt-Enter inserts a newline too.
+tmux -u -L "$SOCK" send-keys -t "$PANE" -l 'alpha'; keys M-Enter
+tmux -u -L "$SOCK" send-keys -t "$PANE" -l 'beta'; keys Enter
+wait_log '^done' 20 2
+screen | grep -qF "› alpha" && screen | grep -qE "^  beta" || fail "Alt-Enter did not make a two-line message"
+type_line "/save /nonexistent-dir/x.md"
+wait_screen "cannot save: /nonexistent-dir/x.md"
 type_line "/stats"
 wait_screen "last turn: prefill"
 type_line "/tokens"
