@@ -40,6 +40,46 @@ static int make_user_msg(seer_session *s, const char *text, session_msg *m) {
     return 0;
 }
 
+/* Renders the first n messages (+ system) with the chat template. */
+static char *render_first(seer_session *s, int n, bool add_generation_prompt, seer_error *err) {
+    int keep = s->n_msgs;
+    s->n_msgs = n;
+    char *out = session_render(s, NULL, add_generation_prompt, err);
+    s->n_msgs = keep;
+    return out;
+}
+
+/* When the template re-renders the last reply differently from what the
+ * model produced (e.g. "Assistant: " + content where the model wrote
+ * " content"), the cache is still a valid prefix of the conversation: the new
+ * text is the end of the reply's turn (its end-of-turn marker, which was not
+ * decoded) plus what the new message adds to the rendering. NULL when the
+ * template does not allow this. */
+static char *suffix_after_reply(seer_session *s, const char *full, seer_error *err) {
+    if (s->n_msgs < 2 || strcmp(s->msgs[s->n_msgs - 1].role, "assistant") != 0) return NULL;
+    char *past = render_first(s, s->n_msgs, false, err);
+    char *before = render_first(s, s->n_msgs - 1, true, err);
+    char *out = NULL;
+    size_t np = past ? strlen(past) : 0, nb = before ? strlen(before) : 0;
+    if (past && before && starts_with(full, past, np) && starts_with(past, before, nb)) {
+        const char *reply = s->msgs[s->n_msgs - 1].content;
+        const char *rest = past + nb; /* the rendered reply and its end of turn */
+        const char *at = *reply ? strstr(rest, reply) : NULL;
+        const char *closing = at ? at + strlen(reply) : *reply ? NULL : rest;
+        if (closing) {
+            size_t nc = strlen(closing), nn = strlen(full + np);
+            out = malloc(nc + nn + 1);
+            if (out) {
+                memcpy(out, closing, nc);
+                memcpy(out + nc, full + np, nn + 1);
+            }
+        }
+    }
+    free(past);
+    free(before);
+    return out;
+}
+
 /* The prompt this turn must prefill: the rendered suffix after s->cached (or
  * everything, when the template does not extend it). *from_scratch tells
  * whether the cache has to be emptied first. */
@@ -56,6 +96,11 @@ static int plan_prefill(seer_session *s, const session_msg *user, seer_mm_prompt
     }
     *from_scratch = s->cached.len == 0 || !starts_with(full, s->cached.s, s->cached.len);
     const char *suffix = *from_scratch ? full : full + s->cached.len;
+    char *patched = *from_scratch && s->cached.len ? suffix_after_reply(s, full, err) : NULL;
+    if (patched) {
+        *from_scratch = false;
+        suffix = patched;
+    }
     /* Images of the suffix are the last markers of the conversation. */
     int in_suffix = 0;
     for (const char *p = suffix; (p = strstr(p, SEER_MTMD_MARKER)); p += strlen(SEER_MTMD_MARKER)) in_suffix++;
@@ -76,6 +121,7 @@ static int plan_prefill(seer_session *s, const session_msg *user, seer_mm_prompt
     }
     free(imgs);
     free(full);
+    free(patched);
     return rc;
 }
 

@@ -233,6 +233,33 @@ static void test_image_once(seer_llm *m, seer_vision *v, seer_pool *pool) {
     seer_session_free(s);
 }
 
+/* A template that re-renders replies differently ("Assistant: " + content)
+ * still gets incremental turns: the cache keeps the reply as generated and
+ * the turn's end marker is prefilled with the next message. */
+static void test_template_not_prefix_stable(seer_llm *m, seer_pool *pool) {
+    seer_session_params p = seer_session_params_default();
+    p.n_ctx = 512;
+    p.n_predict = 6;
+    p.sampling.temp = 0;
+    p.chat_template = "smolvlm";
+    seer_error err = {{0}};
+    seer_session *s = seer_session_new(m, NULL, pool, &p, &err);
+    CHECK_MSG(s != NULL, "session: %s", err.msg);
+    if (!s) return;
+    reply r = {0};
+    seer_turn_stats a, b;
+    CHECK(turn(s, "first", &r, &a) == 0);
+    int used1 = seer_ctx_used(seer_session_ctx(s));
+    CHECK(turn(s, "second", &r, &b) == 0);
+    /* Appended to the cache (a re-prefill would leave prefill + reply only). */
+    CHECK_MSG(seer_ctx_used(seer_session_ctx(s)) == used1 + b.prefill_tokens + b.gen_tokens, "cache %d != %d + %d + %d",
+              seer_ctx_used(seer_session_ctx(s)), used1, b.prefill_tokens, b.gen_tokens);
+    const char *cached = seer_session_cached_text(s);
+    CHECK_MSG(strstr(cached, "<end_of_utterance>\nUser: second<end_of_utterance>\nAssistant:") != NULL, "cached: %s",
+              cached);
+    seer_session_free(s);
+}
+
 int main(void) {
     char llm_path[4096], proj_path[4096];
     if (tiny_model_write(test_tmpdir(), "f32", true, llm_path, sizeof llm_path, proj_path, sizeof proj_path) != 0) {
@@ -250,6 +277,7 @@ int main(void) {
         test_cancel_keeps_partial(m, pool);
         test_context_shift(m, pool);
         test_clear(m, pool);
+        test_template_not_prefix_stable(m, pool);
         if (v) test_image_once(m, v, pool);
     }
     seer_vision_free(v);
