@@ -7,26 +7,38 @@
 #include "tensor/blocks.h"
 #include "tensor/quantize_internal.h"
 
+/* max|x| of a block; a plain comparison (fmaxf is a libm call at -O2) */
+static inline float block_absmax(const float *x, int n) {
+    float amax = 0;
+    for (int j = 0; j < n; j++) {
+        float a = fabsf(x[j]);
+        amax = a > amax ? a : amax;
+    }
+    return amax;
+}
+
 void seer_quantize_q8_0(const float *x, void *dst, int64_t n) {
     block_q8_0 *y = dst;
     for (int64_t i = 0; i < n / QK8_0; i++, x += QK8_0) {
-        float amax = 0;
-        for (int j = 0; j < QK8_0; j++) amax = fmaxf(amax, fabsf(x[j]));
+        float amax = block_absmax(x, QK8_0);
         float d = amax / 127.f, id = amax != 0 ? 127.f / amax : 0.f;
         y[i].d = seer_f32_to_fp16(d);
-        for (int j = 0; j < QK8_0; j++) y[i].qs[j] = (int8_t)nearbyintf(x[j] * id);
+        for (int j = 0; j < QK8_0; j++) {
+            float v = x[j] * id;
+            y[i].qs[j] = (int8_t)seer_round_nearest(v);
+        }
     }
 }
 
 void seer_quantize_q8_1(const float *x, void *dst, int64_t n) {
     block_q8_1 *y = dst;
     for (int64_t i = 0; i < n / QK8_1; i++, x += QK8_1) {
-        float amax = 0;
-        for (int j = 0; j < QK8_1; j++) amax = fmaxf(amax, fabsf(x[j]));
+        float amax = block_absmax(x, QK8_1);
         float d = amax / 127.f, id = amax != 0 ? 127.f / amax : 0.f;
         int sum = 0;
         for (int j = 0; j < QK8_1; j++) {
-            y[i].qs[j] = (int8_t)nearbyintf(x[j] * id);
+            float v = x[j] * id;
+            y[i].qs[j] = (int8_t)seer_round_nearest(v);
             sum += y[i].qs[j];
         }
         y[i].d = seer_f32_to_fp16(d);
@@ -51,7 +63,8 @@ void seer_quantize_q8_K(const float *x, void *dst, int64_t n) {
         /* Signed scale: the element of largest magnitude maps to -127. */
         float iscale = -127.f / max;
         for (int j = 0; j < QK_K; j++) {
-            int v = (int)nearbyintf(iscale * x[j]);
+            float f = iscale * x[j];
+            int v = seer_round_nearest(f);
             y[i].qs[j] = (int8_t)(v < 127 ? v : 127);
         }
         for (int j = 0; j < QK_K / 16; j++) {

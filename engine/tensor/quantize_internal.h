@@ -3,7 +3,19 @@
 #ifndef SEER_QUANTIZE_INTERNAL_H
 #define SEER_QUANTIZE_INTERNAL_H
 
+#include <string.h>
+
 #include "seer/tensor.h"
+
+/* Round to nearest, ties to even, for |f| < 2^22, without a libm call:
+ * adding 1.5·2^23 leaves the rounded integer in the low mantissa bits. The
+ * caller passes an already rounded product (no fused multiply-add). */
+static inline int seer_round_nearest(float f) {
+    float v = f + 12582912.f;
+    int32_t i;
+    memcpy(&i, &v, 4);
+    return (i & 0x007FFFFF) - 0x00400000;
+}
 
 void seer_quantize_q8_0(const float *x, void *dst, int64_t n);
 void seer_quantize_q8_1(const float *x, void *dst, int64_t n);
