@@ -156,7 +156,8 @@ static void handle_event(tui *t, seer_event *ev) {
         if (ev->stats.ttft_ms > 0) t->ttft_ms = ev->stats.ttft_ms;
         t->gen_tokens_total += ev->stats.gen_tokens;
         t->gen_ms_total += ev->stats.gen_ms;
-        if (ev->stats.stop == SEER_STOP_CANCELLED) tui_note(t, TR_SYSTEM, "(stopped)");
+        if (ev->stats.stop == SEER_STOP_ERROR) tui_note(t, TR_ERROR, "%s", ev->text ? ev->text : "the turn failed");
+        else if (ev->stats.stop == SEER_STOP_CANCELLED) tui_note(t, TR_SYSTEM, "(stopped)");
         else if (ev->stats.stop == SEER_STOP_CONTEXT_FULL)
             tui_note(t, TR_SYSTEM, "context full: the reply stopped; the oldest turns will be shifted out at the "
                                    "next turn (or /clear)");

@@ -125,6 +125,26 @@ static int plan_prefill(seer_session *s, const session_msg *user, seer_mm_prompt
     return rc;
 }
 
+/* Rows the new message takes with nothing before it but the system prompt:
+ * if even that does not fit, shifting old turns out would only lose them. */
+static int rows_alone(seer_session *s, const session_msg *user, seer_error *err) {
+    int keep = s->n_msgs;
+    session_text saved = s->cached;
+    s->n_msgs = 0;
+    s->cached = (session_text){0};
+    seer_mm_prompt p;
+    char *suffix = NULL;
+    bool scratch;
+    int rc = plan_prefill(s, user, &p, &suffix, &scratch, err);
+    s->n_msgs = keep;
+    s->cached = saved;
+    if (rc != 0) return -1;
+    int n = p.n_tokens;
+    session_prompt_free(&p);
+    free(suffix);
+    return n;
+}
+
 /* Prefills the user turn; on success the message joins the conversation. */
 static int prefill(seer_session *s, session_msg *user, const seer_session_hooks *hooks, const volatile int *cancel,
                    seer_turn_stats *st, seer_error *err) {
@@ -134,6 +154,17 @@ static int prefill(seer_session *s, session_msg *user, const seer_session_hooks 
     bool scratch;
     if (plan_prefill(s, user, &prompt, &suffix, &scratch, err) != 0) return -1;
     int used = scratch ? 0 : seer_ctx_used(s->ctx);
+    if (used + prompt.n_tokens + reply_reserve(s) > n_ctx) {
+        int alone = rows_alone(s, user, err);
+        if (alone < 0 || alone >= n_ctx) {
+            if (alone >= 0)
+                seer_error_set(err, "the message needs %d tokens but the context holds %d: shorten it (or /clear "
+                               "and attach fewer images)", alone, n_ctx);
+            session_prompt_free(&prompt);
+            free(suffix);
+            return -1;
+        }
+    }
     /* Context full: shift out the oldest turns (the system prompt stays) and
      * re-prefill what is left. */
     while (used + prompt.n_tokens + reply_reserve(s) > n_ctx && s->n_msgs > 0) {

@@ -150,8 +150,11 @@ static void run_request(seer_worker *w, worker_req *r) {
     case REQ_SEND: {
         seer_session_hooks hooks = {.ud = w, .on_prefill = on_prefill, .on_token = on_token};
         seer_event ev = {.type = SEER_EV_TURN_DONE};
-        if (seer_session_send(s, r->text ? r->text : "", &hooks, &w->cancel_flag, &ev.stats, &err) != 0)
-            emit_text(w, SEER_EV_ERROR, err.msg);
+        /* One event ends a turn; a failure carries its message. */
+        if (seer_session_send(s, r->text ? r->text : "", &hooks, &w->cancel_flag, &ev.stats, &err) != 0) {
+            ev.text = strdup(err.msg[0] ? err.msg : "the turn failed");
+            ev.text_len = ev.text ? (int)strlen(ev.text) : 0;
+        }
         worker_emit(w, &ev);
         break;
     }

@@ -34,7 +34,7 @@ typedef enum seer_event_type {
     SEER_EV_IMAGE_ENCODED,     /* text: path; image_index, image_w/h, n_tokens, ms */
     SEER_EV_PREFILL_DONE,      /* n_tokens, ms, stats.{shifted_turns, n_used, n_ctx} */
     SEER_EV_TOKEN,             /* token, text, ms, prob, index (-1: trailing text only) */
-    SEER_EV_TURN_DONE,         /* stats */
+    SEER_EV_TURN_DONE,         /* stats; text: the error when stats.stop == SEER_STOP_ERROR */
     SEER_EV_CLEARED,           /* conversation reset done */
     SEER_EV_SETTINGS,          /* sampling/system applied: sampling, n_predict */
     SEER_EV_ERROR,             /* text: the error (the request failed; the worker goes on) */

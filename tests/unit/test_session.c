@@ -177,8 +177,11 @@ static void test_context_shift(seer_llm *m, seer_pool *pool) {
     big[sizeof big - 1] = 0;
     seer_error err = {{0}};
     seer_turn_stats st;
+    int msgs = seer_session_n_messages(s), used = seer_ctx_used(seer_session_ctx(s));
     CHECK(seer_session_send(s, big, NULL, NULL, &st, &err) == -1);
     CHECK_MSG(strstr(err.msg, "/clear") != NULL, "message: %s", err.msg);
+    /* Nothing was shifted out for a message that could never fit. */
+    CHECK(seer_session_n_messages(s) == msgs && seer_ctx_used(seer_session_ctx(s)) == used);
     reply r = {0};
     CHECK(turn(s, "still alive?", &r, &st) == 0);
     seer_session_free(s);

@@ -105,6 +105,15 @@ static void test_turns(const char *llm, const char *proj) {
               prefill2, tokens);
     seer_event_clear(&ev);
 
+    /* A message that cannot fit ends its turn with the error; the next works. */
+    char big[6000];
+    for (int i = 0; i < (int)sizeof big - 1; i++) big[i] = i % 6 == 5 ? ' ' : 'a' + i % 26;
+    big[sizeof big - 1] = 0;
+    seer_worker_send(w, big);
+    CHECK(wait_for(w, SEER_EV_TURN_DONE, &ev, NULL, NULL));
+    CHECK(ev.stats.stop == SEER_STOP_ERROR && ev.text && strstr(ev.text, "/clear"));
+    seer_event_clear(&ev);
+
     /* A missing file is an error event; the worker goes on. */
     seer_worker_attach_image(w, "/nonexistent/x.png");
     CHECK(wait_for(w, SEER_EV_ERROR, &ev, NULL, NULL));
