@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct byte_buf {
@@ -342,6 +343,7 @@ int gguf_writer_write(gguf_writer *w, const char *path, seer_error *err) {
         free(tmp);
         return -1;
     }
+    (void)fchmod(fd, 0644); /* mkstemp makes it private; a model file is an ordinary file */
     FILE *fp = fdopen(fd, "wb");
     if (!fp) {
         seer_error_set(err, "%s: %s", path, strerror(errno));
