@@ -130,6 +130,10 @@ void tr_draw(transcript *t, WINDOW *win) {
         }
         total += e->n_lines + gap_before(t, i);
     }
+    /* Scrolled up: new lines below must not move what the user is reading. */
+    if (t->scroll > 0 && t->last_height == h && t->last_width == w && total > t->last_total)
+        t->scroll += total - t->last_total;
+    t->last_width = w;
     t->last_total = total;
     t->last_height = h;
     if (t->scroll > total - h) t->scroll = total - h > 0 ? total - h : 0;

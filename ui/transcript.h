@@ -25,7 +25,7 @@ typedef struct transcript {
     tr_entry *e;
     int n, cap;
     int scroll;          /* lines above the bottom; 0 follows the stream */
-    int last_total, last_height;
+    int last_total, last_height, last_width;
 } transcript;
 
 /* Adds an entry (text copied and sanitised); returns its index. */

@@ -30,6 +30,14 @@ type_line "/set n_predict 100000"
 type_line "again forever"
 wait_log '^prefill' 20 3
 wait_log '^token' 20 $((tokens_logged + 8))
+# Scrolled up, the view stays put while the reply streams on below.
+keys PPage
+sleep 0.2
+top1=$(screen | head -5 | sed "s/│.*//")
+sleep 0.6
+top2=$(screen | head -5 | sed "s/│.*//")
+[ "$top1" = "$top2" ] || fail "the scrolled-up view moved while streaming"
+screen | grep -qF "more " || fail "no 'more below' marker while scrolled up"
 keys C-c
 wait_log '^done cancelled' 5 2
 sleep 0.3
