@@ -217,8 +217,12 @@ static void detect_avx2(void) {
 #endif
 }
 
-void seer_dequantize_row(int type, const void *src, float *dst, int64_t n) {
+bool seer_tensor_have_avx2(void) {
     pthread_once(&avx2_once, detect_avx2);
-    if (have_avx2 && n > 0 && seer_dequantize_row_avx2(type, src, dst, n)) return;
+    return have_avx2;
+}
+
+void seer_dequantize_row(int type, const void *src, float *dst, int64_t n) {
+    if (seer_tensor_have_avx2() && n > 0 && seer_dequantize_row_avx2(type, src, dst, n)) return;
     seer_dequantize_row_scalar(type, src, dst, n);
 }

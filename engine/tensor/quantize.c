@@ -1,6 +1,7 @@
 /* seer_quantize_row: floats -> blocks of a type, for the types we can write. */
 #include <string.h>
 
+#include "tensor/dequantize_internal.h"
 #include "tensor/quantize_internal.h"
 
 typedef void (*quantize_fn)(const float *x, void *dst, int64_t n);
@@ -29,7 +30,9 @@ size_t seer_quantize_row(int type, const float *src, void *dst, int64_t n) {
     case SEER_TYPE_F32: memcpy(dst, src, (size_t)n * sizeof(float)); break;
     case SEER_TYPE_F16: {
         uint16_t *h = dst;
-        for (int64_t i = 0; i < n; i++) h[i] = seer_f32_to_fp16(src[i]);
+        if (seer_tensor_have_avx2()) seer_f32_to_fp16_row_avx2(src, h, n);
+        else
+            for (int64_t i = 0; i < n; i++) h[i] = seer_f32_to_fp16(src[i]);
         break;
     }
     case SEER_TYPE_BF16: {

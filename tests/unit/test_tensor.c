@@ -81,6 +81,22 @@ static void check_fp16(void) {
     CHECK(seer_f32_to_fp16(-0.0f) == 0x8000);
     CHECK(isnan(seer_fp16_to_f32(seer_f32_to_fp16(NAN))));
 
+    /* Row conversion (F16C where present) equals the scalar conversion. */
+    {
+        float row[1000];
+        uint16_t got[1000];
+        for (int i = 0; i < 1000; i++) {
+            uint32_t bits = rnd_u32() & 0xBFFFFFFFu; /* random finite floats of all magnitudes */
+            memcpy(&row[i], &bits, 4);
+            if (i % 3 == 0) row[i] = rnd_float(-70000, 70000);
+        }
+        row[5] = 1.0f + ldexpf(1, -11); /* a tie */
+        CHECK(seer_quantize_row(SEER_TYPE_F16, row, got, 1000) == 2000);
+        int bad = 0;
+        for (int i = 0; i < 1000; i++) bad += got[i] != seer_f32_to_fp16(row[i]);
+        CHECK_MSG(bad == 0, "%d row conversions differ from the scalar conversion", bad);
+    }
+
     /* bf16: top half of the float, rounded to nearest even. */
     CHECK(seer_f32_to_bf16(1.0f) == 0x3F80);
     CHECK(seer_bf16_to_f32(0x3F80) == 1.0f);
