@@ -69,7 +69,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
 SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
 
-.PHONY: all test unit conformance e2e run bench bench-models fuzz fuzz-build demo-model clean
+.PHONY: all test unit conformance e2e run bench bench-models fuzz fuzz-build demo-model demo-eval clean
 all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
@@ -136,6 +136,21 @@ $(DEMO_TOOL): tools/demo-model/export_gguf.c $(LIBSEER)
 demo-model: $(DEMO_TOOL)
 	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT)
 	$(DEMO_TOOL) $(DEMO_EXPORT) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf
+	$(DEMO_PYTHON) tools/demo-model/make_reference.py $(DEMO_EXPORT)/model.pt tests/demo tests/demo/reference
+# Accuracy through seer on a bigger held-out set (500 questions, 256x256 images).
+demo-eval: $(SEER)
+	$(DEMO_PYTHON) tools/demo-model/make_heldout.py --out $(BUILD)/demo-heldout --images 250 --per-image 2 --size 256 --seed 77
+	tests/demo/eval.sh ./$(SEER) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf $(BUILD)/demo-heldout 90
+
+# Benchmarks: random-weight models with real layouts, written once to a cache
+# folder (never committed), then one table from `seer bench` on each.
+BENCH_DIR    ?= $(HOME)/.cache/seer/bench-models
+BENCH_MODELS ?= smolvlm-256m qwen25vl-3b llava15-7b
+bench-models: $(SEER)
+	@mkdir -p $(BENCH_DIR)
+	@for m in $(BENCH_MODELS); do [ -f $(BENCH_DIR)/$$m-mmproj.gguf ] || ./$(SEER) bench --synth $$m --out $(BENCH_DIR) || exit 1; done
+bench: bench-models
+	@tools/bench/run.sh ./$(SEER) $(BENCH_DIR) $(BENCH_MODELS)
 
 # Fuzzing: every tests/fuzz/fuzz_<name>.c runs FUZZ_TIME seconds on its corpus
 # tests/fuzz/corpus/<name> (findings go to tests/fuzz/out/).
