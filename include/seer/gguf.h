@@ -82,7 +82,11 @@ void gguf_writer_set_str(gguf_writer *w, const char *key, const char *v);
 void gguf_writer_set_arr_str(gguf_writer *w, const char *key, const char *const *v, uint64_t n);
 void gguf_writer_set_arr_i32(gguf_writer *w, const char *key, const int32_t *v, uint64_t n);
 void gguf_writer_set_arr_f32(gguf_writer *w, const char *key, const float *v, uint64_t n);
-/* Raw entry of any type (used by tests that write unusual files). */
+/* Raw entry of any type (used by tests that write unusual files). Always
+ * appended, even when the key exists (setters above replace). data: scalars →
+ * the value; STRING → a NUL-terminated string; ARRAY of numbers → n packed
+ * elements; ARRAY of STRING → n `const char *`; ARRAY of ARRAY → n empty u8
+ * arrays (data ignored); unknown types → the type id with no value. */
 void gguf_writer_set_raw(gguf_writer *w, const char *key, gguf_value_type type, gguf_value_type arr_type,
                          const void *data, uint64_t n);
 /* Data is copied. ne[0] is the row length. */
