@@ -27,17 +27,22 @@ p2=$(grep -E '^prefill' "$LOG" | sed -n 2p | cut -d' ' -f2)
 
 # Ctrl-C while generating stops too (and does not quit).
 type_line "/set n_predict 100000"
+resize 100 14   # a short pane: the reply overflows it soon
 type_line "again forever"
 wait_log '^prefill' 20 3
 wait_log '^token' 20 $((tokens_logged + 8))
-# Scrolled up, the view stays put while the reply streams on below.
-keys PPage
-sleep 0.2
+# Scrolled up, the view stays put while the reply streams on below. (PgUp
+# until the transcript is long enough to scroll.)
+for i in $(seq 60); do
+  keys PPage; sleep 0.2
+  screen | grep -qF "more " && break
+done
 top1=$(screen | head -5 | sed "s/│.*//")
 sleep 0.6
 top2=$(screen | head -5 | sed "s/│.*//")
 [ "$top1" = "$top2" ] || fail "the scrolled-up view moved while streaming"
 screen | grep -qF "more " || fail "no 'more below' marker while scrolled up"
+[ "$(grep -cE '^done' "$LOG")" -eq 2 ] || fail "the reply ended before the check could run"
 keys C-c
 wait_log '^done cancelled' 5 2
 sleep 0.3
