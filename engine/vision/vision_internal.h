@@ -66,7 +66,8 @@ struct seer_vision {
     int n_owned, cap_owned;
 };
 
-/* Window size of Qwen2.5-VL in merged 2×2 cells (112 px / 28 px). */
+/* Side of Qwen2.5-VL's attention windows in pixels (fixed in llama.cpp):
+ * 4×4 merged cells at patch 14. */
 #define VIT_QWEN_WINDOW_PX 112
 
 /* ---- sequence layout (vit_layout.c) ---- */
@@ -76,7 +77,8 @@ typedef struct vit_layout {
     int n_patches;   /* rows of the sequence without the class token */
     int gw, gh;      /* patch grid */
     int *row, *col;  /* [n_patches] grid position of sequence row i */
-    /* Attention segments: attention is restricted to [seg_start[s], seg_start[s+1]). */
+    /* Attention segments in sequence rows (class token included): windows,
+     * or the whole sequence. Attention stays inside [seg_start[s], seg_start[s+1]). */
     int n_segments;
     int *seg_start;  /* [n_segments + 1] */
     /* Qwen: merged cell of sequence cell i (4 patch rows each) in raster order. */
