@@ -37,6 +37,16 @@ sleep 0.3
 screen | grep -qF "Token inspector" && fail "Esc did not close the inspector"
 type_line "/theme light"
 wait_screen "theme light"
+# Themes from $XDG_CONFIG_HOME/seer/themes: colours apply live; errors name the line.
+mkdir -p "$XDG_CONFIG_HOME/seer/themes"
+printf '# mine\nuser = #ff0000 default bold\n' > "$XDG_CONFIG_HOME/seer/themes/custom.theme"
+printf 'user = #ff0000\nborder = #zz0000\n' > "$XDG_CONFIG_HOME/seer/themes/broken.theme"
+type_line "/theme custom"
+wait_screen "theme custom"
+sleep 0.2
+screen_escapes | grep -E "first line" | grep -qE $'\033\\[[0-9;]*38;5;196' || fail "custom theme colour not applied"
+type_line "/theme broken"
+wait_screen "broken.theme:2: bad colour or"
 type_line "/theme nosuch"
 wait_screen "no theme 'nosuch'"
 type_line "/theme"
