@@ -29,6 +29,12 @@ wait_screen "more"
 for i in $(seq 30); do keys NPage; done
 sleep 0.3
 screen | grep -qF "more " && fail "PgDn did not return to the bottom"
+# The mouse wheel scrolls too (SGR mouse reports, as xterm sends them).
+tmux -u -L "$SOCK" send-keys -t "$PANE" -l "$(printf '\033[<64;5;5M')"
+wait_screen "↓ 3 more"
+for i in 1 2; do tmux -u -L "$SOCK" send-keys -t "$PANE" -l "$(printf '\033[<65;5;5M')"; done
+sleep 0.3
+screen | grep -qF "more " && fail "the wheel did not scroll back down"
 type_line "second"
 wait_log '^done' 30 2
 keys C-d
