@@ -63,8 +63,11 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
     double total = 0;
     const size_t kv_floats = (size_t)in->n_layer * kv_dim * (size_t)n_ctx;
-    c->k_cache = alloc_floats(kv_floats, &total);
-    c->v_cache = alloc_floats(kv_floats, &total);
+    /* calloc: large zeroed blocks come straight from the kernel, untouched
+     * pages cost nothing until used (llama.cpp zeroes its cache too). */
+    c->k_cache = calloc(kv_floats ? kv_floats : 1, sizeof(float));
+    c->v_cache = calloc(kv_floats ? kv_floats : 1, sizeof(float));
+    total += 2.0 * (double)kv_floats * sizeof(float);
     c->x = alloc_floats(B * E, &total);
     c->xn = alloc_floats(B * E, &total);
     c->q = alloc_floats(B * Dq, &total);
@@ -83,9 +86,6 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
         seer_ctx_free(c);
         return NULL;
     }
-    /* Zeroed like llama.cpp's cache, so stale rows are never garbage. */
-    memset(c->k_cache, 0, kv_floats * sizeof(float));
-    memset(c->v_cache, 0, kv_floats * sizeof(float));
     memset(c->logits, 0, (size_t)in->n_vocab * sizeof(float));
     return c;
 }
