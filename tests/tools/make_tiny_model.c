@@ -6,6 +6,9 @@
  *
  *   make_tiny_model --out M.gguf [--arch llama|qwen2vl] [--type f32|q8_0|q4_k]
  *                   [--mmproj P.gguf] [--seed N] [--layers N]
+ *                   [--embd N --ff N --heads N --kv-heads N --vocab N]
+ * The size flags make realistic-size random models for benchmarks (tensor
+ * data is generated while the file is written).
  */
 #include <math.h>
 #include <stdio.h>
@@ -56,8 +59,9 @@ static const char *CHATML_TEMPLATE =
     "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + "
     "'<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
-static int write_vocab(gguf_writer *w) {
-    const int n = 256 + N_MERGES + N_SPECIALS;
+/* n_vocab > the real tokens: padded with unused [PADn] tokens (benchmarks). */
+static int write_vocab(gguf_writer *w, int n_vocab) {
+    const int n_real = 256 + N_MERGES + N_SPECIALS, n = n_vocab > n_real ? n_vocab : n_real;
     char **tok = calloc((size_t)n, sizeof *tok);
     int32_t *type = calloc((size_t)n, sizeof *type);
     float *score = calloc((size_t)n, sizeof *score);
@@ -82,6 +86,12 @@ static int write_vocab(gguf_writer *w) {
         tok[256 + N_MERGES + i] = strdup(SPECIALS[i]);
         type[256 + N_MERGES + i] = 3; /* control */
     }
+    for (int i = n_real; i < n; i++) {
+        char pad[32];
+        snprintf(pad, sizeof pad, "[PAD%d]", i);
+        tok[i] = strdup(pad);
+        type[i] = 5; /* unused */
+    }
     gguf_writer_set_str(w, "tokenizer.ggml.model", "gpt2");
     gguf_writer_set_str(w, "tokenizer.ggml.pre", "gpt-2");
     gguf_writer_set_arr_str(w, "tokenizer.ggml.tokens", (const char *const *)tok, (uint64_t)n);
@@ -101,36 +111,65 @@ static int write_vocab(gguf_writer *w) {
     return n;
 }
 
-/* A random tensor of `type` (rows of ne[0] quantized one by one). */
+/* A random tensor of `type` (rows of ne[0] quantized one by one), generated
+ * when the file is written so big benchmark models never sit in memory. */
+typedef struct random_tensor {
+    int type;
+    int64_t n_in, rows;
+    float scale, offset;
+    uint64_t seed;
+} random_tensor;
+
+static void fill_random(void *ctx, void *dst, size_t nbytes) {
+    const random_tensor *t = ctx;
+    rng r = {t->seed};
+    float *row = malloc(sizeof *row * (size_t)t->n_in);
+    const size_t rb = seer_row_bytes(t->type, t->n_in);
+    for (int64_t i = 0; row && i < t->rows && (size_t)(i + 1) * rb <= nbytes; i++) {
+        for (int64_t k = 0; k < t->n_in; k++) row[k] = t->offset + t->scale * rng_uniform(&r);
+        seer_quantize_row(t->type, row, (char *)dst + (size_t)i * rb, t->n_in);
+    }
+    free(row);
+}
+
+/* Contexts of the pending tensors (freed after writing). */
+static random_tensor *pending[4096];
+static int n_pending;
+
 static int add_random(gguf_writer *w, rng *r, const char *name, int type, int n_dims, const int64_t *ne, float scale,
                       float offset) {
     int64_t rows = 1;
     for (int d = 1; d < n_dims; d++) rows *= ne[d];
-    const int64_t n_in = ne[0];
-    if (n_dims == 1 || n_in % seer_type_get(type)->block_size != 0) type = SEER_TYPE_F32;
-    float *row = malloc(sizeof *row * (size_t)n_in);
-    const size_t rb = seer_row_bytes(type, n_in);
-    char *data = malloc(rb * (size_t)rows);
-    if (!row || !data) return -1;
-    for (int64_t i = 0; i < rows; i++) {
-        for (int64_t k = 0; k < n_in; k++) row[k] = offset + scale * rng_uniform(r);
-        if (seer_quantize_row(type, row, data + (size_t)i * rb, n_in) == 0) return -1;
-    }
-    gguf_writer_add_tensor(w, name, type, n_dims, ne, data);
-    free(row);
-    free(data);
+    if (n_dims == 1 || ne[0] % seer_type_get(type)->block_size != 0) type = SEER_TYPE_F32;
+    random_tensor *t = malloc(sizeof *t);
+    if (!t || n_pending == (int)(sizeof pending / sizeof pending[0])) return -1;
+    *t = (random_tensor){.type = type, .n_in = ne[0], .rows = rows, .scale = scale, .offset = offset,
+                         .seed = (uint64_t)(rng_uniform(r) * 1e9) ^ ((uint64_t)n_pending << 32)};
+    pending[n_pending++] = t;
+    gguf_writer_add_tensor_fn(w, name, type, n_dims, ne, fill_random, t);
     return 0;
+}
+
+static void free_pending(void) {
+    for (int i = 0; i < n_pending; i++) free(pending[i]);
+    n_pending = 0;
 }
 
 typedef struct opts {
     const char *out, *mmproj, *arch;
     int type, n_layer;
+    int n_embd, n_ff, n_head, n_head_kv, n_vocab; /* 0: the tiny defaults */
     uint64_t seed;
 } opts;
 
 static int write_llm(const opts *o, int *n_embd_out) {
     const bool k_quant = o->type == SEER_TYPE_Q4_K;
-    const int E = k_quant ? 256 : 64, F = k_quant ? 256 : 128, H = 4, KV = 2, HD = E / H;
+    const int E = o->n_embd ? o->n_embd : k_quant ? 256 : 64, F = o->n_ff ? o->n_ff : k_quant ? 256 : 128;
+    const int H = o->n_head ? o->n_head : 4, KV = o->n_head_kv ? o->n_head_kv : 2, HD = E / H;
+    if (E % H || H % KV || HD % 2) {
+        fprintf(stderr, "make_tiny_model: width %d, %d heads, %d KV heads do not fit together\n", E, H, KV);
+        return -1;
+    }
     *n_embd_out = E;
     const char *a = o->arch;
     gguf_writer *w = gguf_writer_new();
@@ -155,7 +194,7 @@ static int write_llm(const opts *o, int *n_embd_out) {
         gguf_writer_set_arr_i32(w, KEY("rope.dimension_sections"), sec, 4);
     }
 #undef KEY
-    const int n_vocab = write_vocab(w);
+    const int n_vocab = write_vocab(w, o->n_vocab);
     if (n_vocab < 0) return -1;
     const float s_in = 1.0f / sqrtf((float)E), s_ff = 1.0f / sqrtf((float)F);
     int rc = 0;
@@ -186,6 +225,7 @@ static int write_llm(const opts *o, int *n_embd_out) {
         rc = -1;
     }
     gguf_writer_free(w);
+    free_pending();
     return rc ? -1 : 0;
 }
 
@@ -257,12 +297,14 @@ static int write_mmproj(const opts *o, int n_embd_llm) {
         rc = -1;
     }
     gguf_writer_free(w);
+    free_pending();
     return rc ? -1 : 0;
 }
 
 static int usage(void) {
     fprintf(stderr, "usage: make_tiny_model --out M.gguf [--arch llama|qwen2vl] [--type f32|q8_0|q4_k] "
-                    "[--mmproj P.gguf] [--seed N] [--layers N]\n");
+                    "[--mmproj P.gguf] [--seed N] [--layers N]\n"
+                    "       [--embd N --ff N --heads N --kv-heads N --vocab N]   (bigger models for benchmarks)\n");
     return 2;
 }
 
@@ -276,6 +318,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--arch")) o.arch = v;
         else if (!strcmp(a, "--seed")) o.seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--layers")) o.n_layer = atoi(v);
+        else if (!strcmp(a, "--embd")) o.n_embd = atoi(v);
+        else if (!strcmp(a, "--ff")) o.n_ff = atoi(v);
+        else if (!strcmp(a, "--heads")) o.n_head = atoi(v);
+        else if (!strcmp(a, "--kv-heads")) o.n_head_kv = atoi(v);
+        else if (!strcmp(a, "--vocab")) o.n_vocab = atoi(v);
         else if (!strcmp(a, "--type")) {
             if (!strcmp(v, "f32")) o.type = SEER_TYPE_F32;
             else if (!strcmp(v, "q8_0")) o.type = SEER_TYPE_Q8_0;
