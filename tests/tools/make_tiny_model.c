@@ -310,7 +310,7 @@ static int usage(void) {
 
 int main(int argc, char **argv) {
     opts o = {.arch = "llama", .type = SEER_TYPE_F32, .n_layer = 2, .seed = 1};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every flag takes a value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return usage();
         if (!strcmp(a, "--out")) o.out = v;
@@ -329,7 +329,6 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "q4_k")) o.type = SEER_TYPE_Q4_K;
             else return usage();
         } else return usage();
-        i++;
     }
     if (!o.out || o.n_layer < 1 || (strcmp(o.arch, "llama") && strcmp(o.arch, "qwen2vl"))) return usage();
     int n_embd = 0;
