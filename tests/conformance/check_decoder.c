@@ -17,6 +17,14 @@ void out_add(check_out *out, const char *fmt, ...) {
     va_end(ap);
 }
 
+void out_fail(check_out *out, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->text, sizeof out->text, fmt, ap);
+    va_end(ap);
+    out->failed = true;
+}
+
 static int32_t argmax(const float *x, int n) {
     int32_t best = 0;
     for (int i = 1; i < n; i++)
@@ -43,9 +51,8 @@ static int greedy(const case_data *cd, const seer_llm_info *info, seer_ctx *ctx,
         const int32_t ref = cd->greedy[s];
         if (mine != ref) {
             if (cd->margin[s] >= cd->tol_margin) {
-                out_add(out, "%sgreedy step %d: token %d != %d (reference margin %.3g >= %.3g)",
+                out_fail(out, "%sgreedy step %d: token %d != %d (reference margin %.3g >= %.3g)",
                         teacher ? "teacher-forced " : "", s + 1, mine, ref, cd->margin[s], cd->tol_margin);
-                out->failed = true;
                 return -1;
             }
             if (!teacher) return matched; /* tolerated: the comparison stops here */
@@ -55,8 +62,7 @@ static int greedy(const case_data *cd, const seer_llm_info *info, seer_ctx *ctx,
         if (s + 1 == steps) break;
         seer_error err = {{0}};
         if (feed_token(ctx, teacher ? ref : mine, next_pos + s, &err) != 0) {
-            out_add(out, "decode of greedy step %d: %s", s + 1, err.msg);
-            out->failed = true;
+            out_fail(out, "decode of greedy step %d: %s", s + 1, err.msg);
             return -1;
         }
     }
@@ -67,14 +73,12 @@ void check_logits_and_greedy(const case_data *cd, const seer_llm *llm, seer_ctx 
                              check_out *out) {
     const seer_llm_info *info = seer_llm_get_info(llm);
     if ((size_t)info->n_vocab != cd->n_logits) {
-        out_add(out, "n_vocab %d != %zu expected logits", info->n_vocab, cd->n_logits);
-        out->failed = true;
+        out_fail(out, "n_vocab %d != %zu expected logits", info->n_vocab, cd->n_logits);
         return;
     }
     const double d = rel_l2(seer_ctx_logits(ctx, 0), cd->logits, cd->n_logits);
     if (!(d <= cd->tol_logits)) {
-        out_add(out, "logits rel_l2 %.3g > %.3g", d, cd->tol_logits);
-        out->failed = true;
+        out_fail(out, "logits rel_l2 %.3g > %.3g", d, cd->tol_logits);
         return;
     }
     out_add(out, "logits %.2g", d);
@@ -116,8 +120,7 @@ void check_decoder(const case_data *cd, const seer_llm *llm, seer_pool *pool, ch
     seer_error err = {{0}};
     seer_ctx *ctx = seer_ctx_new(llm, cd->n_tokens_total + cd->n_predict + 16, pool, &err);
     if (!ctx) {
-        out_add(out, "context: %s", err.msg);
-        out->failed = true;
+        out_fail(out, "context: %s", err.msg);
         return;
     }
     for (int i = 0; i < cd->n_chunks && !out->failed; i++) {
@@ -129,9 +132,8 @@ void check_decoder(const case_data *cd, const seer_llm *llm, seer_pool *pool, ch
             size_t n = 0;
             embd = case_data_image_embd(cd, r->index, &n);
             if (!embd || n != (size_t)r->n_tokens * (size_t)info->n_embd) {
-                out_add(out, "expected/image_embd_%d.f32: missing or not %d x %d floats", r->index, r->n_tokens,
+                out_fail(out, "expected/image_embd_%d.f32: missing or not %d x %d floats", r->index, r->n_tokens,
                         info->n_embd);
-                out->failed = true;
             }
             b.embd = embd;
         } else {
@@ -140,8 +142,7 @@ void check_decoder(const case_data *cd, const seer_llm *llm, seer_pool *pool, ch
         if (!out->failed && pos && r->n_tokens > 0) {
             chunk_positions(r, info->mrope, pos);
             if (seer_ctx_decode(ctx, &b, NULL, &err) != 0) {
-                out_add(out, "decode of chunk %d: %s", i, err.msg);
-                out->failed = true;
+                out_fail(out, "decode of chunk %d: %s", i, err.msg);
             }
         }
         free(pos);

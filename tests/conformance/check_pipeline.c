@@ -14,14 +14,12 @@ void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *visio
     seer_mm_prompt p = {0};
     seer_ctx *ctx = NULL;
     if (loaded < cd->n_images) {
-        out_add(out, "image %s: %s", cd->image_paths[loaded], err.msg);
-        out->failed = true;
+        out_fail(out, "image %s: %s", cd->image_paths[loaded], err.msg);
         goto done;
     }
     if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, cd->prompt, images, cd->n_images, true, &p, &err) != 0 ||
         seer_mtmd_encode(vision, pool, &p, NULL, &err) != 0) {
-        out_add(out, "%s", err.msg);
-        out->failed = true;
+        out_fail(out, "%s", err.msg);
         goto done;
     }
     /* The i-th image chunk against the i-th expected image chunk. */
@@ -32,25 +30,22 @@ void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *visio
         if (c->type != SEER_CHUNK_IMAGE) continue;
         while (ref_i < cd->n_chunks && !cd->chunks[ref_i].image) ref_i++;
         if (ref_i >= cd->n_chunks) {
-            out_add(out, "more image chunks than expected");
-            out->failed = true;
+            out_fail(out, "more image chunks than expected");
             goto done;
         }
         const int k = cd->chunks[ref_i++].index;
         size_t n = 0;
         float *ref = case_data_image_embd(cd, k, &n);
         if (!ref || n != (size_t)c->n_tokens * (size_t)p.n_embd) {
-            out_add(out, "image chunk %d: %d x %d embeddings, expected/image_embd_%d.f32 has %zu floats", k,
+            out_fail(out, "image chunk %d: %d x %d embeddings, expected/image_embd_%d.f32 has %zu floats", k,
                     c->n_tokens, p.n_embd, k, n);
-            out->failed = true;
             free(ref);
             goto done;
         }
         const double d = rel_l2(c->embd, ref, n);
         free(ref);
         if (!(d <= cd->tol_embd)) {
-            out_add(out, "image_embd_%d rel_l2 %.3g > %.3g", k, d, cd->tol_embd);
-            out->failed = true;
+            out_fail(out, "image_embd_%d rel_l2 %.3g > %.3g", k, d, cd->tol_embd);
             goto done;
         }
         if (d > worst) worst = d;
@@ -58,8 +53,7 @@ void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *visio
     out_add(out, "embd %.2g, ", worst);
     ctx = seer_ctx_new(llm, p.n_tokens + cd->n_predict + 16, pool, &err);
     if (!ctx || seer_mtmd_eval(ctx, &p, NULL, &err) != 0) {
-        out_add(out, "%s", err.msg);
-        out->failed = true;
+        out_fail(out, "%s", err.msg);
         goto done;
     }
     check_logits_and_greedy(cd, llm, ctx, seer_ctx_next_pos(ctx), out);

@@ -37,23 +37,20 @@ static void free_flat(flat_chunk *fc, int n) {
 
 static void compare(const flat_chunk *mine, int n_mine, const flat_chunk *ref, int n_ref, check_out *out) {
     if (n_mine != n_ref) {
-        out_add(out, "tokens: %d chunks != %d expected (text runs merged)", n_mine, n_ref);
-        out->failed = true;
+        out_fail(out, "tokens: %d chunks != %d expected (text runs merged)", n_mine, n_ref);
         return;
     }
     int n_ids = 0, n_img = 0;
     for (int i = 0; i < n_ref; i++) {
         if (mine[i].image != ref[i].image) {
-            out_add(out, "tokens: chunk %d is %s, expected %s", i, mine[i].image ? "an image" : "text",
+            out_fail(out, "tokens: chunk %d is %s, expected %s", i, mine[i].image ? "an image" : "text",
                     ref[i].image ? "an image" : "text");
-            out->failed = true;
             return;
         }
         if (ref[i].image) {
             if (mine[i].n != ref[i].n || mine[i].n_pos != ref[i].n_pos) {
-                out_add(out, "tokens: image chunk %d has %d tokens / %d positions, expected %d / %d", i, mine[i].n,
+                out_fail(out, "tokens: image chunk %d has %d tokens / %d positions, expected %d / %d", i, mine[i].n,
                         mine[i].n_pos, ref[i].n, ref[i].n_pos);
-                out->failed = true;
                 return;
             }
             n_img++;
@@ -61,13 +58,11 @@ static void compare(const flat_chunk *mine, int n_mine, const flat_chunk *ref, i
         }
         for (int k = 0; k < mine[i].n && k < ref[i].n; k++)
             if (mine[i].ids[k] != ref[i].ids[k]) {
-                out_add(out, "tokens: text chunk %d, token %d: id %d != %d", i, k, mine[i].ids[k], ref[i].ids[k]);
-                out->failed = true;
+                out_fail(out, "tokens: text chunk %d, token %d: id %d != %d", i, k, mine[i].ids[k], ref[i].ids[k]);
                 return;
             }
         if (mine[i].n != ref[i].n) {
-            out_add(out, "tokens: text chunk %d has %d ids, expected %d", i, mine[i].n, ref[i].n);
-            out->failed = true;
+            out_fail(out, "tokens: text chunk %d has %d ids, expected %d", i, mine[i].n, ref[i].n);
             return;
         }
         n_ids += ref[i].n;
@@ -85,8 +80,7 @@ void check_tokens(const case_data *cd, const seer_llm *llm, seer_vision *vision,
     int rc = -1;
     gguf_file *mm = NULL;
     if (loaded < cd->n_images) {
-        out_add(out, "tokens: image %s: %s", cd->image_paths[loaded], err.msg);
-        out->failed = true;
+        out_fail(out, "tokens: image %s: %s", cd->image_paths[loaded], err.msg);
     } else if (vision || cd->n_images == 0) {
         rc = seer_mtmd_tokenize(seer_llm_vocab(llm), vision, cd->prompt, images, cd->n_images, true, &p, &err);
     } else {
@@ -98,8 +92,7 @@ void check_tokens(const case_data *cd, const seer_llm *llm, seer_vision *vision,
                                             &err);
     }
     if (rc != 0 && !out->failed) {
-        out_add(out, "tokens: %s", err.msg);
-        out->failed = true;
+        out_fail(out, "tokens: %s", err.msg);
     }
     if (rc == 0) {
         flat_chunk *mine = calloc((size_t)p.n_chunks + 1, sizeof *mine);

@@ -30,5 +30,7 @@ void check_logits_and_greedy(const case_data *cd, const seer_llm *llm, seer_ctx 
                              check_out *out);
 
 void out_add(check_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Replaces the numbers with the failure and marks the check failed. */
+void out_fail(check_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
