@@ -27,20 +27,11 @@ static void attn_task(void *ctx, int ith, int nth) {
         const float *K = c->k_cache + base, *V = c->v_cache + base;
         const float *q = c->q + ((size_t)i * in->n_head + h) * hd;
         const int len = c->n_used + i + 1;
-        for (int r = 0; r < len; r++) {
-            const float *k = K + (size_t)r * hd;
-            float s = 0.0f;
-            for (int d = 0; d < hd; d++) s += q[d] * k[d];
-            scores[r] = s * scale;
-        }
+        for (int r = 0; r < len; r++) scores[r] = c->attn_k.dot(q, K + (size_t)r * hd, hd) * scale;
         seer_softmax(scores, len);
         float *out = c->attn + ((size_t)i * in->n_head + h) * hd;
         for (int d = 0; d < hd; d++) out[d] = 0.0f;
-        for (int r = 0; r < len; r++) {
-            const float p = scores[r];
-            const float *v = V + (size_t)r * hd;
-            for (int d = 0; d < hd; d++) out[d] += p * v[d];
-        }
+        for (int r = 0; r < len; r++) c->attn_k.axpy(out, scores[r], V + (size_t)r * hd, hd);
     }
 }
 

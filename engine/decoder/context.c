@@ -57,6 +57,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->n_ctx = n_ctx;
     c->n_batch = n_ctx < CTX_BATCH ? n_ctx : CTX_BATCH;
     c->n_threads = seer_pool_size(pool);
+    c->attn_k = attn_kernels_select();
     c->kv_head_stride = (size_t)n_ctx * (size_t)in->head_dim;
     const size_t B = (size_t)c->n_batch, E = (size_t)in->n_embd, Dq = (size_t)in->n_head * (size_t)in->head_dim;
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);

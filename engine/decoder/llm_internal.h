@@ -4,6 +4,7 @@
 #define SEER_DECODER_LLM_INTERNAL_H
 
 #include "seer/llm.h"
+#include "decoder/attention_kernels.h"
 #include "seer/matmul.h"
 
 typedef enum llm_rope_kind { LLM_ROPE_NORMAL, LLM_ROPE_NEOX, LLM_ROPE_MULTI } llm_rope_kind;
@@ -46,6 +47,7 @@ struct seer_ctx {
     float *logits;               /* [logits_cap][n_vocab] */
     int logits_cap, logits_rows; /* rows held by the last decode */
     bool logits_all;
+    attn_kernels attn_k;         /* inner attention loops for this CPU */
 };
 
 typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm_logits;
