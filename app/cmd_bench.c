@@ -18,6 +18,7 @@
 
 #define BANDWIDTH_BYTES ((size_t)1 << 30)
 #define MAX_REPS 64
+#define BENCH_IMAGE_PROMPT SEER_MTMD_MARKER "\nDescribe this image in detail."
 
 typedef struct bench_opts {
     const char *model, *mmproj, *image, *synth, *out;
@@ -162,8 +163,7 @@ static int run_image(seer_ctx *ctx, const seer_llm *llm, seer_vision *vision, se
     seer_ctx_truncate(ctx, 0, 0);
     seer_mm_prompt prompt = {0};
     double t0 = seer_time_ms();
-    if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, SEER_MTMD_MARKER "\nDescribe this image in detail.", img, 1,
-                           true, &prompt, err) != 0)
+    if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, BENCH_IMAGE_PROMPT, img, 1, true, &prompt, err) != 0)
         return -1;
     const seer_vision_hparams *hp = seer_vision_get_hparams(vision);
     r->image_tokens = 0, r->encoder_inputs = 0, r->encode_flops = 0;
@@ -214,8 +214,17 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             goto done;
         }
     }
-    int n_ctx = o->n_prompt + o->n_gen + 16;
-    if (vision && n_ctx < SEER_MTMD_MAX_IMAGE_TOKENS / 4) n_ctx = SEER_MTMD_MAX_IMAGE_TOKENS / 4;
+    /* KV cache just large enough for the longer of the two runs (it counts in peak memory) */
+    int n_ctx = o->n_prompt + o->n_gen;
+    if (vision) {
+        seer_mm_prompt dry = {0};
+        if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, BENCH_IMAGE_PROMPT, &img, 1, true, &dry, err) != 0)
+            goto done;
+        if (dry.n_pos + 1 > n_ctx) n_ctx = dry.n_pos + 1;
+        if (dry.n_tokens + 1 > n_ctx) n_ctx = dry.n_tokens + 1;
+        seer_mm_prompt_free(&dry);
+    }
+    n_ctx += 16;
     ctx = seer_ctx_new(llm, n_ctx, pool, err);
     if (!ctx) goto done;
 
