@@ -194,12 +194,30 @@ static const char *stop_name(seer_stop_reason s) {
 
 static double per_s(int n, double ms) { return ms > 0 ? n * 1000.0 / ms : 0.0; }
 
+/* Model files are mapped, not read: one larger than RAM still loads, but the
+ * kernel must re-read evicted weights from disk on every token. Say so. */
+static void warn_if_larger_than_ram(const char *path) {
+    struct stat st;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (stat(path, &st) != 0 || pages <= 0 || page <= 0) return;
+    const double ram = (double)pages * (double)page, size = (double)st.st_size;
+    if (size <= ram) return;
+    char safe[512];
+    seer_text_sanitize(path, strlen(path), safe, sizeof safe, 0);
+    fprintf(stderr,
+            "seer: warning: %s is %.0f MB, more than this machine's %.0f MB of RAM; it is mapped, not read, so it "
+            "will load, but weights will be re-read from disk for every token (very slow)\n",
+            safe, size / 1048576.0, ram / 1048576.0);
+}
+
 /* Loads everything and prefills the prompt. Returns 0 or an exit code. */
 static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     const app_options *opts = r->opts;
     seer_error err = {{0}};
     const double t0 = seer_time_ms();
     r->pool = seer_pool_create(opts->n_threads);
+    warn_if_larger_than_ram(opts->model_path);
+    if (opts->mmproj_path) warn_if_larger_than_ram(opts->mmproj_path);
     r->llm = seer_llm_load(opts->model_path, NULL, NULL, &err);
     if (!r->llm) return report_error(&r->out, "%s", err.msg), 1;
     if (opts->mmproj_path) {
@@ -208,9 +226,13 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     }
     *load_ms = seer_time_ms() - t0;
     const seer_llm_info *info = seer_llm_get_info(r->llm);
-    if (opts->verbose)
-        fprintf(stderr, "seer: loaded %s (%s, %.1f M parameters, %s) in %.0f ms, %d threads\n", info->name, info->arch,
+    if (opts->verbose) {
+        char name[256], arch[64]; /* GGUF metadata: terminal-safe */
+        seer_text_sanitize(info->name, strlen(info->name), name, sizeof name, 0);
+        seer_text_sanitize(info->arch, strlen(info->arch), arch, sizeof arch, 0);
+        fprintf(stderr, "seer: loaded %s (%s, %.1f M parameters, %s) in %.0f ms, %d threads\n", name, arch,
                 info->n_params / 1e6, seer_type_name(info->weight_type), *load_ms, seer_pool_size(r->pool));
+    }
     for (; r->n_loaded < opts->n_images; r->n_loaded++)
         if (seer_image_load(opts->images[r->n_loaded], SEER_IMAGE_DEFAULT_MAX_PIXELS, &r->images[r->n_loaded], &err))
             return report_error(&r->out, "%s", err.msg), 1;
