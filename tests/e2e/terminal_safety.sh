@@ -52,6 +52,11 @@ grep -q 'RED' "$T/headless.out" && grep -q 'BIDI' "$T/headless.out" || { echo "F
 check_clean "$T/pipe.out" "headless to a pipe"
 check_clean "$T/pipe.err" "headless stderr"
 
+# 2b. --verbose names the model (general.name) on stderr
+script -qec "'$SEER' -m '$T/hostile.gguf' -p hi -n 1 --temp 0 -t 2 --verbose" /dev/null </dev/null >"$T/verbose.out"
+check_clean "$T/verbose.out" "headless --verbose"
+grep -q 'evil' "$T/verbose.out" || { echo "FAIL: --verbose does not name the model: $(cat -v "$T/verbose.out")"; exit 1; }
+
 # 3. seer info: the model name and the file name, on a pty
 script -qec "'$SEER' info '$EVIL_FILE'" /dev/null </dev/null >"$T/info.out"
 check_clean "$T/info.out" "seer info"
