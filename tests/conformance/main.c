@@ -50,7 +50,7 @@ static void walk(const char *dir, seer_pool *pool, tally *t) {
         free(p);
     }
     closedir(d);
-    qsort(subs, n, sizeof *subs, cmp_str);
+    if (n) qsort(subs, n, sizeof *subs, cmp_str); /* subs is NULL when n == 0: qsort(NULL) is UB */
     for (size_t i = 0; i < n; i++) {
         walk(subs[i], pool, t);
         free(subs[i]);
