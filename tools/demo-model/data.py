@@ -55,11 +55,24 @@ def conversation(tok, qas, rng, n_patches, image_last=False, system=False):
     return full, img, tgt
 
 
+def quadrant_labels(sc):
+    """Per quadrant: colour index (len(COLOR_NAMES) = empty) and shape index
+    (len(SHAPES) = empty), for the training-only auxiliary loss."""
+    col = [len(scenes.COLOR_NAMES)] * 4
+    shp = [len(scenes.SHAPES)] * 4
+    for o in sc["objects"]:
+        q = scenes.QUADRANTS.index(o["quadrant"])
+        col[q] = scenes.COLOR_NAMES.index(o["color"])
+        shp[q] = scenes.SHAPES.index(o["shape"])
+    return col, shp
+
+
 def make_batch(tok, rng, batch, n_patches, max_turns=5):
-    pix, seqs = [], []
+    pix, seqs, aux = [], [], []
     for _ in range(batch):
         sc = scenes.make_scene(rng)
         pix.append(scenes.render(sc, scenes.MODEL_SIDE))
+        aux.append(quadrant_labels(sc))
         k = int(rng.integers(1, max_turns + 1))
         qas = scenes.sample_qas(sc, rng, k)
         seqs.append(conversation(tok, qas, rng, n_patches, image_last=rng.random() < 0.15,
@@ -75,4 +88,4 @@ def make_batch(tok, rng, batch, n_patches, max_turns=5):
         for i in range(len(s) - 1):
             if g[i + 1]:
                 labels[b, i] = s[i + 1]
-    return np.stack(pix), ids, img, labels
+    return np.stack(pix), ids, img, labels, np.array(aux, np.int64)

@@ -17,7 +17,7 @@ CLIP_STD = (0.26862954, 0.26130258, 0.27577711)
 class Config:
     # vision tower
     image_size = 64
-    patch_size = 8
+    patch_size = 16
     v_width = 128
     v_heads = 4
     v_ff = 384
@@ -171,11 +171,11 @@ class DemoVLM(nn.Module):
             if getattr(m, "bias", None) is not None:
                 nn.init.zeros_(m.bias)
 
-    def forward(self, ids, img_mask, pixels):
+    def forward(self, ids, img_mask, pixels, img_embd=None):
         """ids [B, T] (image slots hold any id), img_mask [B, T] bool with
         n_patches True per row, pixels [B, 3, S, S] normalised -> logits [B, T, V]."""
         x = self.embed(ids)
-        img = self.vision(pixels)                                # [B, n, d]
+        img = self.vision(pixels) if img_embd is None else img_embd   # [B, n, d]
         x = x.masked_scatter(img_mask.unsqueeze(-1), img.reshape(-1).to(x.dtype))
         t = ids.shape[1]
         pos = torch.arange(t)

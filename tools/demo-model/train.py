@@ -15,6 +15,60 @@ import model as M
 import scenes
 
 
+class QuadrantProbe(torch.nn.Module):
+    """Training-only auxiliary head of stage 1 (not exported): from the image
+    embeddings averaged over each quadrant's patches, predict that quadrant's
+    colour and shape (empty included)."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        side = cfg.image_size // cfg.patch_size
+        q = torch.zeros(4, side * side)
+        for r in range(side):
+            for c in range(side):
+                q[(r * 2 // side) * 2 + (c * 2 // side), r * side + c] = 1.0
+        self.register_buffer("pool", q / q.sum(1, keepdim=True))
+        self.color = torch.nn.Linear(cfg.d_model, len(scenes.COLOR_NAMES) + 1)
+        self.shape = torch.nn.Linear(cfg.d_model, len(scenes.SHAPES) + 1)
+
+    def forward(self, img_embd, labels):
+        quad = torch.einsum("qn,bnd->bqd", self.pool, img_embd)
+        pc, ps = self.color(quad), self.shape(quad)
+        lc = F.cross_entropy(pc.reshape(-1, pc.shape[-1]), labels[:, 0].reshape(-1))
+        ls = F.cross_entropy(ps.reshape(-1, ps.shape[-1]), labels[:, 1].reshape(-1))
+        acc = (pc.argmax(-1) == labels[:, 0]) & (ps.argmax(-1) == labels[:, 1])
+        return lc + ls, acc.float().mean().item()
+
+
+class PatchProbe(torch.nn.Module):
+    """Training-only auxiliary head (not exported): from each image embedding
+    the LLM receives, predict which quadrant the patch lies in and the colour
+    and shape of that quadrant's object. Dense labels teach the vision tower
+    to see, and to tag every embedding with its place, so the LLM can find
+    "the red circle" or "the top left" by content."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        side = cfg.image_size // cfg.patch_size
+        quad = [(r * 2 // side) * 2 + (c * 2 // side) for r in range(side) for c in range(side)]
+        self.register_buffer("quad", torch.tensor(quad))
+        self.where = torch.nn.Linear(cfg.d_model, 4)
+        self.color = torch.nn.Linear(cfg.d_model, len(scenes.COLOR_NAMES) + 1)
+        self.shape = torch.nn.Linear(cfg.d_model, len(scenes.SHAPES) + 1)
+
+    def forward(self, img_embd, labels):
+        b, n, _ = img_embd.shape
+        col = labels[:, 0][:, self.quad]                 # [B, n]
+        shp = labels[:, 1][:, self.quad]
+        wq = self.quad.expand(b, n)
+        pc, ps, pw = self.color(img_embd), self.shape(img_embd), self.where(img_embd)
+        loss = (F.cross_entropy(pc.reshape(b * n, -1), col.reshape(-1)) +
+                F.cross_entropy(ps.reshape(b * n, -1), shp.reshape(-1)) +
+                F.cross_entropy(pw.reshape(b * n, -1), wq.reshape(-1)))
+        acc = (pc.argmax(-1) == col) & (ps.argmax(-1) == shp) & (pw.argmax(-1) == wq)
+        return loss, acc.float().mean().item()
+
+
 def evaluate(net, tok, cfg, n=256, seed=999):
     """Teacher-forced exact match of single-turn answers on fresh scenes: an
     answer counts when every answer token (and <|im_end|>) is the argmax."""
@@ -179,12 +233,17 @@ def write_export(path_dir, net, tok, cfg):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="build/demo-model")
-    ap.add_argument("--steps", type=int, default=1600)
+    ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--lr", type=float, default=1.5e-3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--eval-every", type=int, default=200)
+    ap.add_argument("--eval-every", type=int, default=250)
+    ap.add_argument("--aux-weight", type=float, default=0.5)
+    ap.add_argument("--probe", default="patch", choices=["patch", "quadrant"],
+                    help="auxiliary vision loss: per patch (stage 2) or per quadrant (stage 1)")
+    ap.add_argument("--init", default="", help="start from this checkpoint (model.pt)")
+    ap.add_argument("--warmup", type=int, default=150)
     ap.add_argument("--bench", type=int, default=0, help="time this many steps and exit")
     args = ap.parse_args()
 
@@ -193,14 +252,18 @@ def main():
     tok = data.build_tokenizer()
     cfg = M.Config(n_vocab=tok.n_vocab)
     net = M.DemoVLM(cfg)
+    probe = PatchProbe(cfg) if args.probe == "patch" else QuadrantProbe(cfg)
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
     n_params = sum(p.numel() for p in net.parameters())
     print("vocab %d, params %.2fM" % (tok.n_vocab, n_params / 1e6), flush=True)
 
-    decay = [p for n, p in net.named_parameters() if p.dim() >= 2]
-    no_decay = [p for n, p in net.named_parameters() if p.dim() < 2]
+    params = list(net.named_parameters()) + list(probe.named_parameters())
+    decay = [p for n, p in params if p.dim() >= 2]
+    no_decay = [p for n, p in params if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05},
                              {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.98))
-    warm = 150
+    warm = args.warmup
     total = args.bench or args.steps
 
     def lr_at(step):
@@ -213,19 +276,25 @@ def main():
     avg = None
     for step in range(total):
         rng = np.random.default_rng([args.seed, step])
-        pix, ids, img, labels = data.make_batch(tok, rng, args.batch, cfg.n_patches, max_turns=6)
+        pix, ids, img, labels, quad = data.make_batch(tok, rng, args.batch, cfg.n_patches, max_turns=6)
         for g in opt.param_groups:
             g["lr"] = lr_at(step)
-        logits = net(torch.from_numpy(ids), torch.from_numpy(img), M.normalise(pix))
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1),
-                               ignore_index=-100)
+        px = M.normalise(pix)
+        img_embd = net.vision(px)
+        logits = net(torch.from_numpy(ids), torch.from_numpy(img), px, img_embd=img_embd)
+        lm_loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1),
+                                  ignore_index=-100)
+        aux_loss, aux_acc = probe(img_embd, torch.from_numpy(quad))
+        loss = lm_loss + args.aux_weight * aux_loss
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
-        avg = loss.item() if avg is None else 0.98 * avg + 0.02 * loss.item()
+        cur = (lm_loss.item(), aux_loss.item(), aux_acc)
+        avg = cur if avg is None else tuple(0.95 * a + 0.05 * c for a, c in zip(avg, cur))
         if step % 50 == 0:
-            print("step %d loss %.4f lr %.2e  %.1fs" % (step, avg, lr_at(step), time.time() - t0), flush=True)
+            print("step %d lm %.4f aux %.4f probe acc %.3f lr %.2e  %.1fs"
+                  % ((step,) + avg + (lr_at(step), time.time() - t0)), flush=True)
         if args.eval_every and step > 0 and step % args.eval_every == 0 and not args.bench:
             acc, per = evaluate(net, tok, cfg)
             print("  eval acc %.3f %s" % (acc, per), flush=True)
