@@ -78,7 +78,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->ffn_a = alloc_floats(B * (size_t)in->n_ff, &total);
     c->ffn_b = alloc_floats(B * (size_t)in->n_ff, &total);
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
-    c->scores = alloc_floats((size_t)c->n_threads * (size_t)n_ctx, &total);
+    c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->scores || !c->logits) {

@@ -43,7 +43,7 @@ struct seer_ctx {
     /* scratch for n_batch rows */
     float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
-    float *scores;               /* [n_threads][n_ctx] */
+    float *scores;               /* [n_threads][query group][n_ctx] */
     float *logits;               /* [logits_cap][n_vocab] */
     int logits_cap, logits_rows; /* rows held by the last decode */
     bool logits_all;
