@@ -223,6 +223,15 @@ static int push_msg(seer_session *s, session_msg *m) {
     return 0;
 }
 
+/* A NUL byte a model emits would end the C strings the conversation is kept
+ * in (and every later turn of the cached text with it): it is not text, drop it. */
+static int drop_nul_bytes(char *t, int n) {
+    int o = 0;
+    for (int i = 0; i < n; i++)
+        if (t[i]) t[o++] = t[i];
+    return o;
+}
+
 /* Appends reply text to the assistant message and to the cached text. */
 static void add_reply_text(seer_session *s, session_text *reply, const char *t, int n) {
     if (n <= 0) return;
@@ -273,6 +282,7 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
         session_kv_push(s, &id, 1);
         int n = seer_detok_push(&detok, s->vocab, id, piece, (int)sizeof piece - 1);
         if (n < 0 || n >= (int)sizeof piece) n = 0;
+        n = drop_nul_bytes(piece, n);
         piece[n] = 0;
         add_reply_text(s, &reply, piece, n);
         const double now = seer_time_ms();
@@ -287,6 +297,7 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
         logits = seer_ctx_logits(s->ctx, 0);
     }
     int n = seer_detok_flush(&detok, piece, (int)sizeof piece - 1);
+    if (n > 0 && n < (int)sizeof piece) n = drop_nul_bytes(piece, n);
     if (n > 0 && n < (int)sizeof piece) {
         piece[n] = 0;
         add_reply_text(s, &reply, piece, n);
