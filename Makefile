@@ -120,7 +120,15 @@ conformance: $(CONF_BIN)
 e2e: $(SEER) $(TOOL_BIN)
 	@SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh
 
-test: unit conformance e2e
+# Everything is built first (in parallel with -j), then the tiers run one after
+# another so timing-sensitive terminal tests are not starved; all tiers run even
+# when one fails, and the exit status says whether any did.
+test: $(UNIT_BIN) $(TOOL_BIN) $(CONF_BIN) $(SEER)
+	@status=0; \
+	echo "== unit tests"; tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN) || status=1; \
+	echo "== conformance"; $(CONF_BIN) $(CONFORMANCE_DIR) || status=1; \
+	echo "== end-to-end"; SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh || status=1; \
+	exit $$status
 
 run: $(SEER)
 	./$(SEER) -m assets/models/demo-llm.gguf --mmproj assets/models/demo-mmproj.gguf assets/images/demo.png
