@@ -93,25 +93,37 @@ static void *timer_run(void *p) {
         return 1;                                                                                                  \
     } while (0)
 
-/* The incremental cache equals one prefill of its tokens (text-only caches). */
+/* The incremental cache equals one prefill of its tokens (text-only caches):
+ * a probe token decoded after each gives the same logits. (The context's
+ * logits buffer itself is scratch: a cancelled prefill leaves it stale.) The
+ * probe is then truncated away, leaving the session's cache as it was. */
 static int same_as_fresh(seer_session *s, const seer_llm *m, seer_pool *pool, double *rel) {
     int n = 0;
     const int32_t *ids = seer_session_cached_tokens(s, &n);
     for (int i = 0; i < n; i++)
         if (ids[i] < 0) return -1; /* image rows: not comparable this way */
-    if (n == 0) return -1;
+    seer_ctx *c = seer_session_ctx(s);
+    if (n == 0 || n + 1 > seer_ctx_size(c)) return -1;
     seer_error err = {{0}};
-    seer_ctx *fresh = seer_ctx_new(m, seer_ctx_size(seer_session_ctx(s)), pool, &err);
+    seer_ctx *fresh = seer_ctx_new(m, seer_ctx_size(c), pool, &err);
     if (!fresh) return 1;
-    seer_batch b = {.n = n, .tokens = ids};
+    int32_t *all = malloc(sizeof *all * (size_t)(n + 1));
+    if (!all) return 1;
+    memcpy(all, ids, sizeof *all * (size_t)n);
+    all[n] = ids[n - 1]; /* the probe */
+    seer_batch b = {.n = n + 1, .tokens = all}, probe = {.n = 1, .tokens = all + n};
+    const int32_t next_pos = seer_ctx_next_pos(c);
     int rc = seer_ctx_decode(fresh, &b, NULL, &err);
-    const float *la = seer_ctx_logits(seer_session_ctx(s), 0), *lb = rc == 0 ? seer_ctx_logits(fresh, 0) : NULL;
+    rc |= seer_ctx_decode(c, &probe, NULL, &err);
+    const float *la = rc == 0 ? seer_ctx_logits(c, 0) : NULL, *lb = rc == 0 ? seer_ctx_logits(fresh, 0) : NULL;
     double num = 0, den = 0;
     for (int i = 0; la && lb && i < seer_llm_get_info(m)->n_vocab; i++) {
         num += (la[i] - lb[i]) * (double)(la[i] - lb[i]);
         den += (double)lb[i] * lb[i];
     }
+    seer_ctx_truncate(c, n, next_pos);
     seer_ctx_free(fresh);
+    free(all);
     if (!la || !lb) return 1;
     *rel = sqrt(num / (den > 0 ? den : 1));
     return *rel < 1e-3 ? 0 : 1;

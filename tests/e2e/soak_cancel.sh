@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# A short soak through the session API (tests/tools/soak_session): 40 turns
+# with an image each (context shifting, the per-conversation image limit),
+# then 2 x 80 turns cancelled at random points during image encode, prefill
+# and generation; after every turn cache rows == conversation tokens, a
+# cancelled prefill leaves everything as it was, a cancelled reply is kept as
+# streamed. Under `make test SANITIZE=1` this also runs with ASan/LSan.
+# The long run (500 turns, valgrind) is tools/soak/run.sh.
+set -u
+SEER=${SEER:?SEER must point at the seer binary}
+TOOLS=${TOOLS:?TOOLS must point at the built test tools}
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$TOOLS/make_tiny_model" --arch llama --type q8_0 --out "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" >/dev/null \
+  || { echo "FAIL: make_tiny_model"; exit 1; }
+img=tests/fuzz/corpus/image/seed.png
+args=(--model "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" --image "$img" --threads 2 --ctx 256)
+fail=0
+"$TOOLS/soak_session" "${args[@]}" --turns 40 --n-predict 6 || fail=1
+for seed in 11 12; do
+  "$TOOLS/soak_session" "${args[@]}" --turns 80 --image-every 3 --cancel "$seed" | grep -v '^soak: turn' || fail=1
+done
+[ "$fail" -eq 0 ] && echo "PASS soak_cancel"
+exit $fail
