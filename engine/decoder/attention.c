@@ -2,6 +2,7 @@
  * query group) for one batch row: every key and value row is read once,
  * contiguously, for all the query heads that share it. Tasks are spread over
  * the pool, so single-token decode is parallel over heads. */
+#include <cblas.h>
 #include <math.h>
 
 #include "decoder/llm_internal.h"
@@ -44,7 +45,43 @@ static void attn_task(void *ctx, int ith, int nth) {
     }
 }
 
+/* Prefill: tiles of query rows of one head go through two GEMMs (scores =
+ * Q·Kᵀ over every key the tile's last row sees, then P·V); keys a row must
+ * not see get probability 0. OpenBLAS runs single-threaded inside each task. */
+static void attn_tile_task(void *ctx, int ith, int nth) {
+    const attn_job *j = ctx;
+    seer_ctx *c = j->c;
+    const seer_llm_info *in = &c->m->info;
+    const int hd = in->head_dim, group = in->n_head / in->n_head_kv, ld = in->n_head * hd;
+    const float scale = 1.0f / sqrtf((float)hd);
+    float *S = c->tile_scores + (size_t)ith * LLM_ATTN_TILE * (size_t)c->n_ctx;
+    const int n_tiles = (j->n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
+    int64_t t0, t1;
+    seer_pool_range((int64_t)in->n_head * n_tiles, ith, nth, &t0, &t1);
+    for (int64_t t = t0; t < t1; t++) {
+        const int h = (int)(t % in->n_head), i0 = (int)(t / in->n_head) * LLM_ATTN_TILE;
+        const int rows = j->n - i0 < LLM_ATTN_TILE ? j->n - i0 : LLM_ATTN_TILE;
+        const size_t base = ((size_t)j->layer * in->n_head_kv + h / group) * c->kv_head_stride;
+        const int len = c->n_used + i0 + rows;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, len, hd, scale, c->q + (size_t)i0 * ld + (size_t)h * hd,
+                    ld, c->k_cache + base, hd, 0.0f, S, len);
+        for (int r = 0; r < rows; r++) {
+            float *row = S + (size_t)r * len;
+            const int visible = c->n_used + i0 + r + 1;
+            seer_softmax(row, visible);
+            for (int k = visible; k < len; k++) row[k] = 0.0f;
+        }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, len, 1.0f, S, len, c->v_cache + base, hd, 0.0f,
+                    c->attn + (size_t)i0 * ld + (size_t)h * hd, ld);
+    }
+}
+
 void llm_attention(seer_ctx *c, int layer, int n) {
+    if (n >= LLM_ATTN_TILE_MIN_ROWS) {
+        attn_job tj = {.c = c, .layer = layer, .n = n, .n_split = 1};
+        seer_pool_run(c->pool, attn_tile_task, &tj);
+        return;
+    }
     const seer_llm_info *in = &c->m->info;
     const int group = in->n_head / in->n_head_kv;
     attn_job j = {.c = c, .layer = layer, .n = n, .n_split = 1};

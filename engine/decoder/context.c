@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "decoder/llm_internal.h"
+#include "kernels/matmul_internal.h"
 
 /* Rows per forward pass; longer batches are split (same result: attention is
  * causal in token order). */
@@ -58,6 +59,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->n_batch = n_ctx < CTX_BATCH ? n_ctx : CTX_BATCH;
     c->n_threads = seer_pool_size(pool);
     c->attn_k = attn_kernels_select();
+    seer_blas_init(); /* BLAS single-threaded: prefill attention calls it inside pool tasks */
     c->kv_head_stride = (size_t)n_ctx * (size_t)in->head_dim;
     const size_t B = (size_t)c->n_batch, E = (size_t)in->n_embd, Dq = (size_t)in->n_head * (size_t)in->head_dim;
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
@@ -79,9 +81,10 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->ffn_b = alloc_floats(B * (size_t)in->n_ff, &total);
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
+    c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
-        !c->ffn_b || !c->rope_cs || !c->scores || !c->logits) {
+        !c->ffn_b || !c->rope_cs || !c->scores || !c->tile_scores || !c->logits) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -105,6 +108,7 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->ffn_b);
     free(c->rope_cs);
     free(c->scores);
+    free(c->tile_scores);
     free(c->logits);
     free(c);
 }

@@ -48,7 +48,13 @@ struct seer_ctx {
     int logits_cap, logits_rows; /* rows held by the last decode */
     bool logits_all;
     attn_kernels attn_k;         /* inner attention loops for this CPU */
+    float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
 };
+
+/* Prefill attention runs on tiles of this many query rows through GEMM, from
+ * this many batch rows on (below: per-row dot products). */
+#define LLM_ATTN_TILE 32
+#define LLM_ATTN_TILE_MIN_ROWS 16
 
 typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm_logits;
 

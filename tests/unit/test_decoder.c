@@ -300,6 +300,33 @@ static void test_llama(seer_pool *pool) {
     reference(&m, rows2, (const int(*)[4])pos, 5, want2);
     CHECK(max_err(seer_ctx_logits(c, 0), want2 + 4 * V, V) < 2e-5);
 
+    /* a long batch on top of cached rows (the tiled GEMM attention of
+     * prefill, across a tile boundary) against the reference, every row */
+    {
+        enum { P = 3, LONG = 45 };
+        int32_t seq[P + LONG];
+        for (int i = 0; i < P + LONG; i++) seq[i] = (i * 7 + 3) % V;
+        double *r3 = malloc(sizeof *r3 * (P + LONG) * E), *w3 = malloc(sizeof *w3 * (P + LONG) * V);
+        int(*p3)[4] = malloc(sizeof *p3 * (P + LONG));
+        for (int i = 0; i < P + LONG; i++) {
+            for (int cc = 0; cc < E; cc++) r3[i * E + cc] = m.tok[seq[i]][cc];
+            p3[i][0] = p3[i][1] = p3[i][2] = p3[i][3] = i;
+        }
+        reference(&m, r3, (const int(*)[4])p3, P + LONG, w3);
+        seer_ctx_truncate(c, 0, 0);
+        seer_batch head = {.n = P, .tokens = seq};
+        seer_batch body = {.n = LONG, .tokens = seq + P, .logits_all = true};
+        CHECK(seer_ctx_decode(c, &head, NULL, &err) == 0);
+        CHECK(seer_ctx_decode(c, &body, NULL, &err) == 0);
+        for (int i = 0; i < LONG; i++)
+            CHECK_MSG(max_err(seer_ctx_logits(c, i), w3 + (P + i) * V, V) < 2e-5, "long batch row %d", i);
+        free(r3);
+        free(w3);
+        free(p3);
+        seer_ctx_truncate(c, 2, 2);
+        CHECK(seer_ctx_decode(c, &ab, NULL, &err) == 0);
+    }
+
     /* bad ids and a full context are errors that leave the context as it was */
     int32_t bad = V;
     seer_batch bb = {.n = 1, .tokens = &bad};
