@@ -165,6 +165,11 @@ void input_feed_str(const char *s) {
     while (I.head != I.tail) rl_callback_read_char();
 }
 
+void input_insert_text(const char *s) {
+    rl_insert_text(s);
+    redisplay();
+}
+
 void input_remember(const char *line) {
     if (!line || !*line) return;
     HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;

@@ -19,6 +19,8 @@ void input_set_window(WINDOW *win);
 /* Feeds one byte typed by the user. */
 void input_feed(int byte);
 void input_feed_str(const char *s);
+/* Inserts text at the cursor as typed characters (pastes; newlines kept). */
+void input_insert_text(const char *s);
 /* Draws prompt + line into win and places the cursor. Returns rows wanted. */
 void input_draw(WINDOW *win);
 int input_rows_wanted(int width);

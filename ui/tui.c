@@ -218,6 +218,55 @@ static void cancel_or_hint(tui *t) {
     }
 }
 
+/* After "ESC [": a bracketed paste ("200~" … "ESC [201~") is inserted as
+ * text, newlines included, instead of sending a turn per line. Returns false
+ * (having fed what it read to readline) when it was some other sequence. */
+static bool read_paste(tui *t) {
+    static const char START[] = "200~", END[] = "\033[201~";
+    char head[8];
+    int n = 0;
+    wtimeout(t->w_input, 50);
+    for (; n < 4; n++) {
+        int c = wgetch(t->w_input);
+        if (c == ERR || c != START[n]) {
+            if (c != ERR) head[n++] = (char)c;
+            break;
+        }
+        head[n] = (char)c;
+    }
+    if (n < 4 || memcmp(head, START, 4) != 0) {
+        nodelay(t->w_input, TRUE);
+        input_feed(27);
+        input_feed('[');
+        for (int i = 0; i < n; i++) input_feed((unsigned char)head[i]);
+        return true;
+    }
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    while (buf) {
+        int c = wgetch(t->w_input);
+        if (c == ERR) break; /* the end marker never came: keep what arrived */
+        if (c < 0 || c > 255) continue;
+        if (len + 2 >= cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) break;
+            buf = nb;
+        }
+        buf[len++] = c == '\r' ? '\n' : (char)c;
+        if (len >= 6 && memcmp(buf + len - 6, END, 6) == 0) {
+            len -= 6;
+            break;
+        }
+    }
+    nodelay(t->w_input, TRUE);
+    if (buf) {
+        buf[len] = 0;
+        input_insert_text(buf);
+        free(buf);
+    }
+    return true;
+}
+
 static void handle_inspector_key(tui *t, int key) {
     int page = t->w_overlay ? getmaxy(t->w_overlay) - 2 : 10;
     switch (key) {
@@ -304,6 +353,7 @@ static void handle_key(tui *t, int key) {
             else cancel_or_hint(t);
             return;
         }
+        if (next == '[' && read_paste(t)) return;
         input_feed(27);
         const char *seq = key_sequence(next);
         if (seq) input_feed_str(seq);
@@ -314,9 +364,16 @@ static void handle_key(tui *t, int key) {
     const char *seq = key_sequence(key);
     if (seq) input_feed_str(seq);
     else if (key >= 0 && key < 256) input_feed(key);
-    if (t->w_input && input_rows_wanted(t->cols) != t->input_rows && (t->input_rows < t->rows / 4 ||
-                                                                      input_rows_wanted(t->cols) < t->input_rows))
-        tui_layout(t);
+}
+
+/* The input window grows with a multi-line entry (up to a quarter of the
+ * screen) and shrinks back after it is sent. */
+static void fit_input(tui *t) {
+    if (!t->w_input) return;
+    int want = input_rows_wanted(t->cols), max = t->rows / 4 > 1 ? t->rows / 4 : 1;
+    if (want > max) want = max;
+    if (want < 1) want = 1;
+    if (want != t->input_rows) tui_layout(t);
 }
 
 static void setup_theme_dirs(tui *t) {
@@ -397,6 +454,9 @@ int tui_run(const tui_config *cfg) {
     char theme_err[256];
     const char *theme = cfg->theme ? cfg->theme : "dark";
     bool theme_ok = ui_theme_load(theme, t->theme_dirs, theme_err, sizeof theme_err);
+    /* Bracketed paste: a pasted block arrives marked, so its newlines stay text. */
+    printf("\033[?2004h");
+    fflush(stdout);
     mousemask(BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED
                   | BUTTON5_PRESSED
@@ -427,7 +487,10 @@ int tui_run(const tui_config *cfg) {
         while (!t->quit) {
             int key = wgetch(t->w_input ? t->w_input : stdscr);
             if (key == ERR) break;
-            if (t->w_input) handle_key(t, key);
+            if (t->w_input) {
+                handle_key(t, key);
+                fit_input(t);
+            }
             else if (key == KEY_RESIZE) tui_layout(t); /* too small: only resize and quit work */
             else if (key == 3 || key == 4) t->quit = true;
         }
@@ -440,6 +503,8 @@ int tui_run(const tui_config *cfg) {
         }
     }
     input_shutdown();
+    printf("\033[?2004l");
+    fflush(stdout);
     endwin();
     delscreen(scr);
     seer_worker_stop(t->worker);

@@ -26,6 +26,15 @@ tmux -u -L "$SOCK" send-keys -t "$PANE" -l 'alpha'; keys M-Enter
 tmux -u -L "$SOCK" send-keys -t "$PANE" -l 'beta'; keys Enter
 wait_log '^done' 20 2
 screen | grep -qF "› alpha" && screen | grep -qE "^  beta" || fail "Alt-Enter did not make a two-line message"
+# A bracketed paste keeps its newlines as text: one message, not one per line.
+tmux -u -L "$SOCK" set-buffer "$(printf 'pasted one\npasted two')"
+tmux -u -L "$SOCK" paste-buffer -p -t "$PANE"
+wait_screen "› pasted one"
+sleep 0.3
+[ "$(grep -cE '^prefill' "$LOG")" -eq 2 ] || fail "the paste was sent line by line"
+keys Enter
+wait_log '^done' 20 3
+screen | grep -qE "^  pasted two" || fail "pasted second line missing"
 type_line "/save /nonexistent-dir/x.md"
 wait_screen "cannot save: /nonexistent-dir/x.md"
 type_line "/stats"

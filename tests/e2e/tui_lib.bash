@@ -24,8 +24,9 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*"; echo "--- screen:"; screen; echo "--- events:"; tail -20 "$LOG" 2>/dev/null; exit 1; }
 
+# make_model [EXTRA make_tiny_model ARGS…]
 make_model() {
-  "$TOOLS/make_tiny_model" --arch llama --type f32 --out "$T/llm.gguf" --mmproj "$T/mmproj.gguf" >/dev/null \
+  "$TOOLS/make_tiny_model" --arch llama --type f32 --out "$T/llm.gguf" --mmproj "$T/mmproj.gguf" "$@" >/dev/null \
     || { echo "FAIL: make_tiny_model"; exit 1; }
 }
 
