@@ -120,18 +120,19 @@ static bool is_regular_file(const char *path) {
 /* The text the tokenizer sees: the prompt as is (--raw) or rendered by the
  * chat template with one image marker per image before the user text (unless
  * the user placed markers). Returns malloc'd text or NULL (err set). */
-static char *build_prompt(const app_options *opts, const seer_vocab *vocab, const char *user, seer_error *err) {
+static char *build_prompt(const app_options *opts, const seer_vocab *vocab, const seer_vision *vision,
+                          const char *user, seer_error *err) {
     if (opts->raw) return strdup(user);
     seer_chat_style style = SEER_CHAT_UNKNOWN;
     if (opts->chat_template) {
         style = seer_chat_from_name(opts->chat_template);
     } else {
-        style = seer_chat_detect(seer_vocab_chat_template(vocab));
-        if (style == SEER_CHAT_UNKNOWN) {
-            fprintf(stderr, "seer: warning: the model's chat template is %s; using ChatML (see --chat-template)\n",
-                    seer_vocab_chat_template(vocab) ? "not recognised" : "missing");
-            style = SEER_CHAT_CHATML;
-        }
+        bool fallback;
+        const char *projector = vision ? seer_vision_get_hparams(vision)->projector_name : NULL;
+        style = seer_chat_for_model(seer_vocab_chat_template(vocab), projector, &fallback);
+        if (fallback)
+            fprintf(stderr, "seer: warning: the model's chat template is %s; using %s (see --chat-template)\n",
+                    seer_vocab_chat_template(vocab) ? "not recognised" : "missing", seer_chat_style_name(style));
     }
     size_t ulen = strlen(user), mlen = strlen(SEER_MEDIA_MARKER);
     const bool has_marker = strstr(user, SEER_MEDIA_MARKER) != NULL;
@@ -222,7 +223,8 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     if (!r->llm) return report_error(&r->out, "%s", err.msg), 1;
     if (opts->mmproj_path) {
         r->vision = seer_vision_load(opts->mmproj_path, &err);
-        if (!r->vision) return report_error(&r->out, "%s", err.msg), 1;
+        if (!r->vision || seer_mtmd_check_pair(r->llm, r->vision, &err) != 0)
+            return report_error(&r->out, "%s", err.msg), 1;
     }
     *load_ms = seer_time_ms() - t0;
     const seer_llm_info *info = seer_llm_get_info(r->llm);
@@ -236,7 +238,7 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     for (; r->n_loaded < opts->n_images; r->n_loaded++)
         if (seer_image_load(opts->images[r->n_loaded], SEER_IMAGE_DEFAULT_MAX_PIXELS, &r->images[r->n_loaded], &err))
             return report_error(&r->out, "%s", err.msg), 1;
-    r->text = build_prompt(opts, seer_llm_vocab(r->llm), r->user_text, &err);
+    r->text = build_prompt(opts, seer_llm_vocab(r->llm), r->vision, r->user_text, &err);
     if (!r->text) return report_error(&r->out, "%s", err.msg), 1;
     if (seer_mtmd_tokenize(seer_llm_vocab(r->llm), r->vision, r->text, r->images, r->n_loaded, true, &r->prompt,
                            &err) != 0)

@@ -45,6 +45,22 @@ const char *seer_chat_style_name(seer_chat_style s) {
     return "unknown";
 }
 
+seer_chat_style seer_chat_for_model(const char *template_text, const char *projector_name, bool *is_fallback) {
+    seer_chat_style s = seer_chat_detect(template_text);
+    if (is_fallback) *is_fallback = s == SEER_CHAT_UNKNOWN;
+    if (s != SEER_CHAT_UNKNOWN) return s;
+    if (projector_name && (strcmp(projector_name, "mlp") == 0 || strcmp(projector_name, "mlp_norm") == 0))
+        return SEER_CHAT_VICUNA;
+    return SEER_CHAT_CHATML;
+}
+
 const char *seer_chat_default_system(seer_chat_style s) {
-    return s == SEER_CHAT_QWEN2VL ? "You are a helpful assistant." : NULL;
+    switch (s) {
+    case SEER_CHAT_QWEN2VL: return "You are a helpful assistant.";
+    /* LLaVA-1.5/1.6's conversation template (llava_v1) */
+    case SEER_CHAT_VICUNA:
+        return "A chat between a curious human and an artificial intelligence assistant. The assistant gives "
+               "helpful, detailed, and polite answers to the human's questions.";
+    default: return NULL;
+    }
 }

@@ -77,6 +77,7 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
         seer_error_set(err, "no model");
         return NULL;
     }
+    if (vision && seer_mtmd_check_pair(llm, vision, err) != 0) return NULL;
     seer_session_params def = seer_session_params_default();
     if (!params) params = &def;
     seer_session *s = calloc(1, sizeof *s);
@@ -96,15 +97,16 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
         seer_projector pj = seer_vision_get_hparams(vision)->projector;
         if (pj == SEER_PROJ_QWEN2VL || pj == SEER_PROJ_QWEN25VL) s->mrope = true;
     }
-    s->style = params->chat_template ? seer_chat_from_name(params->chat_template)
-                                     : seer_chat_detect(seer_vocab_chat_template(s->vocab));
-    if (s->style == SEER_CHAT_UNKNOWN) {
-        if (params->chat_template) {
+    if (params->chat_template) {
+        s->style = seer_chat_from_name(params->chat_template);
+        if (s->style == SEER_CHAT_UNKNOWN) {
             seer_error_set(err, "unknown chat template '%s'", params->chat_template);
             free(s);
             return NULL;
         }
-        s->style = SEER_CHAT_CHATML; /* llama.cpp's fallback too */
+    } else {
+        const char *projector = vision ? seer_vision_get_hparams(vision)->projector_name : NULL;
+        s->style = seer_chat_for_model(seer_vocab_chat_template(s->vocab), projector, NULL);
     }
     s->system = params->system_prompt ? dup_or_null(params->system_prompt)
                                        : dup_or_null(seer_chat_default_system(s->style));

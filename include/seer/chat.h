@@ -21,6 +21,11 @@ seer_chat_style seer_chat_detect(const char *template_text);
 /* By name: "chatml", "vicuna", "llama2", "llama3", "mistral", "gemma", "smolvlm", "qwen2vl". */
 seer_chat_style seer_chat_from_name(const char *name);
 const char *seer_chat_style_name(seer_chat_style s);
+/* The style for a model: the one its template text shows, else a fallback
+ * (*is_fallback set): Vicuna for LLaVA-family files (an `mlp`/`mlp_norm`
+ * projector: the converters write no template, and LLaVA was trained on
+ * "USER: … ASSISTANT:"), ChatML otherwise (llama.cpp's own fallback). */
+seer_chat_style seer_chat_for_model(const char *template_text, const char *projector_name, bool *is_fallback);
 /* Default system prompt of the style (Qwen's "You are a helpful assistant."), or NULL. */
 const char *seer_chat_default_system(seer_chat_style s);
 

@@ -94,6 +94,14 @@ static void check_names(void) {
     CHECK(seer_chat_from_name(NULL) == SEER_CHAT_UNKNOWN);
     CHECK(strcmp(seer_chat_default_system(SEER_CHAT_QWEN2VL), "You are a helpful assistant.") == 0);
     CHECK(seer_chat_default_system(SEER_CHAT_CHATML) == NULL);
+    /* Fallbacks when a model has no usable template: LLaVA files get Vicuna with LLaVA's system prompt. */
+    bool fb = false;
+    CHECK(seer_chat_for_model(NULL, "mlp", &fb) == SEER_CHAT_VICUNA && fb);
+    CHECK(seer_chat_for_model("", "mlp_norm", &fb) == SEER_CHAT_VICUNA && fb);
+    CHECK(seer_chat_for_model(NULL, "idefics3", &fb) == SEER_CHAT_CHATML && fb);
+    CHECK(seer_chat_for_model(NULL, NULL, &fb) == SEER_CHAT_CHATML && fb);
+    CHECK(seer_chat_for_model("{{ '<|im_start|>' + message['role'] }}", "mlp", &fb) == SEER_CHAT_CHATML && !fb);
+    CHECK(strncmp(seer_chat_default_system(SEER_CHAT_VICUNA), "A chat between a curious human", 30) == 0);
     seer_error err = {{0}};
     CHECK(seer_chat_render(SEER_CHAT_UNKNOWN, NULL, 0, true, &err) == NULL && err.msg[0]);
     char *empty = seer_chat_render(SEER_CHAT_CHATML, NULL, 0, true, &err);
