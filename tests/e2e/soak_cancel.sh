@@ -11,7 +11,7 @@ SEER=${SEER:?SEER must point at the seer binary}
 TOOLS=${TOOLS:?TOOLS must point at the built test tools}
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$TOOLS/make_tiny_model" --arch llama --type q8_0 --out "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" >/dev/null \
+"$TOOLS/make_tiny_model" --arch llama --type f32 --out "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" >/dev/null \
   || { echo "FAIL: make_tiny_model"; exit 1; }
 img=tests/fuzz/corpus/image/seed.png
 args=(--model "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" --image "$img" --threads 2 --ctx 256)

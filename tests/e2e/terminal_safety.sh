@@ -71,9 +71,12 @@ check_clean "$T/err2.out" "bad-model error"
 script -qec "'$SEER' -m '$T/hostile.gguf' --mmproj '$T/mmproj.gguf' --image '$EVIL_FILE.png' -p hi -n 1" /dev/null </dev/null >"$T/err3.out"
 check_clean "$T/err3.out" "missing-image error"
 
-# 5. the TUI: the reply and the status line (model name) in a tmux pane
-start 100 30 -m "$EVIL_FILE" -t 2 --temp 0 -n 4
+# 5. the TUI: the reply, the status line (model name) and an image's file name in a tmux pane
+EVIL_IMG="$T/$(printf 'img\033]2;PWNED\007\033[5m').ppm"
+make_image "$EVIL_IMG" 32 32
+start 100 30 -m "$EVIL_FILE" --mmproj "$T/mmproj.gguf" --image "$EVIL_IMG" -t 2 --temp 0 -n 4
 wait_screen "evil" 20
+wait_screen "img␛]2;PWNED" 20
 type_line "hi"
 wait_screen "BIDI" 30
 sleep 1

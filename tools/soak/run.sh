@@ -17,7 +17,7 @@ BUILD=${BUILD:-build}; VG_BUILD=${VG_BUILD:-/tmp/seer-build-vg}
 B=$BUILD/tests/tools
 make -s "$B/soak_session" "$B/make_tiny_model" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$B/make_tiny_model" --arch llama --type q8_0 --out "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" >/dev/null
+"$B/make_tiny_model" --arch llama --type f32 --out "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" >/dev/null
 img=assets/images/demo.png
 [ -f "$img" ] || img=tests/fuzz/corpus/image/seed.png
 args=(--model "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" --image "$img" --threads 2)
