@@ -62,7 +62,7 @@ type_line "/theme"
 wait_screen "available:"
 for th in dark light solarized mono; do screen | grep -q "$th" || fail "theme $th not listed"; done
 keys C-d; wait_exit 5 >/dev/null
-tmux -u -L "$SOCK" kill-server; rm -f "$T/exit" "$LOG"
+stop_seer
 
 # NO_COLOR: attributes only, no colour sequences at all (also in the image art).
 # The second image's file name carries an escape sequence: it must reach the
@@ -78,7 +78,7 @@ screen_escapes | grep -qF $'\033[31mred' && fail "raw escape sequence from a fil
 screen_escapes | grep -qE $'\033\\[[0-9;]*(38|48);5;' && fail "colours used under NO_COLOR"
 screen | grep -qF "▒" || screen | grep -qF "░" || screen | grep -qF "█" || fail "no shade art under NO_COLOR"
 keys C-d; wait_exit 5 >/dev/null
-tmux -u -L "$SOCK" kill-server; rm -f "$T/exit" "$LOG"
+stop_seer
 
 # An 8-colour terminal gets only the 8 basic colours.
 cat > "$T/run8.sh" <<EOS
@@ -91,7 +91,7 @@ sleep 0.3
 screen_escapes | grep -qE $'\033\\[[0-9;]*(38|48);5;' && fail "256-colour sequences on an 8-colour terminal"
 screen_escapes | grep -qE $'\033\\[[0-9;]*(3[0-7]|4[0-7])m' || fail "no colours on an 8-colour terminal"
 keys C-d; wait_exit 5 >/dev/null
-tmux -u -L "$SOCK" kill-server; rm -f "$T/exit" "$LOG"
+stop_seer
 
 # A broken model file: the error is shown in the UI, exit code 1.
 head -c 100 /dev/urandom > "$T/bad.gguf"

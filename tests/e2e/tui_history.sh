@@ -11,7 +11,7 @@ type_line "/quit"
 wait_exit 10 >/dev/null
 [ -f "$XDG_STATE_HOME/seer/history" ] || fail "no history file"
 grep -qF "/set temp 0.5" "$XDG_STATE_HOME/seer/history" || fail "history file lacks the line"
-tmux -u -L "$SOCK" kill-server; rm -f "$T/exit" "$LOG"
+stop_seer
 
 mkdir -p "$T/pics"; make_image "$T/pics/zebra_unique.ppm" 8 8
 start 100 30 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" -n 4

@@ -52,6 +52,18 @@ start() {
   tmux -u -L "$SOCK" new-session -d -s "$PANE" -x "$w" -y "$h" "$cmd; echo SEER_EXIT=\$? > '$T/exit'; sleep 60"
 }
 
+# Ends the seer pane and its tmux server before the next start.
+stop_seer() {
+  tmux -u -L "$SOCK" kill-server 2>/dev/null
+  local i
+  for ((i = 0; i < 30; i++)); do
+    tmux -u -L "$SOCK" has-session 2>/dev/null || break
+    sleep 0.1
+  done
+  sleep 0.3
+  rm -f "$T/exit" "$LOG"
+}
+
 screen() { tmux -u -L "$SOCK" capture-pane -p -t "$PANE" 2>/dev/null; }
 screen_escapes() { tmux -u -L "$SOCK" capture-pane -e -p -t "$PANE" 2>/dev/null; }
 keys() { tmux -u -L "$SOCK" send-keys -t "$PANE" "$@"; }

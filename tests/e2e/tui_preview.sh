@@ -55,7 +55,7 @@ h = (bot_y - top_y + 1) * 2
 assert abs(n / h - 64 / 48) < 0.15, f"aspect {n}x{h}"
 PY
 keys C-d; wait_exit 5 >/dev/null
-tmux -u -L "$SOCK" kill-server; rm -f "$T/exit" "$LOG"
+stop_seer
 
 command -v sixel2png >/dev/null && command -v convert >/dev/null || { echo "ok (sixel part skipped: no sixel2png/convert)"; exit 0; }
 EXTRA_ENV="SEER_SIXEL_DUMP='$T/out.six'" start 120 36 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" --sixel on -n 2 "$T/quad.ppm"
