@@ -62,6 +62,12 @@ script -qec "'$SEER' info '$EVIL_FILE'" /dev/null </dev/null >"$T/info.out"
 check_clean "$T/info.out" "seer info"
 grep -q 'evil' "$T/info.out" && grep -q 'name' "$T/info.out" || { echo "FAIL: info lost the name: $(cat -v "$T/info.out")"; exit 1; }
 
+# 3b. seer tokenize --pieces prints vocabulary pieces of hostile bytes
+script -qec "'$SEER' tokenize -m '$T/hostile.gguf' --pieces -p \"\$(printf 'a\\033]52;c;QQ==\\007\\302\\233b')\"" /dev/null \
+  </dev/null >"$T/tok.out"
+check_clean "$T/tok.out" "seer tokenize --pieces"
+[ "$(grep -c . "$T/tok.out")" -ge 8 ] || { echo "FAIL: tokenize printed too little: $(cat -v "$T/tok.out")"; exit 1; }
+
 # 4. an error naming a hostile file name (missing file; file that is not a GGUF)
 script -qec "'$SEER' -m '$EVIL_FILE.missing' -p hi" /dev/null </dev/null >"$T/err1.out"
 check_clean "$T/err1.out" "missing-model error"
