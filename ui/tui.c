@@ -386,8 +386,11 @@ static void setup_theme_dirs(tui *t) {
         if (slash) *slash = 0;
         snprintf(t->theme_dir_buf[0], sizeof t->theme_dir_buf[0], "%s/themes", exe);
         snprintf(t->theme_dir_buf[1], sizeof t->theme_dir_buf[1], "%s/../share/seer/themes", exe);
+        /* a binary built in a subfolder of the source tree (build-san/seer) */
+        snprintf(t->theme_dir_buf[3], sizeof t->theme_dir_buf[3], "%s/../themes", exe);
         t->theme_dirs[k++] = t->theme_dir_buf[0];
         t->theme_dirs[k++] = t->theme_dir_buf[1];
+        t->theme_dirs[k++] = t->theme_dir_buf[3];
     }
     const char *cfg = getenv("XDG_CONFIG_HOME");
     if (cfg && *cfg) snprintf(t->theme_dir_buf[2], sizeof t->theme_dir_buf[2], "%s/seer/themes", cfg);

@@ -94,7 +94,7 @@ typedef struct tui {
     char notice[256];
     double notice_until;
     const char *theme_dirs[5];
-    char theme_dir_buf[3][PATH_MAX + 64];
+    char theme_dir_buf[4][PATH_MAX + 64];
     FILE *event_log;
 } tui;
 
