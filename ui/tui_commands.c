@@ -1,5 +1,6 @@
 /* What a line typed by the user does: a command, an image path, or a turn. */
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,12 @@ static void cmd_set(tui *t, char *args) {
     double v;
     if (sscanf(args, "%31s %lf", key, &v) != 2) {
         tui_note(t, TR_ERROR, "usage: /set temp|top_k|top_p|min_p|seed|n_predict|repeat_penalty VALUE");
+        return;
+    }
+    /* (int)v / (uint64_t)v of a value out of range is undefined behaviour */
+    const double max = !strcmp(key, "seed") ? 1.8e19 : 2147483647.0;
+    if (!isfinite(v) || v > max || v < -max) {
+        tui_note(t, TR_ERROR, "%s: %g is out of range", key, v);
         return;
     }
     seer_sampling s = t->sampling;
