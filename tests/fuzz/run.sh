@@ -11,8 +11,10 @@ for bin in "$@"; do
   work=tests/fuzz/out/$name
   mkdir -p "$work/corpus" "$corpus"
   log=$work/log.txt
+  extra=()  # the malformed-input corpus seeds the parsers it was written for
+  [ -d "tests/malformed/$name" ] && extra=("tests/malformed/$name")
   if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
-       -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" "$corpus" >"$log" 2>&1; then
+       -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" "$corpus" "${extra[@]}" >"$log" 2>&1; then
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
     echo "PASS fuzz/$name: ${execs:-?} executions in ${secs}s"
   else
