@@ -13,13 +13,13 @@ Xvfb $DISPLAY_NO -screen 0 1200x760x24 >/dev/null 2>&1 &
 XVFB=$!
 trap 'kill $XVFB 2>/dev/null' EXIT
 sleep 1
-steps="sleep:3;;$Q\\r;;sleep:6;;Describe the image.\\r;;sleep:8"
+steps="sleep:4;;$Q\\r;;sleep:7;;Describe the image.\\r;;sleep:12"
 shoot() { # name, xterm options…
   local name=$1; shift
   DISPLAY=$DISPLAY_NO LANG=C.UTF-8 xterm "$@" -fa 'DejaVu Sans Mono' -fs 11 -geometry 132x38+0+0 \
     -bg '#1c1c1c' -fg '#e4e4e4' -e env SEER_EVENT_LOG=${SEER_EVENT_LOG:-/dev/null} python3 $OUT/drive.py "$steps" ./seer -m "$LLM" --mmproj "$PROJ" --temp 0 -n 40 "$IMG" &
   local xt=$!
-  sleep 16
+  sleep 24
   DISPLAY=$DISPLAY_NO import -window root "$OUT/$name.png"
   kill $xt 2>/dev/null || true
   wait $xt 2>/dev/null || true
