@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tokenizer/merge_heap.h"
 #include "tokenizer/unicode.h"
 #include "tokenizer/vocab_internal.h"
 
@@ -20,44 +21,9 @@ typedef struct bpe_bigram {
     size_t left_n, right_n; /* sizes when queued: a changed size means stale */
 } bpe_bigram;
 
-typedef struct bpe_heap { bpe_bigram *a; size_t n, cap; } bpe_heap;
-
-static bool before(const bpe_bigram *a, const bpe_bigram *b) {
+static bool before(const void *pa, const void *pb) {
+    const bpe_bigram *a = pa, *b = pb;
     return a->rank < b->rank || (a->rank == b->rank && a->left < b->left);
-}
-
-static int heap_push(bpe_heap *h, bpe_bigram x) {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        bpe_bigram *a = realloc(h->a, cap * sizeof *a);
-        if (!a) return -1;
-        h->a = a;
-        h->cap = cap;
-    }
-    size_t i = h->n++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!before(&x, &h->a[parent])) break;
-        h->a[i] = h->a[parent];
-        i = parent;
-    }
-    h->a[i] = x;
-    return 0;
-}
-
-static bpe_bigram heap_pop(bpe_heap *h) {
-    bpe_bigram top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && before(&h->a[c + 1], &h->a[c])) c++;
-        if (!before(&h->a[c], &last)) break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n) h->a[i] = last;
-    return top;
 }
 
 typedef struct bpe_word {
@@ -65,7 +31,7 @@ typedef struct bpe_word {
     const char *text; /* byte-encoded word */
     bpe_symbol *syms;
     char *key;        /* scratch: "left\0right" */
-    bpe_heap heap;
+    merge_heap heap;
 } bpe_word;
 
 static int add_bigram(bpe_word *w, int left, int right) {
@@ -76,7 +42,8 @@ static int add_bigram(bpe_word *w, int left, int right) {
     memcpy(w->key + l->n + 1, w->text + r->start, r->n);
     int32_t rank = str_map_get(&w->v->merge_ranks, w->key, l->n + 1 + r->n);
     if (rank < 0) return 0;
-    return heap_push(&w->heap, (bpe_bigram){rank, left, right, l->n, r->n});
+    bpe_bigram b = {rank, left, right, l->n, r->n};
+    return merge_heap_push(&w->heap, &b);
 }
 
 static int emit_symbol(const seer_vocab *v, const char *s, size_t n, token_buf *out) {
@@ -107,7 +74,8 @@ static int merge_word(bpe_word *w, size_t len, token_buf *out) {
     int rc = 0;
     for (int i = 1; i < n && rc == 0; i++) rc = add_bigram(w, i - 1, i);
     while (rc == 0 && w->heap.n > 0) {
-        bpe_bigram b = heap_pop(&w->heap);
+        bpe_bigram b;
+        merge_heap_pop(&w->heap, &b);
         bpe_symbol *l = &w->syms[b.left], *r = &w->syms[b.right];
         if (l->n == 0 || r->n == 0 || l->n != b.left_n || r->n != b.right_n) continue; /* stale */
         l->n += r->n;
@@ -142,7 +110,7 @@ int bpe_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *o
     char *enc = NULL, *key = NULL;
     bpe_symbol *syms = NULL;
     size_t enc_cap = 0, key_cap = 0, syms_cap = 0;
-    bpe_word w = {v, NULL, NULL, NULL, {0}};
+    bpe_word w = {v, NULL, NULL, NULL, merge_heap_new(sizeof(bpe_bigram), before)};
     int rc = -1;
     if (!cps) goto done;
     size_t n = 0;
@@ -169,6 +137,6 @@ int bpe_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *o
         rc = merge_word(&w, elen, out);
     }
 done:
-    free(cps); free(enc); free(key); free(syms); free(w.heap.a); free(bounds);
+    free(cps); free(enc); free(key); free(syms); merge_heap_free(&w.heap); free(bounds);
     return rc;
 }

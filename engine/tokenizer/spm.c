@@ -5,6 +5,7 @@
  * are not in the vocabulary. The caller has already escaped spaces as "▁". */
 #include <stdlib.h>
 
+#include "tokenizer/merge_heap.h"
 #include "tokenizer/unicode.h"
 #include "tokenizer/vocab_internal.h"
 
@@ -19,60 +20,26 @@ typedef struct spm_bigram {
     size_t size;
 } spm_bigram;
 
-typedef struct bigram_heap { spm_bigram *a; size_t n, cap; } bigram_heap;
-
 /* a pops before b: higher score first, then the leftmost pair. */
-static bool before(const spm_bigram *a, const spm_bigram *b) {
+static bool before(const void *pa, const void *pb) {
+    const spm_bigram *a = pa, *b = pb;
     return a->score > b->score || (a->score == b->score && a->left < b->left);
 }
 
-static int heap_push(bigram_heap *h, spm_bigram x) {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        spm_bigram *a = realloc(h->a, cap * sizeof *a);
-        if (!a) return -1;
-        h->a = a;
-        h->cap = cap;
-    }
-    size_t i = h->n++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!before(&x, &h->a[parent])) break;
-        h->a[i] = h->a[parent];
-        i = parent;
-    }
-    h->a[i] = x;
-    return 0;
-}
-
-static spm_bigram heap_pop(bigram_heap *h) {
-    spm_bigram top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && before(&h->a[c + 1], &h->a[c])) c++;
-        if (!before(&h->a[c], &last)) break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n) h->a[i] = last;
-    return top;
-}
-
 static int try_add_bigram(const seer_vocab *v, const char *text, const spm_symbol *syms, int left, int right,
-                          bigram_heap *h) {
+                          merge_heap *h) {
     if (left < 0 || right < 0) return 0;
     size_t size = syms[left].n + syms[right].n;
     int32_t id = str_map_get(&v->token_ids, text + syms[left].start, size);
     if (id < 0) return 0;
-    return heap_push(h, (spm_bigram){v->score[id], left, right, size});
+    spm_bigram b = {v->score[id], left, right, size};
+    return merge_heap_push(h, &b);
 }
 
 int spm_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *out) {
     if (len == 0) return 0;
     spm_symbol *syms = malloc(len * sizeof *syms);
-    bigram_heap h = {0};
+    merge_heap h = merge_heap_new(sizeof(spm_bigram), before);
     if (!syms) return -1;
     int n = 0;
     for (size_t off = 0; off < len; n++) {
@@ -84,7 +51,8 @@ int spm_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *o
     int rc = 0;
     for (int i = 1; i < n && rc == 0; i++) rc = try_add_bigram(v, text, syms, i - 1, i, &h);
     while (rc == 0 && h.n > 0) {
-        spm_bigram b = heap_pop(&h);
+        spm_bigram b;
+        merge_heap_pop(&h, &b);
         spm_symbol *l = &syms[b.left], *r = &syms[b.right];
         if (l->n == 0 || r->n == 0 || l->n + r->n != b.size) continue; /* stale */
         l->n += r->n;
@@ -104,6 +72,6 @@ int spm_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *o
         }
     }
     free(syms);
-    free(h.a);
+    merge_heap_free(&h);
     return rc;
 }
