@@ -2,8 +2,9 @@
 # Esc stops a reply within a token or so, the partial answer stays on screen
 # and in the cache, and the next turn works; Ctrl-C stops too.
 . "$(dirname "$0")/tui_lib.bash"
-# Wider than the default tiny model: a few ms per token, so keys land mid-reply.
-make_model --embd 256 --ff 768 --heads 4 --kv-heads 2
+# Much wider than the default tiny model: several ms per token even on a quiet
+# machine (a 4096-token reply takes many seconds), so keys land mid-reply.
+make_model --embd 1024 --ff 4096 --heads 8 --kv-heads 4
 start 100 30 -m "$T/llm.gguf" -n 100000 -c 4096 --temp 0
 wait_log '^loaded' 15
 type_line "write forever"
