@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "seer/cpu.h"
 
 typedef struct subcommand {
     const char *name;
@@ -14,6 +15,11 @@ static const subcommand SUBCOMMANDS[] = {
 };
 
 int main(int argc, char **argv) {
+    const char *simd_problem = seer_simd_env_problem(); /* a typo must not silently run other kernels */
+    if (simd_problem) {
+        fprintf(stderr, "seer: %s\n", simd_problem);
+        return 2;
+    }
     if (argc > 1) {
         for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
             if (strcmp(argv[1], SUBCOMMANDS[i].name) == 0) return SUBCOMMANDS[i].run(argc - 1, argv + 1);

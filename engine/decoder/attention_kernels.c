@@ -1,6 +1,7 @@
 /* Scalar attention loops (four partial sums so the compiler can pipeline
  * them) and the run-time choice of the SIMD versions. */
 #include "decoder/attention_kernels.h"
+#include "seer/cpu.h"
 
 static float dot_scalar(const float *a, const float *b, int n) {
     float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -24,7 +25,7 @@ attn_kernels attn_kernels_scalar(void) { return (attn_kernels){dot_scalar, axpy_
 attn_kernels attn_kernels_select(void) {
     attn_kernels k = {dot_scalar, axpy_scalar};
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    if (seer_simd_level() >= SEER_SIMD_AVX2) {
         k.dot = attn_dot_avx2;
         k.axpy = attn_axpy_avx2;
     }

@@ -2,6 +2,7 @@
 #ifndef SEER_VEC_DOT_INTERNAL_H
 #define SEER_VEC_DOT_INTERNAL_H
 
+#include "seer/cpu.h"
 #include "seer/tensor.h"
 
 /* Dot of n elements: a weight row of the kernel's type with an activation
@@ -18,18 +19,15 @@ void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT]);
 
 /* The kernel seer_vec_dot would use for `type` right now (honours
- * seer_simd_force_scalar); never NULL for a valid type. */
+ * seer_simd_level); never NULL for a valid type. */
 seer_vec_dot_fn seer_vec_dot_get(int type);
 /* The four-row kernel matching seer_vec_dot_get(type), or NULL if none. */
 seer_vec_dot4_fn seer_vec_dot4_get(int type);
 /* The four-row kernel of a level (NULL when absent). */
 seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type);
 
-/* Kernel levels, for tests that check each level against scalar. */
-enum { SEER_SIMD_SCALAR = 0, SEER_SIMD_AVX2 = 1, SEER_SIMD_AVX512 = 2, SEER_SIMD_LEVELS = 3 };
 /* The kernel of `level` for `type`, or NULL when this CPU (or build) lacks
  * the level. Levels fall back to scalar for types they do not implement. */
 seer_vec_dot_fn seer_vec_dot_kernel(int level, int type);
-const char *seer_simd_level_name(int level);
 
 #endif

@@ -1,6 +1,5 @@
 /* Row dequantization for every supported type: blocks -> floats, following
  * each format's definition (see blocks.h). */
-#include <pthread.h>
 #include <string.h>
 
 #include "seer/tensor.h"
@@ -206,21 +205,8 @@ void seer_dequantize_row_scalar(int type, const void *src, float *dst, int64_t n
     }
 }
 
-/* Whether the AVX2 versions may run: decided once, constant afterwards. */
-static bool have_avx2;
-static pthread_once_t avx2_once = PTHREAD_ONCE_INIT;
-static void detect_avx2(void) {
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    /* every AVX2 CPU has F16C (and clang cannot test for it by name) */
-    have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
-}
-
-bool seer_tensor_have_avx2(void) {
-    pthread_once(&avx2_once, detect_avx2);
-    return have_avx2;
-}
+/* Whether the AVX2 versions may run (the one SIMD switch, seer/cpu.h). */
+bool seer_tensor_have_avx2(void) { return seer_simd_level() >= SEER_SIMD_AVX2; }
 
 void seer_dequantize_row(int type, const void *src, float *dst, int64_t n) {
     if (seer_tensor_have_avx2() && n > 0 && seer_dequantize_row_avx2(type, src, dst, n)) return;

@@ -1,6 +1,7 @@
-/* Scalar kernels (libm) and the run-time choice of the SIMD ones. */
+/* Scalar kernels (libm) and the run-time choice of the SIMD ones (seer_simd_level). */
 #include <math.h>
 
+#include "seer/cpu.h"
 #include "vision/vit_math.h"
 
 static float gate_arg(vit_gate_kind kind, float v) {
@@ -29,31 +30,21 @@ void vit_softmax_row_scalar(float *x, int64_t n) {
     for (int64_t i = 0; i < n; i++) x[i] *= inv;
 }
 
-/* 2: AVX-512F, 1: AVX2+FMA, 0: scalar. Asked each call (a cached CPU-id
- * read) so there is no global state to initialise. */
-static int simd_level(void) {
-#if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx512f")) return 2;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
-#endif
-    return 0;
-}
-
 void vit_gate(vit_gate_kind kind, float *x, const float *mul, int64_t n) {
-    switch (simd_level()) {
+    switch (seer_simd_level()) {
 #if defined(__x86_64__)
-    case 2: vit_gate_avx512(kind, x, mul, n); return;
-    case 1: vit_gate_avx2(kind, x, mul, n); return;
+    case SEER_SIMD_AVX512: vit_gate_avx512(kind, x, mul, n); return;
+    case SEER_SIMD_AVX2: vit_gate_avx2(kind, x, mul, n); return;
 #endif
     default: vit_gate_scalar(kind, x, mul, n); return;
     }
 }
 
 void vit_softmax_row(float *x, int64_t n) {
-    switch (simd_level()) {
+    switch (seer_simd_level()) {
 #if defined(__x86_64__)
-    case 2: vit_softmax_row_avx512(x, n); return;
-    case 1: vit_softmax_row_avx2(x, n); return;
+    case SEER_SIMD_AVX512: vit_softmax_row_avx512(x, n); return;
+    case SEER_SIMD_AVX2: vit_softmax_row_avx2(x, n); return;
 #endif
     default: vit_softmax_row_scalar(x, n); return;
     }

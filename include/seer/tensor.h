@@ -4,6 +4,7 @@
 #define SEER_TENSOR_H
 
 #include "seer/common.h"
+#include "seer/cpu.h" /* the SIMD switch (seer_simd_force_scalar for tests) */
 
 typedef enum seer_type {
     SEER_TYPE_F32 = 0, SEER_TYPE_F16 = 1, SEER_TYPE_Q4_0 = 2, SEER_TYPE_Q4_1 = 3,
@@ -44,9 +45,8 @@ bool seer_can_quantize(int type);
  * the best SIMD path for this CPU. */
 float seer_vec_dot(int type, int64_t n, const void *w_row, const void *act);
 
-/* Which SIMD level the kernels use ("avx512-vnni", "avx2", "scalar", "neon"). */
+/* Which SIMD level the kernels use now ("avx512-vnni", "avx2", "scalar"; see
+ * seer/cpu.h for the switch). */
 const char *seer_simd_name(void);
-/* Forces the scalar path (tests compare paths against each other). */
-void seer_simd_force_scalar(bool on);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seer/cpu.h"
 #include "seer/threadpool.h"
 #include "seer/vision.h"
 #include "test_vision_synth.h"
@@ -145,23 +146,11 @@ static void test_attention(seer_pool *pool) {
     free(out);
 }
 
-/* The SIMD exp kernels against libm, on every level this CPU has: values
- * from deep negative to large positive, lengths with ragged tails. */
+/* The SIMD exp kernels against libm, through the dispatch, on every level
+ * this CPU (and SEER_SIMD) allows: values from deep negative to large
+ * positive, lengths with ragged tails. */
 static void test_simd_math(void) {
-    typedef void (*gate_fn)(vit_gate_kind, float *, const float *, int64_t);
-    typedef void (*softmax_fn)(float *, int64_t);
-    gate_fn gates[3] = {vit_gate_scalar, NULL, NULL};
-    softmax_fn softmaxes[3] = {vit_softmax_row_scalar, NULL, NULL};
-#if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        gates[1] = vit_gate_avx2;
-        softmaxes[1] = vit_softmax_row_avx2;
-    }
-    if (__builtin_cpu_supports("avx512f")) {
-        gates[2] = vit_gate_avx512;
-        softmaxes[2] = vit_softmax_row_avx512;
-    }
-#endif
+    const int top = seer_simd_level();
     enum { N = 203 };
     float x[N], up[N];
     for (int i = 0; i < N; i++) {
@@ -169,12 +158,12 @@ static void test_simd_math(void) {
         up[i] = 0.5f + 0.01f * i;
     }
     for (int kind = VIT_GATE_QUICK_GELU; kind <= VIT_GATE_SILU; kind++) {
-        for (int lvl = 0; lvl < 3; lvl++) {
-            if (!gates[lvl]) continue;
+        for (int lvl = 0; lvl <= top; lvl++) {
+            seer_simd_set_level(lvl);
             for (int len = 1; len <= N; len += 13) {
                 float y[N], z[N];
                 for (int i = 0; i < len; i++) y[i] = z[i] = x[(i * 7) % N] * 0.05f * (float)(1 + i % 5);
-                gates[lvl]((vit_gate_kind)kind, y, kind == VIT_GATE_SILU ? up : NULL, len);
+                vit_gate((vit_gate_kind)kind, y, kind == VIT_GATE_SILU ? up : NULL, len);
                 for (int i = 0; i < len; i++) {
                     double v = z[i], g = kind == VIT_GATE_QUICK_GELU ? 1.702 * v
                                          : kind == VIT_GATE_GELU_TANH ? 2.0 * 0.7978845608028654 * (v + 0.044715 * v * v * v)
@@ -188,8 +177,8 @@ static void test_simd_math(void) {
             }
         }
     }
-    for (int lvl = 0; lvl < 3; lvl++) {
-        if (!softmaxes[lvl]) continue;
+    for (int lvl = 0; lvl <= top; lvl++) {
+        seer_simd_set_level(lvl);
         for (int len = 1; len <= N; len += 11) {
             float y[N];
             double m = -1e300, sum = 0;
@@ -199,12 +188,13 @@ static void test_simd_math(void) {
             }
             double ref[N];
             for (int i = 0; i < len; i++) sum += ref[i] = exp(y[i] - m);
-            softmaxes[lvl](y, len);
+            vit_softmax_row(y, len);
             for (int i = 0; i < len; i++)
                 CHECK_MSG(fabs(y[i] - ref[i] / sum) <= 3e-7 * (4 + fabs(log(ref[i]))) * (ref[i] / sum) + 1e-37, "softmax level %d len %d i %d", lvl,
                           len, i);
         }
     }
+    seer_simd_set_level(-1);
 }
 
 static char *tmp_path(const char *name) {

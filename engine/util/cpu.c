@@ -1,0 +1,88 @@
+/* One place decides which SIMD kernels run: the CPU's best level, lowered by
+ * SEER_SIMD, lowered further by the tests' override. Every dispatch site asks
+ * seer_simd_level(), so one switch moves the whole engine (valgrind, which
+ * cannot decode AVX-512, runs seer with SEER_SIMD=avx2). */
+#include "seer/cpu.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const level_names[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512-vnni"};
+
+static int cpu_best;        /* set once by init */
+static int env_level;       /* SEER_SIMD applied to cpu_best */
+static char env_problem[160];
+static atomic_int active = -1; /* what seer_simd_level returns; -1 until init */
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static int detect_best(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    /* every AVX2 CPU has F16C (and clang cannot test for it by name) */
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return SEER_SIMD_SCALAR;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vnni"))
+        return SEER_SIMD_AVX512;
+    return SEER_SIMD_AVX2;
+#else
+    return SEER_SIMD_SCALAR;
+#endif
+}
+
+int seer_simd_parse(const char *value, int best) {
+    static const char *const accepted[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512"};
+    if (!value || !*value) return best;
+    for (int level = 0; level < SEER_SIMD_LEVELS; level++)
+        if (strcmp(value, accepted[level]) == 0) return level < best ? level : best;
+    return -1;
+}
+
+static void init(void) {
+    cpu_best = detect_best();
+    const char *value = getenv("SEER_SIMD");
+    env_level = seer_simd_parse(value, cpu_best);
+    if (env_level < 0) {
+        /* Keep the value short and printable: it ends up on a terminal. */
+        char shown[24];
+        size_t n = 0;
+        for (const char *p = value; *p && n + 1 < sizeof shown; p++)
+            shown[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
+        shown[n] = 0;
+        snprintf(env_problem, sizeof env_problem, "SEER_SIMD=%s%s is not one of scalar, avx2, avx512", shown,
+                 value[n] ? "..." : "");
+        env_level = cpu_best;
+    }
+    atomic_store(&active, env_level);
+}
+
+int seer_cpu_simd_best(void) {
+    pthread_once(&init_once, init);
+    return cpu_best;
+}
+
+int seer_simd_level(void) {
+    int level = atomic_load_explicit(&active, memory_order_relaxed);
+    if (level >= 0) return level;
+    pthread_once(&init_once, init);
+    return atomic_load(&active);
+}
+
+void seer_simd_set_level(int level) {
+    pthread_once(&init_once, init);
+    atomic_store(&active, level < 0 || level > env_level ? env_level : level);
+}
+
+void seer_simd_force_scalar(bool on) { seer_simd_set_level(on ? SEER_SIMD_SCALAR : -1); }
+
+const char *seer_simd_level_name(int level) {
+    return level >= 0 && level < SEER_SIMD_LEVELS ? level_names[level] : "unknown";
+}
+
+const char *seer_simd_env_problem(void) {
+    pthread_once(&init_once, init);
+    return env_problem[0] ? env_problem : NULL;
+}

@@ -1,0 +1,33 @@
+/* The SIMD level every kernel dispatch site asks for: the best this CPU has,
+ * lowered by the environment variable SEER_SIMD=scalar|avx2|avx512 (valgrind
+ * cannot run AVX-512 code; tests compare the paths against each other). */
+#ifndef SEER_CPU_H
+#define SEER_CPU_H
+
+#include <stdbool.h>
+
+/* Ordered: a level implies every level below it. AVX2 means AVX2+FMA+F16C;
+ * AVX-512 means F, BW, VL, DQ and VNNI (what the AVX-512 kernels are built with). */
+enum { SEER_SIMD_SCALAR = 0, SEER_SIMD_AVX2 = 1, SEER_SIMD_AVX512 = 2, SEER_SIMD_LEVELS = 3 };
+
+/* The highest level this CPU has (ignores SEER_SIMD). */
+int seer_cpu_simd_best(void);
+/* The level the kernels use now: min(CPU best, SEER_SIMD, test override). Cheap. */
+int seer_simd_level(void);
+/* Test override: lowers the level to `level` (never above what SEER_SIMD and
+ * the CPU allow); a negative level returns to that choice. */
+void seer_simd_set_level(int level);
+/* Shorthand for the override: scalar on, back to the normal choice off. */
+void seer_simd_force_scalar(bool on);
+/* "scalar", "avx2", "avx512-vnni" ("unknown" outside the range). */
+const char *seer_simd_level_name(int level);
+
+/* Parses a SEER_SIMD value ("scalar", "avx2", "avx512"; NULL or "" mean the
+ * CPU's best). Returns the level to use, or -1 for an unknown value. A level
+ * above `best` is lowered to `best`. */
+int seer_simd_parse(const char *value, int best);
+/* NULL when SEER_SIMD is unset or valid; otherwise a one-line message naming
+ * the variable (the engine then uses the CPU's best level). */
+const char *seer_simd_env_problem(void);
+
+#endif
