@@ -14,7 +14,7 @@ typedef struct attn_job {
     int n_split;    /* parts each query group is split into (enough tasks for the threads) */
 } attn_job;
 
-static void attn_task(void *ctx, int ith, int nth) {
+static void attn_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const attn_job *j = ctx;
     seer_ctx *c = j->c;
     const seer_llm_info *in = &c->m->info;
@@ -22,8 +22,6 @@ static void attn_task(void *ctx, int ith, int nth) {
     const float scale = 1.0f / sqrtf((float)hd);
     float *scores = c->scores + (size_t)ith * (size_t)group * (size_t)c->n_ctx;
     const int64_t per_row = (int64_t)in->n_head_kv * j->n_split;
-    int64_t t0, t1;
-    seer_pool_range(per_row * j->n, ith, nth, &t0, &t1);
     for (int64_t t = t0; t < t1; t++) {
         const int i = (int)(t / per_row), kvh = (int)(t % per_row) / j->n_split, part = (int)(t % j->n_split);
         const int h0 = kvh * group + part * gs;
@@ -47,8 +45,10 @@ static void attn_task(void *ctx, int ith, int nth) {
 
 /* Prefill: tiles of query rows of one head go through two GEMMs (scores =
  * Q·Kᵀ over every key the tile's last row sees, then P·V); keys a row must
- * not see get probability 0. OpenBLAS runs single-threaded inside each task. */
-static void attn_tile_task(void *ctx, int ith, int nth) {
+ * not see get probability 0. OpenBLAS runs single-threaded inside each task.
+ * Later tiles see more keys: they are handed out first, the cheap early
+ * ones fill in the gaps. */
+static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const attn_job *j = ctx;
     seer_ctx *c = j->c;
     const seer_llm_info *in = &c->m->info;
@@ -56,10 +56,8 @@ static void attn_tile_task(void *ctx, int ith, int nth) {
     const float scale = 1.0f / sqrtf((float)hd);
     float *S = c->tile_scores + (size_t)ith * LLM_ATTN_TILE * (size_t)c->n_ctx;
     const int n_tiles = (j->n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
-    int64_t t0, t1;
-    seer_pool_range((int64_t)in->n_head * n_tiles, ith, nth, &t0, &t1);
     for (int64_t t = t0; t < t1; t++) {
-        const int h = (int)(t % in->n_head), i0 = (int)(t / in->n_head) * LLM_ATTN_TILE;
+        const int h = (int)(t % in->n_head), i0 = (n_tiles - 1 - (int)(t / in->n_head)) * LLM_ATTN_TILE;
         const int rows = j->n - i0 < LLM_ATTN_TILE ? j->n - i0 : LLM_ATTN_TILE;
         const size_t base = ((size_t)j->layer * in->n_head_kv + h / group) * c->kv_head_stride;
         const int len = c->n_used + i0 + rows;
@@ -77,16 +75,17 @@ static void attn_tile_task(void *ctx, int ith, int nth) {
 }
 
 void llm_attention(seer_ctx *c, int layer, int n) {
+    const seer_llm_info *in = &c->m->info;
     if (n >= LLM_ATTN_TILE_MIN_ROWS) {
         attn_job tj = {.c = c, .layer = layer, .n = n, .n_split = 1};
-        seer_pool_run(c->pool, attn_tile_task, &tj);
+        const int64_t n_tiles = (n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
+        seer_pool_for(c->pool, (int64_t)in->n_head * n_tiles, 1, attn_tile_range, &tj);
         return;
     }
-    const seer_llm_info *in = &c->m->info;
     const int group = in->n_head / in->n_head_kv;
     attn_job j = {.c = c, .layer = layer, .n = n, .n_split = 1};
     /* Split query groups until every thread has a couple of tasks. */
     while ((int64_t)in->n_head_kv * n * j.n_split < 2 * (int64_t)c->n_threads && group % (2 * j.n_split) == 0)
         j.n_split *= 2;
-    seer_pool_run(c->pool, attn_task, &j);
+    seer_pool_for(c->pool, (int64_t)in->n_head_kv * j.n_split * n, 1, attn_range, &j);
 }

@@ -64,9 +64,9 @@ static void block(seer_ctx *c, int l, int n) {
     const int E = m->info.n_embd, F = m->info.n_ff;
     const int64_t Dq = (int64_t)m->info.n_head * m->info.head_dim;
     rmsnorm_rows(c->x, c->xn, L->attn_norm, n, E, m->norm_eps);
-    seer_matmul(c->pool, &L->wq, c->xn, n, c->q, L->bq);
-    seer_matmul(c->pool, &L->wk, c->xn, n, c->k, L->bk);
-    seer_matmul(c->pool, &L->wv, c->xn, n, c->v, L->bv);
+    const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
+    seer_matmul_multi(c->pool, 3, qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
+                      (const float *const[]){L->bq, L->bk, L->bv});
     rope_rows(c, c->q, n, m->info.n_head);
     rope_rows(c, c->k, n, m->info.n_head_kv);
     store_kv(c, l, n);
@@ -75,8 +75,8 @@ static void block(seer_ctx *c, int l, int n) {
     seer_add(c->x, c->xn, (int64_t)n * E);
     (void)Dq;
     rmsnorm_rows(c->x, c->xn, L->ffn_norm, n, E, m->norm_eps);
-    seer_matmul(c->pool, &L->w_gate, c->xn, n, c->ffn_a, NULL);
-    seer_matmul(c->pool, &L->w_up, c->xn, n, c->ffn_b, NULL);
+    const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
+    seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
     seer_swiglu(c->ffn_a, c->ffn_b, (int64_t)n * F);
     seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
     seer_add(c->x, c->xn, (int64_t)n * E);

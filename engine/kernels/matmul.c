@@ -63,12 +63,23 @@ static void *scratch(seer_pool *pool, int slot, size_t bytes, void **owned) {
     return p;
 }
 
-typedef struct matmul_job {
+/* One weight of a fused product: several weights that read the same input
+ * (Q, K, V; gate, up) share the activation quantization and one dispatch. */
+#define MAX_PARTS 4
+typedef struct matmul_part {
     const seer_weight *w;
+    float *y;
+    const float *bias;
+} matmul_part;
+
+typedef struct matmul_job {
+    const seer_weight *w; /* parts[0].w; the batched paths take one weight */
     const float *x;
     int64_t n_rows;
     float *y;
     const float *bias;
+    matmul_part parts[MAX_PARTS];
+    int n_parts;
     int act_type;
     seer_vec_dot_fn dot;
     seer_vec_dot4_fn dot4; /* NULL when the type has no four-row kernel */
@@ -95,11 +106,10 @@ static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out,
         for (int64_t o = o0; o < o1; o++) y[r * n_out + o] += bias[o];
 }
 
-static void dot_task(void *ctx, int ith, int nth) {
-    const matmul_job *j = ctx;
-    const seer_weight *w = j->w;
-    int64_t o0, o1;
-    seer_pool_range(w->n_out, ith, nth, &o0, &o1);
+/* Output rows [o0, o1) of one part, every activation row. */
+static void dot_rows(const matmul_job *j, const matmul_part *pt, int64_t o0, int64_t o1) {
+    const seer_weight *w = pt->w;
+    const float *bias = pt->bias;
     const char *wrow = (const char *)w->data + (size_t)o0 * w->row_bytes;
     for (int64_t o = o0; o < o1; o++, wrow += w->row_bytes) {
         int64_t r = 0;
@@ -107,14 +117,27 @@ static void dot_task(void *ctx, int ith, int nth) {
             for (; r + 4 <= j->n_rows; r += 4) {
                 float v[4];
                 j->dot4(w->n_in, wrow, (const char *)j->act + (size_t)r * j->act_row_bytes, j->act_row_bytes, v);
-                for (int k = 0; k < 4; k++) j->y[(r + k) * w->n_out + o] = j->bias ? v[k] + j->bias[o] : v[k];
+                for (int k = 0; k < 4; k++) pt->y[(r + k) * w->n_out + o] = bias ? v[k] + bias[o] : v[k];
             }
         }
         for (; r < j->n_rows; r++) {
             const void *a = (const char *)j->act + (size_t)r * j->act_row_bytes;
             float v = j->dot(w->n_in, wrow, a);
-            j->y[r * w->n_out + o] = j->bias ? v + j->bias[o] : v;
+            pt->y[r * w->n_out + o] = bias ? v + bias[o] : v;
         }
+    }
+}
+
+/* Rows [g0, g1) of all parts' outputs laid end to end. */
+static void dot_range(void *ctx, int64_t g0, int64_t g1, int ith) {
+    (void)ith;
+    const matmul_job *j = ctx;
+    int64_t base = 0;
+    for (int p = 0; p < j->n_parts && base < g1; p++) {
+        int64_t n_out = j->parts[p].w->n_out;
+        int64_t o0 = g0 - base > 0 ? g0 - base : 0, o1 = g1 - base < n_out ? g1 - base : n_out;
+        if (o0 < o1) dot_rows(j, &j->parts[p], o0, o1);
+        base += n_out;
     }
 }
 
@@ -141,13 +164,11 @@ static void round_act_task(void *ctx, int ith, int nth) {
     }
 }
 
-static void gemm_task(void *ctx, int ith, int nth) {
+/* Whole tiles [t0, t1): each thread dequantizes the rows it multiplies. */
+static void gemm_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const matmul_job *j = ctx;
     const seer_weight *w = j->w;
     int64_t n_in = w->n_in, n_out = w->n_out;
-    /* Split whole tiles between threads so each dequantizes its own rows. */
-    int64_t n_tiles = (n_out + j->tile_rows - 1) / j->tile_rows, t0, t1;
-    seer_pool_range(n_tiles, ith, nth, &t0, &t1);
     float *tile = j->tiles ? j->tiles + (size_t)ith * (size_t)j->tile_rows * (size_t)n_in : NULL;
     for (int64_t t = t0; t < t1; t++) {
         int64_t o0 = t * j->tile_rows, o1 = o0 + j->tile_rows < n_out ? o0 + j->tile_rows : n_out;
@@ -202,13 +223,12 @@ static void q8_act_task(void *ctx, int ith, int nth) {
     }
 }
 
-static void q8_gemm_task(void *ctx, int ith, int nth) {
+/* Panels [p0, p1) of SEER_Q8_PANEL_ROWS weight rows, packed group by group. */
+static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     const matmul_job *j = ctx;
     const seer_weight *w = j->w;
     int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
     const int R = SEER_Q8_PANEL_ROWS;
-    int64_t n_panels = (n_out + R - 1) / R, p0, p1;
-    seer_pool_range(n_panels, ith, nth, &p0, &p1);
     size_t pb = SEER_Q8_PANEL_BYTES(nb);
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
@@ -253,13 +273,17 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
         seer_pool_run(pool, q8_act_task, j);
-        seer_pool_run(pool, q8_gemm_task, j);
+        int64_t n_panels = (j->w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
+        int64_t grain = seer_pool_grain(pool, n_panels, 2); /* the kernel takes panels in pairs */
+        seer_pool_for(pool, n_panels, grain < j->panel_group ? grain : j->panel_group, q8_gemm_range, j);
     }
     for (int i = 0; i < 5; i++) free(owned[i]);
 }
 
 static void matmul_dot(seer_pool *pool, matmul_job *j) {
     const seer_weight *w = j->w;
+    int64_t n_out = 0;
+    for (int p = 0; p < j->n_parts; p++) n_out += j->parts[p].w->n_out;
     void *owned = NULL;
     if (j->act_type == SEER_TYPE_F32) {
         j->act = j->x;
@@ -272,7 +296,7 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         if (j->n_rows < 4) quantize_act_task(j, 0, 1);
         else seer_pool_run(pool, quantize_act_task, j);
     }
-    seer_pool_run(pool, dot_task, j);
+    seer_pool_for(pool, n_out, seer_pool_grain(pool, n_out, 16), dot_range, j);
     free(owned);
 }
 
@@ -295,15 +319,18 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
 
     int64_t rows = (int64_t)(TILE_BYTES / ((size_t)n_in * sizeof(float)));
     if (rows < 16) rows = 16;
-    /* Enough tiles to keep every thread busy. */
-    int64_t per_thread = (w->n_out + nth - 1) / nth;
-    if (rows > per_thread || w->type == SEER_TYPE_F32) rows = per_thread; /* f32: no tile to fill */
+    /* Enough tiles for two threads to take a few each. Not a function of
+     * the thread count: BLAS may sum an edge tile's columns in another
+     * order, and a row's result must not depend on the threads. */
+    int64_t per_chunk = (w->n_out / 8 + 15) / 16 * 16;
+    if (per_chunk < 16) per_chunk = 16;
+    if (rows > per_chunk || w->type == SEER_TYPE_F32) rows = per_chunk; /* f32: no tile to fill */
     j->tile_rows = rows > 0 ? rows : 1;
     if (w->type != SEER_TYPE_F32) {
         j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->tile_rows * (size_t)n_in * sizeof(float), &owned_t);
         if (!j->tiles) goto done;
     }
-    seer_pool_run(pool, gemm_task, j);
+    seer_pool_for(pool, (w->n_out + j->tile_rows - 1) / j->tile_rows, 1, gemm_range, j);
 done:
     free(owned_x);
     free(owned_q);
@@ -323,7 +350,8 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     const seer_type_info *ti = seer_type_get(w->type);
     if (!ti) return;
     matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type,
-                    .dot = seer_vec_dot_get(w->type), .dot4 = seer_vec_dot4_get(w->type)};
+                    .dot = seer_vec_dot_get(w->type), .dot4 = seer_vec_dot4_get(w->type),
+                    .parts = {{w, y, bias}}, .n_parts = 1};
     if (path == SEER_MATMUL_AUTO) path = n_rows < seer_matmul_gemm_min_rows(w->type) ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
     if (path == SEER_MATMUL_DOT) {
         matmul_dot(pool, &j);
@@ -336,4 +364,20 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
 
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y, const float *bias) {
     seer_matmul_path(pool, w, x, n_rows, y, bias, SEER_MATMUL_AUTO);
+}
+
+void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
+                       float *const y[], const float *const bias[]) {
+    if (n <= 0 || n_rows <= 0) return;
+    bool fuse = n <= MAX_PARTS && seer_type_get(w[0]->type) && n_rows < seer_matmul_gemm_min_rows(w[0]->type);
+    for (int i = 1; i < n && fuse; i++) fuse = w[i]->type == w[0]->type && w[i]->n_in == w[0]->n_in;
+    if (!fuse) { /* batched products are big enough to dispatch one by one */
+        for (int i = 0; i < n; i++) seer_matmul(pool, w[i], x, n_rows, y[i], bias ? bias[i] : NULL);
+        return;
+    }
+    matmul_job j = {.w = w[0], .x = x, .n_rows = n_rows, .y = y[0], .bias = bias ? bias[0] : NULL,
+                    .act_type = seer_type_get(w[0]->type)->vec_dot_type, .dot = seer_vec_dot_get(w[0]->type),
+                    .dot4 = seer_vec_dot4_get(w[0]->type), .n_parts = n};
+    for (int i = 0; i < n; i++) j.parts[i] = (matmul_part){w[i], y[i], bias ? bias[i] : NULL};
+    matmul_dot(pool, &j);
 }

@@ -1,5 +1,5 @@
 /* Plain f32 GEMM through BLAS, split over the pool along the larger output
- * dimension (each worker calls single-threaded sgemm on its slice). */
+ * dimension (each worker calls single-threaded sgemm on the slices it takes). */
 #include <cblas.h>
 
 #include "kernels/matmul_internal.h"
@@ -14,14 +14,10 @@ typedef struct sgemm_job {
     bool bt, split_n;
 } sgemm_job;
 
-static void sgemm_task(void *ctx, int ith, int nth) {
+/* Columns (or rows) [s0, s1) of C. */
+static void sgemm_range(void *ctx, int64_t s0, int64_t s1, int ith) {
+    (void)ith;
     const sgemm_job *j = ctx;
-    int64_t len = j->split_n ? j->n : j->m;
-    /* Slices in multiples of 16 so BLAS kernels see full register tiles. */
-    int64_t units = (len + 15) / 16, u0, u1;
-    seer_pool_range(units, ith, nth, &u0, &u1);
-    int64_t s0 = u0 * 16, s1 = u1 * 16 < len ? u1 * 16 : len;
-    if (s1 <= s0) return;
     CBLAS_TRANSPOSE tb = j->bt ? CblasTrans : CblasNoTrans;
     if (j->split_n) {
         const float *b = j->bt ? j->b + s0 * j->ldb : j->b + s0;
@@ -39,5 +35,8 @@ void seer_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, float alpha, c
     seer_blas_init();
     sgemm_job j = {.m = m, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a, .b = b, .c = c,
                    .lda = lda, .ldb = ldb, .ldc = ldc, .bt = b_transposed, .split_n = n >= m};
-    seer_pool_run(pool, sgemm_task, &j);
+    /* Slices in multiples of 16 so BLAS kernels see full register tiles,
+     * about eight of them, handed out on demand. */
+    int64_t len = j.split_n ? n : m, slice = (len / 8 + 15) / 16 * 16;
+    seer_pool_for(pool, len, slice < 16 ? 16 : slice, sgemm_range, &j);
 }

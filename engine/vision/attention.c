@@ -4,7 +4,6 @@
  * tile × segment score block per thread, never [heads × n × n]. Segments are
  * the whole sequence, or Qwen2.5-VL's windows (contiguous by construction). */
 #include <math.h>
-#include <stdatomic.h>
 
 #include "seer/matmul.h"
 #include "vision/vision_internal.h"
@@ -41,7 +40,6 @@ typedef struct attn_job {
     float scale;
     float *scratch;
     int64_t scratch_per_thread;
-    atomic_int_fast64_t next;
 } attn_job;
 
 static int find_segment(const attn_job *j, int64_t unit) {
@@ -72,17 +70,11 @@ static void attn_unit(const attn_job *j, int64_t unit, float *scores) {
                j->out + t0 * j->width + off, j->width);
 }
 
-static void attn_task(void *ctx, int ith, int nth) {
-    (void)nth;
-    attn_job *j = ctx;
+/* Units differ in cost (edge windows are small): handed out one by one. */
+static void attn_range(void *ctx, int64_t u0, int64_t u1, int ith) {
+    const attn_job *j = ctx;
     float *scores = j->scratch + (int64_t)ith * j->scratch_per_thread;
-    int64_t total = j->unit_start[j->n_segments];
-    /* Units differ in cost (edge windows are small): hand them out one by one. */
-    for (;;) {
-        int64_t u = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
-        if (u >= total) break;
-        attn_unit(j, u, scores);
-    }
+    for (int64_t u = u0; u < u1; u++) attn_unit(j, u, scores);
 }
 
 void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
@@ -104,7 +96,6 @@ void vit_attention(seer_pool *pool, const float *q, const float *k, const float 
                   .width = (int64_t)n_head * d, .seg_start = seg_start, .n_segments = n_segments,
                   .unit_start = unit_start, .scale = 1.0f / sqrtf((float)d), .scratch = scratch + table_floats(n_segments),
                   .scratch_per_thread = per_thread};
-    atomic_init(&j.next, 0);
-    seer_pool_run(pool, attn_task, &j);
+    seer_pool_for(pool, unit_start[n_segments], 1, attn_range, &j);
     if (flops) *flops += fl;
 }

@@ -30,6 +30,13 @@ bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t);
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows,
                  float *y, const float *bias);
 
+/* Several weights of the same type and input width applied to the same x
+ * (Q, K and V; gate and up): y[i] = x · w[i]^T (+ bias[i]; bias may be NULL).
+ * For few rows (decode) the activations are quantized once and all output
+ * rows go out in one dispatch; otherwise one seer_matmul per weight. */
+void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
+                       float *const y[], const float *const bias[]);
+
 /* Plain f32 GEMM through BLAS: C[m][n] = alpha * A[m][k] · op(B) + beta * C,
  * with op(B) = B^T when b_transposed (B stored [n][k]) else B ([k][n]).
  * lda/ldb/ldc are row strides. Parallel over the pool. */

@@ -154,6 +154,38 @@ static void check_thread_independence(seer_pool *p1, seer_pool *p2, int type, in
     free(wdata); free(x); free(ya); free(yb);
 }
 
+/* Q, K and V in one fused call: each output exactly as its own seer_matmul
+ * (also when the types differ and the call falls back to one at a time). */
+static void check_multi(seer_pool *pool, int type0, int type2, int64_t n_rows) {
+    const int64_t n_in = 256, n_out[3] = {37, 13, 16};
+    const int types[3] = {type0, type0, type2};
+    void *wdata[3];
+    seer_weight w[3];
+    const seer_weight *wp[3];
+    float *y[3], *want[3], *bias[3];
+    float *x = malloc(sizeof(float) * (size_t)(n_rows * n_in));
+    for (int64_t i = 0; i < n_rows * n_in; i++) x[i] = rnd_float(-2, 2);
+    for (int i = 0; i < 3; i++) {
+        wdata[i] = make_weight(types[i], n_in, n_out[i]);
+        w[i] = (seer_weight){.type = types[i], .n_in = n_in, .n_out = n_out[i], .data = wdata[i],
+                             .row_bytes = seer_row_bytes(types[i], n_in)};
+        wp[i] = &w[i];
+        y[i] = calloc((size_t)(n_rows * n_out[i]), sizeof(float));
+        want[i] = calloc((size_t)(n_rows * n_out[i]), sizeof(float));
+        bias[i] = i == 1 ? NULL : malloc(sizeof(float) * (size_t)n_out[i]);
+        for (int64_t o = 0; bias[i] && o < n_out[i]; o++) bias[i][o] = rnd_float(-1, 1);
+        seer_matmul(pool, &w[i], x, n_rows, want[i], bias[i]);
+    }
+    seer_matmul_multi(pool, 3, wp, x, n_rows, y, (const float *const *)bias);
+    for (int i = 0; i < 3; i++) {
+        CHECK_MSG(memcmp(y[i], want[i], sizeof(float) * (size_t)(n_rows * n_out[i])) == 0,
+                  "%s+%s, %lld rows: fused output %d differs from its own matmul", seer_type_name(type0),
+                  seer_type_name(type2), (long long)n_rows, i);
+        free(wdata[i]); free(y[i]); free(want[i]); free(bias[i]);
+    }
+    free(x);
+}
+
 static void check_weight_from_tensor(void) {
     static uint8_t buf[34 * 8 * 3];
     gguf_tensor t = {.name = "w", .n_dims = 2, .ne = {256, 3, 1, 1}, .type = SEER_TYPE_Q8_0, .data = buf};
@@ -213,6 +245,13 @@ int main(void) {
     for (size_t t = 0; t < sizeof weight_types / sizeof weight_types[0]; t++) {
         check_thread_independence(pools[1], pools[2], weight_types[t], 6, SEER_MATMUL_DOT);
         check_thread_independence(pools[1], pools[2], weight_types[t], 37, SEER_MATMUL_GEMM);
+    }
+    for (int p = 0; p < 3; p++) {
+        check_multi(pools[p], SEER_TYPE_Q8_0, SEER_TYPE_Q8_0, 1);
+        check_multi(pools[p], SEER_TYPE_Q4_K, SEER_TYPE_Q4_K, 3);
+        check_multi(pools[p], SEER_TYPE_F16, SEER_TYPE_F16, 2);
+        check_multi(pools[p], SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, 1); /* Q4_K_M mixes types: no fusion */
+        check_multi(pools[p], SEER_TYPE_Q8_0, SEER_TYPE_Q8_0, 40);  /* batched: one at a time */
     }
     check_weight_from_tensor();
     for (int p = 0; p < 3; p++) seer_pool_destroy(pools[p]);

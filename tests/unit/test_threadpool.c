@@ -2,6 +2,7 @@
  * each other's results in order, ranges partition, sleeping workers wake. */
 #include <math.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 #include "seer/threadpool.h"
@@ -84,8 +85,63 @@ static void check_ranges(void) {
     }
 }
 
+typedef struct {
+    _Atomic int hits[1000];
+    _Atomic int per_thread[16];
+    _Atomic int slow_thread; /* who took item 0, which sleeps */
+    int size;
+    _Atomic int bad_ith;
+} for_job;
+
+static void count_items(void *ctx, int64_t b, int64_t e, int ith) {
+    for_job *j = ctx;
+    if (ith < 0 || ith >= j->size) atomic_fetch_add(&j->bad_ith, 1);
+    for (int64_t i = b; i < e; i++) {
+        atomic_fetch_add(&j->hits[i], 1);
+        if (ith >= 0 && ith < 16) atomic_fetch_add(&j->per_thread[ith], 1);
+        if (i == 0 && j->slow_thread >= 0) {
+            j->slow_thread = ith;
+            nanosleep(&(struct timespec){0, 200000000}, NULL);
+        }
+    }
+}
+
+/* seer_pool_for covers every item exactly once, whatever the grain, and a
+ * thread stuck on a slow item leaves the rest to the others. */
+static void check_for(int n_threads) {
+    seer_pool *p = n_threads ? seer_pool_create(n_threads) : NULL;
+    static for_job j;
+    for (int64_t n = 0; n <= 1000; n += n < 20 ? 1 : 245) {
+        for (int64_t grain = 0; grain <= 7; grain += grain < 3 ? 1 : 4) {
+            memset(&j, 0, sizeof j);
+            j.size = seer_pool_size(p);
+            j.slow_thread = -1;
+            seer_pool_for(p, n, grain, count_items, &j);
+            int bad = 0;
+            for (int64_t i = 0; i < n; i++) bad += j.hits[i] != 1;
+            CHECK_MSG(bad == 0, "%d threads, n %lld, grain %lld: %d items not run once", n_threads, (long long)n,
+                      (long long)grain, bad);
+            CHECK(j.bad_ith == 0);
+        }
+    }
+    if (seer_pool_size(p) == 2) {
+        memset(&j, 0, sizeof j);
+        j.size = 2;
+        seer_pool_for(p, 100, 1, count_items, &j);
+        int slow = j.slow_thread;
+        CHECK_MSG(slow >= 0 && j.per_thread[slow] < 50, "the thread sleeping on item 0 ran %d of 100 items",
+                  slow >= 0 ? (int)j.per_thread[slow] : -1);
+    }
+    CHECK(seer_pool_grain(p, 100, 16) % 16 == 0 && seer_pool_grain(p, 1, 1) == 1);
+    seer_pool_destroy(p);
+}
+
 int main(void) {
     check_ranges();
+    check_for(0);
+    check_for(1);
+    check_for(2);
+    check_for(4);
     check_pool(1);
     check_pool(2);
     check_pool(4); /* more threads than cores must still work */
