@@ -22,14 +22,17 @@ static const dispatch *get_tables(void) {
     return &tables;
 }
 
+/* Only the levels this process may use are filled: the fill functions are
+ * built for their level too (the compiler vectorises them). Each level starts
+ * from the one below, so gaps fall back. */
 static void build_tables(void) {
-    for (int level = 0; level <= seer_cpu_simd_best(); level++) tables.has_level[level] = true;
-    /* Each level starts from the one below, so gaps fall back. */
+    for (int level = 0; level <= seer_simd_allowed(); level++) tables.has_level[level] = true;
     seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR]);
     memcpy(tables.level[SEER_SIMD_AVX2], tables.level[SEER_SIMD_SCALAR], sizeof tables.level[0]);
-    seer_vec_dot_fill_avx2(tables.level[SEER_SIMD_AVX2], tables.level4[SEER_SIMD_AVX2]);
+    if (tables.has_level[SEER_SIMD_AVX2]) seer_vec_dot_fill_avx2(tables.level[SEER_SIMD_AVX2], tables.level4[SEER_SIMD_AVX2]);
     memcpy(tables.level[SEER_SIMD_AVX512], tables.level[SEER_SIMD_AVX2], sizeof tables.level[0]);
-    seer_vec_dot_fill_avx512(tables.level[SEER_SIMD_AVX512], tables.level4[SEER_SIMD_AVX512]);
+    if (tables.has_level[SEER_SIMD_AVX512])
+        seer_vec_dot_fill_avx512(tables.level[SEER_SIMD_AVX512], tables.level4[SEER_SIMD_AVX512]);
 }
 
 seer_vec_dot_fn seer_vec_dot_kernel(int level, int type) {

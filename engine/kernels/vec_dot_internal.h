@@ -26,7 +26,7 @@ seer_vec_dot4_fn seer_vec_dot4_get(int type);
 /* The four-row kernel of a level (NULL when absent). */
 seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type);
 
-/* The kernel of `level` for `type`, or NULL when this CPU (or build) lacks
+/* The kernel of `level` for `type`, or NULL when this CPU (or SEER_SIMD) lacks
  * the level. Levels fall back to scalar for types they do not implement. */
 seer_vec_dot_fn seer_vec_dot_kernel(int level, int type);
 

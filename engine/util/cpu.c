@@ -64,6 +64,11 @@ int seer_cpu_simd_best(void) {
     return cpu_best;
 }
 
+int seer_simd_allowed(void) {
+    pthread_once(&init_once, init);
+    return env_level;
+}
+
 int seer_simd_level(void) {
     int level = atomic_load_explicit(&active, memory_order_relaxed);
     if (level >= 0) return level;

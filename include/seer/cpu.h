@@ -12,7 +12,12 @@ enum { SEER_SIMD_SCALAR = 0, SEER_SIMD_AVX2 = 1, SEER_SIMD_AVX512 = 2, SEER_SIMD
 
 /* The highest level this CPU has (ignores SEER_SIMD). */
 int seer_cpu_simd_best(void);
-/* The level the kernels use now: min(CPU best, SEER_SIMD, test override). Cheap. */
+/* The highest level this process may use: the CPU's best lowered by SEER_SIMD.
+ * Code built for a higher level must not even be entered (valgrind stops
+ * at the first AVX-512 instruction, wherever it is). */
+int seer_simd_allowed(void);
+/* The level the kernels use now: seer_simd_allowed() lowered by the test
+ * override. Cheap. */
 int seer_simd_level(void);
 /* Test override: lowers the level to `level` (never above what SEER_SIMD and
  * the CPU allow); a negative level returns to that choice. */

@@ -70,8 +70,8 @@ static void matmul(int type, const void *w, int64_t n_in, int64_t n_out, const f
 
 int main(void) {
     check_parse();
-    const int top = seer_simd_level();
-    CHECK(top <= seer_cpu_simd_best());
+    const int top = seer_simd_allowed();
+    CHECK(seer_simd_level() == top && top <= seer_cpu_simd_best());
     printf("levels: scalar..%s (CPU best %s)\n", seer_simd_level_name(top), seer_simd_level_name(seer_cpu_simd_best()));
 
     enum { N_IN = 512, N_OUT = 24, ROWS = 40 };

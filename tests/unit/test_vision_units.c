@@ -150,7 +150,7 @@ static void test_attention(seer_pool *pool) {
  * this CPU (and SEER_SIMD) allows: values from deep negative to large
  * positive, lengths with ragged tails. */
 static void test_simd_math(void) {
-    const int top = seer_simd_level();
+    const int top = seer_simd_allowed();
     enum { N = 203 };
     float x[N], up[N];
     for (int i = 0; i < N; i++) {
