@@ -1,12 +1,10 @@
-/* What a line typed by the user does: a command, an image path, or a turn. */
-#include <ctype.h>
-#include <math.h>
+/* Carries out what a typed line asks for (cmd_parse decides: a command, an image path, or a turn). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
+#include "command_parse.h"
 #include "input.h"
 #include "seer/sanitize.h"
 #include "tui_internal.h"
@@ -66,39 +64,9 @@ int tui_add_image(tui *t, const char *path) {
     return 0;
 }
 
-static char *trim(char *s) {
-    while (isspace((unsigned char)*s)) s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
-    return s;
-}
-
-/* A line that is just the path of an existing image, as terminals paste or
- * drop it: maybe quoted, maybe file://, maybe with backslash-escaped spaces. */
-static bool as_image_path(const char *line, char *out, size_t cap) {
-    const char *s = line;
-    size_t n = strlen(s);
-    if (n >= 2 && (s[0] == '\'' || s[0] == '"') && s[n - 1] == s[0]) {
-        s++;
-        n -= 2;
-    }
-    if (n > 7 && strncmp(s, "file://", 7) == 0) {
-        s += 7;
-        n -= 7;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < cap; i++) {
-        if (s[i] == '\\' && i + 1 < n) i++;
-        out[k++] = s[i];
-    }
-    out[k] = 0;
-    const char *dot = strrchr(out, '.');
-    static const char *const EXT[] = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tga", ".ppm", ".pgm", ".pnm",
-                                      ".psd", ".hdr", ".pic", NULL};
-    bool ext_ok = false;
-    for (int i = 0; dot && EXT[i]; i++) ext_ok |= strcasecmp(dot, EXT[i]) == 0;
+static bool is_file(const char *path) {
     struct stat st;
-    return ext_ok && stat(out, &st) == 0 && S_ISREG(st.st_mode);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static void cmd_help(tui *t) {
@@ -112,14 +80,13 @@ static void cmd_help(tui *t) {
              "Ctrl-R searches history · F2 opens the token inspector");
 }
 
-static void cmd_images(tui *t, const char *args) {
-    if (*args) {
-        int k = atoi(args);
-        if (k < 1 || k > t->n_images) {
-            tui_note(t, TR_ERROR, "no image %s (%d attached)", args, t->n_images);
+static void cmd_images(tui *t, const cmd *c) {
+    if (*c->text) {
+        if (c->image < 1 || c->image > t->n_images) {
+            tui_note(t, TR_ERROR, "no image %s (%d attached)", c->text, t->n_images);
             return;
         }
-        t->selected_image = k - 1;
+        t->selected_image = c->image - 1;
         t->sixel_dirty = true;
         return;
     }
@@ -133,40 +100,23 @@ static void cmd_images(tui *t, const char *args) {
                  i == t->selected_image ? ", shown" : "");
 }
 
-static void cmd_set(tui *t, char *args) {
-    char key[32];
-    double v;
-    if (sscanf(args, "%31s %lf", key, &v) != 2) {
-        tui_note(t, TR_ERROR, "usage: /set temp|top_k|top_p|min_p|seed|n_predict|repeat_penalty VALUE");
-        return;
-    }
-    /* (int)v / (uint64_t)v of a value out of range is undefined behaviour */
-    const double max = !strcmp(key, "seed") ? 1.8e19 : 2147483647.0;
-    if (!isfinite(v) || v > max || v < -max) {
-        tui_note(t, TR_ERROR, "%s: %g is out of range", key, v);
-        return;
-    }
+static void cmd_set(tui *t, const cmd *c) {
     seer_sampling s = t->sampling;
     int n_predict = t->n_predict;
-    if (!strcmp(key, "temp")) s.temp = (float)v;
-    else if (!strcmp(key, "top_k")) s.top_k = (int)v;
-    else if (!strcmp(key, "top_p")) s.top_p = (float)v;
-    else if (!strcmp(key, "min_p")) s.min_p = (float)v;
-    else if (!strcmp(key, "seed")) s.seed = (uint64_t)v;
-    else if (!strcmp(key, "repeat_penalty")) s.repeat_penalty = (float)v;
-    else if (!strcmp(key, "n_predict")) n_predict = (int)v;
-    else {
-        tui_note(t, TR_ERROR, "unknown setting '%s' (temp, top_k, top_p, min_p, seed, n_predict, repeat_penalty)", key);
-        return;
-    }
-    if (v < 0 && strcmp(key, "n_predict") != 0) {
-        tui_note(t, TR_ERROR, "%s must not be negative", key);
-        return;
+    const double v = c->value; /* finite and in range: cmd_parse checked it */
+    switch (c->setting) {
+    case SET_TEMP: s.temp = (float)v; break;
+    case SET_TOP_K: s.top_k = (int)v; break;
+    case SET_TOP_P: s.top_p = (float)v; break;
+    case SET_MIN_P: s.min_p = (float)v; break;
+    case SET_SEED: s.seed = (uint64_t)v; break;
+    case SET_REPEAT_PENALTY: s.repeat_penalty = (float)v; break;
+    case SET_N_PREDICT: n_predict = (int)v; break;
     }
     t->sampling = s;
     t->n_predict = n_predict;
     seer_worker_set_sampling(t->worker, &s, n_predict);
-    tui_note(t, TR_SYSTEM, "%s = %g", key, v);
+    tui_note(t, TR_SYSTEM, "%s = %g", c->setting_name, v);
 }
 
 static void cmd_stats(tui *t) {
@@ -196,87 +146,75 @@ static void send_turn(tui *t, const char *text) {
     t->turn_start_ms = seer_time_ms();
 }
 
+static void cmd_clear(tui *t) {
+    seer_worker_clear(t->worker);
+    tr_clear(&t->tr);
+    for (int i = 0; i < t->n_images; i++) {
+        free(t->images[i].path);
+        seer_image_free(&t->images[i].img);
+    }
+    t->n_images = 0;
+    t->selected_image = -1;
+    for (int i = 0; i < t->n_tokens; i++) free(t->tokens[i].text);
+    t->n_tokens = 0;
+    tui_reset_timings(t);
+    tui_layout(t);
+    tui_note(t, TR_SYSTEM, "new conversation");
+}
+
+static void cmd_theme(tui *t, const char *name) {
+    char err[256], list[512];
+    if (!*name) {
+        ui_theme_list(t->theme_dirs, list, sizeof list);
+        tui_note(t, TR_SYSTEM, "theme %s; available: %s", ui_theme_name(), list[0] ? list : "(none found)");
+    } else if (ui_theme_load(name, t->theme_dirs, err, sizeof err)) {
+        clearok(curscr, TRUE);
+        t->sixel_dirty = true;
+        tui_note(t, TR_SYSTEM, "theme %s", name);
+    } else {
+        tui_note(t, TR_ERROR, "%s", err);
+    }
+}
+
+static void cmd_save(tui *t, const char *file) {
+    char err[512];
+    if (tr_save_markdown(&t->tr, file, t->model.name, err, sizeof err) == 0)
+        tui_note(t, TR_SYSTEM, "saved the transcript to %s", file);
+    else tui_note(t, TR_ERROR, "cannot save: %s", err);
+}
+
 void tui_handle_line(tui *t, char *raw) {
-    char *line = trim(raw);
+    char *line = cmd_trim(raw);
     if (!*line) return;
     input_remember(line);
-    char path[4096];
-    if (line[0] != '/' || as_image_path(line, path, sizeof path)) {
-        if (as_image_path(line, path, sizeof path)) {
-            tui_add_image(t, path);
-            return;
-        }
-        send_turn(t, line);
-        return;
+    cmd c;
+    switch (cmd_parse(line, is_file, &c)) {
+    case CMD_NONE: break;
+    case CMD_TURN: send_turn(t, c.text); break;
+    case CMD_ATTACH: {
+        const char *p = c.paths;
+        for (int i = 0; i < c.n_paths; i++, p += strlen(p) + 1) tui_add_image(t, p);
+        break;
     }
-    char *args = line + strcspn(line, " \t");
-    if (*args) *args++ = 0;
-    args = trim(args);
-    if (!strcmp(line, "/quit") || !strcmp(line, "/exit") || !strcmp(line, "/q")) t->quit = true;
-    else if (!strcmp(line, "/help") || !strcmp(line, "/?")) cmd_help(t);
-    else if (!strcmp(line, "/image")) {
-        if (!*args) {
-            tui_note(t, TR_ERROR, "usage: /image PATH…");
-            return;
-        }
-        /* Several paths, separated by spaces; "\ " keeps a space in a name. */
-        char *p = args;
-        while (*p) {
-            char one[4096];
-            size_t k = 0;
-            while (*p && !isspace((unsigned char)*p) && k + 1 < sizeof one) {
-                if (*p == '\\' && p[1]) p++;
-                one[k++] = *p++;
-            }
-            one[k] = 0;
-            while (isspace((unsigned char)*p)) p++;
-            if (k) tui_add_image(t, one);
-        }
-    } else if (!strcmp(line, "/images")) cmd_images(t, args);
-    else if (!strcmp(line, "/clear")) {
-        seer_worker_clear(t->worker);
-        tr_clear(&t->tr);
-        for (int i = 0; i < t->n_images; i++) {
-            free(t->images[i].path);
-            seer_image_free(&t->images[i].img);
-        }
-        t->n_images = 0;
-        t->selected_image = -1;
-        for (int i = 0; i < t->n_tokens; i++) free(t->tokens[i].text);
-        t->n_tokens = 0;
-        tui_reset_timings(t);
-        tui_layout(t);
-        tui_note(t, TR_SYSTEM, "new conversation");
-    } else if (!strcmp(line, "/system")) {
-        seer_worker_set_system(t->worker, args);
-        tui_note(t, TR_SYSTEM, *args ? "system prompt set (the conversation is re-read at the next turn)"
-                                     : "system prompt removed");
-    } else if (!strcmp(line, "/set")) cmd_set(t, args);
-    else if (!strcmp(line, "/theme")) {
-        char err[256], list[512];
-        if (!*args) {
-            ui_theme_list(t->theme_dirs, list, sizeof list);
-            tui_note(t, TR_SYSTEM, "theme %s; available: %s", ui_theme_name(), list[0] ? list : "(none found)");
-        } else if (ui_theme_load(args, t->theme_dirs, err, sizeof err)) {
-            clearok(curscr, TRUE);
-            t->sixel_dirty = true;
-            tui_note(t, TR_SYSTEM, "theme %s", args);
-        } else {
-            tui_note(t, TR_ERROR, "%s", err);
-        }
-    } else if (!strcmp(line, "/stats")) cmd_stats(t);
-    else if (!strcmp(line, "/tokens")) {
+    case CMD_QUIT: t->quit = true; break;
+    case CMD_HELP: cmd_help(t); break;
+    case CMD_IMAGES: cmd_images(t, &c); break;
+    case CMD_CLEAR: cmd_clear(t); break;
+    case CMD_SYSTEM:
+        seer_worker_set_system(t->worker, c.text);
+        tui_note(t, TR_SYSTEM, *c.text ? "system prompt set (the conversation is re-read at the next turn)"
+                                       : "system prompt removed");
+        break;
+    case CMD_SET: cmd_set(t, &c); break;
+    case CMD_THEME: cmd_theme(t, c.text); break;
+    case CMD_STATS: cmd_stats(t); break;
+    case CMD_TOKENS:
         t->inspector = true;
         t->insp_top = 0;
         tui_layout(t);
         clearok(curscr, TRUE);
-    } else if (!strcmp(line, "/save")) {
-        char err[512];
-        if (!*args) tui_note(t, TR_ERROR, "usage: /save FILE.md");
-        else if (tr_save_markdown(&t->tr, args, t->model.name, err, sizeof err) == 0)
-            tui_note(t, TR_SYSTEM, "saved the transcript to %s", args);
-        else tui_note(t, TR_ERROR, "cannot save: %s", err);
-    } else {
-        tui_note(t, TR_ERROR, "unknown command %s: /help lists the commands", line);
+        break;
+    case CMD_SAVE: cmd_save(t, c.text); break;
+    case CMD_ERROR: tui_note(t, TR_ERROR, "%s", c.error); break;
     }
 }
