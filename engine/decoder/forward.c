@@ -24,11 +24,46 @@ static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
                         m->rope == LLM_ROPE_MULTI ? m->sections : NULL, rows_pos + 4 * i);
 }
 
-/* Rotates every head of n rows of width n_heads*head_dim. */
-static void rope_rows(const seer_ctx *c, float *x, int n, int n_heads) {
+/* Row passes between the matmuls (norms, RoPE, SwiGLU, residuals): each
+ * works on batch rows [r0, r1) of layer l, so a prompt's rows can be split
+ * over the pool; a decode step's single row is not worth a dispatch. */
+typedef void (*rows_fn)(seer_ctx *c, int l, int64_t r0, int64_t r1);
+typedef struct rows_job {
+    seer_ctx *c;
+    int layer;
+    rows_fn fn;
+} rows_job;
+
+static void rows_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const rows_job *j = ctx;
+    j->fn(j->c, j->layer, r0, r1);
+}
+
+#define PARALLEL_MIN_ROWS 16
+static void for_rows(seer_ctx *c, int l, int n, rows_fn fn) {
+    if (n < PARALLEL_MIN_ROWS) {
+        fn(c, l, 0, n);
+        return;
+    }
+    rows_job j = {.c = c, .layer = l, .fn = fn};
+    seer_pool_for(c->pool, n, 0, rows_range, &j);
+}
+
+static void rmsnorm_into(const seer_ctx *c, const float *w, int64_t r0, int64_t r1) {
+    const int E = c->m->info.n_embd;
+    const size_t off = (size_t)r0 * E, len = (size_t)(r1 - r0) * E;
+    memcpy(c->xn + off, c->x + off, sizeof(float) * len);
+    seer_rmsnorm(c->xn + off, w, r1 - r0, E, c->m->norm_eps);
+}
+
+static void attn_norm_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) { rmsnorm_into(c, c->m->layers[l].attn_norm, r0, r1); }
+
+/* Rotates every head of rows [r0, r1) of width n_heads*head_dim. */
+static void rope_rows(const seer_ctx *c, float *x, int64_t r0, int64_t r1, int n_heads) {
     const seer_llm *m = c->m;
     const int hd = m->info.head_dim;
-    for (int i = 0; i < n; i++) {
+    for (int64_t i = r0; i < r1; i++) {
         const float *cs = c->rope_cs + (size_t)i * m->n_rot;
         for (int h = 0; h < n_heads; h++) {
             float *v = x + ((size_t)i * n_heads + h) * hd;
@@ -38,13 +73,15 @@ static void rope_rows(const seer_ctx *c, float *x, int n, int n_heads) {
     }
 }
 
-/* Copies the batch's K and V rows into the cache at rows n_used… */
-static void store_kv(seer_ctx *c, int layer, int n) {
+/* RoPE on Q and K, then K and V rows into the cache at rows n_used + i. */
+static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
     const seer_llm_info *in = &c->m->info;
     const int hd = in->head_dim;
+    rope_rows(c, c->q, r0, r1, in->n_head);
+    rope_rows(c, c->k, r0, r1, in->n_head_kv);
     for (int h = 0; h < in->n_head_kv; h++) {
         const size_t base = ((size_t)layer * in->n_head_kv + h) * c->kv_head_stride;
-        for (int i = 0; i < n; i++) {
+        for (int64_t i = r0; i < r1; i++) {
             const size_t dst = base + (size_t)(c->n_used + i) * hd;
             const size_t src = ((size_t)i * in->n_head_kv + h) * hd;
             memcpy(c->k_cache + dst, c->k + src, sizeof(float) * (size_t)hd);
@@ -53,33 +90,40 @@ static void store_kv(seer_ctx *c, int layer, int n) {
     }
 }
 
-static void rmsnorm_rows(const float *src, float *dst, const float *w, int n, int E, float eps) {
-    memcpy(dst, src, sizeof(float) * (size_t)n * (size_t)E);
-    seer_rmsnorm(dst, w, n, E, eps);
+/* x += attention output (in xn); xn = the FFN's input norm of x. */
+static void attn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    const int E = c->m->info.n_embd;
+    seer_add(c->x + (size_t)r0 * E, c->xn + (size_t)r0 * E, (r1 - r0) * E);
+    rmsnorm_into(c, c->m->layers[l].ffn_norm, r0, r1);
+}
+
+static void swiglu_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    (void)l;
+    const int F = c->m->info.n_ff;
+    seer_swiglu(c->ffn_a + (size_t)r0 * F, c->ffn_b + (size_t)r0 * F, (r1 - r0) * F);
+}
+
+static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    (void)l;
+    const int E = c->m->info.n_embd;
+    seer_add(c->x + (size_t)r0 * E, c->xn + (size_t)r0 * E, (r1 - r0) * E);
 }
 
 static void block(seer_ctx *c, int l, int n) {
-    const seer_llm *m = c->m;
-    const llm_layer *L = &m->layers[l];
-    const int E = m->info.n_embd, F = m->info.n_ff;
-    const int64_t Dq = (int64_t)m->info.n_head * m->info.head_dim;
-    rmsnorm_rows(c->x, c->xn, L->attn_norm, n, E, m->norm_eps);
+    const llm_layer *L = &c->m->layers[l];
+    for_rows(c, l, n, attn_norm_pass);
     const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
     seer_matmul_multi(c->pool, 3, qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
                       (const float *const[]){L->bq, L->bk, L->bv});
-    rope_rows(c, c->q, n, m->info.n_head);
-    rope_rows(c, c->k, n, m->info.n_head_kv);
-    store_kv(c, l, n);
+    for_rows(c, l, n, rope_store_pass);
     llm_attention(c, l, n);
     seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
-    seer_add(c->x, c->xn, (int64_t)n * E);
-    (void)Dq;
-    rmsnorm_rows(c->x, c->xn, L->ffn_norm, n, E, m->norm_eps);
+    for_rows(c, l, n, attn_residual_pass);
     const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
     seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
-    seer_swiglu(c->ffn_a, c->ffn_b, (int64_t)n * F);
+    for_rows(c, l, n, swiglu_pass);
     seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
-    seer_add(c->x, c->xn, (int64_t)n * E);
+    for_rows(c, l, n, ffn_residual_pass);
 }
 
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
@@ -96,7 +140,8 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
     if (want == LLM_LOGITS_NONE) return 0;
     const int first = want == LLM_LOGITS_ALL ? 0 : n - 1;
     const int rows = n - first;
-    rmsnorm_rows(c->x + (size_t)first * E, c->xn, m->output_norm, rows, E, m->norm_eps);
+    memcpy(c->xn, c->x + (size_t)first * E, sizeof(float) * (size_t)rows * (size_t)E);
+    seer_rmsnorm(c->xn, m->output_norm, rows, E, m->norm_eps);
     float *dst = c->logits + (want == LLM_LOGITS_ALL ? (size_t)logits_row0 * (size_t)m->info.n_vocab : 0);
     seer_matmul(c->pool, &m->output, c->xn, rows, dst, NULL);
     return 0;
