@@ -7,7 +7,7 @@
 
 #include "seer/matmul.h"
 #include "vision/vision_internal.h"
-#include "vision/vit_math.h"
+#include "ops/exp_kernels.h"
 
 /* Score block per thread: about this many floats (4 MB) bounds the tile. */
 #define SCORE_FLOATS (1 << 20)
@@ -64,7 +64,7 @@ static void attn_unit(const attn_job *j, int64_t unit, float *scores) {
     /* scores[m][len] = scale · Q_tile · K_segᵀ */
     seer_sgemm(NULL, m, len, j->d, j->scale, j->q + t0 * j->width + off, j->width, j->k + s0 * j->width + off,
                j->width, true, 0.0f, scores, len);
-    for (int64_t r = 0; r < m; r++) vit_softmax_row(scores + r * len, len);
+    for (int64_t r = 0; r < m; r++) seer_exp_softmax(scores + r * len, len);
     /* out_tile = scores · V_seg */
     seer_sgemm(NULL, m, j->d, len, 1.0f, scores, len, j->v + s0 * j->width + off, j->width, false, 0.0f,
                j->out + t0 * j->width + off, j->width);

@@ -1,12 +1,12 @@
 /* Norms and activations of the ViT over all sequence rows, split across the
  * pool: with thousands of patches even these cheap passes are worth
  * spreading. Norms are seer/ops.h; activations use the SIMD exp kernels of
- * vit_math.h (same functions, several times faster than libm per element). */
+ * ops/exp_kernels.h (same functions, several times faster than libm per element). */
 #include <string.h>
 
 #include "seer/ops.h"
 #include "vision/vision_internal.h"
-#include "vision/vit_math.h"
+#include "ops/exp_kernels.h"
 
 typedef struct rows_job {
     vit_norm kind;
@@ -55,9 +55,9 @@ static void act_task(void *ctx, int ith, int nth) {
     int64_t b, e;
     elem_range(j->n, ith, nth, &b, &e);
     if (e <= b) return;
-    static const vit_gate_kind kinds[] = {[VIT_ACT_QUICK_GELU] = VIT_GATE_QUICK_GELU,
-                                          [VIT_ACT_GELU_TANH] = VIT_GATE_GELU_TANH, [VIT_ACT_SILU] = VIT_GATE_SILU};
-    vit_gate(kinds[j->act], j->out + b, NULL, e - b);
+    static const seer_gate_kind kinds[] = {[VIT_ACT_QUICK_GELU] = SEER_GATE_QUICK_GELU,
+                                          [VIT_ACT_GELU_TANH] = SEER_GATE_GELU_TANH, [VIT_ACT_SILU] = SEER_GATE_SILU};
+    seer_exp_gate(kinds[j->act], j->out + b, NULL, e - b);
 }
 
 void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems) {
@@ -69,7 +69,7 @@ static void swiglu_task(void *ctx, int ith, int nth) {
     const rows_job *j = ctx;
     int64_t b, e;
     elem_range(j->n, ith, nth, &b, &e);
-    if (e > b) vit_gate(VIT_GATE_SILU, j->out + b, j->aux + b, e - b); /* silu(gate)·up */
+    if (e > b) seer_exp_gate(SEER_GATE_SILU, j->out + b, j->aux + b, e - b); /* silu(gate)·up */
 }
 
 void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems) {

@@ -11,7 +11,7 @@
 #include "seer/matmul.h"
 #include "tensor/dequantize_internal.h"
 #include "testlib.h"
-#include "vision/vit_math.h"
+#include "ops/exp_kernels.h"
 
 static void check_parse(void) {
     for (int best = 0; best < SEER_SIMD_LEVELS; best++) {
@@ -51,15 +51,15 @@ static void check_sites(int level) {
     float x[N], want[N];
     unsigned seed = 7;
     for (int i = 0; i < N; i++) x[i] = want[i] = 6 * frand(&seed);
-    vit_gate(VIT_GATE_GELU_TANH, x, NULL, N);
+    seer_exp_gate(SEER_GATE_GELU_TANH, x, NULL, N);
     switch (level) {
 #if defined(__x86_64__)
-    case SEER_SIMD_AVX512: vit_gate_avx512(VIT_GATE_GELU_TANH, want, NULL, N); break;
-    case SEER_SIMD_AVX2: vit_gate_avx2(VIT_GATE_GELU_TANH, want, NULL, N); break;
+    case SEER_SIMD_AVX512: seer_exp_gate_avx512(SEER_GATE_GELU_TANH, want, NULL, N); break;
+    case SEER_SIMD_AVX2: seer_exp_gate_avx2(SEER_GATE_GELU_TANH, want, NULL, N); break;
 #endif
-    default: vit_gate_scalar(VIT_GATE_GELU_TANH, want, NULL, N); break;
+    default: seer_exp_gate_scalar(SEER_GATE_GELU_TANH, want, NULL, N); break;
     }
-    CHECK_MSG(memcmp(x, want, sizeof x) == 0, "vit_gate at %s is not that level's kernel", seer_simd_level_name(level));
+    CHECK_MSG(memcmp(x, want, sizeof x) == 0, "seer_exp_gate at %s is not that level's kernel", seer_simd_level_name(level));
 }
 
 /* y = x·Wᵀ for one row (dot products) and 40 rows (GEMM paths). */

@@ -16,7 +16,7 @@
 #include "test_vision_synth.h"
 #include "testlib.h"
 #include "vision/vision_internal.h"
-#include "vision/vit_math.h"
+#include "ops/exp_kernels.h"
 
 static void test_window_partition(void) {
     /* The newspaper image of qwen25vl-f32: 23×17 cells, 4-cell windows. */
@@ -157,18 +157,18 @@ static void test_simd_math(void) {
         x[i] = -120.0f + 240.0f * (float)i / (N - 1); /* includes |x| > 88 */
         up[i] = 0.5f + 0.01f * i;
     }
-    for (int kind = VIT_GATE_QUICK_GELU; kind <= VIT_GATE_SILU; kind++) {
+    for (int kind = SEER_GATE_QUICK_GELU; kind <= SEER_GATE_SILU; kind++) {
         for (int lvl = 0; lvl <= top; lvl++) {
             seer_simd_set_level(lvl);
             for (int len = 1; len <= N; len += 13) {
                 float y[N], z[N];
                 for (int i = 0; i < len; i++) y[i] = z[i] = x[(i * 7) % N] * 0.05f * (float)(1 + i % 5);
-                vit_gate((vit_gate_kind)kind, y, kind == VIT_GATE_SILU ? up : NULL, len);
+                seer_exp_gate((seer_gate_kind)kind, y, kind == SEER_GATE_SILU ? up : NULL, len);
                 for (int i = 0; i < len; i++) {
-                    double v = z[i], g = kind == VIT_GATE_QUICK_GELU ? 1.702 * v
-                                         : kind == VIT_GATE_GELU_TANH ? 2.0 * 0.7978845608028654 * (v + 0.044715 * v * v * v)
+                    double v = z[i], g = kind == SEER_GATE_QUICK_GELU ? 1.702 * v
+                                         : kind == SEER_GATE_GELU_TANH ? 2.0 * 0.7978845608028654 * (v + 0.044715 * v * v * v)
                                                                       : v;
-                    double ref = v / (1.0 + exp(-g)) * (kind == VIT_GATE_SILU ? up[i] : 1.0);
+                    double ref = v / (1.0 + exp(-g)) * (kind == SEER_GATE_SILU ? up[i] : 1.0);
                     /* float rounding of g moves exp(-g) by about |g|·ulp */
                     CHECK_MSG(fabs(y[i] - ref) <= 3e-7 * (2 + fabs(g)) * fabs(ref) + 1e-30, "gate %d level %d x=%g: %g vs %g", kind,
                               lvl, v, (double)y[i], ref);
@@ -188,7 +188,7 @@ static void test_simd_math(void) {
             }
             double ref[N];
             for (int i = 0; i < len; i++) sum += ref[i] = exp(y[i] - m);
-            vit_softmax_row(y, len);
+            seer_exp_softmax(y, len);
             for (int i = 0; i < len; i++)
                 CHECK_MSG(fabs(y[i] - ref[i] / sum) <= 3e-7 * (4 + fabs(log(ref[i]))) * (ref[i] / sum) + 1e-37, "softmax level %d len %d i %d", lvl,
                           len, i);

@@ -1,34 +1,34 @@
 /* AVX-512F versions of the ViT's exp-based kernels (16 lanes, masked tails). */
 #include <math.h>
 
-#include "vision/vit_math.h"
+#include "ops/exp_kernels.h"
 
 #if defined(__x86_64__) && defined(__AVX512F__)
 #include <immintrin.h>
 
 static inline __m512 exp16(__m512 x) {
-    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(VIT_EXP_LO)), _mm512_set1_ps(VIT_EXP_HI));
-    __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(VIT_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(VIT_LN2_HI), x);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(VIT_LN2_LO), r);
-    __m512 p = _mm512_set1_ps(VIT_EXP_P0);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(VIT_EXP_P1));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(VIT_EXP_P2));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(VIT_EXP_P3));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(VIT_EXP_P4));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(VIT_EXP_P5));
+    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(SEER_EXP_LO)), _mm512_set1_ps(SEER_EXP_HI));
+    __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(SEER_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(SEER_LN2_HI), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(SEER_LN2_LO), r);
+    __m512 p = _mm512_set1_ps(SEER_EXP_P0);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(SEER_EXP_P1));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(SEER_EXP_P2));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(SEER_EXP_P3));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(SEER_EXP_P4));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(SEER_EXP_P5));
     __m512 y = _mm512_add_ps(_mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
     __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
     return _mm512_mul_ps(y, _mm512_castsi512_ps(e));
 }
 
-static inline __m512 gate16(vit_gate_kind kind, __m512 v) {
+static inline __m512 gate16(seer_gate_kind kind, __m512 v) {
     __m512 g;
     switch (kind) {
-    case VIT_GATE_QUICK_GELU: g = _mm512_mul_ps(v, _mm512_set1_ps(1.702f)); break;
-    case VIT_GATE_GELU_TANH: {
+    case SEER_GATE_QUICK_GELU: g = _mm512_mul_ps(v, _mm512_set1_ps(1.702f)); break;
+    case SEER_GATE_GELU_TANH: {
         __m512 v3 = _mm512_mul_ps(_mm512_mul_ps(v, v), v);
-        g = _mm512_mul_ps(_mm512_fmadd_ps(v3, _mm512_set1_ps(0.044715f), v), _mm512_set1_ps(2.0f * VIT_GELU_K));
+        g = _mm512_mul_ps(_mm512_fmadd_ps(v3, _mm512_set1_ps(0.044715f), v), _mm512_set1_ps(2.0f * SEER_GELU_K));
         break;
     }
     default: g = v; break;
@@ -39,7 +39,7 @@ static inline __m512 gate16(vit_gate_kind kind, __m512 v) {
 
 static inline __mmask16 tail_mask(int64_t left) { return left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1); }
 
-void vit_gate_avx512(vit_gate_kind kind, float *x, const float *mul, int64_t n) {
+void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = tail_mask(n - i);
         __m512 y = gate16(kind, _mm512_maskz_loadu_ps(m, x + i));
@@ -48,7 +48,7 @@ void vit_gate_avx512(vit_gate_kind kind, float *x, const float *mul, int64_t n) 
     }
 }
 
-void vit_softmax_row_avx512(float *x, int64_t n) {
+void seer_exp_softmax_avx512(float *x, int64_t n) {
     if (n <= 0) return;
     __m512 vmax = _mm512_set1_ps(-INFINITY);
     for (int64_t i = 0; i < n; i += 16) {
@@ -69,6 +69,6 @@ void vit_softmax_row_avx512(float *x, int64_t n) {
     }
 }
 #else
-void vit_gate_avx512(vit_gate_kind kind, float *x, const float *mul, int64_t n) { vit_gate_scalar(kind, x, mul, n); }
-void vit_softmax_row_avx512(float *x, int64_t n) { vit_softmax_row_scalar(x, n); }
+void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
+void seer_exp_softmax_avx512(float *x, int64_t n) { seer_exp_softmax_scalar(x, n); }
 #endif

@@ -1,32 +1,32 @@
 /* AVX2/FMA versions of the ViT's exp-based kernels (built with -mavx2 -mfma). */
-#include "vision/vit_math.h"
+#include "ops/exp_kernels.h"
 
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 
 static inline __m256 exp8(__m256 x) {
-    x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(VIT_EXP_LO)), _mm256_set1_ps(VIT_EXP_HI));
-    __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(VIT_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(VIT_LN2_HI), x);
-    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(VIT_LN2_LO), r);
-    __m256 p = _mm256_set1_ps(VIT_EXP_P0);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(VIT_EXP_P1));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(VIT_EXP_P2));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(VIT_EXP_P3));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(VIT_EXP_P4));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(VIT_EXP_P5));
+    x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(SEER_EXP_LO)), _mm256_set1_ps(SEER_EXP_HI));
+    __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(SEER_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(SEER_LN2_HI), x);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(SEER_LN2_LO), r);
+    __m256 p = _mm256_set1_ps(SEER_EXP_P0);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(SEER_EXP_P1));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(SEER_EXP_P2));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(SEER_EXP_P3));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(SEER_EXP_P4));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(SEER_EXP_P5));
     __m256 y = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
     __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
     return _mm256_mul_ps(y, _mm256_castsi256_ps(e));
 }
 
-static inline __m256 gate8(vit_gate_kind kind, __m256 v) {
+static inline __m256 gate8(seer_gate_kind kind, __m256 v) {
     __m256 g;
     switch (kind) {
-    case VIT_GATE_QUICK_GELU: g = _mm256_mul_ps(v, _mm256_set1_ps(1.702f)); break;
-    case VIT_GATE_GELU_TANH: {
+    case SEER_GATE_QUICK_GELU: g = _mm256_mul_ps(v, _mm256_set1_ps(1.702f)); break;
+    case SEER_GATE_GELU_TANH: {
         __m256 v3 = _mm256_mul_ps(_mm256_mul_ps(v, v), v);
-        g = _mm256_mul_ps(_mm256_fmadd_ps(v3, _mm256_set1_ps(0.044715f), v), _mm256_set1_ps(2.0f * VIT_GELU_K));
+        g = _mm256_mul_ps(_mm256_fmadd_ps(v3, _mm256_set1_ps(0.044715f), v), _mm256_set1_ps(2.0f * SEER_GELU_K));
         break;
     }
     default: g = v; break;
@@ -35,14 +35,14 @@ static inline __m256 gate8(vit_gate_kind kind, __m256 v) {
     return _mm256_div_ps(v, den);
 }
 
-void vit_gate_avx2(vit_gate_kind kind, float *x, const float *mul, int64_t n) {
+void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
     int64_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 y = gate8(kind, _mm256_loadu_ps(x + i));
         if (mul) y = _mm256_mul_ps(y, _mm256_loadu_ps(mul + i));
         _mm256_storeu_ps(x + i, y);
     }
-    if (i < n) vit_gate_scalar(kind, x + i, mul ? mul + i : NULL, n - i);
+    if (i < n) seer_exp_gate_scalar(kind, x + i, mul ? mul + i : NULL, n - i);
 }
 
 static inline float hsum8(__m256 v) {
@@ -59,9 +59,9 @@ static inline float hmax8(__m256 v) {
     return _mm_cvtss_f32(s);
 }
 
-void vit_softmax_row_avx2(float *x, int64_t n) {
+void seer_exp_softmax_avx2(float *x, int64_t n) {
     if (n < 8) {
-        vit_softmax_row_scalar(x, n);
+        seer_exp_softmax_scalar(x, n);
         return;
     }
     int64_t i;
@@ -86,6 +86,6 @@ void vit_softmax_row_avx2(float *x, int64_t n) {
     for (; i < n; i++) x[i] *= _mm256_cvtss_f32(inv);
 }
 #else
-void vit_gate_avx2(vit_gate_kind kind, float *x, const float *mul, int64_t n) { vit_gate_scalar(kind, x, mul, n); }
-void vit_softmax_row_avx2(float *x, int64_t n) { vit_softmax_row_scalar(x, n); }
+void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
+void seer_exp_softmax_avx2(float *x, int64_t n) { seer_exp_softmax_scalar(x, n); }
 #endif

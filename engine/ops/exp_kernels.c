@@ -1,0 +1,51 @@
+/* Scalar kernels (libm) and the run-time choice of the SIMD ones (seer_simd_level). */
+#include <math.h>
+
+#include "seer/cpu.h"
+#include "ops/exp_kernels.h"
+
+static float gate_arg(seer_gate_kind kind, float v) {
+    switch (kind) {
+    case SEER_GATE_QUICK_GELU: return 1.702f * v;
+    case SEER_GATE_GELU_TANH: return 2.0f * SEER_GELU_K * (v + 0.044715f * v * v * v);
+    case SEER_GATE_SILU: return v;
+    }
+    return v;
+}
+
+void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float g = gate_arg(kind, x[i]);
+        float y = x[i] / (1.0f + expf(-g));
+        x[i] = mul ? y * mul[i] : y;
+    }
+}
+
+void seer_exp_softmax_scalar(float *x, int64_t n) {
+    if (n <= 0) return;
+    float max = x[0], sum = 0;
+    for (int64_t i = 1; i < n; i++) max = x[i] > max ? x[i] : max;
+    for (int64_t i = 0; i < n; i++) sum += x[i] = expf(x[i] - max);
+    float inv = 1.0f / sum;
+    for (int64_t i = 0; i < n; i++) x[i] *= inv;
+}
+
+void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
+    switch (seer_simd_level()) {
+#if defined(__x86_64__)
+    case SEER_SIMD_AVX512: seer_exp_gate_avx512(kind, x, mul, n); return;
+    case SEER_SIMD_AVX2: seer_exp_gate_avx2(kind, x, mul, n); return;
+#endif
+    default: seer_exp_gate_scalar(kind, x, mul, n); return;
+    }
+}
+
+void seer_exp_softmax(float *x, int64_t n) {
+    switch (seer_simd_level()) {
+#if defined(__x86_64__)
+    case SEER_SIMD_AVX512: seer_exp_softmax_avx512(x, n); return;
+    case SEER_SIMD_AVX2: seer_exp_softmax_avx2(x, n); return;
+#endif
+    default: seer_exp_softmax_scalar(x, n); return;
+    }
+}

@@ -1,0 +1,46 @@
+/* Exp-based element-wise kernels (softmax rows, sigmoid-gated
+ * activations), with AVX2 and AVX-512 versions chosen at run time: they are
+ * a large share of the encoder's time next to the GEMMs once the image has
+ * thousands of patches. */
+#ifndef SEER_EXP_KERNELS_H
+#define SEER_EXP_KERNELS_H
+
+#include <stdint.h>
+
+/* x·σ(g(x)) with g per kind; then ·mul[i] when mul != NULL (SwiGLU). */
+typedef enum seer_gate_kind {
+    SEER_GATE_QUICK_GELU, /* g = 1.702x */
+    SEER_GATE_GELU_TANH,  /* g = 2·√(2/π)(x + 0.044715x³): x·σ(g) = 0.5x(1 + tanh(g/2)) */
+    SEER_GATE_SILU,       /* g = x */
+} seer_gate_kind;
+
+void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n);
+/* In-place softmax of one row (max subtracted). */
+void seer_exp_softmax(float *x, int64_t n);
+
+/* Per instruction set; the dispatcher picks one. */
+void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64_t n);
+void seer_exp_softmax_scalar(float *x, int64_t n);
+void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n);
+void seer_exp_softmax_avx2(float *x, int64_t n);
+void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n);
+void seer_exp_softmax_avx512(float *x, int64_t n);
+
+#define SEER_GELU_K 0.7978845608028654f /* √(2/π) */
+
+/* Cephes-style single-precision exp: range reduction by ln 2 (split in two
+ * parts), degree-5 polynomial, exponent bits; inputs clamped so the result
+ * stays finite and normal. */
+#define SEER_EXP_HI 88.3762626647949f
+#define SEER_EXP_LO -87.3365447504f
+#define SEER_LOG2E 1.44269504088896341f
+#define SEER_LN2_HI 0.693359375f
+#define SEER_LN2_LO -2.12194440e-4f
+#define SEER_EXP_P0 1.9875691500E-4f
+#define SEER_EXP_P1 1.3981999507E-3f
+#define SEER_EXP_P2 8.3334519073E-3f
+#define SEER_EXP_P3 4.1665795894E-2f
+#define SEER_EXP_P4 1.6666665459E-1f
+#define SEER_EXP_P5 5.0000001201E-1f
+
+#endif
