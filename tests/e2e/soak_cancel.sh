@@ -6,7 +6,7 @@
 # cancelled prefill leaves everything as it was, a cancelled reply is kept as
 # streamed. Under `make test SANITIZE=1` this also runs with ASan/LSan.
 # The long run (500 turns, valgrind) is tools/soak/run.sh.
-set -u
+set -u -o pipefail  # a failing soak_session fails the test even though grep filters its output
 SEER=${SEER:?SEER must point at the seer binary}
 TOOLS=${TOOLS:?TOOLS must point at the built test tools}
 cd "$(dirname "$0")/../.."
