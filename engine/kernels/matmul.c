@@ -273,9 +273,13 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
         seer_pool_run(pool, q8_act_task, j);
-        int64_t n_panels = (j->w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
-        int64_t grain = seer_pool_grain(pool, n_panels, 2); /* the kernel takes panels in pairs */
-        seer_pool_for(pool, n_panels, grain < j->panel_group ? grain : j->panel_group, q8_gemm_range, j);
+        /* the activations, quantized once, serve every part */
+        for (int p = 0; p < j->n_parts; p++) {
+            j->w = j->parts[p].w, j->y = j->parts[p].y, j->bias = j->parts[p].bias;
+            int64_t n_panels = (j->w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
+            int64_t grain = seer_pool_grain(pool, n_panels, 2); /* the kernel takes panels in pairs */
+            seer_pool_for(pool, n_panels, grain < j->panel_group ? grain : j->panel_group, q8_gemm_range, j);
+        }
     }
     for (int i = 0; i < 5; i++) free(owned[i]);
 }
@@ -369,15 +373,18 @@ void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t 
 void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
                        float *const y[], const float *const bias[]) {
     if (n <= 0 || n_rows <= 0) return;
-    bool fuse = n <= MAX_PARTS && seer_type_get(w[0]->type) && n_rows < seer_matmul_gemm_min_rows(w[0]->type);
+    const seer_type_info *ti = seer_type_get(w[0]->type);
+    bool fuse = n <= MAX_PARTS && ti;
     for (int i = 1; i < n && fuse; i++) fuse = w[i]->type == w[0]->type && w[i]->n_in == w[0]->n_in;
-    if (!fuse) { /* batched products are big enough to dispatch one by one */
-        for (int i = 0; i < n; i++) seer_matmul(pool, w[i], x, n_rows, y[i], bias ? bias[i] : NULL);
-        return;
-    }
     matmul_job j = {.w = w[0], .x = x, .n_rows = n_rows, .y = y[0], .bias = bias ? bias[0] : NULL,
-                    .act_type = seer_type_get(w[0]->type)->vec_dot_type, .dot = seer_vec_dot_get(w[0]->type),
+                    .act_type = ti ? ti->vec_dot_type : 0, .dot = seer_vec_dot_get(w[0]->type),
                     .dot4 = seer_vec_dot4_get(w[0]->type), .n_parts = n};
-    for (int i = 0; i < n; i++) j.parts[i] = (matmul_part){w[i], y[i], bias ? bias[i] : NULL};
-    matmul_dot(pool, &j);
+    for (int i = 0; fuse && i < n; i++) j.parts[i] = (matmul_part){w[i], y[i], bias ? bias[i] : NULL};
+    if (fuse && n_rows < seer_matmul_gemm_min_rows(w[0]->type)) {
+        matmul_dot(pool, &j);
+    } else if (fuse && seer_int8_gemm_supports(w[0]->type) && (j.panel_fn = seer_q8_panel_get())) {
+        matmul_gemm_q8(pool, &j);
+    } else { /* dequantize + sgemm reads the activations as f32 anyway */
+        for (int i = 0; i < n; i++) seer_matmul(pool, w[i], x, n_rows, y[i], bias ? bias[i] : NULL);
+    }
 }

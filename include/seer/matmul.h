@@ -32,8 +32,9 @@ void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t 
 
 /* Several weights of the same type and input width applied to the same x
  * (Q, K and V; gate and up): y[i] = x · w[i]^T (+ bias[i]; bias may be NULL).
- * For few rows (decode) the activations are quantized once and all output
- * rows go out in one dispatch; otherwise one seer_matmul per weight. */
+ * The activations are quantized once for all of them; for few rows (decode)
+ * all output rows also go out in one dispatch. Results are exactly those
+ * of one seer_matmul per weight. */
 void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
                        float *const y[], const float *const bias[]);
 

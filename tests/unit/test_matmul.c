@@ -251,7 +251,9 @@ int main(void) {
         check_multi(pools[p], SEER_TYPE_Q4_K, SEER_TYPE_Q4_K, 3);
         check_multi(pools[p], SEER_TYPE_F16, SEER_TYPE_F16, 2);
         check_multi(pools[p], SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, 1); /* Q4_K_M mixes types: no fusion */
-        check_multi(pools[p], SEER_TYPE_Q8_0, SEER_TYPE_Q8_0, 40);  /* batched: one at a time */
+        check_multi(pools[p], SEER_TYPE_Q8_0, SEER_TYPE_Q8_0, 40);  /* batched: activations quantized once */
+        check_multi(pools[p], SEER_TYPE_Q4_K, SEER_TYPE_Q4_K, 70);
+        check_multi(pools[p], SEER_TYPE_F16, SEER_TYPE_F16, 70);
     }
     check_weight_from_tensor();
     for (int p = 0; p < 3; p++) seer_pool_destroy(pools[p]);
