@@ -4,7 +4,9 @@
 # for SLICE seconds, keeping its corpus in tests/fuzz/out/<name>/corpus.
 # Every run's count is appended to tests/fuzz/out/executions.tsv (date,
 # target, executions, seconds, result); earlier totals (e.g. CI runs) are
-# read from the same file. Stops at the first finding and prints it.
+# read from the same file. Stops at the first finding and prints it. The
+# timeout is wall-clock time: 120 s, as a niced run on a busy machine can
+# wait seconds for the CPU (10 s gave false timeouts on a 0.1 s unit).
 #
 #   tests/fuzz/long.sh UNTIL [SLICE] [TARGET...]   UNTIL: anything `date -d` reads
 set -u
@@ -28,7 +30,7 @@ while :; do
   work=tests/fuzz/out/$name; mkdir -p "$work/corpus"
   extra=(); [ -d "tests/malformed/$name" ] && extra=("tests/malformed/$name")
   log=$work/long.log
-  nice -n 19 "build-fuzz/fuzz_$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+  nice -n 19 "build-fuzz/fuzz_$name" -max_total_time="$secs" -timeout=120 -rss_limit_mb=4096 -max_len=65536 \
     -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" "tests/fuzz/corpus/$name" "${extra[@]}" >"$log" 2>&1
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
