@@ -277,8 +277,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
         for (int p = 0; p < j->n_parts; p++) {
             j->w = j->parts[p].w, j->y = j->parts[p].y, j->bias = j->parts[p].bias;
             int64_t n_panels = (j->w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
-            int64_t grain = seer_pool_grain(pool, n_panels, 2); /* the kernel takes panels in pairs */
-            seer_pool_for(pool, n_panels, grain < j->panel_group ? grain : j->panel_group, q8_gemm_range, j);
+            seer_pool_for(pool, n_panels, 2, q8_gemm_range, j); /* the kernel takes panels in pairs */
         }
     }
     for (int i = 0; i < 5; i++) free(owned[i]);
@@ -300,7 +299,7 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         if (j->n_rows < 4) quantize_act_task(j, 0, 1);
         else seer_pool_run(pool, quantize_act_task, j);
     }
-    seer_pool_for(pool, n_out, seer_pool_grain(pool, n_out, 16), dot_range, j);
+    seer_pool_for(pool, n_out, 16, dot_range, j);
     free(owned);
 }
 

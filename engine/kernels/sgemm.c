@@ -35,8 +35,6 @@ void seer_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, float alpha, c
     seer_blas_init();
     sgemm_job j = {.m = m, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a, .b = b, .c = c,
                    .lda = lda, .ldb = ldb, .ldc = ldc, .bt = b_transposed, .split_n = n >= m};
-    /* Slices in multiples of 16 so BLAS kernels see full register tiles,
-     * about eight of them, handed out on demand. */
-    int64_t len = j.split_n ? n : m, slice = (len / 8 + 15) / 16 * 16;
-    seer_pool_for(pool, len, slice < 16 ? 16 : slice, sgemm_range, &j);
+    /* Slices in multiples of 16 so BLAS kernels see full register tiles. */
+    seer_pool_for(pool, j.split_n ? n : m, 16, sgemm_range, &j);
 }

@@ -169,14 +169,16 @@ void seer_pool_run(seer_pool *p, seer_task_fn fn, void *ctx) {
     }
 }
 
-/* seer_pool_for: every thread takes the next `grain` items from one shared
- * counter until none are left, so a thread that was preempted (the cores
- * are shared) or got slower items leaves its share to the others instead of
- * making everyone wait. */
+/* seer_pool_for, guided: each claim takes a share of what is left (half of
+ * it divided among the threads, at least `grain`) from one shared counter.
+ * Early claims are long contiguous runs (weight rows stream best that way),
+ * the last ones short, so whoever finishes first waits for little; a thread
+ * that was preempted (the cores are shared) simply claims less. */
 typedef struct for_job {
     seer_range_fn fn;
     void *ctx;
     int64_t n, grain;
+    int nth;
     _Atomic int64_t next;
 } for_job;
 
@@ -184,9 +186,12 @@ static void for_task(void *ctx, int ith, int nth) {
     (void)nth;
     for_job *j = ctx;
     for (;;) {
-        int64_t b = atomic_fetch_add_explicit(&j->next, j->grain, memory_order_relaxed);
+        int64_t left = j->n - atomic_load_explicit(&j->next, memory_order_relaxed);
+        int64_t take = (left / (2 * j->nth) + j->grain - 1) / j->grain * j->grain;
+        if (take < j->grain) take = j->grain;
+        int64_t b = atomic_fetch_add_explicit(&j->next, take, memory_order_relaxed);
         if (b >= j->n) break;
-        j->fn(j->ctx, b, b + j->grain < j->n ? b + j->grain : j->n, ith);
+        j->fn(j->ctx, b, b + take < j->n ? b + take : j->n, ith);
     }
 }
 
@@ -196,20 +201,9 @@ void seer_pool_for(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, voi
         fn(ctx, 0, n, 0);
         return;
     }
-    if (grain <= 0) grain = seer_pool_grain(p, n, 1);
-    for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain};
+    for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain > 0 ? grain : 1, .nth = p->n_threads};
     atomic_init(&j.next, 0);
     seer_pool_run(p, for_task, &j);
-}
-
-int64_t seer_pool_grain(const seer_pool *p, int64_t n, int64_t multiple) {
-    int nth = seer_pool_size(p);
-    if (multiple <= 0) multiple = 1;
-    /* about four chunks per thread: enough to rebalance, few enough that
-     * the shared counter costs nothing */
-    int64_t g = (n + 4 * nth - 1) / (4 * nth);
-    g = (g + multiple - 1) / multiple * multiple;
-    return g > 0 ? g : multiple;
 }
 
 void seer_pool_range(int64_t n, int ith, int nth, int64_t *begin, int64_t *end) {
