@@ -141,10 +141,9 @@ static void dot_range(void *ctx, int64_t g0, int64_t g1, int ith) {
     }
 }
 
-static void quantize_act_task(void *ctx, int ith, int nth) {
+static void quantize_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
     const matmul_job *j = ctx;
-    int64_t r0, r1;
-    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
     for (int64_t r = r0; r < r1; r++) {
         const float *src = j->x + r * j->w->n_in;
         void *dst = (char *)j->act + (size_t)r * j->act_row_bytes;
@@ -153,10 +152,9 @@ static void quantize_act_task(void *ctx, int ith, int nth) {
 }
 
 /* Activations rounded through the vec_dot type and expanded back to f32. */
-static void round_act_task(void *ctx, int ith, int nth) {
+static void round_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
-    int64_t n_in = j->w->n_in, r0, r1;
-    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
+    int64_t n_in = j->w->n_in;
     void *q = (char *)j->qrows + (size_t)ith * j->act_row_bytes;
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
@@ -190,10 +188,9 @@ static void gemm_range(void *ctx, int64_t t0, int64_t t1, int ith) {
  * type as llama.cpp does (Q8_0, or Q8_K for K-quants), stored as unsigned
  * bytes q+128 with a float scale per block of 32 and, for weights with
  * mins, the block's scaled sum. */
-static void q8_act_task(void *ctx, int ith, int nth) {
+static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
-    int64_t n_in = j->w->n_in, nb = n_in / 32, r0, r1;
-    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
+    int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
@@ -272,7 +269,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     if (j->panel_group < 1) j->panel_group = 1;
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
-        seer_pool_run(pool, q8_act_task, j);
+        seer_pool_for(pool, j->n_rows, 1, q8_act_range, j);
         /* the activations, quantized once, serve every part */
         for (int p = 0; p < j->n_parts; p++) {
             j->w = j->parts[p].w, j->y = j->parts[p].y, j->bias = j->parts[p].bias;
@@ -296,8 +293,8 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows, &owned);
         if (!j->act) return;
         /* a few rows: not worth waking the workers for */
-        if (j->n_rows < 4) quantize_act_task(j, 0, 1);
-        else seer_pool_run(pool, quantize_act_task, j);
+        if (j->n_rows < 4) quantize_act_range(j, 0, j->n_rows, 0);
+        else seer_pool_for(pool, j->n_rows, 1, quantize_act_range, j);
     }
     seer_pool_for(pool, n_out, 16, dot_range, j);
     free(owned);
@@ -317,7 +314,7 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
         j->xf = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in * sizeof(float), &owned_x);
         j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned_q);
         if (!j->xf || !j->qrows) goto done;
-        seer_pool_run(pool, round_act_task, j);
+        seer_pool_for(pool, j->n_rows, 1, round_act_range, j);
     }
 
     int64_t rows = (int64_t)(TILE_BYTES / ((size_t)n_in * sizeof(float)));

@@ -35,6 +35,12 @@ struct seer_pool {
     seer_task_fn fn;
     void *ctx;
     _Atomic unsigned generation;
+    /* Workers join a job before running it: high 32 bits the job's
+     * generation, then a "closed" bit, then how many joined. A job whose
+     * work is handed out on demand may be closed by the caller once it has
+     * run out of work: a worker that was not scheduled in time skips it
+     * instead of holding the caller (the cores may be shared). */
+    _Atomic uint64_t join;
     _Atomic int n_done;     /* workers finished with the current generation */
     _Atomic int n_sleepers; /* workers blocked (or about to block) on `wake` */
     _Atomic bool stop;
@@ -75,6 +81,19 @@ static unsigned wait_for_new_generation(seer_pool *p, unsigned seen) {
     return g;
 }
 
+#define JOIN_CLOSED (1ull << 31)
+#define JOIN_COUNT(v) ((int)((v) & (JOIN_CLOSED - 1)))
+
+/* True when this worker may run job g (it is still open). */
+static bool join_job(seer_pool *p, unsigned g) {
+    uint64_t v = atomic_load_explicit(&p->join, memory_order_acquire);
+    for (;;) {
+        if ((unsigned)(v >> 32) != g || (v & JOIN_CLOSED)) return false;
+        if (atomic_compare_exchange_weak_explicit(&p->join, &v, v + 1, memory_order_acq_rel, memory_order_acquire))
+            return true;
+    }
+}
+
 static void *worker_main(void *arg) {
     worker_arg wa = *(worker_arg *)arg;
     free(arg);
@@ -83,6 +102,7 @@ static void *worker_main(void *arg) {
     for (;;) {
         seen = wait_for_new_generation(p, seen);
         if (atomic_load_explicit(&p->stop, memory_order_acquire)) break;
+        if (!join_job(p, seen)) continue; /* closed (or already replaced) without us */
         p->fn(p->ctx, wa.ith, p->n_threads);
         atomic_fetch_add_explicit(&p->n_done, 1, memory_order_release);
     }
@@ -150,7 +170,10 @@ void seer_pool_destroy(seer_pool *p) {
 
 int seer_pool_size(const seer_pool *p) { return p ? p->n_threads : 1; }
 
-void seer_pool_run(seer_pool *p, seer_task_fn fn, void *ctx) {
+/* Runs fn on every thread. closable: fn hands its work out on demand, so
+ * the caller, once its own call returns (no work left), closes the job and
+ * waits only for the workers that joined it. */
+static void run_job(seer_pool *p, seer_task_fn fn, void *ctx, bool closable) {
     if (!p || p->n_threads == 1) {
         fn(ctx, 0, 1);
         return;
@@ -158,16 +181,20 @@ void seer_pool_run(seer_pool *p, seer_task_fn fn, void *ctx) {
     p->fn = fn;
     p->ctx = ctx;
     atomic_store_explicit(&p->n_done, 0, memory_order_relaxed);
+    unsigned g = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
+    atomic_store_explicit(&p->join, (uint64_t)g << 32, memory_order_release);
     publish(p);
     fn(ctx, 0, p->n_threads);
-    /* Wait for the others; yield now and then in case a worker was preempted
-     * (the cores may be shared with other processes). */
     int want = p->n_threads - 1;
+    if (closable) want = JOIN_COUNT(atomic_fetch_or_explicit(&p->join, JOIN_CLOSED, memory_order_acq_rel));
+    /* Wait for the others; yield now and then in case a worker was preempted. */
     for (unsigned spins = 0; atomic_load_explicit(&p->n_done, memory_order_acquire) != want; spins++) {
         if ((spins & 1023) == 1023) sched_yield();
         else cpu_relax();
     }
 }
+
+void seer_pool_run(seer_pool *p, seer_task_fn fn, void *ctx) { run_job(p, fn, ctx, false); }
 
 /* seer_pool_for, guided: each claim takes a share of what is left (half of
  * it divided among the threads, at least `grain`) from one shared counter.
@@ -203,7 +230,7 @@ void seer_pool_for(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, voi
     }
     for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain > 0 ? grain : 1, .nth = p->n_threads};
     atomic_init(&j.next, 0);
-    seer_pool_run(p, for_task, &j);
+    run_job(p, for_task, &j, true);
 }
 
 void seer_pool_range(int64_t n, int ith, int nth, int64_t *begin, int64_t *end) {
