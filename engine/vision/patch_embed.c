@@ -12,11 +12,11 @@ typedef struct im2col_job {
     float *patches;
 } im2col_job;
 
-static void im2col_task(void *ctx, int ith, int nth) {
+static void im2col_range(void *ctx, int64_t i0, int64_t i1, int ith) {
+    (void)ith;
     const im2col_job *j = ctx;
     int p = j->p, w = j->in->w;
-    int64_t plane = (int64_t)j->in->w * j->in->h, n_in = 3 * (int64_t)p * p, i0, i1;
-    seer_pool_range(j->l->n_patches, ith, nth, &i0, &i1);
+    int64_t plane = (int64_t)j->in->w * j->in->h, n_in = 3 * (int64_t)p * p;
     for (int64_t i = i0; i < i1; i++) {
         float *dst = j->patches + i * n_in;
         int64_t y0 = (int64_t)j->l->row[i] * p, x0 = (int64_t)j->l->col[i] * p;
@@ -30,7 +30,7 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
                      float *patches, float *x) {
     int64_t d = v->hp.n_embd;
     im2col_job j = {.in = in, .l = l, .p = v->hp.patch_size, .patches = patches};
-    seer_pool_run(pool, im2col_task, &j);
+    seer_pool_for(pool, l->n_patches, 1, im2col_range, &j);
     float *px = v->cfg.class_token ? x + d : x;
     seer_matmul(pool, &v->patch_w, patches, l->n_patches, px, v->patch_b);
     int64_t n_seq = l->n_patches;

@@ -60,11 +60,10 @@ typedef struct rope_job {
     const float *cos_t, *sin_t;
 } rope_job;
 
-static void rope_task(void *ctx, int ith, int nth) {
+static void rope_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
     const rope_job *j = ctx;
-    int64_t r0, r1, width = (int64_t)j->n_head * j->d, half = j->d / 2;
-    seer_pool_range(j->n, ith, nth, &r0, &r1);
-    if (r1 <= r0) return;
+    int64_t width = (int64_t)j->n_head * j->d, half = j->d / 2;
     vit_rope2d_apply(j->q + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
     vit_rope2d_apply(j->k + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
 }
@@ -82,7 +81,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     if (v->cfg.rope2d) {
         rope_job rj = {.q = s->q, .k = s->k, .n = n_seq, .n_head = hp->n_head, .d = v->head_dim,
                        .cos_t = s->rope_cos, .sin_t = s->rope_sin};
-        seer_pool_run(pool, rope_task, &rj);
+        seer_pool_for(pool, rj.n, 1, rope_range, &rj);
     }
     /* Qwen2.5-VL: every n_wa_pattern-th block sees the whole image. */
     bool windowed = v->cfg.window_attn && (il + 1) % hp->n_wa_pattern != 0;

@@ -19,11 +19,9 @@ typedef struct rows_job {
     float eps;
 } rows_job;
 
-static void norm_task(void *ctx, int ith, int nth) {
+static void norm_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
     const rows_job *j = ctx;
-    int64_t r0, r1;
-    seer_pool_range(j->n_rows, ith, nth, &r0, &r1);
-    if (r1 <= r0) return;
     const float *x = j->x + r0 * j->n;
     float *out = j->out + r0 * j->n;
     if (j->kind == VIT_NORM_LAYER) {
@@ -39,21 +37,15 @@ static void norm_task(void *ctx, int ith, int nth) {
 void vit_norm_rows(seer_pool *pool, vit_norm kind, const float *x, float *out, const vit_norm_params *p,
                    int64_t n_rows, int64_t n, float eps) {
     rows_job j = {.kind = kind, .x = x, .out = out, .p = p, .n_rows = n_rows, .n = n, .eps = eps};
-    seer_pool_run(pool, norm_task, &j);
+    seer_pool_for(pool, n_rows, 1, norm_range, &j);
 }
 
-/* Element ranges in multiples of 64 so threads do not share cache lines. */
-static void elem_range(int64_t n, int ith, int nth, int64_t *b, int64_t *e) {
-    int64_t u0, u1, units = (n + 63) / 64;
-    seer_pool_range(units, ith, nth, &u0, &u1);
-    *b = u0 * 64;
-    *e = u1 * 64 < n ? u1 * 64 : n;
-}
+/* Element passes go in multiples of 64 so threads do not share cache lines. */
+#define ELEM_GRAIN 64
 
-static void act_task(void *ctx, int ith, int nth) {
+static void act_range(void *ctx, int64_t b, int64_t e, int ith) {
+    (void)ith;
     const rows_job *j = ctx;
-    int64_t b, e;
-    elem_range(j->n, ith, nth, &b, &e);
     if (e <= b) return;
     static const seer_gate_kind kinds[] = {[VIT_ACT_QUICK_GELU] = SEER_GATE_QUICK_GELU,
                                           [VIT_ACT_GELU_TANH] = SEER_GATE_GELU_TANH, [VIT_ACT_SILU] = SEER_GATE_SILU};
@@ -62,29 +54,27 @@ static void act_task(void *ctx, int ith, int nth) {
 
 void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems) {
     rows_job j = {.act = act, .out = x, .n = n_elems};
-    seer_pool_run(pool, act_task, &j);
+    seer_pool_for(pool, j.n, ELEM_GRAIN, act_range, &j);
 }
 
-static void swiglu_task(void *ctx, int ith, int nth) {
+static void swiglu_range(void *ctx, int64_t b, int64_t e, int ith) {
+    (void)ith;
     const rows_job *j = ctx;
-    int64_t b, e;
-    elem_range(j->n, ith, nth, &b, &e);
     if (e > b) seer_exp_gate(SEER_GATE_SILU, j->out + b, j->aux + b, e - b); /* silu(gate)·up */
 }
 
 void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems) {
     rows_job j = {.out = gate, .aux = up, .n = n_elems};
-    seer_pool_run(pool, swiglu_task, &j);
+    seer_pool_for(pool, j.n, ELEM_GRAIN, swiglu_range, &j);
 }
 
-static void add_task(void *ctx, int ith, int nth) {
+static void add_range(void *ctx, int64_t b, int64_t e, int ith) {
+    (void)ith;
     const rows_job *j = ctx;
-    int64_t b, e;
-    elem_range(j->n, ith, nth, &b, &e);
     if (e > b) seer_add(j->out + b, j->aux + b, e - b);
 }
 
 void vit_add_rows(seer_pool *pool, float *dst, const float *src, int64_t n_elems) {
     rows_job j = {.out = dst, .aux = src, .n = n_elems};
-    seer_pool_run(pool, add_task, &j);
+    seer_pool_for(pool, j.n, ELEM_GRAIN, add_range, &j);
 }
