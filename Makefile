@@ -142,13 +142,7 @@ $(DEMO_TOOL): tools/demo-model/export_gguf.c $(LIBSEER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBSEER) $(LIBS)
 demo-model: $(DEMO_TOOL)
-	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT)/stage1 --steps 2000 --seed 1 --probe quadrant
-	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT)/stage2 --init $(DEMO_EXPORT)/stage1/model.pt \
-	    --steps 2000 --seed 2 --lr 1e-3 --warmup 100
-	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT)/stage3 --init $(DEMO_EXPORT)/stage2/model.pt \
-	    --steps 1600 --seed 3 --lr 1e-3 --warmup 100 --eval-every 400
-	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT) --init $(DEMO_EXPORT)/stage3/model.pt \
-	    --steps 1200 --seed 4 --lr 1e-3 --warmup 100 --eval-every 0
+	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT) --seed 1
 	$(DEMO_TOOL) $(DEMO_EXPORT) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf
 	$(DEMO_PYTHON) tools/demo-model/make_reference.py $(DEMO_EXPORT)/model.pt tests/demo tests/demo/reference
 # Accuracy through seer on a bigger held-out set (500 questions, 256x256 images).

@@ -67,13 +67,16 @@ def quadrant_labels(sc):
     return col, shp
 
 
-def make_batch(tok, rng, batch, n_patches, max_turns=5):
+def make_batch(tok, rng, batch, n_patches, turns=(1, 5)):
+    """`turns` = (fewest, most) question/answer turns per conversation. The
+    batch is padded to its longest conversation, so a narrow range wastes less
+    compute on padding and gives more answers per image."""
     pix, seqs, aux = [], [], []
     for _ in range(batch):
         sc = scenes.make_scene(rng)
         pix.append(scenes.render(sc, scenes.MODEL_SIDE))
         aux.append(quadrant_labels(sc))
-        k = int(rng.integers(1, max_turns + 1))
+        k = int(rng.integers(turns[0], turns[1] + 1))
         qas = scenes.sample_qas(sc, rng, k)
         seqs.append(conversation(tok, qas, rng, n_patches, image_last=rng.random() < 0.15,
                                  system=rng.random() < 0.1))

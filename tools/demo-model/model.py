@@ -140,13 +140,15 @@ class DecoderLayer(nn.Module):
         b, t, d = x.shape
         hd = d // c.n_heads
         h = self.attn_norm(x)
-        q = rope_normal(self.wq(h).view(b, t, c.n_heads, hd).transpose(1, 2), pos, c.rope_base)
+        # scaling q (not the T x T scores) by 1/sqrt(hd): same function, cheaper
+        q = rope_normal(self.wq(h).view(b, t, c.n_heads, hd).transpose(1, 2), pos, c.rope_base) \
+            * (1.0 / math.sqrt(hd))
         k = rope_normal(self.wk(h).view(b, t, c.n_kv_heads, hd).transpose(1, 2), pos, c.rope_base)
         v = self.wv(h).view(b, t, c.n_kv_heads, hd).transpose(1, 2)
         rep = c.n_heads // c.n_kv_heads                          # head h reads kv head h // rep
         k = k.repeat_interleave(rep, dim=1)
         v = v.repeat_interleave(rep, dim=1)
-        att = (q @ k.transpose(-1, -2)) / math.sqrt(hd) + mask
+        att = q @ k.transpose(-1, -2) + mask
         att = torch.softmax(att, dim=-1)
         x = x + self.wo((att @ v).transpose(1, 2).reshape(b, t, d))
         h = self.ffn_norm(x)
@@ -171,9 +173,11 @@ class DemoVLM(nn.Module):
             if getattr(m, "bias", None) is not None:
                 nn.init.zeros_(m.bias)
 
-    def forward(self, ids, img_mask, pixels, img_embd=None):
+    def forward(self, ids, img_mask, pixels, img_embd=None, at=None):
         """ids [B, T] (image slots hold any id), img_mask [B, T] bool with
-        n_patches True per row, pixels [B, 3, S, S] normalised -> logits [B, T, V]."""
+        n_patches True per row, pixels [B, 3, S, S] normalised -> logits [B, T, V].
+        With `at` (bool [B, T]) only those positions' logits [N, V]: training
+        needs the answer positions only, and the output layer is not cheap."""
         x = self.embed(ids)
         img = self.vision(pixels) if img_embd is None else img_embd   # [B, n, d]
         x = x.masked_scatter(img_mask.unsqueeze(-1), img.reshape(-1).to(x.dtype))
@@ -182,6 +186,8 @@ class DemoVLM(nn.Module):
         mask = torch.full((t, t), float("-inf")).triu(1)
         for layer in self.layers:
             x = layer(x, pos, mask)
+        if at is not None:
+            x = x[at]
         return self.output(self.norm(x))
 
 

@@ -191,9 +191,11 @@ def questions(scene, rng):
     n = len(objs)
     qa["count"].append(("How many shapes are there?", _a(str(n))))
     qa["count"].append(("How many shapes are in the image?", _a(str(n))))
-    for c in set(colors) | {COLOR_NAMES[int(rng.integers(len(COLOR_NAMES)))]}:
+    # sorted: a set's order changes from one Python process to the next
+    # (string hashing is salted), and the data must not
+    for c in sorted(set(colors) | {COLOR_NAMES[int(rng.integers(len(COLOR_NAMES)))]}):
         qa["count_color"].append(("How many %s shapes are there?" % c, _a(str(colors.count(c)))))
-    for s in set(shapes) | {SHAPES[int(rng.integers(len(SHAPES)))]}:
+    for s in sorted(set(shapes) | {SHAPES[int(rng.integers(len(SHAPES)))]}):
         qa["count_shape"].append(("How many %s are there?" % PLURAL[s], _a(str(shapes.count(s)))))
     for o in objs:
         if shapes.count(o["shape"]) == 1:
@@ -231,12 +233,21 @@ def questions(scene, rng):
     return qa
 
 
+# How often each question type is drawn for training. Reading one object's
+# colour or shape and counting all shapes are learnt fast; counting by colour
+# or shape, "is there a ..." and positions of a named object take the longest,
+# so they are drawn more often.
+TRAIN_WEIGHT = {"count": 0.5, "count_color": 2.0, "count_shape": 2.0, "color_of_shape": 1.0,
+                "shape_of_color": 1.0, "color_at": 0.6, "shape_at": 0.6, "where": 1.5,
+                "left_right": 1.5, "top_bottom": 1.0, "exists": 1.5, "describe": 0.5}
+
+
 def sample_qas(scene, rng, k):
     """k question/answer pairs of different types where possible (exists
     questions keep yes/no balanced)."""
     qa = questions(scene, rng)
     types = [t for t in QTYPES if qa[t]]
-    weights = np.array([0.6 if t == "describe" else 1.0 for t in types])
+    weights = np.array([TRAIN_WEIGHT[t] for t in types])
     chosen = rng.choice(len(types), size=min(k, len(types)), replace=False, p=weights / weights.sum())
     out = []
     for i in chosen:

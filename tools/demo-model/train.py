@@ -1,5 +1,6 @@
-"""Trains the demo VLM on procedurally generated scenes (seeded, CPU, 2 threads)
-and writes the weights plus everything the GGUF exporter needs."""
+"""Trains the demo VLM on procedurally generated scenes (seeded, CPU, one
+thread) in one run with one warm-up and one cosine decay, and writes the
+weights plus everything the GGUF exporter needs."""
 import argparse
 import math
 import os
@@ -13,31 +14,6 @@ import torch.nn.functional as F
 import data
 import model as M
 import scenes
-
-
-class QuadrantProbe(torch.nn.Module):
-    """Training-only auxiliary head of stage 1 (not exported): from the image
-    embeddings averaged over each quadrant's patches, predict that quadrant's
-    colour and shape (empty included)."""
-
-    def __init__(self, cfg):
-        super().__init__()
-        side = cfg.image_size // cfg.patch_size
-        q = torch.zeros(4, side * side)
-        for r in range(side):
-            for c in range(side):
-                q[(r * 2 // side) * 2 + (c * 2 // side), r * side + c] = 1.0
-        self.register_buffer("pool", q / q.sum(1, keepdim=True))
-        self.color = torch.nn.Linear(cfg.d_model, len(scenes.COLOR_NAMES) + 1)
-        self.shape = torch.nn.Linear(cfg.d_model, len(scenes.SHAPES) + 1)
-
-    def forward(self, img_embd, labels):
-        quad = torch.einsum("qn,bnd->bqd", self.pool, img_embd)
-        pc, ps = self.color(quad), self.shape(quad)
-        lc = F.cross_entropy(pc.reshape(-1, pc.shape[-1]), labels[:, 0].reshape(-1))
-        ls = F.cross_entropy(ps.reshape(-1, ps.shape[-1]), labels[:, 1].reshape(-1))
-        acc = (pc.argmax(-1) == labels[:, 0]) & (ps.argmax(-1) == labels[:, 1])
-        return lc + ls, acc.float().mean().item()
 
 
 class PatchProbe(torch.nn.Module):
@@ -69,6 +45,19 @@ class PatchProbe(torch.nn.Module):
         return loss, acc.float().mean().item()
 
 
+def one_question(sc, rng):
+    """One question of a uniformly drawn type (as the held-out sets are
+    balanced over types; training draws weighted by scenes.TRAIN_WEIGHT)."""
+    qa = scenes.questions(sc, rng)
+    types = [t for t in scenes.QTYPES if qa[t] and t != "describe"]
+    t = types[int(rng.integers(len(types)))]
+    items = qa[t]
+    if t == "exists":
+        want = "Yes." if rng.random() < 0.5 else "No."
+        items = [x for x in items if x[1] == want] or items
+    return [(t,) + items[int(rng.integers(len(items)))]]
+
+
 def evaluate(net, tok, cfg, n=256, seed=999):
     """Teacher-forced exact match of single-turn answers on fresh scenes: an
     answer counts when every answer token (and <|im_end|>) is the argmax."""
@@ -83,7 +72,7 @@ def evaluate(net, tok, cfg, n=256, seed=999):
             qtypes = []
             for _ in range(b):
                 sc = scenes.make_scene(rng)
-                qa = scenes.sample_qas(sc, rng, 1)
+                qa = one_question(sc, rng)
                 qtypes.append(qa[0][0])
                 s, m, g = data.conversation(tok, qa, rng, cfg.n_patches)
                 pix.append(scenes.render(sc, scenes.MODEL_SIDE))
@@ -233,17 +222,18 @@ def write_export(path_dir, net, tok, cfg):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="build/demo-model")
-    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--steps", type=int, default=7000)
     ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=1.5e-3)
+    ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--eval-every", type=int, default=250)
+    ap.add_argument("--eval-every", type=int, default=1000)
     ap.add_argument("--aux-weight", type=float, default=0.5)
-    ap.add_argument("--probe", default="patch", choices=["patch", "quadrant"],
-                    help="auxiliary vision loss: per patch (stage 2) or per quadrant (stage 1)")
     ap.add_argument("--init", default="", help="start from this checkpoint (model.pt)")
-    ap.add_argument("--warmup", type=int, default=150)
+    ap.add_argument("--warmup", type=int, default=200)
+    # Six turns per conversation: six answers per image and little padding.
+    ap.add_argument("--min-turns", type=int, default=6)
+    ap.add_argument("--max-turns", type=int, default=6)
     ap.add_argument("--bench", type=int, default=0, help="time this many steps and exit")
     args = ap.parse_args()
 
@@ -252,7 +242,7 @@ def main():
     tok = data.build_tokenizer()
     cfg = M.Config(n_vocab=tok.n_vocab)
     net = M.DemoVLM(cfg)
-    probe = PatchProbe(cfg) if args.probe == "patch" else QuadrantProbe(cfg)
+    probe = PatchProbe(cfg)
     if args.init:
         net.load_state_dict(torch.load(args.init))
     n_params = sum(p.numel() for p in net.parameters())
@@ -276,14 +266,16 @@ def main():
     avg = None
     for step in range(total):
         rng = np.random.default_rng([args.seed, step])
-        pix, ids, img, labels, quad = data.make_batch(tok, rng, args.batch, cfg.n_patches, max_turns=6)
+        pix, ids, img, labels, quad = data.make_batch(tok, rng, args.batch, cfg.n_patches,
+                                                      turns=(args.min_turns, args.max_turns))
         for g in opt.param_groups:
             g["lr"] = lr_at(step)
         px = M.normalise(pix)
         img_embd = net.vision(px)
-        logits = net(torch.from_numpy(ids), torch.from_numpy(img), px, img_embd=img_embd)
-        lm_loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1),
-                                  ignore_index=-100)
+        labels = torch.from_numpy(labels)
+        at = labels != -100
+        logits = net(torch.from_numpy(ids), torch.from_numpy(img), px, img_embd=img_embd, at=at)
+        lm_loss = F.cross_entropy(logits, labels[at])
         aux_loss, aux_acc = probe(img_embd, torch.from_numpy(quad))
         loss = lm_loss + args.aux_weight * aux_loss
         opt.zero_grad()
