@@ -54,6 +54,11 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         return -1;
     }
 
+    if (fmt && strcmp(fmt, "PNM") == 0 && image_pnm_maxval(buf, len) > 255) {
+        seer_error_set(err, "%s: 16-bit PNM (maxval %lld) is not supported; convert it to 8-bit or PNG", name,
+                       (long long)image_pnm_maxval(buf, len));
+        return -1;
+    }
     if (fmt && strcmp(fmt, "PNM") == 0 && image_pnm_truncated(buf, len)) {
         seer_error_set(err, "%s: truncated PNM (fewer pixel bytes than its %lld\u00d7%lld header promises)", name,
                        (long long)pw, (long long)ph);
@@ -78,16 +83,17 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         return -1;
     }
 
-    /* 3 channels requested: grey is replicated, alpha dropped (not blended),
-     * 16-bit samples reduced to their high byte. */
+    /* The file's own channels (16-bit samples reduced to their high byte);
+     * RGB is made below, not by stb's channel conversion, which is where it
+     * read past its buffer on 16-bit PNM (a fuzzer find). */
     int dw = 0, dh = 0, dc = 0;
-    uint8_t *px = stbi_load_from_memory(buf, (int)len, &dw, &dh, &dc, 3);
+    uint8_t *px = stbi_load_from_memory(buf, (int)len, &dw, &dh, &dc, 0);
     if (!px) {
         const char *why = stbi_failure_reason();
         seer_error_set(err, "%s: truncated or corrupt %s (%s)", name, fmt ? fmt : "image", why ? why : "decode failed");
         return -1;
     }
-    if (dw != w || dh != h) { /* the header lied about the size */
+    if (dw != w || dh != h || dc < 1 || dc > 4) { /* the header lied about the size */
         stbi_image_free(px);
         seer_error_set(err, "%s: corrupt %s (header says %d\u00d7%d, data %d\u00d7%d)", name, fmt ? fmt : "image", w, h,
                        dw, dh);
@@ -100,8 +106,15 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         seer_error_set(err, "%s: out of memory for %d\u00d7%d pixels", name, w, h);
         return -1;
     }
-    /* Own copy so seer_image_free is a plain free() whatever allocator stb uses. */
-    memcpy(rgb, px, n);
+    /* Own copy (seer_image_free is a plain free() whatever allocator stb
+     * uses) in RGB: grey is replicated, alpha dropped (not blended). */
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        const uint8_t *src = px + i * (size_t)dc;
+        bool grey = dc < 3;
+        rgb[3 * i] = src[0];
+        rgb[3 * i + 1] = grey ? src[0] : src[1];
+        rgb[3 * i + 2] = grey ? src[0] : src[2];
+    }
     stbi_image_free(px);
     out->w = w;
     out->h = h;

@@ -107,3 +107,11 @@ bool image_pnm_truncated(const uint8_t *b, size_t n) {
     if (w <= 0 || h <= 0 || w > ((int64_t)1 << 30) / h) return false; /* the size checks report these */
     return i > n || (int64_t)(n - i) < w * h * channels * bytes;
 }
+
+int64_t image_pnm_maxval(const uint8_t *b, size_t n) {
+    if (n < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return -1;
+    size_t i = 2;
+    int64_t w, h, maxval;
+    if (!pnm_number(b, n, &i, &w) || !pnm_number(b, n, &i, &h) || !pnm_number(b, n, &i, &maxval)) return -1;
+    return maxval;
+}

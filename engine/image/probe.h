@@ -15,4 +15,9 @@ const char *image_probe(const uint8_t *buf, size_t len, int64_t *w, int64_t *h, 
  * decodes those silently (missing pixels become black), so we refuse them. */
 bool image_pnm_truncated(const uint8_t *buf, size_t len);
 
+/* Binary PNM's maxval (over 255: 16-bit samples), or -1 when not binary PNM
+ * or the header is incomplete. stb reads 16-bit PNM samples wrongly (and its
+ * channel conversion then overreads), so these are refused. */
+int64_t image_pnm_maxval(const uint8_t *buf, size_t len);
+
 #endif
