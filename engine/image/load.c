@@ -59,6 +59,10 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
                        (long long)image_pnm_maxval(buf, len));
         return -1;
     }
+    if (fmt && strcmp(fmt, "JPEG") == 0 && image_jpeg_tables_bad(buf, len)) {
+        seer_error_set(err, "%s: corrupt JPEG (Huffman tables missing or invalid)", name);
+        return -1;
+    }
     if (fmt && strcmp(fmt, "PNM") == 0 && image_pnm_truncated(buf, len)) {
         seer_error_set(err, "%s: truncated PNM (fewer pixel bytes than its %lld\u00d7%lld header promises)", name,
                        (long long)pw, (long long)ph);

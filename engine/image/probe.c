@@ -115,3 +115,51 @@ int64_t image_pnm_maxval(const uint8_t *b, size_t n) {
     if (!pnm_number(b, n, &i, &w) || !pnm_number(b, n, &i, &h) || !pnm_number(b, n, &i, &maxval)) return -1;
     return maxval;
 }
+
+bool image_jpeg_tables_bad(const uint8_t *b, size_t n) {
+    if (n < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
+    bool defined[2][4] = {{false}}, progressive = false;
+    size_t i = 2;
+    while (i + 4 <= n) {
+        if (b[i] != 0xFF) { i++; continue; } /* stb skips padding between segments too */
+        uint8_t m = b[i + 1];
+        if (m == 0xFF || m == 0x00) { i++; continue; }
+        if (m == 0xD8 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) { i += 2; continue; }
+        if (m == 0xD9) return false;
+        size_t len = be16(b + i + 2);
+        if (len < 2 || i + 2 + len > n) return false; /* truncated: stb says so itself */
+        const uint8_t *s = b + i + 4;
+        size_t sl = len - 2;
+        if (m == 0xC2) progressive = true;
+        if (m == 0xC4) {
+            for (size_t j = 0; j + 17 <= sl;) {
+                int tc = s[j] >> 4, th = s[j] & 15;
+                if (tc > 1 || th > 3) return false; /* stb refuses these */
+                unsigned total = 0, code = 0;
+                for (int l = 0; l < 16; l++) {
+                    total += s[j + 1 + l];
+                    code += s[j + 1 + l];
+                    if (code > (1u << (l + 1))) return true; /* more codes than bits allow */
+                    code <<= 1;
+                }
+                if (total > 256) return true;
+                defined[tc][th] = true;
+                j += 17 + total;
+            }
+        }
+        if (m == 0xDA) { /* the first scan: every table it decodes with must exist */
+            size_t ns = sl ? s[0] : 0;
+            if (sl < 1 + 2 * ns + 3) return false;
+            int ss = s[1 + 2 * ns], ah = s[3 + 2 * ns] >> 4;
+            bool dc = !progressive || (ss == 0 && ah == 0), ac = !progressive || ss > 0;
+            for (size_t c = 0; c < ns; c++) {
+                int td = s[2 + 2 * c] >> 4, ta = s[2 + 2 * c] & 15;
+                if (td > 3 || ta > 3) return false;
+                if ((dc && !defined[0][td]) || (ac && !defined[1][ta])) return true;
+            }
+            return false;
+        }
+        i += 2 + len;
+    }
+    return false;
+}

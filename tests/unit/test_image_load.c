@@ -415,6 +415,31 @@ static void test_pnm16(void) {
     }
 }
 
+/* A scan decoding with a Huffman table no DHT defined, or a DHT with more
+ * codes than its lengths allow: Debian's stb reads out of bounds on these
+ * (fuzzer find), so they are refused before stb sees them. */
+static void test_jpeg_tables(void) {
+    uint8_t *rgb = calloc(16 * 16 * 3, 1);
+    buf_t j = make_jpeg(16, 16, rgb);
+    size_t sos = 0, dht = 0;
+    for (size_t i = 2; i + 1 < j.n && !sos; i++) {
+        if (j.p[i] == 0xFF && j.p[i + 1] == 0xDA) sos = i;
+        if (j.p[i] == 0xFF && j.p[i + 1] == 0xC4 && !dht) dht = i;
+    }
+    CHECK(sos && dht);
+    if (sos && dht) {
+        uint8_t keep = j.p[sos + 6];
+        j.p[sos + 6] = 0x33; /* first component: DC and AC table 3, never defined */
+        expect_error("undefined Huffman table", write_file("notable.jpg", j.p, j.n), 0, "notable.jpg: ",
+                     "Huffman tables missing or invalid");
+        j.p[sos + 6] = keep;
+        j.p[dht + 5] = 3; /* three 1-bit codes */
+        expect_error("overfull Huffman table", write_file("overfull.jpg", j.p, j.n), 0, "overfull.jpg: ", "JPEG");
+    }
+    free(j.p);
+    free(rgb);
+}
+
 static void test_bad_files(void) {
     char dir[600];
     snprintf(dir, sizeof dir, "%s/adir.png", test_tmpdir());
@@ -476,6 +501,7 @@ static void test_bad_files(void) {
 int main(void) {
     test_formats();
     test_pnm16();
+    test_jpeg_tables();
     test_bad_files();
     seer_image_free(NULL);
     TEST_MAIN_END();
