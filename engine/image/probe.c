@@ -118,7 +118,7 @@ int64_t image_pnm_maxval(const uint8_t *b, size_t n) {
 
 bool image_jpeg_tables_bad(const uint8_t *b, size_t n) {
     if (n < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
-    bool defined[2][4] = {{false}}, progressive = false;
+    bool defined[2][4] = {{false}}, progressive = false, scanned = false;
     size_t i = 2;
     while (i + 4 <= n) {
         if (b[i] != 0xFF) { i++; continue; } /* stb skips padding between segments too */
@@ -127,9 +127,10 @@ bool image_jpeg_tables_bad(const uint8_t *b, size_t n) {
         if (m == 0xD8 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) { i += 2; continue; }
         if (m == 0xD9) return false;
         size_t len = be16(b + i + 2);
-        if (len < 2 || i + 2 + len > n) return false; /* truncated: stb says so itself */
+        if (len < 2) return false;
         const uint8_t *s = b + i + 4;
-        size_t sl = len - 2;
+        /* a segment cut short by the end of the file is read as far as it goes, as stb does */
+        size_t sl = i + 2 + len <= n ? len - 2 : n - (i + 4);
         if (m == 0xC2) progressive = true;
         if (m == 0xC4) {
             for (size_t j = 0; j + 17 <= sl;) {
@@ -147,7 +148,8 @@ bool image_jpeg_tables_bad(const uint8_t *b, size_t n) {
                 j += 17 + total;
             }
         }
-        if (m == 0xDA) { /* the first scan: every table it decodes with must exist */
+        if (m == 0xDA && !scanned) { /* the first scan: every table it decodes with must exist */
+            scanned = true;
             size_t ns = sl ? s[0] : 0;
             if (sl < 1 + 2 * ns + 3) return false;
             int ss = s[1 + 2 * ns], ah = s[3 + 2 * ns] >> 4;
@@ -157,8 +159,9 @@ bool image_jpeg_tables_bad(const uint8_t *b, size_t n) {
                 if (td > 3 || ta > 3) return false;
                 if ((dc && !defined[0][td]) || (ac && !defined[1][ta])) return true;
             }
-            return false;
         }
+        /* later segments (tables between progressive scans) are walked too:
+         * the scan data in between is skipped byte by byte above */
         i += 2 + len;
     }
     return false;
