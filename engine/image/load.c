@@ -54,9 +54,10 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         return -1;
     }
 
-    if (fmt && strcmp(fmt, "PNM") == 0 && image_pnm_maxval(buf, len) > 255) {
+    int64_t maxval = fmt && strcmp(fmt, "PNM") == 0 ? image_pnm_maxval(buf, len) : -1;
+    if (maxval > 255) {
         seer_error_set(err, "%s: 16-bit PNM (maxval %lld) is not supported; convert it to 8-bit or PNG", name,
-                       (long long)image_pnm_maxval(buf, len));
+                       (long long)maxval);
         return -1;
     }
     if (image_jpeg_tables_bad(buf, len)) { /* any FF D8 start: stb decodes it as JPEG */

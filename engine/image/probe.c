@@ -10,24 +10,39 @@ static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t
 static uint32_t le16(const uint8_t *p) { return (uint32_t)p[1] << 8 | p[0]; }
 static int32_t le32s(const uint8_t *p) { return (int32_t)((uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]); }
 
-/* Walks JPEG segments up to the first start-of-frame marker. */
+/* The next marker segment at or after *i, skipping what stb_image skips
+ * between segments (bytes other than FF, fill FFs, stuffed FF 00, markers
+ * without a length). Sets *m and *seg (the offset of the segment's length
+ * field); false at the end of the file or at end-of-image. */
+static bool jpeg_next_segment(const uint8_t *b, size_t n, size_t *i, uint8_t *m, size_t *seg) {
+    while (*i + 4 <= n) {
+        if (b[*i] != 0xFF) { (*i)++; continue; }
+        uint8_t k = b[*i + 1];
+        if (k == 0xFF || k == 0x00) { (*i)++; continue; }
+        if (k == 0xD8 || (k >= 0xD0 && k <= 0xD7) || k == 0x01) { *i += 2; continue; }
+        if (k == 0xD9) return false;
+        *m = k;
+        *seg = *i + 2;
+        return true;
+    }
+    return false;
+}
+
+static bool jpeg_is_sof(uint8_t m) { return m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC; }
+
 static bool jpeg_size(const uint8_t *b, size_t n, int64_t *w, int64_t *h) {
-    size_t i = 2;
-    while (i + 4 <= n) {
-        if (b[i] != 0xFF) return false;
-        uint8_t m = b[i + 1];
-        if (m == 0xFF) { i++; continue; } /* fill byte */
-        if (m == 0xD8 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) { i += 2; continue; }
-        size_t len = be16(b + i + 2);
-        bool sof = m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
-        if (sof) {
-            if (i + 9 > n) return false;
-            *h = be16(b + i + 5);
-            *w = be16(b + i + 7);
+    size_t i = 2, seg;
+    uint8_t m;
+    while (jpeg_next_segment(b, n, &i, &m, &seg)) {
+        if (jpeg_is_sof(m)) {
+            if (seg + 7 > n) return false;
+            *h = be16(b + seg + 3);
+            *w = be16(b + seg + 5);
             return true;
         }
+        size_t len = be16(b + seg);
         if (len < 2) return false;
-        i += 2 + len;
+        i = seg + len;
     }
     return false;
 }
@@ -97,72 +112,89 @@ const char *image_probe(const uint8_t *b, size_t n, int64_t *w, int64_t *h, bool
     return NULL;
 }
 
-bool image_pnm_truncated(const uint8_t *b, size_t n) {
+/* Binary PNM (P5/P6) header: size, maxval, offset of the first sample. */
+static bool pnm_header(const uint8_t *b, size_t n, int64_t *w, int64_t *h, int64_t *maxval, size_t *data) {
     if (n < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return false;
     size_t i = 2;
+    if (!pnm_number(b, n, &i, w) || !pnm_number(b, n, &i, h) || !pnm_number(b, n, &i, maxval)) return false;
+    *data = i + 1; /* the single whitespace byte before the samples */
+    return true;
+}
+
+bool image_pnm_truncated(const uint8_t *b, size_t n) {
     int64_t w, h, maxval;
-    if (!pnm_number(b, n, &i, &w) || !pnm_number(b, n, &i, &h) || !pnm_number(b, n, &i, &maxval)) return false;
-    i++; /* the single whitespace byte before the samples */
+    size_t i;
+    if (!pnm_header(b, n, &w, &h, &maxval, &i)) return false;
     int64_t channels = b[1] == '6' ? 3 : 1, bytes = maxval > 255 ? 2 : 1;
     if (w <= 0 || h <= 0 || w > ((int64_t)1 << 30) / h) return false; /* the size checks report these */
     return i > n || (int64_t)(n - i) < w * h * channels * bytes;
 }
 
 int64_t image_pnm_maxval(const uint8_t *b, size_t n) {
-    if (n < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return -1;
-    size_t i = 2;
     int64_t w, h, maxval;
-    if (!pnm_number(b, n, &i, &w) || !pnm_number(b, n, &i, &h) || !pnm_number(b, n, &i, &maxval)) return -1;
-    return maxval;
+    size_t i;
+    return pnm_header(b, n, &w, &h, &maxval, &i) ? maxval : -1;
+}
+
+/* A byte as stb_image reads it: past the end it reads zeros. */
+static unsigned byte_at(const uint8_t *b, size_t n, size_t i) { return i < n ? b[i] : 0; }
+
+/* Checks a DHT segment's tables as stb reads them: one after another from
+ * the stream while the segment's length says more is left, even when a
+ * table runs past the segment's end. Returns 1 when a table is bad, 0 when
+ * all are good (*next = where stb goes on reading), -1 when stb refuses the
+ * segment safely. */
+static int jpeg_dht_bad(const uint8_t *b, size_t n, size_t seg, bool defined[2][4], size_t *next) {
+    long left = (long)be16(b + seg) - 2;
+    size_t p = seg + 2;
+    while (left > 0) {
+        unsigned q = byte_at(b, n, p), tc = q >> 4, th = q & 15;
+        if (tc > 1 || th > 3) return -1;
+        unsigned total = 0, code = 0;
+        for (int l = 0; l < 16; l++) {
+            unsigned count = byte_at(b, n, p + 1 + l);
+            total += count;
+            code += count;
+            if (code > (1u << (l + 1))) return 1; /* more codes than bits allow */
+            code <<= 1;
+        }
+        if (total > 256) return 1; /* stb's size[257] overflows */
+        defined[tc][th] = true;
+        p += 17 + total;
+        left -= 17 + (long)total;
+    }
+    *next = p;
+    return left == 0 ? 0 : -1;
 }
 
 bool image_jpeg_tables_bad(const uint8_t *b, size_t n) {
     if (n < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
-    bool defined[2][4] = {{false}}, progressive = false, scanned = false;
-    size_t i = 2;
-    while (i + 4 <= n) {
-        if (b[i] != 0xFF) { i++; continue; } /* stb skips padding between segments too */
-        uint8_t m = b[i + 1];
-        if (m == 0xFF || m == 0x00) { i++; continue; }
-        if (m == 0xD8 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) { i += 2; continue; }
-        if (m == 0xD9) return false;
-        size_t len = be16(b + i + 2);
+    bool defined[2][4] = {{false}}, progressive = false;
+    size_t i = 2, seg;
+    uint8_t m;
+    /* Every segment, also those between progressive scans: the scan data in
+     * between is skipped like padding. */
+    while (jpeg_next_segment(b, n, &i, &m, &seg)) {
+        size_t len = be16(b + seg);
         if (len < 2) return false;
-        const uint8_t *s = b + i + 4;
-        /* a segment cut short by the end of the file is read as far as it goes, as stb does */
-        size_t sl = i + 2 + len <= n ? len - 2 : n - (i + 4);
         if (m == 0xC2) progressive = true;
         if (m == 0xC4) {
-            for (size_t j = 0; j + 17 <= sl;) {
-                int tc = s[j] >> 4, th = s[j] & 15;
-                if (tc > 1 || th > 3) return false; /* stb refuses these */
-                unsigned total = 0, code = 0;
-                for (int l = 0; l < 16; l++) {
-                    total += s[j + 1 + l];
-                    code += s[j + 1 + l];
-                    if (code > (1u << (l + 1))) return true; /* more codes than bits allow */
-                    code <<= 1;
-                }
-                if (total > 256) return true;
-                defined[tc][th] = true;
-                j += 17 + total;
-            }
+            int bad = jpeg_dht_bad(b, n, seg, defined, &i);
+            if (bad) return bad > 0;
+            continue;
         }
-        if (m == 0xDA && !scanned) { /* the first scan: every table it decodes with must exist */
-            scanned = true;
-            size_t ns = sl ? s[0] : 0;
-            if (sl < 1 + 2 * ns + 3) return false;
-            int ss = s[1 + 2 * ns], ah = s[3 + 2 * ns] >> 4;
+        if (m == 0xDA) { /* a scan: every table it decodes with must exist */
+            size_t ns = byte_at(b, n, seg + 2), sel = seg + 3 + 2 * ns;
+            if (len != 6 + 2 * ns) return false; /* stb refuses it */
+            int ss = byte_at(b, n, sel), ah = byte_at(b, n, sel + 2) >> 4;
             bool dc = !progressive || (ss == 0 && ah == 0), ac = !progressive || ss > 0;
             for (size_t c = 0; c < ns; c++) {
-                int td = s[2 + 2 * c] >> 4, ta = s[2 + 2 * c] & 15;
+                unsigned t = byte_at(b, n, seg + 4 + 2 * c), td = t >> 4, ta = t & 15;
                 if (td > 3 || ta > 3) return false;
                 if ((dc && !defined[0][td]) || (ac && !defined[1][ta])) return true;
             }
         }
-        /* later segments (tables between progressive scans) are walked too:
-         * the scan data in between is skipped byte by byte above */
-        i += 2 + len;
+        i = seg + len;
     }
     return false;
 }

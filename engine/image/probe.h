@@ -20,9 +20,10 @@ bool image_pnm_truncated(const uint8_t *buf, size_t len);
  * channel conversion then overreads), so these are refused. */
 int64_t image_pnm_maxval(const uint8_t *buf, size_t len);
 
-/* JPEG with a DHT segment (anywhere) holding more than 256 codes or more
- * codes than their lengths allow, or whose first scan decodes with a Huffman table no DHT
- * defined: Debian's stb_image reads out of bounds on those (fuzzer find). */
+/* JPEG with a Huffman table (in any DHT segment, read as stb reads it)
+ * holding more than 256 codes or more codes than their lengths allow, or
+ * with a scan that decodes with a table no DHT before it defined: Debian's
+ * stb_image reads and writes out of bounds on those (fuzzer finds). */
 bool image_jpeg_tables_bad(const uint8_t *buf, size_t len);
 
 #endif

@@ -438,6 +438,18 @@ static void test_jpeg_tables(void) {
     }
     free(j.p);
     free(rgb);
+
+    /* A DHT segment whose length leaves 4 bytes after its first table: stb
+     * reads a second table on into the bytes after the segment, and that one
+     * holds 265 codes (its size list has room for 256). */
+    static const uint8_t spill[] = {
+        0xFF, 0xD8, 0xFF, 0xC4, 0x00, 24,                                 /* DHT, 2 + 17 + 1 + 4 bytes */
+        0x00, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00,        /* DC 0: one 1-bit code */
+        0x01, 0, 0, 0,                                                  /* DC 1: lengths 1-3 ... */
+        0, 0, 0, 0, 0, 255, 10, 0, 0, 0, 0, 0, 0,                       /* ... 4-16, past the segment */
+        0xFF, 0xD9};
+    expect_error("Huffman table past its segment", write_file("spill.jpg", spill, sizeof spill), 0, "spill.jpg: ",
+                 "Huffman tables missing or invalid");
 }
 
 static void test_bad_files(void) {
