@@ -1,5 +1,7 @@
 """Training and evaluation examples: a scene, its 64x64 pixels and a ChatML
 conversation about it, tokenised exactly as seer tokenises the prompt."""
+import re
+
 import numpy as np
 
 import bpe
@@ -16,11 +18,40 @@ def build_tokenizer(max_merges=1500):
     return bpe.Tokenizer(bpe.train(texts, max_merges))
 
 
-def conversation(tok, qas, rng, n_patches, image_last=False, system=False):
+def word_target(scene, question):
+    """Where the training-only word probe looks in a question, and what it
+    should know there: the character end of the last colour or shape word,
+    the quadrant of the one object that matches every colour/shape word
+    (4 = none matches, -100 = several), and how many objects match."""
+    words = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"[a-z]+", question)]
+    color = shape = None
+    end = -1
+    for _, e, w in words:
+        if w in scenes.COLORS:
+            color, end = w, e
+        elif w in scenes.SHAPES or w in SINGULAR:
+            shape, end = SINGULAR.get(w, w), e
+    if end < 0:
+        return None
+    match = [o for o in scene["objects"]
+             if (color is None or o["color"] == color) and (shape is None or o["shape"] == shape)]
+    quad = scenes.QUADRANTS.index(match[0]["quadrant"]) if len(match) == 1 else \
+        (4 if not match else -100)
+    return end, quad, len(match)
+
+
+SINGULAR = {p: s for s, p in scenes.PLURAL.items()}
+
+
+def conversation(tok, qas, rng, n_patches, image_last=False, system=False, scene=None):
     """ids, image mask, loss mask for one conversation about one image.
-    The image sits at the start of the first user turn (or at its end)."""
+    The image sits at the start of the first user turn (or at its end).
+    With `scene`, also the word-probe targets: [(position, quadrant, count)]
+    at the last colour/shape word of each question (positions in the ids
+    with the image rows inserted)."""
     msgs = [("system", chatfmt.SYSTEM_PROMPT)] if system else []
     ids, target = [], []
+    probes = []
     img_at = -1
     for turn, (_, q, a) in enumerate(qas):
         if turn == 0:
@@ -32,6 +63,16 @@ def conversation(tok, qas, rng, n_patches, image_last=False, system=False):
         prev = chatfmt.render(msgs, add_generation_prompt=False)
         assert prompt.startswith(prev)
         new_text = prompt[len(prev):]
+        wt = word_target(scene, q) if scene is not None else None
+        if wt is not None:
+            # the question's text up to the end of the word tokenises to a
+            # prefix of the turn's tokens (the word ends a pre-token)
+            cut = new_text.index(q) + wt[0]
+            if turn == 0:
+                n_before = len(chatfmt.tokenize_with_image(tok, prompt[:len(prev) + cut])[0])
+            else:
+                n_before = len(ids) + len(tok.encode(new_text[:cut]))
+            probes.append((n_before - 1, wt[1], wt[2]))
         if turn == 0:
             p_ids, at = chatfmt.tokenize_with_image(tok, prompt)
             img_at = at
@@ -52,7 +93,10 @@ def conversation(tok, qas, rng, n_patches, image_last=False, system=False):
     full = ids[:img_at] + [PLACEHOLDER_ID] * n_patches + ids[img_at:]
     img = [False] * img_at + [True] * n_patches + [False] * (len(ids) - img_at)
     tgt = target[:img_at] + [False] * n_patches + target[img_at:]
-    return full, img, tgt
+    if scene is None:
+        return full, img, tgt
+    probes = [(p + (n_patches if p >= img_at else 0), qd, n) for p, qd, n in probes]
+    return full, img, tgt, probes
 
 
 def quadrant_labels(sc):
@@ -79,16 +123,19 @@ def make_batch(tok, rng, batch, n_patches, turns=(1, 5)):
         k = int(rng.integers(turns[0], turns[1] + 1))
         qas = scenes.sample_qas(sc, rng, k)
         seqs.append(conversation(tok, qas, rng, n_patches, image_last=rng.random() < 0.15,
-                                 system=rng.random() < 0.1))
+                                 system=rng.random() < 0.1, scene=sc))
     t = max(len(s[0]) for s in seqs)
     ids = np.zeros((batch, t), np.int64)
     img = np.zeros((batch, t), bool)
     # labels[b, i] = token at i+1 when it is an answer token, else -100
     labels = np.full((batch, t), -100, np.int64)
-    for b, (s, m, g) in enumerate(seqs):
+    for b, (s, m, g, _) in enumerate(seqs):
         ids[b, :len(s)] = s
         img[b, :len(s)] = m
         for i in range(len(s) - 1):
             if g[i + 1]:
                 labels[b, i] = s[i + 1]
-    return np.stack(pix), ids, img, labels, np.array(aux, np.int64)
+    # word probes: rows of (batch index, position, quadrant, count)
+    words = np.array([(b, p, qd, n) for b, seq in enumerate(seqs) for p, qd, n in seq[3]],
+                     np.int64).reshape(-1, 4)
+    return np.stack(pix), ids, img, labels, np.array(aux, np.int64), words

@@ -173,22 +173,27 @@ class DemoVLM(nn.Module):
             if getattr(m, "bias", None) is not None:
                 nn.init.zeros_(m.bias)
 
-    def forward(self, ids, img_mask, pixels, img_embd=None, at=None):
+    def forward(self, ids, img_mask, pixels, img_embd=None, at=None, keep=None):
         """ids [B, T] (image slots hold any id), img_mask [B, T] bool with
         n_patches True per row, pixels [B, 3, S, S] normalised -> logits [B, T, V].
         With `at` (bool [B, T]) only those positions' logits [N, V]: training
-        needs the answer positions only, and the output layer is not cheap."""
+        needs the answer positions only, and the output layer is not cheap.
+        With `keep` = k, also returns the hidden states after layer k."""
         x = self.embed(ids)
         img = self.vision(pixels) if img_embd is None else img_embd   # [B, n, d]
         x = x.masked_scatter(img_mask.unsqueeze(-1), img.reshape(-1).to(x.dtype))
         t = ids.shape[1]
         pos = torch.arange(t)
         mask = torch.full((t, t), float("-inf")).triu(1)
-        for layer in self.layers:
+        kept = None
+        for i, layer in enumerate(self.layers):
             x = layer(x, pos, mask)
+            if i == keep:
+                kept = x
         if at is not None:
             x = x[at]
-        return self.output(self.norm(x))
+        logits = self.output(self.norm(x))
+        return logits if keep is None else (logits, kept)
 
 
 def normalise(pixels_u8):

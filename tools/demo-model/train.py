@@ -45,6 +45,28 @@ class PatchProbe(torch.nn.Module):
         return loss, acc.float().mean().item()
 
 
+class WordProbe(torch.nn.Module):
+    """Training-only auxiliary head (not exported): from the hidden state
+    after an early decoder layer at the last colour/shape word of a question,
+    predict the quadrant of the object that matches the question's words
+    (or that none does) and how many do. It asks the early layers to do the
+    search a conjunction question needs ("the red circle": colour AND shape
+    bound to one object) where the words are, so the later layers only read
+    the result out."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.quad = torch.nn.Linear(cfg.d_model, 5)
+        self.count = torch.nn.Linear(cfg.d_model, 5)
+
+    def forward(self, hidden, words):
+        h = F.layer_norm(hidden[words[:, 0], words[:, 1]], hidden.shape[-1:])
+        pq, pc = self.quad(h), self.count(h)
+        loss = F.cross_entropy(pq, words[:, 2], ignore_index=-100) + F.cross_entropy(pc, words[:, 3])
+        ok = (words[:, 2] == -100) | (pq.argmax(-1) == words[:, 2])
+        return loss, (ok & (pc.argmax(-1) == words[:, 3])).float().mean().item()
+
+
 def one_question(sc, rng):
     """One question of a uniformly drawn type (as the held-out sets are
     balanced over types; training draws weighted by scenes.TRAIN_WEIGHT)."""
@@ -229,6 +251,10 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--eval-every", type=int, default=1000)
     ap.add_argument("--aux-weight", type=float, default=0.5)
+    ap.add_argument("--word-weight", type=float, default=0.5)
+    ap.add_argument("--word-layer", type=int, default=1, help="decoder layer the word probe reads")
+    ap.add_argument("--layers", type=int, default=0, help="pilots: decoder layers (0 = model.Config)")
+    ap.add_argument("--heads", type=int, default=0, help="pilots: query heads, KV heads = half")
     ap.add_argument("--init", default="", help="start from this checkpoint (model.pt)")
     ap.add_argument("--warmup", type=int, default=200)
     # Six turns per conversation: six answers per image and little padding.
@@ -240,15 +266,22 @@ def main():
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     tok = data.build_tokenizer()
-    cfg = M.Config(n_vocab=tok.n_vocab)
+    over = {}
+    if args.layers:
+        over["n_layers"] = args.layers
+    if args.heads:
+        over.update(n_heads=args.heads, n_kv_heads=args.heads // 2)
+    cfg = M.Config(n_vocab=tok.n_vocab, **over)
     net = M.DemoVLM(cfg)
     probe = PatchProbe(cfg)
+    word_probe = WordProbe(cfg)
     if args.init:
         net.load_state_dict(torch.load(args.init))
     n_params = sum(p.numel() for p in net.parameters())
     print("vocab %d, params %.2fM" % (tok.n_vocab, n_params / 1e6), flush=True)
 
-    params = list(net.named_parameters()) + list(probe.named_parameters())
+    params = list(net.named_parameters()) + list(probe.named_parameters()) + \
+        list(word_probe.named_parameters())
     decay = [p for n, p in params if p.dim() >= 2]
     no_decay = [p for n, p in params if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05},
@@ -266,7 +299,7 @@ def main():
     avg = None
     for step in range(total):
         rng = np.random.default_rng([args.seed, step])
-        pix, ids, img, labels, quad = data.make_batch(tok, rng, args.batch, cfg.n_patches,
+        pix, ids, img, labels, quad, words = data.make_batch(tok, rng, args.batch, cfg.n_patches,
                                                       turns=(args.min_turns, args.max_turns))
         for g in opt.param_groups:
             g["lr"] = lr_at(step)
@@ -274,18 +307,20 @@ def main():
         img_embd = net.vision(px)
         labels = torch.from_numpy(labels)
         at = labels != -100
-        logits = net(torch.from_numpy(ids), torch.from_numpy(img), px, img_embd=img_embd, at=at)
+        logits, hidden = net(torch.from_numpy(ids), torch.from_numpy(img), px, img_embd=img_embd,
+                             at=at, keep=args.word_layer)
         lm_loss = F.cross_entropy(logits, labels[at])
         aux_loss, aux_acc = probe(img_embd, torch.from_numpy(quad))
-        loss = lm_loss + args.aux_weight * aux_loss
+        word_loss, word_acc = word_probe(hidden, torch.from_numpy(words))
+        loss = lm_loss + args.aux_weight * aux_loss + args.word_weight * word_loss
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
-        cur = (lm_loss.item(), aux_loss.item(), aux_acc)
+        cur = (lm_loss.item(), aux_loss.item(), aux_acc, word_acc)
         avg = cur if avg is None else tuple(0.95 * a + 0.05 * c for a, c in zip(avg, cur))
         if step % 50 == 0:
-            print("step %d lm %.4f aux %.4f probe acc %.3f lr %.2e  %.1fs"
+            print("step %d lm %.4f aux %.4f probe acc %.3f word acc %.3f lr %.2e  %.1fs"
                   % ((step,) + avg + (lr_at(step), time.time() - t0)), flush=True)
         if args.eval_every and step > 0 and step % args.eval_every == 0 and not args.bench:
             acc, per = evaluate(net, tok, cfg)
