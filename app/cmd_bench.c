@@ -33,7 +33,7 @@ typedef struct bench_result {
     double encode_ms, encode_spread, ttft_ms, ttft_spread;
     int image_tokens, encoder_inputs;
     double encode_flops;
-    double peak_rss_mb;
+    double peak_rss_mb, weight_mb, kv_mb;
     char name[256];
     double machine_gb_s, machine_gflop_s;
     seer_bench_llm_work work;
@@ -103,6 +103,8 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
     if (o->n_prompt < 1) return fail_usage("-p must be at least 1", NULL);
     return 0;
 }
+
+#define MB (1024.0 * 1024.0)
 
 static double peak_rss_mb(void) {
     struct rusage ru;
@@ -227,6 +229,10 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     n_ctx += 16;
     ctx = seer_ctx_new(llm, n_ctx, pool, err);
     if (!ctx) goto done;
+    /* the memory budget: mmapped weights + the KV cache (f32 K and V per layer) */
+    r->weight_mb = (seer_bench_tensor_bytes(seer_llm_gguf(llm)) +
+                    (vision ? seer_bench_tensor_bytes(seer_vision_gguf(vision)) : 0)) / MB;
+    r->kv_mb = 2.0 * info->n_layer * n_ctx * info->n_head_kv * info->head_dim * sizeof(float) / MB;
 
     double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS];
     for (int rep = 0; rep < o->reps; rep++) {
@@ -255,6 +261,9 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
         .encode_seconds = r->encode_ms / 1e3,
         .machine_gb_s = r->machine_gb_s,
         .machine_gflop_s = r->machine_gflop_s,
+        .peak_rss_bytes = r->peak_rss_mb * MB,
+        .weight_bytes = r->weight_mb * MB,
+        .kv_bytes = r->kv_mb * MB,
     };
     r->eff = seer_bench_efficiencies(&m);
     rc = 0;
@@ -288,8 +297,9 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
            r->encode_ms, r->encode_spread, r->image_tokens);
     printf("\"pp_tok_s\": %.2f, \"pp_tok_s_spread\": %.2f, \"tg_tok_s\": %.2f, \"tg_tok_s_spread\": %.2f, ",
            r->pp_tok_s, r->pp_spread, r->tg_tok_s, r->tg_spread);
-    printf("\"ttft_ms\": %.1f, \"ttft_ms_spread\": %.1f, \"peak_rss_mb\": %.1f, ", r->ttft_ms, r->ttft_spread,
-           r->peak_rss_mb);
+    printf("\"ttft_ms\": %.1f, \"ttft_ms_spread\": %.1f, \"peak_rss_mb\": %.1f, \"weight_mb\": %.1f, "
+           "\"kv_mb\": %.1f, \"memory_overhead\": %.3f, ",
+           r->ttft_ms, r->ttft_spread, r->peak_rss_mb, r->weight_mb, r->kv_mb, r->eff.memory_overhead);
     printf("\"weight_bytes_per_token\": %.0f, \"encode_gflop\": %.3f, ", r->work.bytes_per_token, r->encode_flops / 1e9);
     printf("\"machine_gb_s\": %.2f, \"machine_gflop_s\": %.2f, ", r->machine_gb_s, r->machine_gflop_s);
     printf("\"decode_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, \"encode_flop_efficiency\": %.3f}\n",
@@ -316,7 +326,8 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
                r->eff.encode_flop);
         printf("first token  %.0f ms (±%.0f) with the image\n", r->ttft_ms, r->ttft_spread);
     }
-    printf("peak memory  %.0f MB resident\n", r->peak_rss_mb);
+    printf("peak memory  %.0f MB resident (weights %.0f MB + KV cache %.0f MB, %+.0f%%)   memory_overhead %.2f\n",
+           r->peak_rss_mb, r->weight_mb, r->kv_mb, 100 * r->eff.memory_overhead, r->eff.memory_overhead);
 }
 
 int cmd_bench(int argc, char **argv) {

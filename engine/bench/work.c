@@ -22,6 +22,12 @@ seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
     return w;
 }
 
+double seer_bench_tensor_bytes(const gguf_file *f) {
+    double bytes = 0;
+    for (uint64_t i = 0; f && i < f->n_tensors; i++) bytes += (double)f->tensors[i].nbytes;
+    return bytes;
+}
+
 /* Sum over attention windows of (tokens in window)², Qwen2.5-VL: windows of
  * 112 pixels square on the grid of merged 2×2 patch cells. */
 static double window_attention_pairs(int gx, int gy, int patch) {

@@ -1,5 +1,6 @@
 /* Preprocessing entry point and the pieces every family shares: aspect-kept
- * fitting on a canvas, cropping, normalisation into planar float32. */
+ * fitting on a canvas, cropping, the encoder inputs (8-bit RGB with the
+ * normalisation to apply, or its planar float32 form). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,19 +60,33 @@ int image_inputs_append(seer_image_inputs *out, const seer_image *img, const see
     seer_pixels *grown = realloc(out->inputs, sizeof *grown * (size_t)(out->n + 1));
     if (!grown) return -1;
     out->inputs = grown;
-    size_t plane = (size_t)img->w * img->h;
-    float *data = malloc(sizeof(float) * plane * 3);
-    if (!data) return -1;
-    for (int c = 0; c < 3; c++) {
-        float *dst = data + plane * c;
-        const float mean = hp->mean[c], std = hp->std[c];
-        for (size_t i = 0; i < plane; i++) dst[i] = ((float)img->rgb[i * 3 + c] / 255.0f - mean) / std;
-    }
-    out->inputs[out->n].w = img->w;
-    out->inputs[out->n].h = img->h;
-    out->inputs[out->n].data = data;
-    out->n++;
+    size_t bytes = (size_t)img->w * img->h * 3;
+    seer_pixels px = {.w = img->w, .h = img->h, .rgb = malloc(bytes)};
+    if (!px.rgb) return -1;
+    memcpy(px.rgb, img->rgb, bytes);
+    memcpy(px.mean, hp->mean, sizeof px.mean);
+    memcpy(px.std, hp->std, sizeof px.std);
+    out->inputs[out->n++] = px;
     return 0;
+}
+
+float *seer_pixels_planes(const seer_pixels *p) {
+    if (!p || (!p->data && !p->rgb) || p->w <= 0 || p->h <= 0) return NULL;
+    float *planes = malloc(sizeof(float) * 3 * (size_t)p->w * (size_t)p->h);
+    if (!planes) return NULL;
+    float *dst = planes;
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < p->h; y++)
+            for (int x = 0; x < p->w; x++) *dst++ = seer_pixel_at(p, c, y, x);
+    return planes;
+}
+
+void seer_pixels_free(seer_pixels *p) {
+    if (!p) return;
+    free(p->data);
+    free(p->rgb);
+    p->data = NULL;
+    p->rgb = NULL;
 }
 
 int image_inputs_append_tiles(seer_image_inputs *out, const seer_image *canvas, int tile,
@@ -93,7 +108,7 @@ int image_inputs_append_tiles(seer_image_inputs *out, const seer_image *canvas, 
 
 void seer_image_inputs_free(seer_image_inputs *in) {
     if (!in) return;
-    for (int i = 0; i < in->n; i++) free(in->inputs[i].data);
+    for (int i = 0; i < in->n; i++) seer_pixels_free(&in->inputs[i]);
     free(in->inputs);
     memset(in, 0, sizeof *in);
 }

@@ -14,7 +14,7 @@ int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, co
             seer_error_set(err, "images need a vision model (mmproj) and none is loaded");
             return -1;
         }
-        if (!c->pixels.data) {
+        if (!c->pixels.data && !c->pixels.rgb) {
             seer_error_set(err, "image %d: no pixels to encode", c->image_index + 1);
             return -1;
         }
@@ -41,8 +41,7 @@ int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, co
         c->encode_ms = seer_time_ms() - t0;
         c->embd = embd;
         p->n_embd = n_embd;
-        free(c->pixels.data);
-        c->pixels.data = NULL;
+        seer_pixels_free(&c->pixels);
     }
     return 0;
 }

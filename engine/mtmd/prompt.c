@@ -99,6 +99,7 @@ int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos,
     c->image_index = image_index;
     c->pixels = *px;
     px->data = NULL;
+    px->rgb = NULL;
     b->p->n_tokens += (int)n;
     b->p->n_pos += n_pos;
     return 0;
@@ -108,7 +109,7 @@ void seer_mm_prompt_free(seer_mm_prompt *p) {
     if (!p) return;
     for (int i = 0; i < p->n_chunks; i++) {
         free(p->chunks[i].tokens);
-        free(p->chunks[i].pixels.data);
+        seer_pixels_free(&p->chunks[i].pixels);
         free(p->chunks[i].embd);
     }
     free(p->chunks);

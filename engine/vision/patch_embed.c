@@ -15,14 +15,14 @@ typedef struct im2col_job {
 static void im2col_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     (void)ith;
     const im2col_job *j = ctx;
-    int p = j->p, w = j->in->w;
-    int64_t plane = (int64_t)j->in->w * j->in->h, n_in = 3 * (int64_t)p * p;
+    int p = j->p;
+    int64_t n_in = 3 * (int64_t)p * p;
     for (int64_t i = i0; i < i1; i++) {
         float *dst = j->patches + i * n_in;
         int64_t y0 = (int64_t)j->l->row[i] * p, x0 = (int64_t)j->l->col[i] * p;
         for (int c = 0; c < 3; c++)
-            for (int ky = 0; ky < p; ky++, dst += p)
-                memcpy(dst, j->in->data + c * plane + (y0 + ky) * w + x0, (size_t)p * sizeof(float));
+            for (int ky = 0; ky < p; ky++)
+                for (int kx = 0; kx < p; kx++) *dst++ = seer_pixel_at(j->in, c, y0 + ky, x0 + kx);
     }
 }
 

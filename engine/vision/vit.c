@@ -107,7 +107,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
 
 static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *err) {
     const seer_vision_hparams *hp = &v->hp;
-    if (!in || !in->data || in->w <= 0 || in->h <= 0) {
+    if (!in || (!in->data && !in->rgb) || in->w <= 0 || in->h <= 0) {
         seer_error_set(err, "vision: no input pixels");
         return -1;
     }

@@ -28,6 +28,9 @@ typedef struct seer_bench_llm_work {
 } seer_bench_llm_work;
 seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm);
 
+/* Bytes of all tensor data in a file (what the mmapped weights can occupy). */
+double seer_bench_tensor_bytes(const gguf_file *f);
+
 /* FLOPs of the vision encoder + projector for one encoder input of w×h
  * pixels, from the hyper-parameters: matrix products (patch embedding, QKV,
  * attention scores and weighted sums, output, FFN, projector). */
@@ -43,12 +46,14 @@ typedef struct seer_bench_measure {
     double encode_flops;       /* of all encoder inputs of the image */
     double encode_seconds;
     double machine_gb_s, machine_gflop_s;
+    double peak_rss_bytes, weight_bytes, kv_bytes; /* resident peak; the budget's parts */
 } seer_bench_measure;
 
 typedef struct seer_bench_efficiency {
     double decode_bw;     /* (bytes_per_token / s per token) / bandwidth */
     double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s */
     double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s */
+    double memory_overhead; /* peak resident / (weights + KV cache) − 1: the scratch share */
 } seer_bench_efficiency;
 
 /* Ratios are 0 when an input is missing (zero time or zero machine limit). */

@@ -37,11 +37,25 @@ typedef struct seer_vision_hparams {
  * naming them. */
 int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_error *err);
 
-/* One encoder input: normalized planes [3][h][w] (R, G, B). */
+/* One encoder input in one of two forms: normalized planes [3][h][w]
+ * (R, G, B), or 8-bit RGB [h][w][3] normalized as the encoder reads it,
+ * value = (v/255 − mean)/std (what preprocessing makes: a quarter of the
+ * memory while a prompt's tiles wait to be encoded). */
 typedef struct seer_pixels {
     int w, h;
-    float *data;
+    float *data;           /* planes, or NULL when rgb holds the input */
+    uint8_t *rgb;
+    float mean[3], std[3]; /* for rgb */
 } seer_pixels;
+
+/* Normalized value of channel c at (x, y), from either form. */
+static inline float seer_pixel_at(const seer_pixels *p, int c, int64_t y, int64_t x) {
+    if (p->data) return p->data[(c * (int64_t)p->h + y) * p->w + x];
+    return ((float)p->rgb[(y * p->w + x) * 3 + c] / 255.0f - p->mean[c]) / p->std[c];
+}
+/* Normalized planes [3][h][w] of either form (malloc'd), or NULL. */
+float *seer_pixels_planes(const seer_pixels *p);
+void seer_pixels_free(seer_pixels *p);
 
 /* Preprocessing of one image as the model family wants it: one or more encoder
  * inputs (tiles, overview) in prompt order. */

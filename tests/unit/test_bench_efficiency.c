@@ -18,8 +18,12 @@ static void test_efficiencies(void) {
         .encode_seconds = 4,           /* 250 GFLOP/s */
         .machine_gb_s = 10,
         .machine_gflop_s = 204.8,
+        .peak_rss_bytes = 575e6,
+        .weight_bytes = 400e6,
+        .kv_bytes = 100e6,             /* 575 / 500 − 1 = 15% over the budget */
     };
     seer_bench_efficiency e = seer_bench_efficiencies(&m);
+    CHECK_NEAR(e.memory_overhead, 0.15, 1e-12);
     CHECK_NEAR(e.decode_bw, 0.8, 1e-12);
     CHECK_NEAR(e.prefill_flop, 0.5, 1e-12);
     CHECK_NEAR(e.encode_flop, 250 / 204.8, 1e-12);
@@ -27,8 +31,9 @@ static void test_efficiencies(void) {
     m.tg_seconds_per_token = 0;
     m.encode_seconds = 0;
     m.machine_gflop_s = 0;
+    m.weight_bytes = m.kv_bytes = 0;
     e = seer_bench_efficiencies(&m);
-    CHECK(e.decode_bw == 0 && e.prefill_flop == 0 && e.encode_flop == 0);
+    CHECK(e.decode_bw == 0 && e.prefill_flop == 0 && e.encode_flop == 0 && e.memory_overhead == 0);
 }
 
 static void test_median(void) {

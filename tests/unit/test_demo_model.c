@@ -85,7 +85,7 @@ int main(void) {
                 for (int x = 0; x < 64; x++) {
                     float u8 = img.rgb[((size_t)(y * step) * img.w + (size_t)x * step) * 3 + c];
                     float want = (u8 / 255.0f - hp->mean[c]) / hp->std[c];
-                    double d = fabs(in.inputs[0].data[(c * 64 + y) * 64 + x] - want);
+                    double d = fabs(seer_pixel_at(&in.inputs[0], c, y, x) - want);
                     if (d > worst) worst = d;
                 }
         CHECK_MSG(worst <= 1e-5, "preprocessed pixels differ from the training pixels by %g", worst);

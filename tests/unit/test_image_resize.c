@@ -96,7 +96,7 @@ static void hparams(seer_vision_hparams *hp, seer_projector proj, int image_size
     memcpy(hp->std, std, sizeof std);
 }
 static float norm(const seer_vision_hparams *hp, int v, int c) { return ((float)v / 255.0f - hp->mean[c]) / hp->std[c]; }
-static float px(const seer_pixels *p, int x, int y, int c) { return p->data[(size_t)c * p->w * p->h + (size_t)y * p->w + x]; }
+static float px(const seer_pixels *p, int x, int y, int c) { return seer_pixel_at(p, c, y, x); }
 
 static void test_preprocess(void) {
     seer_vision_hparams hp;

@@ -58,7 +58,7 @@ static void test_qwen(seer_vocab *v) {
         CHECK(p.chunks[1].type == SEER_CHUNK_IMAGE && p.chunks[1].image_index == 0);
         /* 90×50 → 112×84 → 4×3 cells, 4 positions */
         CHECK(p.chunks[1].nx == 4 && p.chunks[1].ny == 3 && p.chunks[1].n_tokens == 12 && p.chunks[1].n_pos == 4);
-        CHECK(p.chunks[1].pixels.w == 112 && p.chunks[1].pixels.h == 84 && p.chunks[1].pixels.data != NULL);
+        CHECK(p.chunks[1].pixels.w == 112 && p.chunks[1].pixels.h == 84 && p.chunks[1].pixels.rgb != NULL);
         CHECK(p.chunks[2].n_tokens == 2 && p.chunks[2].tokens[0] == ve && p.chunks[2].tokens[1] == vs);
         CHECK(p.chunks[3].image_index == 1 && p.chunks[3].n_tokens == 12 && p.chunks[3].n_pos == 4);
         CHECK(p.chunks[3].pixels.w == 112 && p.chunks[3].pixels.h == 84); /* already a multiple of 28: as is */
