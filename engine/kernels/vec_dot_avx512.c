@@ -60,10 +60,55 @@ static float dot_q4_K_512(int64_t n, const void *w, const void *a) {
     return hsum_ps(acc) - summ_total;
 }
 
+/* Q6_K × Q8_K with 512-bit vectors: one load of 64 low-nibble bytes covers
+ * two 32-element chunks, the 2-bit high parts come from one 32-byte load
+ * shifted per half, and VPDPBUSD multiplies the unsigned 6-bit values
+ * (value + 32) by the activations; the 32·Σ activations correction comes
+ * from the block sums. Each int32 lane is scaled by its group of 16's
+ * scale; lanes j and 8+j add up to the 256-bit kernel's lane j, so the
+ * float steps and the result are the same as its. */
+static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
+    const block_q6_K *x = w;
+    const block_q8_K *y = a;
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m3 = _mm512_set1_epi8(3);
+    /* the chunk in the low 256 bits takes high bits 0-1 (or 4-5), the one in the high 256 bits 2-3 (6-7) */
+    const __m512i shift_lo = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
+    const __m512i shift_hi = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(6), 1);
+    /* lane l of a 64-element run starting at group g0 takes scale g0 + l/4 */
+    const __m512i run = _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        __m128i sc = _mm_loadu_si128((const __m128i *)x[i].scales);
+        __m512i scales = _mm512_cvtepi8_epi32(sc);
+        int sub = 32 * bsums_dot16_s8(y[i].bsums, sc);
+        __m512i sumi = _mm512_setzero_si512();
+        for (int h = 0; h < 2; h++) {
+            __m512i ql = _mm512_loadu_si512((const void *)(x[i].ql + 64 * h));
+            __m512i qh = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(x[i].qh + 32 * h)));
+            __m512i u_lo = _mm512_or_si512(_mm512_and_si512(ql, m4),
+                                           _mm512_slli_epi16(_mm512_and_si512(_mm512_srlv_epi16(qh, shift_lo), m3), 4));
+            __m512i u_hi = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(ql, 4), m4),
+                                           _mm512_slli_epi16(_mm512_and_si512(_mm512_srlv_epi16(qh, shift_hi), m3), 4));
+            __m512i d_lo = _mm512_dpbusd_epi32(_mm512_setzero_si512(), u_lo,
+                                               _mm512_loadu_si512((const void *)(y[i].qs + 128 * h)));
+            __m512i d_hi = _mm512_dpbusd_epi32(_mm512_setzero_si512(), u_hi,
+                                               _mm512_loadu_si512((const void *)(y[i].qs + 128 * h + 64)));
+            __m512i s_lo = _mm512_permutexvar_epi32(_mm512_add_epi32(run, _mm512_set1_epi32(8 * h)), scales);
+            __m512i s_hi = _mm512_permutexvar_epi32(_mm512_add_epi32(run, _mm512_set1_epi32(8 * h + 4)), scales);
+            sumi = _mm512_add_epi32(sumi, _mm512_add_epi32(_mm512_mullo_epi32(d_lo, s_lo), _mm512_mullo_epi32(d_hi, s_hi)));
+        }
+        __m256i sum8 = _mm256_add_epi32(_mm512_castsi512_si256(sumi), _mm512_extracti64x4_epi64(sumi, 1));
+        __m256 s = _mm256_cvtepi32_ps(_mm256_sub_epi32(sum8, _mm256_setr_epi32(sub, 0, 0, 0, 0, 0, 0, 0)));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * h2f(x[i].d)), s, acc);
+    }
+    return hsum_ps(acc);
+}
+
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
     fill_avx512(t);
     fill4_avx512(t4);
     t[SEER_TYPE_Q4_K] = dot_q4_K_512;
+    t[SEER_TYPE_Q6_K] = dot_q6_K_512;
 }
 
 /* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, a broadcast
