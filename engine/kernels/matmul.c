@@ -344,14 +344,22 @@ int64_t seer_matmul_gemm_min_rows(int type) {
     return 64;
 }
 
+/* The job for n weights that read the same x (n = 1: one product). */
+static matmul_job job_init(int n, const seer_weight *const w[], const float *x, int64_t n_rows, float *const y[],
+                           const float *const bias[]) {
+    const seer_type_info *ti = seer_type_get(w[0]->type);
+    matmul_job j = {.w = w[0], .x = x, .n_rows = n_rows, .y = y[0], .bias = bias ? bias[0] : NULL,
+                    .act_type = ti ? ti->vec_dot_type : 0, .dot = seer_vec_dot_get(w[0]->type),
+                    .dot4 = seer_vec_dot4_get(w[0]->type), .n_parts = n};
+    for (int i = 0; i < n && i < MAX_PARTS; i++) j.parts[i] = (matmul_part){w[i], y[i], bias ? bias[i] : NULL};
+    return j;
+}
+
 void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
                       const float *bias, int path) {
     if (!w || n_rows <= 0 || w->n_out <= 0) return;
-    const seer_type_info *ti = seer_type_get(w->type);
-    if (!ti) return;
-    matmul_job j = {.w = w, .x = x, .n_rows = n_rows, .y = y, .bias = bias, .act_type = ti->vec_dot_type,
-                    .dot = seer_vec_dot_get(w->type), .dot4 = seer_vec_dot4_get(w->type),
-                    .parts = {{w, y, bias}}, .n_parts = 1};
+    if (!seer_type_get(w->type)) return;
+    matmul_job j = job_init(1, &w, x, n_rows, &y, bias ? &bias : NULL);
     if (path == SEER_MATMUL_AUTO) path = n_rows < seer_matmul_gemm_min_rows(w->type) ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
     if (path == SEER_MATMUL_DOT) {
         matmul_dot(pool, &j);
@@ -372,10 +380,7 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
     const seer_type_info *ti = seer_type_get(w[0]->type);
     bool fuse = n <= MAX_PARTS && ti;
     for (int i = 1; i < n && fuse; i++) fuse = w[i]->type == w[0]->type && w[i]->n_in == w[0]->n_in;
-    matmul_job j = {.w = w[0], .x = x, .n_rows = n_rows, .y = y[0], .bias = bias ? bias[0] : NULL,
-                    .act_type = ti ? ti->vec_dot_type : 0, .dot = seer_vec_dot_get(w[0]->type),
-                    .dot4 = seer_vec_dot4_get(w[0]->type), .n_parts = n};
-    for (int i = 0; fuse && i < n; i++) j.parts[i] = (matmul_part){w[i], y[i], bias ? bias[i] : NULL};
+    matmul_job j = job_init(n, w, x, n_rows, y, bias);
     if (fuse && n_rows < seer_matmul_gemm_min_rows(w[0]->type)) {
         matmul_dot(pool, &j);
     } else if (fuse && seer_int8_gemm_supports(w[0]->type) && (j.panel_fn = seer_q8_panel_get())) {

@@ -205,16 +205,14 @@ typedef struct for_job {
     seer_range_fn fn;
     void *ctx;
     int64_t n, grain;
-    int nth;
     _Atomic int64_t next;
 } for_job;
 
 static void for_task(void *ctx, int ith, int nth) {
-    (void)nth;
     for_job *j = ctx;
     for (;;) {
         int64_t left = j->n - atomic_load_explicit(&j->next, memory_order_relaxed);
-        int64_t take = (left / (2 * j->nth) + j->grain - 1) / j->grain * j->grain;
+        int64_t take = (left / (2 * nth) + j->grain - 1) / j->grain * j->grain;
         if (take < j->grain) take = j->grain;
         int64_t b = atomic_fetch_add_explicit(&j->next, take, memory_order_relaxed);
         if (b >= j->n) break;
@@ -228,7 +226,7 @@ void seer_pool_for(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, voi
         fn(ctx, 0, n, 0);
         return;
     }
-    for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain > 0 ? grain : 1, .nth = p->n_threads};
+    for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain > 0 ? grain : 1};
     atomic_init(&j.next, 0);
     run_job(p, for_task, &j, true);
 }

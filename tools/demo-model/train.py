@@ -244,7 +244,7 @@ def write_export(path_dir, net, tok, cfg):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="build/demo-model")
-    ap.add_argument("--steps", type=int, default=7000)
+    ap.add_argument("--steps", type=int, default=9000)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=1)
