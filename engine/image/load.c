@@ -65,7 +65,7 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
                        (long long)maxval);
         return -1;
     }
-    if (image_jpeg_tables_bad(buf, len)) { /* any FF D8 start: stb decodes it as JPEG */
+    if (image_jpeg_tables_bad(buf, len)) { /* any FF… D8 start: stb decodes it as JPEG */
         seer_error_set(err, "%s: corrupt JPEG (Huffman tables missing or invalid)", name);
         return -1;
     }

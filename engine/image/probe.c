@@ -168,9 +168,11 @@ static int jpeg_dht_bad(const uint8_t *b, size_t n, size_t seg, bool defined[2][
 }
 
 bool image_jpeg_tables_bad(const uint8_t *b, size_t n) {
-    if (n < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
+    size_t i = 0, seg;
+    while (i < n && b[i] == 0xFF) i++; /* stb takes FF FF … D8 for the start marker too */
+    if (i < 1 || i >= n || b[i] != 0xD8) return false;
+    i++;
     bool defined[2][4] = {{false}}, progressive = false;
-    size_t i = 2, seg;
     uint8_t m;
     /* Every segment, also those between progressive scans: the scan data in
      * between is skipped like padding. */

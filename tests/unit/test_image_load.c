@@ -455,6 +455,11 @@ static void test_jpeg_tables(void) {
         0xFF, 0xD9};
     expect_error("Huffman table past its segment", write_file("spill.jpg", spill, sizeof spill), 0, "spill.jpg: ",
                  "Huffman tables missing or invalid");
+    /* stb also takes FF FF D8 (a fill byte first) for the start of a JPEG */
+    uint8_t filled[sizeof spill + 1] = {0xFF};
+    memcpy(filled + 1, spill, sizeof spill);
+    expect_error("fill byte before the start", write_file("filled.jpg", filled, sizeof filled), 0, "filled.jpg: ",
+                 "Huffman tables missing or invalid");
 }
 
 static void test_bad_files(void) {
