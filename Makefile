@@ -11,7 +11,7 @@ ifeq ($(FUZZ),1)
   # libFuzzer build of the engine (see `make fuzz`).
   CC       := clang
   BUILD    := build-fuzz
-  SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+  SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else ifeq ($(SANITIZE),1)
   BUILD    := build-san
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -166,7 +166,7 @@ FUZZ_TIME ?= 60
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(TESTLIB_SRC) fuzz-lib
-	clang $(CFLAGS) -fsanitize=fuzzer,address,undefined -Itests/lib $< $(TESTLIB_SRC) -o $@ build-fuzz/libseer.a $(LIBS)
+	clang $(CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Itests/lib $< $(TESTLIB_SRC) -o $@ build-fuzz/libseer.a $(LIBS)
 fuzz-lib:
 	$(MAKE) FUZZ=1 build-fuzz/libseer.a
 fuzz-build: $(FUZZ_BIN)
