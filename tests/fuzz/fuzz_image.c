@@ -11,6 +11,15 @@
 #include "fuzz_input.c.inc"
 #include "seer/vision.h"
 
+#ifdef FUZZ_STB_INSTRUMENTED
+/* `make fuzz-build FUZZ_STB=1`: stb_image compiled into the fuzzer, so ASan
+ * and UBSan see its memory accesses (the system libstb is not instrumented:
+ * an overread inside it only shows as a SEGV when it runs off the mapped
+ * heap). The engine's calls resolve to this copy. */
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+#endif
+
 #define FUZZ_MAX_PIXELS (1 << 12)
 
 static seer_vision_hparams families[5];
