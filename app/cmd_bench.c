@@ -243,10 +243,10 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     n_ctx += 16;
     ctx = seer_ctx_new(llm, n_ctx, pool, err);
     if (!ctx) goto done;
-    /* the memory budget: mmapped weights + the KV cache (f32 K and V per layer) */
+    /* the memory budget: mmapped weights + the KV cache */
     r->weight_mb = (seer_bench_tensor_bytes(seer_llm_gguf(llm)) +
                     (vision ? seer_bench_tensor_bytes(seer_vision_gguf(vision)) : 0)) / MB;
-    r->kv_mb = 2.0 * info->n_layer * n_ctx * info->n_head_kv * info->head_dim * sizeof(float) / MB;
+    r->kv_mb = seer_kv_cache_bytes(info, n_ctx) / MB;
 
     double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS];
     for (int rep = 0; rep < o->reps; rep++) {

@@ -29,6 +29,10 @@ static float *alloc_floats(size_t n, double *total) {
     return p;
 }
 
+double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx) {
+    return 2.0 * in->n_layer * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * sizeof(float);
+}
+
 seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error *err) {
     if (!m) {
         seer_error_set(err, "no model");
@@ -41,7 +45,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
         return NULL;
     }
     const size_t kv_dim = (size_t)in->n_head_kv * (size_t)in->head_dim;
-    const double kv_bytes = 2.0 * in->n_layer * (double)n_ctx * (double)kv_dim * sizeof(float);
+    const double kv_bytes = seer_kv_cache_bytes(in, n_ctx);
     const double ram = physical_memory_bytes();
     if (ram > 0 && kv_bytes > ram * 0.9) {
         seer_error_set(err, "a context of %d tokens needs a %.0f MB KV cache, more than this machine's %.0f MB of RAM; "

@@ -31,6 +31,8 @@ const gguf_file *seer_llm_gguf(const seer_llm *m);
 /* n_ctx <= 0: min(training context, 4096). Allocates everything the token
  * loop needs; returns NULL (with a message naming the size) when it cannot. */
 seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error *err);
+/* Bytes of the KV cache of an n_ctx-token context (f32 K and V per layer). */
+double seer_kv_cache_bytes(const seer_llm_info *info, int n_ctx);
 void seer_ctx_free(seer_ctx *c);
 int seer_ctx_size(const seer_ctx *c);     /* n_ctx */
 int seer_ctx_used(const seer_ctx *c);     /* KV rows filled */
