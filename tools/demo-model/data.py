@@ -18,19 +18,22 @@ def build_tokenizer(max_merges=1500):
     return bpe.Tokenizer(bpe.train(texts, max_merges))
 
 
+SINGULAR = {p: s for s, p in scenes.PLURAL.items()}
+
+
 def word_target(scene, question):
     """Where the training-only word probe looks in a question, and what it
     should know there: the character end of the last colour or shape word,
     the quadrant of the one object that matches every colour/shape word
     (4 = none matches, -100 = several), and how many objects match."""
-    words = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"[a-z]+", question)]
     color = shape = None
     end = -1
-    for _, e, w in words:
+    for m in re.finditer(r"[a-z]+", question):
+        w = m.group(0)
         if w in scenes.COLORS:
-            color, end = w, e
+            color, end = w, m.end()
         elif w in scenes.SHAPES or w in SINGULAR:
-            shape, end = SINGULAR.get(w, w), e
+            shape, end = SINGULAR.get(w, w), m.end()
     if end < 0:
         return None
     match = [o for o in scene["objects"]
@@ -39,8 +42,6 @@ def word_target(scene, question):
         (4 if not match else -100)
     return end, quad, len(match)
 
-
-SINGULAR = {p: s for s, p in scenes.PLURAL.items()}
 
 
 def conversation(tok, qas, rng, n_patches, image_last=False, system=False, scene=None):
