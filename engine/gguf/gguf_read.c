@@ -456,36 +456,7 @@ static bool read_header(reader *r, gguf_file_priv *p) {
            place_tensors(r, f);
 }
 
-/* SEER_LOAD=copy: the file is read into anonymous memory (huge pages where
- * the kernel gives them) instead of being mapped. On the shared VMs seer is
- * built on, decoding streams weights from mmapped page-cache pages up to 5×
- * slower than from anonymous memory (LLaVA-7B Q4_K_M, one thread: 1.1 vs
- * 5.4 tok/s; two: 6.7 vs 10.5), at the price of load time (seconds per GB)
- * and a second copy while the page cache still holds the file. A file that
- * cannot be copied (not enough memory) is mapped as usual. */
-static void *copy_file(int fd, size_t size) {
-    const char *mode = getenv("SEER_LOAD");
-    if (!mode || strcmp(mode, "copy") != 0) return MAP_FAILED;
-    long page = sysconf(_SC_PAGESIZE), avail = sysconf(_SC_AVPHYS_PAGES);
-    if (page > 0 && avail > 0 && (double)size > 0.8 * (double)page * (double)avail) return MAP_FAILED;
-    void *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buf == MAP_FAILED) return MAP_FAILED;
-#ifdef MADV_HUGEPAGE
-    madvise(buf, size, MADV_HUGEPAGE);
-#endif
-    for (size_t done = 0; done < size;) {
-        ssize_t k = pread(fd, (char *)buf + done, size - done, (off_t)done);
-        if (k <= 0) {
-            munmap(buf, size);
-            return MAP_FAILED;
-        }
-        done += (size_t)k;
-    }
-    mprotect(buf, size, PROT_READ);
-    return buf;
-}
-
-/* Maps the whole file read-only (or copies it, see copy_file). */
+/* Maps the whole file read-only: weights are used in place. */
 static bool map_file(const char *path, gguf_file *f, seer_error *err) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -513,8 +484,7 @@ static bool map_file(const char *path, gguf_file *f, seer_error *err) {
         close(fd);
         return false;
     }
-    void *map = copy_file(fd, (size_t)st.st_size);
-    if (map == MAP_FAILED) map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int map_errno = errno;
     close(fd);
     if (map == MAP_FAILED) {
