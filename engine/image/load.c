@@ -54,24 +54,26 @@ int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int
         return -1;
     }
 
-    bool pnm = fmt && strcmp(fmt, "PNM") == 0;
-    int64_t maxval = pnm ? image_pnm_maxval(buf, len) : -1;
-    if (pnm && maxval < 0) { /* stb's number parser overflows on some of these */
-        seer_error_set(err, "%s: truncated or corrupt PNM (incomplete header)", name);
-        return -1;
-    }
-    if (maxval > 255) {
-        seer_error_set(err, "%s: 16-bit PNM (maxval %lld) is not supported; convert it to 8-bit or PNG", name,
-                       (long long)maxval);
-        return -1;
+    if (fmt && strcmp(fmt, "PNM") == 0) {
+        int64_t maxval;
+        bool truncated;
+        if (!image_pnm_inspect(buf, len, &maxval, &truncated)) {
+            seer_error_set(err, "%s: truncated or corrupt PNM (incomplete header)", name);
+            return -1;
+        }
+        if (maxval > 255) {
+            seer_error_set(err, "%s: 16-bit PNM (maxval %lld) is not supported; convert it to 8-bit or PNG", name,
+                           (long long)maxval);
+            return -1;
+        }
+        if (truncated) {
+            seer_error_set(err, "%s: truncated PNM (fewer pixel bytes than its %lld\u00d7%lld header promises)", name,
+                           (long long)pw, (long long)ph);
+            return -1;
+        }
     }
     if (image_jpeg_tables_bad(buf, len)) { /* any FF… D8 start: stb decodes it as JPEG */
         seer_error_set(err, "%s: corrupt JPEG (Huffman tables missing or invalid)", name);
-        return -1;
-    }
-    if (pnm && image_pnm_truncated(buf, len)) {
-        seer_error_set(err, "%s: truncated PNM (fewer pixel bytes than its %lld\u00d7%lld header promises)", name,
-                       (long long)pw, (long long)ph);
         return -1;
     }
 

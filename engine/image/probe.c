@@ -121,19 +121,15 @@ static bool pnm_header(const uint8_t *b, size_t n, int64_t *w, int64_t *h, int64
     return true;
 }
 
-bool image_pnm_truncated(const uint8_t *b, size_t n) {
-    int64_t w, h, maxval;
+bool image_pnm_inspect(const uint8_t *b, size_t n, int64_t *maxval, bool *truncated) {
+    int64_t w, h;
     size_t i;
-    if (!pnm_header(b, n, &w, &h, &maxval, &i)) return false;
-    int64_t channels = b[1] == '6' ? 3 : 1, bytes = maxval > 255 ? 2 : 1;
-    if (w <= 0 || h <= 0 || w > ((int64_t)1 << 30) / h) return false; /* the size checks report these */
-    return i > n || (int64_t)(n - i) < w * h * channels * bytes;
-}
-
-int64_t image_pnm_maxval(const uint8_t *b, size_t n) {
-    int64_t w, h, maxval;
-    size_t i;
-    return pnm_header(b, n, &w, &h, &maxval, &i) ? maxval : -1;
+    if (!pnm_header(b, n, &w, &h, maxval, &i)) return false;
+    int64_t channels = b[1] == '6' ? 3 : 1, bytes = *maxval > 255 ? 2 : 1;
+    /* a bad size is not "truncated": the size checks report it */
+    bool size_ok = w > 0 && h > 0 && w <= ((int64_t)1 << 30) / h;
+    *truncated = size_ok && (i > n || (int64_t)(n - i) < w * h * channels * bytes);
+    return true;
 }
 
 /* A byte as stb_image reads it: past the end it reads zeros. */

@@ -11,14 +11,12 @@
  * the header is complete enough, *have_size is set with the stated size. */
 const char *image_probe(const uint8_t *buf, size_t len, int64_t *w, int64_t *h, bool *have_size);
 
-/* Binary PNM (P5/P6) with fewer sample bytes than its header promises: stb
- * decodes those silently (missing pixels become black), so we refuse them. */
-bool image_pnm_truncated(const uint8_t *buf, size_t len);
-
-/* Binary PNM's maxval (over 255: 16-bit samples), or -1 when not binary PNM
- * or the header is incomplete. stb reads 16-bit PNM samples wrongly (and its
- * channel conversion then overreads), so these are refused. */
-int64_t image_pnm_maxval(const uint8_t *buf, size_t len);
+/* Binary PNM (P5/P6): false when the header is incomplete (stb's number
+ * parser overflows on some of those); else its maxval (over 255: 16-bit
+ * samples, which stb reads wrongly and whose channel conversion then
+ * overreads) and whether the file holds fewer sample bytes than the header
+ * promises (stb decodes those silently, missing pixels black). */
+bool image_pnm_inspect(const uint8_t *buf, size_t len, int64_t *maxval, bool *truncated);
 
 /* JPEG with a Huffman table (in any DHT segment, read as stb reads it)
  * holding more than 256 codes or more codes than their lengths allow, or
