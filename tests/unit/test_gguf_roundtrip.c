@@ -187,7 +187,6 @@ static void test_roundtrip(void) {
     }
     for (uint64_t i = 0; i < f->n_tensors; i++) CHECK(f->tensors[i].offset % 32 == 0);
     CHECK(gguf_find_tensor(f, "nope") == NULL);
-
     gguf_close(f);
 }
 
