@@ -31,6 +31,7 @@ static float dot_q4_K_512(int64_t n, const void *w, const void *a) {
     __m256 acc = _mm256_setzero_ps();
     float summ_total = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_ahead(x + i, sizeof *x);
         uint8_t sc[8], mins[8];
         seer_k4_unpack(x[i].scales, sc, mins);
         int summ = k4_mins_dot(y[i].bsums, mins);
@@ -78,6 +79,7 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
     const __m512i run = _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
     __m256 acc = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_ahead(x + i, sizeof *x);
         __m128i sc = _mm_loadu_si128((const __m128i *)x[i].scales);
         __m512i scales = _mm512_cvtepi8_epi32(sc);
         int sub = 32 * bsums_dot16_s8(y[i].bsums, sc);
