@@ -1,17 +1,30 @@
 #include "testlib.h"
 
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 int test_failures = 0;
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static char tmpdir_path[256];
+
+/* The test's files go with it (they used to pile up in /tmp, one folder per test run). */
+static void remove_tmpdir(void) { nftw(tmpdir_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
 const char *test_tmpdir(void) {
-    static char dir[256];
+    char *dir = tmpdir_path;
     if (!dir[0]) {
         const char *base = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/seer-test-XXXXXX", base && *base ? base : "/tmp");
+        snprintf(dir, sizeof tmpdir_path, "%s/seer-test-XXXXXX", base && *base ? base : "/tmp");
         if (!mkdtemp(dir)) { perror("mkdtemp"); exit(2); }
+        atexit(remove_tmpdir);
     }
     return dir;
 }
