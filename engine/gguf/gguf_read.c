@@ -2,6 +2,7 @@
  * type and offset against the file size before using it. Any failure yields
  * one error naming the file, the problem and the key or tensor concerned. */
 #include "gguf/gguf_internal.h"
+#include "seer/tensor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -410,7 +411,15 @@ static bool place_tensors(reader *r, gguf_file *f) {
                                f->data_offset + t->offset, t->nbytes, r->size);
             return false;
         }
-        t->data = r->base + f->data_offset + t->offset;
+        /* the kernels read a block's fp16/f32 fields in place (the mapping is page-aligned) */
+        const seer_type_info *ti = seer_type_get(t->type);
+        uint64_t at = f->data_offset + t->offset;
+        if (ti && at % ti->block_align != 0) {
+            seer_error_set(r->err, "%s: tensor '%s' data at byte %" PRIu64 " is not aligned for %s (needs a multiple of %zu)",
+                           r->path, name, at, ti->name, ti->block_align);
+            return false;
+        }
+        t->data = r->base + at;
     }
     return check_overlaps(r, f);
 }

@@ -4,21 +4,21 @@
 #include "tensor/blocks.h"
 
 static const seer_type_info type_table[SEER_TYPE_COUNT] = {
-    [SEER_TYPE_F32] = {"F32", 1, 4, SEER_TYPE_F32},
-    [SEER_TYPE_F16] = {"F16", 1, 2, SEER_TYPE_F16},
-    [SEER_TYPE_BF16] = {"BF16", 1, 2, SEER_TYPE_BF16},
-    [SEER_TYPE_Q4_0] = {"Q4_0", QK4_0, sizeof(block_q4_0), SEER_TYPE_Q8_0},
-    [SEER_TYPE_Q4_1] = {"Q4_1", QK4_1, sizeof(block_q4_1), SEER_TYPE_Q8_1},
-    [SEER_TYPE_Q5_0] = {"Q5_0", QK5_0, sizeof(block_q5_0), SEER_TYPE_Q8_0},
-    [SEER_TYPE_Q5_1] = {"Q5_1", QK5_1, sizeof(block_q5_1), SEER_TYPE_Q8_1},
-    [SEER_TYPE_Q8_0] = {"Q8_0", QK8_0, sizeof(block_q8_0), SEER_TYPE_Q8_0},
-    [SEER_TYPE_Q8_1] = {"Q8_1", QK8_1, sizeof(block_q8_1), SEER_TYPE_Q8_1},
-    [SEER_TYPE_Q2_K] = {"Q2_K", QK_K, sizeof(block_q2_K), SEER_TYPE_Q8_K},
-    [SEER_TYPE_Q3_K] = {"Q3_K", QK_K, sizeof(block_q3_K), SEER_TYPE_Q8_K},
-    [SEER_TYPE_Q4_K] = {"Q4_K", QK_K, sizeof(block_q4_K), SEER_TYPE_Q8_K},
-    [SEER_TYPE_Q5_K] = {"Q5_K", QK_K, sizeof(block_q5_K), SEER_TYPE_Q8_K},
-    [SEER_TYPE_Q6_K] = {"Q6_K", QK_K, sizeof(block_q6_K), SEER_TYPE_Q8_K},
-    [SEER_TYPE_Q8_K] = {"Q8_K", QK_K, sizeof(block_q8_K), SEER_TYPE_Q8_K},
+    [SEER_TYPE_F32] = {"F32", 1, 4, SEER_TYPE_F32, _Alignof(float)},
+    [SEER_TYPE_F16] = {"F16", 1, 2, SEER_TYPE_F16, _Alignof(uint16_t)},
+    [SEER_TYPE_BF16] = {"BF16", 1, 2, SEER_TYPE_BF16, _Alignof(uint16_t)},
+    [SEER_TYPE_Q4_0] = {"Q4_0", QK4_0, sizeof(block_q4_0), SEER_TYPE_Q8_0, _Alignof(block_q4_0)},
+    [SEER_TYPE_Q4_1] = {"Q4_1", QK4_1, sizeof(block_q4_1), SEER_TYPE_Q8_1, _Alignof(block_q4_1)},
+    [SEER_TYPE_Q5_0] = {"Q5_0", QK5_0, sizeof(block_q5_0), SEER_TYPE_Q8_0, _Alignof(block_q5_0)},
+    [SEER_TYPE_Q5_1] = {"Q5_1", QK5_1, sizeof(block_q5_1), SEER_TYPE_Q8_1, _Alignof(block_q5_1)},
+    [SEER_TYPE_Q8_0] = {"Q8_0", QK8_0, sizeof(block_q8_0), SEER_TYPE_Q8_0, _Alignof(block_q8_0)},
+    [SEER_TYPE_Q8_1] = {"Q8_1", QK8_1, sizeof(block_q8_1), SEER_TYPE_Q8_1, _Alignof(block_q8_1)},
+    [SEER_TYPE_Q2_K] = {"Q2_K", QK_K, sizeof(block_q2_K), SEER_TYPE_Q8_K, _Alignof(block_q2_K)},
+    [SEER_TYPE_Q3_K] = {"Q3_K", QK_K, sizeof(block_q3_K), SEER_TYPE_Q8_K, _Alignof(block_q3_K)},
+    [SEER_TYPE_Q4_K] = {"Q4_K", QK_K, sizeof(block_q4_K), SEER_TYPE_Q8_K, _Alignof(block_q4_K)},
+    [SEER_TYPE_Q5_K] = {"Q5_K", QK_K, sizeof(block_q5_K), SEER_TYPE_Q8_K, _Alignof(block_q5_K)},
+    [SEER_TYPE_Q6_K] = {"Q6_K", QK_K, sizeof(block_q6_K), SEER_TYPE_Q8_K, _Alignof(block_q6_K)},
+    [SEER_TYPE_Q8_K] = {"Q8_K", QK_K, sizeof(block_q8_K), SEER_TYPE_Q8_K, _Alignof(block_q8_K)},
 };
 
 const seer_type_info *seer_type_get(int type) {

@@ -19,6 +19,7 @@ typedef struct seer_type_info {
     int block_size;        /* elements per block */
     size_t block_bytes;    /* bytes per block */
     int vec_dot_type;      /* type the activation is converted to for seer_vec_dot */
+    size_t block_align;    /* alignment a block's fields need in memory */
 } seer_type_info;
 
 /* NULL for unknown/unsupported types (the GGUF reader rejects them). */

@@ -251,6 +251,40 @@ static void test_alignment(void) {
     write_with_alignment(GGUF_TYPE_STRING, "32", "expected an integer");
 }
 
+/* general.alignment 1 is legal, but a tensor must still start where its
+ * type's fields can be read: an F32 tensor right after a header of each
+ * length mod 4 is accepted only when it lands on a multiple of 4. */
+static void test_type_alignment(void) {
+    int accepted = 0, rejected = 0;
+    for (int pad = 0; pad < 4; pad++) {
+        gguf_writer *w = gguf_writer_new();
+        uint32_t one = 1;
+        gguf_writer_set_raw(w, "general.alignment", GGUF_TYPE_UINT32, 0, &one, 1);
+        gguf_writer_set_str(w, "pad", &"xxx"[3 - pad]);
+        float x[4] = {1, 2, 3, 4};
+        gguf_writer_add_tensor(w, "t", SEER_TYPE_F32, 1, (int64_t[]){4}, x);
+        seer_error err;
+        CHECK(gguf_writer_write(w, tmp_path("typealign.gguf"), &err) == 0);
+        gguf_writer_free(w);
+        size_t n;
+        unsigned char *d = read_all(tmp_path("typealign.gguf"), &n);
+        size_t at = n - sizeof x; /* alignment 1: the data is the file's last bytes */
+        bool opened;
+        const char *msg = open_bytes(d, n, &opened);
+        if (at % 4 == 0) {
+            CHECK(opened);
+            accepted++;
+        } else {
+            char want[128];
+            snprintf(want, sizeof want, "tensor 't' data at byte %zu is not aligned for F32 (needs a multiple of 4)", at);
+            CHECK_MSG(!opened && strstr(msg, want), "pad %d: '%s'", pad, msg);
+            rejected++;
+        }
+        free(d);
+    }
+    CHECK(accepted == 1 && rejected == 3);
+}
+
 static void test_tensors(void) {
     tinfo a = tensor_fields("tensor.first"), b = tensor_fields("tensor.second");
     unsigned char *p = copy_base();
@@ -366,6 +400,7 @@ int main(void) {
     test_header();
     test_metadata();
     test_alignment();
+    test_type_alignment();
     test_tensors();
     test_escaped_names();
     test_random_corruption();
