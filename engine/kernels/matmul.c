@@ -24,8 +24,12 @@
 
 /* Dequantized weight tile per thread: about this many bytes of f32. */
 #ifndef TILE_BYTES
-#define TILE_BYTES (8u << 20)
+#define TILE_BYTES (1u << 20)
 #endif
+/* Rounded f32 activations of the sgemm path: at most about this many bytes
+ * at a time (a 1024-patch feed-forward input is 12 MB), at the price of
+ * dequantizing each weight tile once per chunk of rows. */
+#define ACT_CHUNK_BYTES (2u << 20)
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static void blas_single_thread(void) {
@@ -86,7 +90,8 @@ typedef struct matmul_job {
     /* dot path: activation rows in act_type */
     const void *act;
     size_t act_row_bytes;
-    /* gemm path: activations as f32 (rounded through act_type), tiles */
+    /* gemm path: rows [row0, row0 + chunk_rows) as f32 (rounded through act_type), tiles */
+    int64_t row0, chunk_rows;
     float *xf;
     void *qrows;    /* one quantized row per thread, for the rounding */
     float *tiles;   /* tile_rows * n_in floats per thread */
@@ -157,7 +162,7 @@ static void round_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     int64_t n_in = j->w->n_in;
     void *q = (char *)j->qrows + (size_t)ith * j->act_row_bytes;
     for (int64_t r = r0; r < r1; r++) {
-        seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
+        seer_quantize_row(j->act_type, j->x + (j->row0 + r) * n_in, q, n_in);
         seer_dequantize_row(j->act_type, q, j->xf + r * n_in, n_in);
     }
 }
@@ -178,9 +183,10 @@ static void gemm_range(void *ctx, int64_t t0, int64_t t1, int ith) {
                 seer_dequantize_row(w->type, (const char *)w->data + (size_t)o * w->row_bytes, tile + (o - o0) * n_in, n_in);
             b = tile;
         }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)j->n_rows, (int)(o1 - o0), (int)n_in, 1.0f,
-                    j->xf, (int)n_in, b, (int)n_in, 0.0f, j->y + o0, (int)n_out);
-        add_bias(j->y, j->bias, j->n_rows, n_out, o0, o1);
+        float *y = j->y + j->row0 * n_out;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)j->chunk_rows, (int)(o1 - o0), (int)n_in, 1.0f,
+                    j->xf, (int)n_in, b, (int)n_in, 0.0f, y + o0, (int)n_out);
+        add_bias(y, j->bias, j->chunk_rows, n_out, o0, o1);
     }
 }
 
@@ -307,17 +313,20 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
     void *owned_x = NULL, *owned_q = NULL, *owned_t = NULL;
     seer_blas_init();
 
-    if (j->act_type == SEER_TYPE_F32) {
-        j->xf = (float *)j->x;
-    } else {
+    bool rounded = j->act_type != SEER_TYPE_F32;
+    /* equal chunks, a multiple of 16 rows, none above ACT_CHUNK_BYTES unless 16 rows are */
+    int64_t fit = (int64_t)(ACT_CHUNK_BYTES / ((size_t)n_in * sizeof(float)));
+    int64_t n_chunks = rounded && fit < j->n_rows ? (j->n_rows + fit - 1) / (fit > 0 ? fit : 1) : 1;
+    j->chunk_rows = ((j->n_rows + n_chunks - 1) / n_chunks + 15) / 16 * 16;
+    if (j->chunk_rows > j->n_rows) j->chunk_rows = j->n_rows;
+    if (rounded) {
         j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
-        j->xf = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in * sizeof(float), &owned_x);
+        j->xf = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->chunk_rows * (size_t)n_in * sizeof(float), &owned_x);
         j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned_q);
         if (!j->xf || !j->qrows) goto done;
-        seer_pool_for(pool, j->n_rows, 1, round_act_range, j);
     }
 
-    int64_t rows = (int64_t)(TILE_BYTES / ((size_t)n_in * sizeof(float)));
+    int64_t rows = (int64_t)(TILE_BYTES / ((size_t)n_in * sizeof(float))) / 16 * 16;
     if (rows < 16) rows = 16;
     /* Enough tiles for two threads to take a few each. Not a function of
      * the thread count: BLAS may sum an edge tile's columns in another
@@ -330,7 +339,13 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
         j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->tile_rows * (size_t)n_in * sizeof(float), &owned_t);
         if (!j->tiles) goto done;
     }
-    seer_pool_for(pool, (w->n_out + j->tile_rows - 1) / j->tile_rows, 1, gemm_range, j);
+    int64_t n_rows = j->n_rows;
+    for (j->row0 = 0; j->row0 < n_rows; j->row0 += j->chunk_rows) {
+        if (j->chunk_rows > n_rows - j->row0) j->chunk_rows = n_rows - j->row0;
+        if (rounded) seer_pool_for(pool, j->chunk_rows, 1, round_act_range, j);
+        else j->xf = (float *)j->x + j->row0 * n_in;
+        seer_pool_for(pool, (w->n_out + j->tile_rows - 1) / j->tile_rows, 1, gemm_range, j);
+    }
 done:
     free(owned_x);
     free(owned_q);

@@ -20,14 +20,17 @@ void vit_linear_apply(seer_pool *pool, const vit_linear *lin, const float *x, in
 /* Working memory of one encode, carved from one allocation. x, h and the
  * RoPE tables live through every block; the buffers of each phase (patch
  * embedding; attention; feed-forward) are dead once it ends, so the three
- * phases share one region, sized for the largest (SigLIP on 1024 patches:
- * 16 MB less per encoder input than separate buffers). */
+ * phases share one region, sized for the largest: attention's q, k, v (its
+ * output goes to h, the output projection's to q). The feed-forward runs
+ * over ffn_rows rows at a time so that its hidden rows fit there too
+ * (SigLIP on 1024 patches: 12.6 MB of hidden rows otherwise). */
 typedef struct vit_scratch {
     float *base;
     float *x, *h, *rope_cos, *rope_sin;
-    float *patches;                     /* patch embedding */
-    float *q, *k, *v, *attn, *attn_work; /* attention */
-    float *ff, *gate;                   /* feed-forward */
+    float *patches;              /* patch embedding */
+    float *q, *k, *v, *attn_work; /* attention */
+    float *ff, *gate;            /* feed-forward, ffn_rows rows */
+    int64_t ffn_rows;
 } vit_scratch;
 
 static int64_t pad16(int64_t n) { return (n + 15) / 16 * 16; }
@@ -55,11 +58,15 @@ static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout 
     const int64_t kept_sizes[4] = {n_seq * d, n_seq * d, rope, rope};
     float **const embed[1] = {&s->patches};
     const int64_t embed_sizes[1] = {(int64_t)l->n_patches * 3 * p * p};
-    float **const attn[5] = {&s->q, &s->k, &s->v, &s->attn, &s->attn_work};
-    const int64_t attn_sizes[5] = {n_seq * d, n_seq * d, n_seq * d, n_seq * d, attn_full > attn_win ? attn_full : attn_win};
+    float **const attn[4] = {&s->q, &s->k, &s->v, &s->attn_work};
+    const int64_t attn_sizes[4] = {n_seq * d, n_seq * d, n_seq * d, attn_full > attn_win ? attn_full : attn_win};
+    int64_t ff_width = v->cfg.gated_mlp ? 2 * ff : ff;
+    s->ffn_rows = 3 * n_seq * d / ff_width / 16 * 16;
+    if (s->ffn_rows < 16) s->ffn_rows = 16;
+    if (s->ffn_rows > n_seq) s->ffn_rows = n_seq;
     float **const ffn[2] = {&s->ff, &s->gate};
-    const int64_t ffn_sizes[2] = {n_seq * ff, v->cfg.gated_mlp ? n_seq * ff : 0};
-    int64_t shared = carve(NULL, embed, embed_sizes, 1), a = carve(NULL, attn, attn_sizes, 5),
+    const int64_t ffn_sizes[2] = {s->ffn_rows * ff, v->cfg.gated_mlp ? s->ffn_rows * ff : 0};
+    int64_t shared = carve(NULL, embed, embed_sizes, 1), a = carve(NULL, attn, attn_sizes, 4),
             f = carve(NULL, ffn, ffn_sizes, 2);
     if (a > shared) shared = a;
     if (f > shared) shared = f;
@@ -70,7 +77,7 @@ static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout 
     }
     float *phase = s->base + carve(s->base, kept, kept_sizes, 4);
     carve(phase, embed, embed_sizes, 1);
-    carve(phase, attn, attn_sizes, 5);
+    carve(phase, attn, attn_sizes, 4);
     carve(phase, ffn, ffn_sizes, 2);
     return 0;
 }
@@ -108,22 +115,27 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     /* Qwen2.5-VL: every n_wa_pattern-th block sees the whole image. */
     bool windowed = v->cfg.window_attn && (il + 1) % hp->n_wa_pattern != 0;
     int full[2] = {0, (int)n_seq};
-    vit_attention(pool, s->q, s->k, s->v, s->attn, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
+    /* h is dead once q, k, v are made; q once attention has read it */
+    vit_attention(pool, s->q, s->k, s->v, s->h, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
                   windowed ? l->n_segments : 1, s->attn_work, flops);
-    vit_linear_apply(pool, &b->o, s->attn, n_seq, s->h, flops);
-    vit_add_rows(pool, s->x, s->h, n_seq * d);
+    vit_linear_apply(pool, &b->o, s->h, n_seq, s->q, flops);
+    vit_add_rows(pool, s->x, s->q, n_seq * d);
 
     vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln2, n_seq, d, hp->eps);
-    vit_linear_apply(pool, &b->ff_first, s->h, n_seq, s->ff, flops);
-    float *act_out = s->ff;
-    if (v->cfg.gated_mlp) {
-        vit_linear_apply(pool, &b->ff_gate, s->h, n_seq, s->gate, flops);
-        vit_swiglu_rows(pool, s->gate, s->ff, n_seq * ff); /* gate = silu(gate) · up */
-        act_out = s->gate;
-    } else {
-        vit_act_rows(pool, v->cfg.act, s->ff, n_seq * ff);
+    for (int64_t r0 = 0; r0 < n_seq; r0 += s->ffn_rows) {
+        int64_t n = n_seq - r0 < s->ffn_rows ? n_seq - r0 : s->ffn_rows;
+        float *h = s->h + r0 * d; /* these rows' output replaces their input */
+        vit_linear_apply(pool, &b->ff_first, h, n, s->ff, flops);
+        float *act_out = s->ff;
+        if (v->cfg.gated_mlp) {
+            vit_linear_apply(pool, &b->ff_gate, h, n, s->gate, flops);
+            vit_swiglu_rows(pool, s->gate, s->ff, n * ff); /* gate = silu(gate) · up */
+            act_out = s->gate;
+        } else {
+            vit_act_rows(pool, v->cfg.act, s->ff, n * ff);
+        }
+        vit_linear_apply(pool, &b->ff_second, act_out, n, h, flops);
     }
-    vit_linear_apply(pool, &b->ff_second, act_out, n_seq, s->h, flops);
     vit_add_rows(pool, s->x, s->h, n_seq * d);
 }
 

@@ -216,6 +216,9 @@ int main(void) {
     check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 64, 40, true, SEER_MATMUL_AUTO);
     check_matmul_case(pools[2], SEER_TYPE_Q8_0, 1024, 70, 9, true, SEER_MATMUL_GEMM);
     check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true, SEER_MATMUL_AUTO);
+    /* more rounded f16 activation rows than the sgemm path converts at once (2 MB): uneven chunks */
+    check_matmul_case(pools[2], SEER_TYPE_F16, 1024, 40, 600, true, SEER_MATMUL_GEMM);
+    check_matmul_case(pools[1], SEER_TYPE_Q8_0, 1024, 24, 530, false, SEER_MATMUL_GEMM_F32);
     /* rows of any length for the unblocked types (e.g. a 14x14x3 patch kernel) */
     for (int p = 0; p < 3; p++) {
         check_matmul_case(pools[p], SEER_TYPE_F16, 588, 23, 1, true, SEER_MATMUL_AUTO);
