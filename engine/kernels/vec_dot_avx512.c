@@ -14,51 +14,63 @@ static inline __m256i dot_u8s8(__m256i u, __m256i s) {
 }
 #include "kernels/vec_dot_x86.inc"
 
-/* Q4_K × Q8_K with 512-bit vectors: one load covers two 32-byte chunks of
- * nibbles (sub-blocks 2c and 2c+1 of each), VPDPBUSD sums them against the
- * activations, and each int32 lane is scaled by its sub-block's 6-bit scale.
- * Single-token decode of Q4_K weights is bound by these instructions, not
- * by memory, on one core: half as many as the 256-bit kernel. */
+/* The 6-bit scales and mins of a Q4_K super-block (as seer_k4_unpack gives
+ * them) in one vector: bytes 0-7 scales, 8-15 mins. The 12 packed bytes are
+ * 32-bit words a, b, c: scales 0-3 are a's low 6 bits, mins 0-3 b's, scales
+ * 4-7 c's low nibbles with a's top 2 bits above them, mins 4-7 c's high
+ * nibbles with b's. (The 16-byte load also reads 4 bytes of qs, in the block.) */
+static inline __m128i k4_unpack_vec(const block_q4_K *b) {
+    __m128i v = _mm_loadu_si128((const __m128i *)b->scales); /* a, b, c, (qs) */
+    __m128i low6 = _mm_and_si128(v, _mm_set1_epi8(0x3F));
+    __m128i top2 = _mm_and_si128(_mm_srli_epi32(v, 2), _mm_set1_epi8(0x30));
+    __m128i nib = _mm_and_si128(_mm_srlv_epi32(_mm_shuffle_epi32(v, 0xAA), _mm_setr_epi32(0, 4, 0, 0)), _mm_set1_epi8(0x0F));
+    return _mm_unpacklo_epi32(low6, _mm_or_si128(nib, top2));
+}
+
+/* Q4_K × Q8_K with 512-bit vectors. A 32-byte chunk of nibbles holds two
+ * sub-blocks (low nibbles, then high); broadcast to both halves and shifted
+ * by 0 and 4 it lines up with 64 consecutive activations, so the
+ * activations are used as loaded (no lane shuffles: on some cores shuffles
+ * are what this kernel waits on). VPDPBUSD gives int32 lanes of at most
+ * 4·15·127 (16 bits); lane l of sub-blocks s and s+2 go into one 32-bit lane
+ * and one VPMADDWD scales both and adds them. The mins term is a vector of
+ * the 8 sub-blocks' mins · activation sums, accumulated in floats. Single-
+ * token decode of Q4_K weights is bound by these instructions, not by
+ * memory, on one core. */
 static float dot_q4_K_512(int64_t n, const void *w, const void *a) {
     const block_q4_K *x = w;
     const block_q8_K *y = a;
     const __m512i m4 = _mm512_set1_epi8(0x0F);
-    /* lanes 0-7 take the scale of the chunk in the low half, 8-15 the high half's */
-    const __m512i pick_lo0 = _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m512i pick_hi0 = _mm512_set_epi32(3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1);
-    const __m512i pick_lo1 = _mm512_set_epi32(6, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4);
-    const __m512i pick_hi1 = _mm512_set_epi32(7, 7, 7, 7, 7, 7, 7, 7, 5, 5, 5, 5, 5, 5, 5, 5);
-    __m256 acc = _mm256_setzero_ps();
-    float summ_total = 0;
+    /* scales in the order 0 2 1 3 4 6 5 7 (pairs s, s+2) */
+    const __m128i scale_order = _mm_setr_epi8(0, 2, 1, 3, 4, 6, 5, 7, -1, -1, -1, -1, -1, -1, -1, -1);
+    /* 32-bit lanes 0-7 take scale pair 2h, lanes 8-15 pair 2h+1 */
+    const __m512i pick0 = _mm512_set_epi32(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512i pick1 = _mm512_set_epi32(3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2);
+    __m256 acc = _mm256_setzero_ps(), acc_mins = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
         prefetch_ahead(x + i, sizeof *x);
-        uint8_t sc[8], mins[8];
-        seer_k4_unpack(x[i].scales, sc, mins);
-        int summ = k4_mins_dot(y[i].bsums, mins);
-        __m512i scales = _mm512_castsi256_si512(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)sc)));
+        __m128i sc_mins = k4_unpack_vec(x + i);
+        __m256i mins_dot = k4_mins_lanes(y[i].bsums, _mm_unpackhi_epi64(sc_mins, sc_mins));
+        acc_mins = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * h2f(x[i].dmin)), _mm256_cvtepi32_ps(mins_dot), acc_mins);
+        __m512i pairs = _mm512_castsi128_si512(_mm_cvtepu8_epi16(_mm_shuffle_epi8(sc_mins, scale_order)));
         __m512i sumi = _mm512_setzero_si512();
         for (int h = 0; h < 2; h++) {
-            /* nibble bytes of chunks 2h, 2h+1; activations of sub-blocks 4h..4h+3 */
-            __m512i q = _mm512_loadu_si512((const void *)(x[i].qs + 64 * h));
-            __m512i y0 = _mm512_loadu_si512((const void *)(y[i].qs + 128 * h));
-            __m512i y1 = _mm512_loadu_si512((const void *)(y[i].qs + 128 * h + 64));
-            __m512i y_lo = _mm512_shuffle_i64x2(y0, y1, 0x44); /* y0[0:32] | y1[0:32] */
-            __m512i y_hi = _mm512_shuffle_i64x2(y0, y1, 0xEE); /* y0[32:64] | y1[32:64] */
-            __m512i lo = _mm512_and_si512(q, m4), hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
-            __m512i d_lo = _mm512_dpbusd_epi32(_mm512_setzero_si512(), lo, y_lo);
-            __m512i d_hi = _mm512_dpbusd_epi32(_mm512_setzero_si512(), hi, y_hi);
-            __m512i s_lo = _mm512_permutexvar_epi32(h ? pick_lo1 : pick_lo0, scales);
-            __m512i s_hi = _mm512_permutexvar_epi32(h ? pick_hi1 : pick_hi0, scales);
-            sumi = _mm512_add_epi32(sumi, _mm512_add_epi32(_mm512_mullo_epi32(d_lo, s_lo), _mm512_mullo_epi32(d_hi, s_hi)));
+            __m512i d[2];
+            for (int k = 0; k < 2; k++) { /* chunk 2h+k: sub-blocks 4h+2k, 4h+2k+1 */
+                __m512i q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(x[i].qs + 64 * h + 32 * k)));
+                __m512i u = _mm512_and_si512(_mm512_mask_srli_epi16(q, 0xFFFF0000u, q, 4), m4);
+                d[k] = _mm512_dpbusd_epi32(_mm512_setzero_si512(), u,
+                                           _mm512_loadu_si512((const void *)(y[i].qs + 128 * h + 64 * k)));
+            }
+            __m512i both = _mm512_mask_blend_epi16(0xAAAAAAAA, d[0], _mm512_slli_epi32(d[1], 16));
+            sumi = _mm512_add_epi32(sumi, _mm512_madd_epi16(both, _mm512_permutexvar_epi32(h ? pick1 : pick0, pairs)));
         }
-        /* lane j + lane 8+j: exactly the 256-bit kernel's lane j (integers),
-         * so the float steps and the result are the same as its, and as the
-         * four-row kernel's */
+        /* lane j + lane 8+j: every sub-block's j-th group of 4, scaled: the
+         * 256-bit kernel's lane j exactly (integers) */
         __m256i sum8 = _mm256_add_epi32(_mm512_castsi512_si256(sumi), _mm512_extracti64x4_epi64(sumi, 1));
         acc = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * h2f(x[i].d)), _mm256_cvtepi32_ps(sum8), acc);
-        summ_total += y[i].d * h2f(x[i].dmin) * (float)summ;
     }
-    return hsum_ps(acc) - summ_total;
+    return hsum_ps(acc) - hsum_ps(acc_mins);
 }
 
 /* Q6_K × Q8_K with 512-bit vectors: one load of 64 low-nibble bytes covers
