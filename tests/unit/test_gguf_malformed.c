@@ -39,6 +39,15 @@ static unsigned char *read_all(const char *path, size_t *n) {
     return p;
 }
 
+/* The bytes the writer makes of w (which it frees). */
+static unsigned char *written_bytes(gguf_writer *w, size_t *n) {
+    const char *path = tmp_path("written.gguf");
+    seer_error err;
+    CHECK_MSG(gguf_writer_write(w, path, &err) == 0, "%s", err.msg);
+    gguf_writer_free(w);
+    return read_all(path, n);
+}
+
 /* Opens bytes[0..n) as a file; returns the error message ("" on success). */
 static const char *open_bytes(const void *bytes, size_t n, bool *opened) {
     static seer_error err;
@@ -202,28 +211,21 @@ static void test_metadata(void) {
     uint32_t v = 1;
     gguf_writer_set_raw(w, "dup.key", GGUF_TYPE_UINT32, 0, &v, 1);
     gguf_writer_set_raw(w, "dup.key", GGUF_TYPE_UINT32, 0, &v, 1);
-    seer_error err;
-    CHECK(gguf_writer_write(w, tmp_path("dup.gguf"), &err) == 0);
-    gguf_writer_free(w);
     size_t n;
-    unsigned char *d = read_all(tmp_path("dup.gguf"), &n);
+    unsigned char *d = written_bytes(w, &n);
     EXPECT_ERROR(d, n, "duplicate metadata key 'dup.key'");
     free(d);
 
     w = gguf_writer_new();
     gguf_writer_set_raw(w, "nested", GGUF_TYPE_ARRAY, GGUF_TYPE_ARRAY, NULL, 2);
-    CHECK(gguf_writer_write(w, tmp_path("nested.gguf"), &err) == 0);
-    gguf_writer_free(w);
-    d = read_all(tmp_path("nested.gguf"), &n);
+    d = written_bytes(w, &n);
     EXPECT_ERROR(d, n, "key 'nested' is an array of arrays");
     free(d);
 
     w = gguf_writer_new();
     gguf_writer_set_str(w, "k", "v");
     gguf_writer_set_raw(w, "", GGUF_TYPE_UINT32, 0, &v, 1);
-    CHECK(gguf_writer_write(w, tmp_path("emptykey.gguf"), &err) == 0);
-    gguf_writer_free(w);
-    d = read_all(tmp_path("emptykey.gguf"), &n);
+    d = written_bytes(w, &n);
     EXPECT_ERROR(d, n, "metadata entry 1 has an empty key");
     free(d);
 }
@@ -233,11 +235,8 @@ static void write_with_alignment(gguf_value_type type, const void *value, const 
     gguf_writer_set_raw(w, "general.alignment", type, 0, value, 1);
     float x[4] = {0};
     gguf_writer_add_tensor(w, "t", SEER_TYPE_F32, 1, (int64_t[]){4}, x);
-    seer_error err;
-    CHECK(gguf_writer_write(w, tmp_path("align.gguf"), &err) == 0);
-    gguf_writer_free(w);
     size_t n;
-    unsigned char *d = read_all(tmp_path("align.gguf"), &n);
+    unsigned char *d = written_bytes(w, &n);
     EXPECT_ERROR(d, n, want);
     free(d);
 }
@@ -263,11 +262,8 @@ static void test_type_alignment(void) {
         gguf_writer_set_str(w, "pad", &"xxx"[3 - pad]);
         float x[4] = {1, 2, 3, 4};
         gguf_writer_add_tensor(w, "t", SEER_TYPE_F32, 1, (int64_t[]){4}, x);
-        seer_error err;
-        CHECK(gguf_writer_write(w, tmp_path("typealign.gguf"), &err) == 0);
-        gguf_writer_free(w);
         size_t n;
-        unsigned char *d = read_all(tmp_path("typealign.gguf"), &n);
+        unsigned char *d = written_bytes(w, &n);
         size_t at = n - sizeof x; /* alignment 1: the data is the file's last bytes */
         bool opened;
         const char *msg = open_bytes(d, n, &opened);
@@ -337,11 +333,8 @@ static void test_tensors(void) {
     float x[4] = {0};
     gguf_writer_add_tensor(w, "same", SEER_TYPE_F32, 1, (int64_t[]){4}, x);
     gguf_writer_add_tensor(w, "same", SEER_TYPE_F32, 1, (int64_t[]){4}, x);
-    seer_error err;
-    CHECK(gguf_writer_write(w, tmp_path("dupt.gguf"), &err) == 0);
-    gguf_writer_free(w);
     size_t n;
-    unsigned char *d = read_all(tmp_path("dupt.gguf"), &n);
+    unsigned char *d = written_bytes(w, &n);
     EXPECT_ERROR(d, n, "duplicate tensor name 'same'");
     free(d);
 }
@@ -352,11 +345,8 @@ static void test_escaped_names(void) {
     float x[4] = {0};
     gguf_writer_add_tensor(w, "evil\x1b[2Jname", SEER_TYPE_F32, 1, (int64_t[]){4}, x);
     gguf_writer_add_tensor(w, "evil\x1b[2Jname", SEER_TYPE_F32, 1, (int64_t[]){4}, x);
-    seer_error err;
-    CHECK(gguf_writer_write(w, tmp_path("evil.gguf"), &err) == 0);
-    gguf_writer_free(w);
     size_t n;
-    unsigned char *d = read_all(tmp_path("evil.gguf"), &n);
+    unsigned char *d = written_bytes(w, &n);
     EXPECT_ERROR(d, n, "evil\\x1b[2Jname");
     bool opened;
     const char *msg = open_bytes(d, n, &opened);
