@@ -14,19 +14,6 @@ static inline __m256i dot_u8s8(__m256i u, __m256i s) {
 }
 #include "kernels/vec_dot_x86.inc"
 
-/* The 6-bit scales and mins of a Q4_K super-block (as seer_k4_unpack gives
- * them) in one vector: bytes 0-7 scales, 8-15 mins. The 12 packed bytes are
- * 32-bit words a, b, c: scales 0-3 are a's low 6 bits, mins 0-3 b's, scales
- * 4-7 c's low nibbles with a's top 2 bits above them, mins 4-7 c's high
- * nibbles with b's. (The 16-byte load also reads 4 bytes of qs, in the block.) */
-static inline __m128i k4_unpack_vec(const block_q4_K *b) {
-    __m128i v = _mm_loadu_si128((const __m128i *)b->scales); /* a, b, c, (qs) */
-    __m128i low6 = _mm_and_si128(v, _mm_set1_epi8(0x3F));
-    __m128i top2 = _mm_and_si128(_mm_srli_epi32(v, 2), _mm_set1_epi8(0x30));
-    __m128i nib = _mm_and_si128(_mm_srlv_epi32(_mm_shuffle_epi32(v, 0xAA), _mm_setr_epi32(0, 4, 0, 0)), _mm_set1_epi8(0x0F));
-    return _mm_unpacklo_epi32(low6, _mm_or_si128(nib, top2));
-}
-
 /* Q4_K × Q8_K with 512-bit vectors. A 32-byte chunk of nibbles holds two
  * sub-blocks (low nibbles, then high); broadcast to both halves and shifted
  * by 0 and 4 it lines up with 64 consecutive activations, so the
@@ -49,10 +36,11 @@ static float dot_q4_K_512(int64_t n, const void *w, const void *a) {
     __m256 acc = _mm256_setzero_ps(), acc_mins = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
         prefetch_ahead(x + i, sizeof *x);
-        __m128i sc_mins = k4_unpack_vec(x + i);
-        __m256i mins_dot = k4_mins_lanes(y[i].bsums, _mm_unpackhi_epi64(sc_mins, sc_mins));
+        uint8_t sc_mins[16];
+        seer_k4_unpack(x[i].scales, sc_mins, sc_mins + 8);
+        __m256i mins_dot = k4_mins_lanes(y[i].bsums, sc_mins + 8);
         acc_mins = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * h2f(x[i].dmin)), _mm256_cvtepi32_ps(mins_dot), acc_mins);
-        __m512i pairs = _mm512_castsi128_si512(_mm_cvtepu8_epi16(_mm_shuffle_epi8(sc_mins, scale_order)));
+        __m512i pairs = _mm512_castsi128_si512(_mm_cvtepu8_epi16(_mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)sc_mins), scale_order)));
         __m512i sumi = _mm512_setzero_si512();
         for (int h = 0; h < 2; h++) {
             __m512i d[2];
