@@ -214,7 +214,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     if (!llm) goto done;
     if (o->mmproj && !(vision = seer_vision_load(o->mmproj, err))) goto done;
     r->load_ms = seer_time_ms() - t0;
-    page_in_weights(seer_llm_gguf(llm));
+    seer_llm_page_in(llm);
     if (vision) page_in_weights(seer_vision_gguf(vision));
     const seer_llm_info *info = seer_llm_get_info(llm);
     *info_out = *info;

@@ -29,6 +29,7 @@ struct seer_llm {
     seer_weight tok_embd, output;
     const float *output_norm;
     llm_layer *layers;
+    char *arena;                 /* the interleaved matrices (seer_weight_interleave), or NULL */
     float **owned;               /* 1-D tensors converted to f32 */
     int n_owned;
 };

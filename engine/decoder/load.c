@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "decoder/llm_internal.h"
 #include "seer/tensor.h"
@@ -13,6 +14,8 @@ typedef struct arch_desc {
     bool qkv_bias;
     float default_eps;
 } arch_desc;
+
+#define HUGE_PAGE ((size_t)2 << 20)
 
 static const arch_desc ARCHES[] = {
     {"llama", LLM_ROPE_NORMAL, false, 1e-5f},
@@ -153,7 +156,43 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     return true;
 }
 
-static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_progress_fn progress, void *ud, seer_error *err) {
+/* The seven matrices of a layer. */
+static int layer_matrices(llm_layer *L, seer_weight *out[7]) {
+    seer_weight *const mats[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
+    memcpy(out, mats, sizeof mats);
+    return 7;
+}
+
+/* Copies a matrix into the layout the decode kernels read fastest
+ * (seer_weight_interleave), at *next in the model's arena, and gives the
+ * file's pages of it back: the copy serves every product and row read
+ * from then on. */
+static void interleave(seer_llm *m, seer_weight *w, seer_pool *pool, char **next) {
+    size_t bytes = seer_weight_interleaved_bytes(w);
+    if (!bytes || !*next) return;
+    seer_weight_interleave(w, *next, pool);
+    *next += bytes;
+    gguf_release_pages(m->gguf, w->data, (size_t)w->n_out * w->row_bytes);
+}
+
+/* One allocation for all interleaved matrices: 2 MiB pages for the stream
+ * of every token without rounding each matrix up to one. NULL (then the
+ * file's layout serves) when nothing is to be interleaved or memory is short. */
+static char *arena_new(seer_llm *m, size_t *bytes) {
+    *bytes = seer_weight_interleaved_bytes(&m->output);
+    for (int l = 0; l < m->info.n_layer; l++) {
+        seer_weight *mats[7];
+        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
+    }
+    void *p = NULL;
+    if (*bytes == 0 || posix_memalign(&p, HUGE_PAGE, (*bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, *bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const seer_llm_info *in = &m->info;
     const int64_t E = in->n_embd, F = in->n_ff, Dq = (int64_t)in->n_head * in->head_dim,
                   Dk = (int64_t)in->n_head_kv * in->head_dim;
@@ -177,9 +216,24 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_progress_fn progr
         if (!failed) L->bk = bind_vector(m, NAME("attn_k.bias"), Dk, ad->qkv_bias, err, &failed);
         if (!failed) L->bv = bind_vector(m, NAME("attn_v.bias"), Dk, ad->qkv_bias, err, &failed);
 #undef NAME
-        if (progress) progress(ud, (float)(l + 1) / (float)in->n_layer);
     }
     return !failed;
+}
+
+/* Interleaves what can be, layer by layer (progress), on every core: the
+ * decoding pool comes later, with the context. */
+static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
+    size_t bytes;
+    m->arena = arena_new(m, &bytes);
+    char *next = m->arena;
+    seer_pool *pool = next ? seer_pool_create(0) : NULL;
+    for (int l = 0; l < m->info.n_layer; l++) {
+        seer_weight *mats[7];
+        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) interleave(m, mats[i], pool, &next);
+        if (progress) progress(ud, (float)(l + 1) / (float)m->info.n_layer);
+    }
+    interleave(m, &m->output, pool, &next);
+    seer_pool_destroy(pool);
 }
 
 /* The matrix type holding the most bytes, and parameter/byte totals. */
@@ -258,7 +312,8 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
         seer_error_set(err, "out of memory");
         goto fail;
     }
-    if (!bind_layers(m, ad, progress, ud, err)) goto fail;
+    if (!bind_layers(m, ad, err)) goto fail;
+    interleave_all(m, progress, ud);
 
     m->vocab = seer_vocab_load(f, err);
     if (!m->vocab) goto fail;
@@ -276,6 +331,7 @@ fail:
 
 void seer_llm_free(seer_llm *m) {
     if (!m) return;
+    free(m->arena);
     for (int i = 0; i < m->n_owned; i++) free(m->owned[i]);
     free(m->owned);
     free(m->layers);
@@ -288,3 +344,21 @@ void seer_llm_free(seer_llm *m) {
 const seer_llm_info *seer_llm_get_info(const seer_llm *m) { return m ? &m->info : NULL; }
 const seer_vocab *seer_llm_vocab(const seer_llm *m) { return m ? m->vocab : NULL; }
 const gguf_file *seer_llm_gguf(const seer_llm *m) { return m ? m->gguf : NULL; }
+
+static uint8_t touch_pages(const seer_weight *w) {
+    uint8_t x = 0;
+    if (w->interleaved) return x;
+    const uint8_t *p = w->data;
+    for (size_t b = 0; b < (size_t)w->n_out * w->row_bytes; b += 4096) x ^= p[b];
+    return x;
+}
+
+void seer_llm_page_in(const seer_llm *m) {
+    if (!m) return;
+    volatile uint8_t sink = touch_pages(&m->tok_embd) ^ touch_pages(&m->output);
+    for (int l = 0; m->layers && l < m->info.n_layer; l++) {
+        seer_weight *mats[7];
+        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) sink ^= touch_pages(mats[i]);
+    }
+    (void)sink;
+}

@@ -563,3 +563,10 @@ void gguf_close(gguf_file *f) {
     gguf_index_free(&p->tensor_index);
     free(p);
 }
+
+void gguf_release_pages(const gguf_file *f, const void *p, size_t n) {
+    if (!f || !f->map || !p) return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), map = (uintptr_t)f->map;
+    uintptr_t b = ((uintptr_t)p + page - 1) / page * page, e = ((uintptr_t)p + n) / page * page;
+    if (b < e && b >= map && e <= map + f->map_size) (void)madvise((void *)b, e - b, MADV_DONTNEED);
+}

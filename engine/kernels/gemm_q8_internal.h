@@ -20,10 +20,10 @@
 /* Whether weights of `type` can go through the int8 GEMM. */
 bool seer_int8_gemm_supports(int type);
 
-/* Repacks rows [o0, o0+16) of a matrix of `type` (rows past n_out become
- * zero) into `panel` (64-byte aligned). */
-void seer_q8_panel_pack(int type, const void *w, size_t row_bytes, int64_t n_out, int64_t o0, int64_t n_blocks,
-                        uint8_t *panel);
+/* Repacks rows [o0, o0+16) of w (rows past n_out become zero) into
+ * `panel` (64-byte aligned). */
+struct seer_weight;
+void seer_q8_panel_pack(const struct seer_weight *w, int64_t o0, uint8_t *panel);
 
 /* out[r*16 + j] = Σ over blocks b of
  *   wd[b][j]·act_d[r][b]·Σ_k q[j][k]·a[r][k]  −  wmin[b][j]·act_s[r][b]

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/gemm_q8_internal.h"
+#include "seer/matmul.h"
 #include "seer/tensor.h"
 #include "tensor/blocks.h"
 
@@ -81,22 +82,27 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
     }
 }
 
-void seer_q8_panel_pack(int type, const void *w, size_t row_bytes, int64_t n_out, int64_t o0, int64_t n_blocks,
-                        uint8_t *panel) {
+void seer_q8_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
     const int R = SEER_Q8_PANEL_ROWS;
+    int type = w->type;
+    int64_t n_out = w->n_out, n_blocks = w->n_in / 32;
     uint32_t *qw = (uint32_t *)panel;
     float *d = (float *)(panel + (size_t)n_blocks * 32 * R);
     int32_t *corr = (int32_t *)(panel + (size_t)n_blocks * 36 * R);
     float *mins = (float *)(panel + (size_t)n_blocks * 40 * R);
     for (int j = 0; j < R; j++) {
         int64_t o = o0 + j;
-        const void *row = o < n_out ? (const char *)w + (size_t)o * row_bytes : NULL;
+        const void *row = o < n_out ? (const char *)w->data + (size_t)o * w->row_bytes : NULL;
         for (int64_t b0 = 0; b0 < n_blocks; b0 += 8) {
             int nblk = n_blocks - b0 < 8 ? (int)(n_blocks - b0) : 8;
             int8_t q[256];
             uint32_t words[64];
             float scale[8], min[8];
-            if (row) unpack_blocks(type, row, b0, nblk, q, scale, min);
+            if (row && w->interleaved) { /* a K-quant: b0 starts super-block b0 / 8 */
+                block_q5_K blk; /* room for a Q4_K or Q5_K super-block */
+                seer_weight_read_block(w, o, b0 / 8, &blk);
+                unpack_blocks(type, &blk, 0, nblk, q, scale, min);
+            } else if (row) unpack_blocks(type, row, b0, nblk, q, scale, min);
             else {
                 memset(q, 0, sizeof q);
                 for (int i = 0; i < 8; i++) scale[i] = min[i] = 0;

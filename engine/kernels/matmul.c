@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
 #include "kernels/matmul_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "seer/gguf.h"
@@ -50,11 +51,21 @@ bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t) {
     w->n_out = t->ne[1];
     w->data = t->data;
     w->row_bytes = seer_row_bytes(t->type, t->ne[0]);
+    w->interleaved = NULL;
     return true;
 }
 
 void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst) {
-    seer_dequantize_row(w->type, (const char *)w->data + (size_t)row * w->row_bytes, dst, w->n_in);
+    if (!w->interleaved) {
+        seer_dequantize_row(w->type, (const char *)w->data + (size_t)row * w->row_bytes, dst, w->n_in);
+        return;
+    }
+    const seer_type_info *ti = seer_type_get(w->type);
+    for (int64_t b = 0; b < w->n_in / ti->block_size; b++) {
+        block_q5_K blk; /* room for any block the interleaved layouts hold */
+        seer_weight_read_block(w, row, b, &blk);
+        seer_dequantize_row(w->type, &blk, dst + b * ti->block_size, ti->block_size);
+    }
 }
 
 /* Scratch from the pool, or from the heap when there is no pool (then the
@@ -87,6 +98,7 @@ typedef struct matmul_job {
     int act_type;
     seer_vec_dot_fn dot;
     seer_vec_dot4_fn dot4; /* NULL when the type has no four-row kernel */
+    seer_vec_dot16_fn dot16; /* for interleaved weights */
     /* dot path: activation rows in act_type */
     const void *act;
     size_t act_row_bytes;
@@ -133,6 +145,24 @@ static void dot_rows(const matmul_job *j, const matmul_part *pt, int64_t o0, int
     }
 }
 
+/* Output rows [o0, o1) of an interleaved part, 16 at a time: a group is
+ * computed by the range its first row falls in (one that began before o0
+ * belongs to the range before), so every row goes through the group kernel
+ * however the rows are split between threads. */
+static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, int64_t o1) {
+    const seer_weight *w = pt->w;
+    size_t group_bytes = seer_interleave_group_bytes(w->type, w->n_in);
+    for (int64_t g = (o0 + SEER_ILV_ROWS - 1) / SEER_ILV_ROWS; g * SEER_ILV_ROWS < o1; g++) {
+        const char *group = (const char *)w->interleaved + (size_t)g * group_bytes;
+        for (int64_t r = 0; r < j->n_rows; r++) {
+            float v[SEER_ILV_ROWS];
+            j->dot16(w->n_in, group, (const char *)j->act + (size_t)r * j->act_row_bytes, v);
+            float *y = pt->y + r * w->n_out + g * SEER_ILV_ROWS;
+            for (int k = 0; k < SEER_ILV_ROWS; k++) y[k] = pt->bias ? v[k] + pt->bias[g * SEER_ILV_ROWS + k] : v[k];
+        }
+    }
+}
+
 /* Rows [g0, g1) of all parts' outputs laid end to end. */
 static void dot_range(void *ctx, int64_t g0, int64_t g1, int ith) {
     (void)ith;
@@ -141,7 +171,8 @@ static void dot_range(void *ctx, int64_t g0, int64_t g1, int ith) {
     for (int p = 0; p < j->n_parts && base < g1; p++) {
         int64_t n_out = j->parts[p].w->n_out;
         int64_t o0 = g0 - base > 0 ? g0 - base : 0, o1 = g1 - base < n_out ? g1 - base : n_out;
-        if (o0 < o1) dot_rows(j, &j->parts[p], o0, o1);
+        if (o0 < o1 && j->parts[p].w->interleaved) dot_groups(j, &j->parts[p], o0, o1);
+        else if (o0 < o1) dot_rows(j, &j->parts[p], o0, o1);
         base += n_out;
     }
 }
@@ -179,8 +210,7 @@ static void gemm_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         if (w->type == SEER_TYPE_F32) {
             b = (const float *)w->data + o0 * n_in;
         } else {
-            for (int64_t o = o0; o < o1; o++)
-                seer_dequantize_row(w->type, (const char *)w->data + (size_t)o * w->row_bytes, tile + (o - o0) * n_in, n_in);
+            for (int64_t o = o0; o < o1; o++) seer_weight_get_row(w, o, tile + (o - o0) * n_in);
             b = tile;
         }
         float *y = j->y + j->row0 * n_out;
@@ -237,7 +267,7 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++)
-            seer_q8_panel_pack(w->type, w->data, w->row_bytes, n_out, R * p, nb, pack + (size_t)(p - g0) * pb);
+            seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
         for (int64_t r = 0; r < j->n_rows; r += 4) {
             int nr = j->n_rows - r < 4 ? (int)(j->n_rows - r) : 4;
             for (int64_t p = g0; p < g1; p += 2) {
@@ -365,7 +395,7 @@ static matmul_job job_init(int n, const seer_weight *const w[], const float *x, 
     const seer_type_info *ti = seer_type_get(w[0]->type);
     matmul_job j = {.w = w[0], .x = x, .n_rows = n_rows, .y = y[0], .bias = bias ? bias[0] : NULL,
                     .act_type = ti ? ti->vec_dot_type : 0, .dot = seer_vec_dot_get(w[0]->type),
-                    .dot4 = seer_vec_dot4_get(w[0]->type), .n_parts = n};
+                    .dot4 = seer_vec_dot4_get(w[0]->type), .dot16 = seer_vec_dot16_get(w[0]->type), .n_parts = n};
     for (int i = 0; i < n && i < MAX_PARTS; i++) j.parts[i] = (matmul_part){w[i], y[i], bias ? bias[i] : NULL};
     return j;
 }

@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
 #include "kernels/vec_dot_internal.h"
 
 typedef struct dispatch {
     seer_vec_dot_fn level[SEER_SIMD_LEVELS][SEER_TYPE_COUNT];
     seer_vec_dot4_fn level4[SEER_SIMD_LEVELS][SEER_TYPE_COUNT]; /* NULL: use the one-row kernel */
+    seer_vec_dot16_fn level16[SEER_SIMD_LEVELS][SEER_TYPE_COUNT]; /* interleaved rows; NULL: none */
     bool has_level[SEER_SIMD_LEVELS];
 } dispatch;
 
@@ -28,6 +30,11 @@ static const dispatch *get_tables(void) {
 static void build_tables(void) {
     for (int level = 0; level <= seer_simd_allowed(); level++) tables.has_level[level] = true;
     seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR]);
+    seer_vec_dot16_fill_scalar(tables.level16[SEER_SIMD_SCALAR]);
+    memcpy(tables.level16[SEER_SIMD_AVX2], tables.level16[SEER_SIMD_SCALAR], sizeof tables.level16[0]);
+    if (tables.has_level[SEER_SIMD_AVX2]) seer_vec_dot16_fill_avx2(tables.level16[SEER_SIMD_AVX2]);
+    memcpy(tables.level16[SEER_SIMD_AVX512], tables.level16[SEER_SIMD_AVX2], sizeof tables.level16[0]);
+    if (tables.has_level[SEER_SIMD_AVX512]) seer_vec_dot16_fill_avx512(tables.level16[SEER_SIMD_AVX512]);
     memcpy(tables.level[SEER_SIMD_AVX2], tables.level[SEER_SIMD_SCALAR], sizeof tables.level[0]);
     if (tables.has_level[SEER_SIMD_AVX2]) seer_vec_dot_fill_avx2(tables.level[SEER_SIMD_AVX2], tables.level4[SEER_SIMD_AVX2]);
     memcpy(tables.level[SEER_SIMD_AVX512], tables.level[SEER_SIMD_AVX2], sizeof tables.level[0]);
@@ -68,6 +75,14 @@ seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type) {
     if (level < 0 || level >= SEER_SIMD_LEVELS || !d->has_level[level] || type < 0 || type >= SEER_TYPE_COUNT) return NULL;
     return d->level4[level][type];
 }
+
+seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type) {
+    const dispatch *d = get_tables();
+    if (level < 0 || level >= SEER_SIMD_LEVELS || !d->has_level[level] || type < 0 || type >= SEER_TYPE_COUNT) return NULL;
+    return d->level16[level][type];
+}
+
+seer_vec_dot16_fn seer_vec_dot16_get(int type) { return seer_vec_dot16_kernel(seer_simd_level(), type); }
 
 const char *seer_simd_name(void) { return seer_simd_level_name(seer_simd_level()); }
 

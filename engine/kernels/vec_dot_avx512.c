@@ -1,5 +1,6 @@
 /* AVX-512 (VL/BW + VNNI) dot products: the shared x86 kernels with VPDPBUSD
  * doing the byte products and their 4-way sums in one instruction. */
+#include "kernels/interleave_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "kernels/gemm_q8_internal.h"
 
@@ -106,6 +107,8 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
     return hsum_ps(acc);
 }
 
+void seer_vec_dot16_fill_avx512(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) { fill16_avx512(t); }
+
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
     fill_avx512(t);
     fill4_avx512(t4);
@@ -173,6 +176,7 @@ void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_
 }
 bool seer_q8_panel_avx512_built(void) { return true; }
 #else
+void seer_vec_dot16_fill_avx512(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) { (void)t; }
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
     (void)t;
     (void)t4;

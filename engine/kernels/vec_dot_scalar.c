@@ -3,6 +3,7 @@
  * are the reference the SIMD kernels are tested against. */
 #include <string.h>
 
+#include "kernels/interleave_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "tensor/blocks.h"
 
@@ -263,6 +264,36 @@ static float dot_q8_K(int64_t n, const void *w, const void *a) {
     for (int64_t i = 0; i < n / QK_K; i++) sum += x[i].d * y[i].d * (float)group_dot(x[i].qs, y[i].qs, QK_K);
     return sum;
 }
+
+/* Sixteen interleaved Q4_K rows (block_q4_Kx16) × Q8_K, row by row: the
+ * same integer sums as dot_q4_K, the reference for the SIMD dot16 kernels. */
+static void dot16_q4_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_q4_Kx16 *x = w;
+    const block_q8_K *y = a;
+    float acc[SEER_ILV_ROWS] = {0}, acc_mins[SEER_ILV_ROWS] = {0};
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int sub_sums[8];
+        for (int s = 0; s < 8; s++) sub_sums[s] = y[i].bsums[2 * s] + y[i].bsums[2 * s + 1];
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            int isum = 0, msum = 0;
+            for (int c = 0; c < 4; c++) {
+                int lo = 0, hi = 0;
+                for (int k = 0; k < 32; k++) {
+                    uint8_t q = x[i].qs[c][k / 4][r][k % 4];
+                    lo += (q & 0xF) * y[i].qs[64 * c + k];
+                    hi += (q >> 4) * y[i].qs[64 * c + 32 + k];
+                }
+                isum += lo * x[i].scales[2 * c][r] + hi * x[i].scales[2 * c + 1][r];
+                msum += x[i].mins[c][r][0] * sub_sums[2 * c] + x[i].mins[c][r][1] * sub_sums[2 * c + 1];
+            }
+            acc[r] += seer_fp16_to_f32(x[i].d[r]) * y[i].d * (float)isum;
+            acc_mins[r] += seer_fp16_to_f32(x[i].dmin[r]) * y[i].d * (float)msum;
+        }
+    }
+    for (int r = 0; r < SEER_ILV_ROWS; r++) out[r] = acc[r] - acc_mins[r];
+}
+
+void seer_vec_dot16_fill_scalar(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) { t[SEER_TYPE_Q4_K] = dot16_q4_K; }
 
 void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT]) {
     t[SEER_TYPE_F32] = dot_f32;

@@ -49,6 +49,10 @@ typedef struct gguf_file {
  * problem and the key or tensor concerned. */
 gguf_file *gguf_open(const char *path, seer_error *err);
 void gguf_close(gguf_file *f);
+/* The mapped bytes [p, p + n) will not be read again for a long time: the
+ * whole pages among them leave this process's resident memory (a later
+ * read brings them back from the file). */
+void gguf_release_pages(const gguf_file *f, const void *p, size_t n);
 
 const gguf_kv *gguf_find_kv(const gguf_file *f, const char *key);
 const gguf_tensor *gguf_find_tensor(const gguf_file *f, const char *name);

@@ -19,7 +19,8 @@ typedef struct seer_llm_info {
     uint64_t n_params, weight_bytes;
 } seer_llm_info;
 
-/* Progress while mapping/validating weights: fraction 0..1. Optional. */
+/* Progress while mapping/validating weights and interleaving the Q4_K
+ * matrices (seer_weight_interleave): fraction 0..1. Optional. */
 typedef void (*seer_progress_fn)(void *ud, float fraction);
 
 seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, seer_error *err);
@@ -27,6 +28,10 @@ void seer_llm_free(seer_llm *m);
 const seer_llm_info *seer_llm_get_info(const seer_llm *m);
 const seer_vocab *seer_llm_vocab(const seer_llm *m);
 const gguf_file *seer_llm_gguf(const seer_llm *m);
+/* Reads one byte of every page of the weights still read from the file
+ * (the interleaved copies are resident already), so that a first timed
+ * decode does not pay for paging them in. */
+void seer_llm_page_in(const seer_llm *m);
 
 /* n_ctx <= 0: min(training context, 4096). Allocates everything the token
  * loop needs; returns NULL (with a message naming the size) when it cannot. */

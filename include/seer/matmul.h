@@ -12,6 +12,11 @@ typedef struct seer_weight {
     int64_t n_in, n_out;
     const void *data;
     size_t row_bytes;
+    /* A copy in groups of 16 rows for the decode kernels
+     * (seer_weight_interleave; not owned), or NULL. When set, every product and row
+     * read goes to it and `data` is not touched again, so its pages can be
+     * given back. */
+    void *interleaved;
 } seer_weight;
 
 struct gguf_tensor;
@@ -46,5 +51,17 @@ void seer_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, float alpha, c
 
 /* Reads one row (e.g. a token embedding) as floats. */
 void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst);
+
+/* Bytes of w in the interleaved layout of the decode kernels, or 0 when
+ * its type has none (only Q4_K has one), n_out is not a multiple of 16,
+ * it is interleaved already, or SEER_INTERLEAVE=0 (for A/B measurements). */
+size_t seer_weight_interleaved_bytes(const seer_weight *w);
+/* Copies w into that layout at dst (64-byte aligned, owned by the caller),
+ * in parallel over the pool (may be NULL). Results stay what llama.cpp
+ * computes (its float sums go in another order). */
+void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool);
+/* Block `block` (of the type's block_size elements) of row `row`, in the
+ * file's layout, from wherever the weight keeps it. */
+void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t block, void *dst);
 
 #endif

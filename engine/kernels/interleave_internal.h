@@ -1,0 +1,63 @@
+/* Weights interleaved in groups of 16 rows for decode. A weight row read
+ * one at a time costs a K-quant kernel its per-super-block bookkeeping
+ * (unpacking 6-bit scales, one horizontal sum) for only 256 products, and
+ * on a fast memory that bookkeeping, not memory, sets the pace. With 16
+ * rows side by side, one vector lane per row, the same instructions serve
+ * 16 rows, and the group is still one stream through memory (the
+ * prefetchers see a single sequential read). */
+#ifndef SEER_KERNELS_INTERLEAVE_INTERNAL_H
+#define SEER_KERNELS_INTERLEAVE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "seer/tensor.h"
+#include "tensor/blocks.h"
+
+#define SEER_ILV_ROWS 16
+
+/* One Q4_K super-block of 16 rows (256 weights each). Row r's byte k of
+ * its quants chunk c (qs[32c + k] of block_q4_K: low nibble weight
+ * 64c + k, high nibble 64c + 32 + k) sits at qs[c][k / 4][r][k % 4], so a
+ * 32-byte load holds bytes 4g..4g+3 of 8 rows. Scales and mins are stored
+ * unpacked (one byte each); mins in pairs of sub-blocks (2p, 2p+1) per row,
+ * so they widen to 16-bit pairs for one multiply-add. 2368 bytes against
+ * 16 · 144: 2.8% more than the file. */
+typedef struct {
+    uint16_t d[SEER_ILV_ROWS], dmin[SEER_ILV_ROWS];
+    uint8_t scales[8][SEER_ILV_ROWS];
+    uint8_t mins[4][SEER_ILV_ROWS][2];
+    uint8_t qs[4][8][SEER_ILV_ROWS][4];
+} block_q4_Kx16;
+
+_Static_assert(sizeof(block_q4_Kx16) == 2368 && sizeof(block_q4_Kx16) % 64 == 0, "q4_Kx16");
+
+/* Sixteen dots of the rows of one group (n weights each) with one
+ * activation row of the type's vec_dot type (Q8_K). */
+typedef void (*seer_vec_dot16_fn)(int64_t n, const void *group, const void *act, float out[SEER_ILV_ROWS]);
+
+/* Whether rows of `type` can be interleaved (have a dot16 kernel). */
+bool seer_interleave_supports(int type);
+
+/* The dot16 kernel seer_simd_level() selects (scalar at least). */
+seer_vec_dot16_fn seer_vec_dot16_get(int type);
+/* The kernel of one level, or NULL when the CPU lacks it. */
+seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type);
+
+/* Bytes of one group of 16 rows of n_in weights. */
+size_t seer_interleave_group_bytes(int type, int64_t n_in);
+
+/* Writes rows `rows[0..15]` (file layout, n_in weights each) as one group. */
+void seer_interleave_group(int type, const void *const rows[SEER_ILV_ROWS], int64_t n_in, void *group);
+
+/* Super-block sb of row r (0..15) of a group, back in the file's layout
+ * (bit-exact: the interleaving loses nothing). */
+void seer_interleave_block(int type, const void *group, int r, int64_t sb, void *block);
+
+/* The level fillers (vec_dot_scalar.c, vec_dot_avx2.c, vec_dot_avx512.c). */
+void seer_vec_dot16_fill_scalar(seer_vec_dot16_fn table[SEER_TYPE_COUNT]);
+void seer_vec_dot16_fill_avx2(seer_vec_dot16_fn table[SEER_TYPE_COUNT]);
+void seer_vec_dot16_fill_avx512(seer_vec_dot16_fn table[SEER_TYPE_COUNT]);
+
+#endif
