@@ -108,11 +108,13 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
 }
 
 /* Sixteen interleaved Q4_K rows × Q8_K with 512-bit vectors: one lane per
- * row of the whole group (the 256-bit kernel's two halves at once; see it
- * for the arithmetic). No software prefetch: the group is one sequential
- * stream, which the hardware prefetchers follow; asking for lines ahead
- * measured slower on a Zen 4 (one core 28 -> 22 GB/s from memory, two
- * cores 53 -> 43). */
+ * row of the whole group (the 256-bit kernel's two halves at once). The
+ * high nibbles are multiplied in place, as 16× their value (VPDPBUSD does
+ * not saturate and a sub-block's sum still fits in 32 bits), and the sums
+ * shifted back once per sub-block. No software prefetch: the group is one
+ * sequential stream, which the hardware prefetchers follow; asking for
+ * lines ahead measured slower on a Zen 4 (one core 28 -> 22 GB/s from
+ * memory, two cores 53 -> 43). */
 static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
     const block_q4_Kx16 *x = w;
     const block_q8_K *y = a;
