@@ -55,9 +55,4 @@ void seer_interleave_group(int type, const void *const rows[SEER_ILV_ROWS], int6
  * (bit-exact: the interleaving loses nothing). */
 void seer_interleave_block(int type, const void *group, int r, int64_t sb, void *block);
 
-/* The level fillers (vec_dot_scalar.c, vec_dot_avx2.c, vec_dot_avx512.c). */
-void seer_vec_dot16_fill_scalar(seer_vec_dot16_fn table[SEER_TYPE_COUNT]);
-void seer_vec_dot16_fill_avx2(seer_vec_dot16_fn table[SEER_TYPE_COUNT]);
-void seer_vec_dot16_fill_avx512(seer_vec_dot16_fn table[SEER_TYPE_COUNT]);
-
 #endif

@@ -28,23 +28,26 @@ static const dispatch *get_tables(void) {
  * built for their level too (the compiler vectorises them). Each level starts
  * from the one below, so gaps fall back. */
 static void build_tables(void) {
+    typedef void (*fill_fn)(seer_vec_dot_fn[SEER_TYPE_COUNT], seer_vec_dot4_fn[SEER_TYPE_COUNT],
+                            seer_vec_dot16_fn[SEER_TYPE_COUNT]);
+    static const fill_fn fill[SEER_SIMD_LEVELS] = {NULL, seer_vec_dot_fill_avx2, seer_vec_dot_fill_avx512};
     for (int level = 0; level <= seer_simd_allowed(); level++) tables.has_level[level] = true;
-    seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR]);
-    seer_vec_dot16_fill_scalar(tables.level16[SEER_SIMD_SCALAR]);
-    memcpy(tables.level16[SEER_SIMD_AVX2], tables.level16[SEER_SIMD_SCALAR], sizeof tables.level16[0]);
-    if (tables.has_level[SEER_SIMD_AVX2]) seer_vec_dot16_fill_avx2(tables.level16[SEER_SIMD_AVX2]);
-    memcpy(tables.level16[SEER_SIMD_AVX512], tables.level16[SEER_SIMD_AVX2], sizeof tables.level16[0]);
-    if (tables.has_level[SEER_SIMD_AVX512]) seer_vec_dot16_fill_avx512(tables.level16[SEER_SIMD_AVX512]);
-    memcpy(tables.level[SEER_SIMD_AVX2], tables.level[SEER_SIMD_SCALAR], sizeof tables.level[0]);
-    if (tables.has_level[SEER_SIMD_AVX2]) seer_vec_dot_fill_avx2(tables.level[SEER_SIMD_AVX2], tables.level4[SEER_SIMD_AVX2]);
-    memcpy(tables.level[SEER_SIMD_AVX512], tables.level[SEER_SIMD_AVX2], sizeof tables.level[0]);
-    if (tables.has_level[SEER_SIMD_AVX512])
-        seer_vec_dot_fill_avx512(tables.level[SEER_SIMD_AVX512], tables.level4[SEER_SIMD_AVX512]);
+    seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR], tables.level16[SEER_SIMD_SCALAR]);
+    for (int level = SEER_SIMD_SCALAR + 1; level < SEER_SIMD_LEVELS; level++) {
+        memcpy(tables.level[level], tables.level[level - 1], sizeof tables.level[0]);
+        memcpy(tables.level16[level], tables.level16[level - 1], sizeof tables.level16[0]);
+        if (tables.has_level[level]) fill[level](tables.level[level], tables.level4[level], tables.level16[level]);
+    }
+}
+
+/* Whether (level, type) names a table entry this process may use. */
+static bool in_tables(const dispatch *d, int level, int type) {
+    return level >= 0 && level < SEER_SIMD_LEVELS && d->has_level[level] && type >= 0 && type < SEER_TYPE_COUNT;
 }
 
 seer_vec_dot_fn seer_vec_dot_kernel(int level, int type) {
     const dispatch *d = get_tables();
-    if (level < 0 || level >= SEER_SIMD_LEVELS || !d->has_level[level] || type < 0 || type >= SEER_TYPE_COUNT) return NULL;
+    if (!in_tables(d, level, type)) return NULL;
     return d->level[level][type];
 }
 
@@ -72,13 +75,13 @@ seer_vec_dot4_fn seer_vec_dot4_get(int type) {
 
 seer_vec_dot4_fn seer_vec_dot4_kernel(int level, int type) {
     const dispatch *d = get_tables();
-    if (level < 0 || level >= SEER_SIMD_LEVELS || !d->has_level[level] || type < 0 || type >= SEER_TYPE_COUNT) return NULL;
+    if (!in_tables(d, level, type)) return NULL;
     return d->level4[level][type];
 }
 
 seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type) {
     const dispatch *d = get_tables();
-    if (level < 0 || level >= SEER_SIMD_LEVELS || !d->has_level[level] || type < 0 || type >= SEER_TYPE_COUNT) return NULL;
+    if (!in_tables(d, level, type)) return NULL;
     return d->level16[level][type];
 }
 

@@ -1,6 +1,5 @@
 /* AVX2/FMA/F16C dot products (built with -mavx2 -mfma -mf16c). The kernels
  * themselves are in vec_dot_x86.inc, shared with the AVX-512 build. */
-#include "kernels/interleave_internal.h"
 #include "kernels/vec_dot_internal.h"
 
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
@@ -12,16 +11,17 @@ static inline __m256i dot_u8s8(__m256i u, __m256i s) {
 }
 #include "kernels/vec_dot_x86.inc"
 
-void seer_vec_dot16_fill_avx2(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) { fill16_avx2(t); }
-
-void seer_vec_dot_fill_avx2(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
+void seer_vec_dot_fill_avx2(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
+                            seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     fill_avx2(t);
     fill4_avx2(t4);
+    fill16_avx2(t16);
 }
 #else
-void seer_vec_dot16_fill_avx2(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) { (void)t; }
-void seer_vec_dot_fill_avx2(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
+void seer_vec_dot_fill_avx2(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
+                          seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     (void)t;
     (void)t4;
+    (void)t16;
 }
 #endif

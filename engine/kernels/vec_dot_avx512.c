@@ -1,6 +1,5 @@
 /* AVX-512 (VL/BW + VNNI) dot products: the shared x86 kernels with VPDPBUSD
  * doing the byte products and their 4-way sums in one instruction. */
-#include "kernels/interleave_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "kernels/gemm_q8_internal.h"
 
@@ -153,16 +152,14 @@ static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SE
     _mm512_storeu_ps(out, _mm512_sub_ps(acc, acc_mins));
 }
 
-void seer_vec_dot16_fill_avx512(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) {
-    fill16_avx512(t);
-    t[SEER_TYPE_Q4_K] = dot16_q4_K_512;
-}
-
-void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
+void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
+                              seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     fill_avx512(t);
     fill4_avx512(t4);
+    fill16_avx512(t16);
     t[SEER_TYPE_Q4_K] = dot_q4_K_512;
     t[SEER_TYPE_Q6_K] = dot_q6_K_512;
+    t16[SEER_TYPE_Q4_K] = dot16_q4_K_512;
 }
 
 /* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, a broadcast
@@ -225,10 +222,11 @@ void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_
 }
 bool seer_q8_panel_avx512_built(void) { return true; }
 #else
-void seer_vec_dot16_fill_avx512(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) { (void)t; }
-void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT]) {
+void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
+                          seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     (void)t;
     (void)t4;
+    (void)t16;
 }
 void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                           const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {

@@ -2,6 +2,7 @@
 #ifndef SEER_VEC_DOT_INTERNAL_H
 #define SEER_VEC_DOT_INTERNAL_H
 
+#include "kernels/interleave_internal.h"
 #include "seer/cpu.h"
 #include "seer/tensor.h"
 
@@ -13,10 +14,14 @@ typedef float (*seer_vec_dot_fn)(int64_t n, const void *w, const void *a);
  * apart; bit-identical to four calls of the one-row kernel of that level. */
 typedef void (*seer_vec_dot4_fn)(int64_t n, const void *w, const void *a, size_t stride, float out[4]);
 
-/* Fill table[type] for the types a level implements (others untouched). */
-void seer_vec_dot_fill_scalar(seer_vec_dot_fn table[SEER_TYPE_COUNT]);
-void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT]);
-void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT]);
+/* Fill table[type] (one row), table4[type] (four activation rows) and
+ * table16[type] (16 interleaved weight rows, interleave_internal.h) for the
+ * types a level implements (others untouched). */
+void seer_vec_dot_fill_scalar(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
+void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
+                            seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
+void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
+                              seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
 
 /* The kernel seer_vec_dot would use for `type` right now (honours
  * seer_simd_level); never NULL for a valid type. */

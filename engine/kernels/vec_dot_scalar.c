@@ -3,7 +3,6 @@
  * are the reference the SIMD kernels are tested against. */
 #include <string.h>
 
-#include "kernels/interleave_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "tensor/blocks.h"
 
@@ -293,9 +292,8 @@ static void dot16_q4_K(int64_t n, const void *w, const void *a, float out[SEER_I
     for (int r = 0; r < SEER_ILV_ROWS; r++) out[r] = acc[r] - acc_mins[r];
 }
 
-void seer_vec_dot16_fill_scalar(seer_vec_dot16_fn t[SEER_TYPE_COUNT]) { t[SEER_TYPE_Q4_K] = dot16_q4_K; }
-
-void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT]) {
+void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
+    t16[SEER_TYPE_Q4_K] = dot16_q4_K;
     t[SEER_TYPE_F32] = dot_f32;
     t[SEER_TYPE_F16] = dot_f16;
     t[SEER_TYPE_BF16] = dot_bf16;
