@@ -162,12 +162,7 @@ static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *
  * timed repetition does not pay for paging in the mmapped weights (that is
  * loading, not prompt processing or encoding). */
 static void page_in_weights(const gguf_file *f) {
-    volatile uint8_t sink = 0;
-    for (uint64_t i = 0; f && i < f->n_tensors; i++) {
-        const uint8_t *p = f->tensors[i].data;
-        for (uint64_t b = 0; b < f->tensors[i].nbytes; b += 4096) sink ^= p[b];
-    }
-    (void)sink;
+    for (uint64_t i = 0; f && i < f->n_tensors; i++) gguf_page_in(f, f->tensors[i].data, f->tensors[i].nbytes);
 }
 
 /* An image prompt from scratch to the first token: preprocess + tokenize,

@@ -345,20 +345,17 @@ const seer_llm_info *seer_llm_get_info(const seer_llm *m) { return m ? &m->info 
 const seer_vocab *seer_llm_vocab(const seer_llm *m) { return m ? m->vocab : NULL; }
 const gguf_file *seer_llm_gguf(const seer_llm *m) { return m ? m->gguf : NULL; }
 
-static uint8_t touch_pages(const seer_weight *w) {
-    uint8_t x = 0;
-    if (w->interleaved) return x;
-    const uint8_t *p = w->data;
-    for (size_t b = 0; b < (size_t)w->n_out * w->row_bytes; b += 4096) x ^= p[b];
-    return x;
+/* The file's bytes of w, unless the interleaved copy replaced them. */
+static void page_in(const seer_llm *m, const seer_weight *w) {
+    if (!w->interleaved) gguf_page_in(m->gguf, w->data, (size_t)w->n_out * w->row_bytes);
 }
 
 void seer_llm_page_in(const seer_llm *m) {
     if (!m) return;
-    volatile uint8_t sink = touch_pages(&m->tok_embd) ^ touch_pages(&m->output);
+    page_in(m, &m->tok_embd);
+    page_in(m, &m->output);
     for (int l = 0; m->layers && l < m->info.n_layer; l++) {
         seer_weight *mats[7];
-        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) sink ^= touch_pages(mats[i]);
+        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) page_in(m, mats[i]);
     }
-    (void)sink;
 }

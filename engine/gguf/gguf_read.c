@@ -570,3 +570,9 @@ void gguf_release_pages(const gguf_file *f, const void *p, size_t n) {
     uintptr_t b = ((uintptr_t)p + page - 1) / page * page, e = ((uintptr_t)p + n) / page * page;
     if (b < e && b >= map && e <= map + f->map_size) (void)madvise((void *)b, e - b, MADV_DONTNEED);
 }
+
+void gguf_page_in(const gguf_file *f, const void *p, size_t n) {
+    if (!f || !p) return;
+    const volatile uint8_t *b = p;
+    for (size_t o = 0; o < n; o += 4096) (void)b[o];
+}

@@ -53,6 +53,9 @@ void gguf_close(gguf_file *f);
  * whole pages among them leave this process's resident memory (a later
  * read brings them back from the file). */
 void gguf_release_pages(const gguf_file *f, const void *p, size_t n);
+/* Reads one byte of every page of the mapped bytes [p, p + n), so that
+ * they are resident before a timed run reads them. */
+void gguf_page_in(const gguf_file *f, const void *p, size_t n);
 
 const gguf_kv *gguf_find_kv(const gguf_file *f, const char *key);
 const gguf_tensor *gguf_find_tensor(const gguf_file *f, const char *name);
