@@ -94,11 +94,6 @@ void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool) {
 }
 
 void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t sb, void *block) {
-    size_t block_bytes = seer_type_get(w->type)->block_bytes;
-    if (!w->interleaved) {
-        memcpy(block, (const char *)w->data + (size_t)row * w->row_bytes + (size_t)sb * block_bytes, block_bytes);
-        return;
-    }
     size_t gb = seer_interleave_group_bytes(w->type, w->n_in);
     seer_interleave_block(w->type, (const char *)w->interleaved + (size_t)(row / SEER_ILV_ROWS) * gb,
                           (int)(row % SEER_ILV_ROWS), sb, block);
