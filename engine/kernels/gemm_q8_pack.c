@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 #include "tensor/blocks.h"
@@ -98,10 +99,13 @@ void seer_q8_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
             int8_t q[256];
             uint32_t words[64];
             float scale[8], min[8];
-            if (row && w->interleaved) { /* a K-quant: b0 starts super-block b0 / 8 */
-                block_q5_K blk; /* room for a Q4_K or Q5_K super-block */
-                seer_weight_read_block(w, o, b0 / 8, &blk);
-                unpack_blocks(type, &blk, 0, nblk, q, scale, min);
+            if (row && w->interleaved) { /* the file blocks holding these 8 back in the file's layout */
+                seer_file_blocks blocks;
+                const seer_type_info *ti = seer_type_get(type);
+                int64_t per = ti->block_size / 32, first = b0 / per;
+                for (int64_t k = 0; k * per < nblk; k++)
+                    seer_weight_read_block(w, o, first + k, (char *)&blocks + k * ti->block_bytes);
+                unpack_blocks(type, &blocks, b0 - first * per, nblk, q, scale, min);
             } else if (row) unpack_blocks(type, row, b0, nblk, q, scale, min);
             else {
                 memset(q, 0, sizeof q);

@@ -7,12 +7,6 @@
 #include "kernels/interleave_internal.h"
 #include "seer/matmul.h"
 
-bool seer_interleave_supports(int type) { return type == SEER_TYPE_Q4_K; }
-
-size_t seer_interleave_group_bytes(int type, int64_t n_in) {
-    return type == SEER_TYPE_Q4_K ? (size_t)(n_in / QK_K) * sizeof(block_q4_Kx16) : 0;
-}
-
 /* The inverse of seer_k4_unpack: all 96 bits of the 12 bytes are used, so
  * packing the unpacked values gives the original bytes back. */
 static void k4_pack(const uint8_t sc[8], const uint8_t m[8], uint8_t s[12]) {
@@ -23,31 +17,39 @@ static void k4_pack(const uint8_t sc[8], const uint8_t m[8], uint8_t s[12]) {
     }
 }
 
-void seer_interleave_group(int type, const void *const rows[SEER_ILV_ROWS], int64_t n_in, void *group) {
-    if (type != SEER_TYPE_Q4_K) return;
-    block_q4_Kx16 *out = group;
-    for (int64_t i = 0; i < n_in / QK_K; i++) {
-        block_q4_Kx16 *o = out + i;
-        for (int r = 0; r < SEER_ILV_ROWS; r++) {
-            const block_q4_K *b = (const block_q4_K *)rows[r] + i;
-            uint8_t sc[8], m[8];
-            seer_k4_unpack(b->scales, sc, m);
-            o->d[r] = b->d;
-            o->dmin[r] = b->dmin;
-            for (int s = 0; s < 8; s++) o->scales[s][r] = sc[s];
-            for (int p = 0; p < 4; p++) {
-                o->mins[p][r][0] = m[2 * p];
-                o->mins[p][r][1] = m[2 * p + 1];
-            }
-            for (int c = 0; c < 4; c++)
-                for (int g = 0; g < 8; g++) memcpy(o->qs[c][g][r], b->qs + 32 * c + 4 * g, 4);
-        }
-    }
+/* Runs of 4 bytes of 16 rows side by side: src[r] + 4g goes to dst[g][r]
+ * for g < n_runs (dst[g][r] is 4 bytes). `back` copies the other way. */
+static void runs_in(uint8_t (*dst)[SEER_ILV_ROWS][4], const uint8_t *const src[SEER_ILV_ROWS], int n_runs) {
+    for (int g = 0; g < n_runs; g++)
+        for (int r = 0; r < SEER_ILV_ROWS; r++) memcpy(dst[g][r], src[r] + 4 * g, 4);
+}
+static void runs_back(uint8_t *dst, const uint8_t (*src)[SEER_ILV_ROWS][4], int r, int n_runs) {
+    for (int g = 0; g < n_runs; g++) memcpy(dst + 4 * g, src[g][r], 4);
 }
 
-void seer_interleave_block(int type, const void *group, int r, int64_t sb, void *block) {
-    if (type != SEER_TYPE_Q4_K) return;
-    const block_q4_Kx16 *x = (const block_q4_Kx16 *)group + sb;
+/* Super-block i of 16 Q4_K rows. */
+static void q4_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q4_Kx16 *o = group;
+    const uint8_t *chunk[4][SEER_ILV_ROWS];
+    for (int r = 0; r < SEER_ILV_ROWS; r++) {
+        const block_q4_K *b = (const block_q4_K *)rows[r] + i;
+        uint8_t sc[8], m[8];
+        seer_k4_unpack(b->scales, sc, m);
+        o->d[r] = b->d;
+        o->dmin[r] = b->dmin;
+        for (int s = 0; s < 8; s++) o->scales[s][r] = sc[s];
+        for (int p = 0; p < 4; p++) {
+            o->mins[p][r][0] = m[2 * p];
+            o->mins[p][r][1] = m[2 * p + 1];
+        }
+        for (int c = 0; c < 4; c++) chunk[c][r] = b->qs + 32 * c;
+    }
+    for (int c = 0; c < 4; c++) runs_in(o->qs[c], chunk[c], 8);
+}
+
+static void q4_K_back(const void *group, int r, int sub, void *block) {
+    (void)sub;
+    const block_q4_Kx16 *x = group;
     block_q4_K *b = block;
     uint8_t sc[8], m[8];
     b->d = x->d[r];
@@ -58,8 +60,96 @@ void seer_interleave_block(int type, const void *group, int r, int64_t sb, void 
         m[2 * p + 1] = x->mins[p][r][1];
     }
     k4_pack(sc, m, b->scales);
-    for (int c = 0; c < 4; c++)
-        for (int g = 0; g < 8; g++) memcpy(b->qs + 32 * c + 4 * g, x->qs[c][g][r], 4);
+    for (int c = 0; c < 4; c++) runs_back(b->qs + 32 * c, x->qs[c], r, 8);
+}
+
+/* Super-block i of 16 Q6_K rows. */
+static void q6_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q6_Kx16 *o = group;
+    const uint8_t *ql[4][SEER_ILV_ROWS], *qh[2][SEER_ILV_ROWS];
+    memset(o->pad, 0, sizeof o->pad);
+    for (int r = 0; r < SEER_ILV_ROWS; r++) {
+        const block_q6_K *b = (const block_q6_K *)rows[r] + i;
+        o->d[r] = b->d;
+        for (int g = 0; g < 16; g++) o->scales[g][r] = b->scales[g];
+        for (int c = 0; c < 4; c++) ql[c][r] = b->ql + 32 * c;
+        for (int h = 0; h < 2; h++) qh[h][r] = b->qh + 32 * h;
+    }
+    for (int c = 0; c < 4; c++) runs_in(o->ql[c], ql[c], 8);
+    for (int h = 0; h < 2; h++) runs_in(o->qh[h], qh[h], 8);
+}
+
+static void q6_K_back(const void *group, int r, int sub, void *block) {
+    (void)sub;
+    const block_q6_Kx16 *x = group;
+    block_q6_K *b = block;
+    b->d = x->d[r];
+    for (int g = 0; g < 16; g++) b->scales[g] = x->scales[g][r];
+    for (int c = 0; c < 4; c++) runs_back(b->ql + 32 * c, x->ql[c], r, 8);
+    for (int h = 0; h < 2; h++) runs_back(b->qh + 32 * h, x->qh[h], r, 8);
+}
+
+/* Blocks 2i and 2i + 1 of 16 Q8_0 rows. */
+static void q8_0_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q8_0x16 *o = group;
+    for (int s = 0; s < 2; s++) {
+        const uint8_t *qs[SEER_ILV_ROWS];
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            const block_q8_0 *b = (const block_q8_0 *)rows[r] + 2 * i + s;
+            o->d[s][r] = b->d;
+            qs[r] = (const uint8_t *)b->qs;
+        }
+        runs_in((uint8_t(*)[SEER_ILV_ROWS][4])o->qs[s], qs, 8);
+    }
+}
+
+static void q8_0_back(const void *group, int r, int sub, void *block) {
+    const block_q8_0x16 *x = group;
+    block_q8_0 *b = block;
+    b->d = x->d[sub][r];
+    runs_back((uint8_t *)b->qs, (const uint8_t(*)[SEER_ILV_ROWS][4])x->qs[sub], r, 8);
+}
+
+/* One interleaved layout: a unit of `weights` weights of 16 rows in
+ * `bytes`, written from the rows by `in`; `back` gives file block `sub` of
+ * a unit's row r. */
+typedef struct ilv_layout {
+    int type;
+    int64_t weights;
+    size_t bytes;
+    void (*in)(const void *const rows[SEER_ILV_ROWS], int64_t unit, void *dst);
+    void (*back)(const void *unit, int r, int sub, void *block);
+} ilv_layout;
+
+static const ilv_layout layouts[] = {
+    {SEER_TYPE_Q4_K, QK_K, sizeof(block_q4_Kx16), q4_K_in, q4_K_back},
+    {SEER_TYPE_Q6_K, QK_K, sizeof(block_q6_Kx16), q6_K_in, q6_K_back},
+    {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
+};
+
+static const ilv_layout *layout_of(int type) {
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+        if (layouts[i].type == type) return &layouts[i];
+    return NULL;
+}
+
+size_t seer_interleave_group_bytes(int type, int64_t n_in) {
+    const ilv_layout *l = layout_of(type);
+    if (!l || n_in <= 0 || n_in % l->weights != 0) return 0;
+    return (size_t)(n_in / l->weights) * l->bytes;
+}
+
+void seer_interleave_group(int type, const void *const rows[SEER_ILV_ROWS], int64_t n_in, void *group) {
+    const ilv_layout *l = layout_of(type);
+    if (!l) return;
+    for (int64_t u = 0; u < n_in / l->weights; u++) l->in(rows, u, (char *)group + (size_t)u * l->bytes);
+}
+
+void seer_interleave_block(int type, const void *group, int r, int64_t b, void *block) {
+    const ilv_layout *l = layout_of(type);
+    if (!l) return;
+    int64_t per_unit = l->weights / seer_type_get(type)->block_size;
+    l->back((const char *)group + (size_t)(b / per_unit) * l->bytes, r, (int)(b % per_unit), block);
 }
 
 typedef struct interleave_job {
@@ -80,9 +170,12 @@ static void interleave_range(void *ctx, int64_t g0, int64_t g1, int ith) {
 }
 
 size_t seer_weight_interleaved_bytes(const seer_weight *w) {
-    if (!w || w->interleaved || !seer_interleave_supports(w->type) || w->n_out % SEER_ILV_ROWS != 0) return 0;
+    if (!w || w->interleaved || w->n_out % SEER_ILV_ROWS != 0) return 0;
+    /* A/B measurements: "0" keeps every weight in the file's layout, a list
+     * of type names ("Q4_K,Q6_K") interleaves those types only */
     const char *env = getenv("SEER_INTERLEAVE");
-    if (env && strcmp(env, "0") == 0) return 0; /* A/B measurements */
+    if (env && (strcmp(env, "0") == 0 || (strcmp(env, "1") != 0 && !strstr(env, seer_type_get(w->type)->name))))
+        return 0;
     return seer_interleave_group_bytes(w->type, w->n_in) * (size_t)(w->n_out / SEER_ILV_ROWS);
 }
 
@@ -93,8 +186,8 @@ void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool) {
     w->interleaved = dst;
 }
 
-void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t sb, void *block) {
+void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t b, void *block) {
     size_t gb = seer_interleave_group_bytes(w->type, w->n_in);
     seer_interleave_block(w->type, (const char *)w->interleaved + (size_t)(row / SEER_ILV_ROWS) * gb,
-                          (int)(row % SEER_ILV_ROWS), sb, block);
+                          (int)(row % SEER_ILV_ROWS), b, block);
 }

@@ -33,26 +33,62 @@ typedef struct {
 
 _Static_assert(sizeof(block_q4_Kx16) == 2368 && sizeof(block_q4_Kx16) % 64 == 0, "q4_Kx16");
 
-/* Sixteen dots of the rows of one group (n weights each) with one
- * activation row of the type's vec_dot type (Q8_K). */
-typedef void (*seer_vec_dot16_fn)(int64_t n, const void *group, const void *act, float out[SEER_ILV_ROWS]);
+/* One Q6_K super-block of 16 rows. Row r's byte k of ql chunk c
+ * (ql[32c + k]; c = 2h + s: low nibble weight 128h + 32s + k, high nibble
+ * weight 128h + 64 + 32s + k) sits at ql[c][k / 4][r][k % 4]; byte l of
+ * qh half h (its bit pairs 0..3 top off weights 128h + 32t + l) at
+ * qh[h][l / 4][r][l % 4]. One 64-byte load of qh and one of each ql chunk
+ * give four runs of 4 weights of all 16 rows. Scales as scales[group][row].
+ * 3360 bytes of data (16 · 210) padded to a whole number of cache lines. */
+typedef struct {
+    uint8_t ql[4][8][SEER_ILV_ROWS][4];
+    uint8_t qh[2][8][SEER_ILV_ROWS][4];
+    int8_t scales[16][SEER_ILV_ROWS];
+    uint16_t d[SEER_ILV_ROWS];
+    uint8_t pad[32];
+} block_q6_Kx16;
 
-/* Whether rows of `type` can be interleaved (have a dot16 kernel). */
-bool seer_interleave_supports(int type);
+_Static_assert(sizeof(block_q6_Kx16) == 3392 && sizeof(block_q6_Kx16) % 64 == 0, "q6_Kx16");
+
+/* Two Q8_0 blocks (64 weights) of 16 rows: row r's quants 4g..4g+3 of
+ * block b at qs[b][g][r]; 16 · 68 bytes, two blocks so that a group is
+ * whole cache lines. */
+typedef struct {
+    uint16_t d[2][SEER_ILV_ROWS];
+    int8_t qs[2][8][SEER_ILV_ROWS][4];
+} block_q8_0x16;
+
+_Static_assert(sizeof(block_q8_0x16) == 1088 && sizeof(block_q8_0x16) % 64 == 0, "q8_0x16");
+
+/* Room for any file block an interleaved layout holds, or for 8 Q8_0
+ * blocks (the int8 GEMM packs 8 blocks of 32 at a time). */
+typedef union {
+    block_q4_K q4_K;
+    block_q6_K q6_K;
+    block_q8_0 q8_0[8];
+} seer_file_blocks;
+
+/* Sixteen dots of the rows of one group (n weights each) with one
+ * activation row of the type's vec_dot type (Q8_K for K-quants, Q8_0 for
+ * Q8_0). */
+typedef void (*seer_vec_dot16_fn)(int64_t n, const void *group, const void *act, float out[SEER_ILV_ROWS]);
 
 /* The dot16 kernel seer_simd_level() selects (scalar at least). */
 seer_vec_dot16_fn seer_vec_dot16_get(int type);
 /* The kernel of one level, or NULL when the CPU lacks it. */
 seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type);
 
-/* Bytes of one group of 16 rows of n_in weights. */
+/* Bytes of one group of 16 rows of n_in weights of `type`, or 0 when such
+ * rows have no interleaved layout (their type has none, or n_in is not a
+ * whole number of the layout's blocks). */
 size_t seer_interleave_group_bytes(int type, int64_t n_in);
 
 /* Writes rows `rows[0..15]` (file layout, n_in weights each) as one group. */
 void seer_interleave_group(int type, const void *const rows[SEER_ILV_ROWS], int64_t n_in, void *group);
 
-/* Super-block sb of row r (0..15) of a group, back in the file's layout
- * (bit-exact: the interleaving loses nothing). */
-void seer_interleave_block(int type, const void *group, int r, int64_t sb, void *block);
+/* File block b (of the type's block_size weights) of row r (0..15) of a
+ * group, back in the file's layout (bit-exact: the interleaving loses
+ * nothing). */
+void seer_interleave_block(int type, const void *group, int r, int64_t b, void *block);
 
 #endif

@@ -62,7 +62,7 @@ void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst) {
     }
     const seer_type_info *ti = seer_type_get(w->type);
     for (int64_t b = 0; b < w->n_in / ti->block_size; b++) {
-        block_q5_K blk; /* room for any block the interleaved layouts hold */
+        seer_file_blocks blk;
         seer_weight_read_block(w, row, b, &blk);
         seer_dequantize_row(w->type, &blk, dst + b * ti->block_size, ti->block_size);
     }

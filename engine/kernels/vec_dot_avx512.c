@@ -152,6 +152,76 @@ static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SE
     _mm512_storeu_ps(out, _mm512_sub_ps(acc, acc_mins));
 }
 
+/* Sixteen interleaved Q6_K rows × Q8_K with 512-bit vectors, one lane per
+ * row. One load of qh and one of each of two ql chunks make four runs of
+ * 4 weights (value + 32, unsigned) of all 16 rows; VPDPBUSD sums each run
+ * against its 4 activations into the accumulator of the run's group of 16
+ * weights. A group's sum minus 32 · its activation sum (the block sums) is
+ * scaled per lane by the row's scale. */
+static void dot16_q6_K_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_q6_Kx16 *x = w;
+    const block_q8_K *y = a;
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
+    __m512 acc = _mm512_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const uint8_t *q8 = (const uint8_t *)y[i].qs;
+        __m512i isum = _mm512_setzero_si512();
+        for (int h = 0; h < 2; h++)
+            for (int half = 0; half < 2; half++) { /* weights l = 16·half .. 16·half + 15 of each run of 32 */
+                __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                                  _mm512_setzero_si512()};
+                for (int g = 4 * half; g < 4 * half + 4; g++) {
+                    __m512i qh = _mm512_loadu_si512((const void *)x[i].qh[h][g][0]);
+                    __m512i q0 = _mm512_loadu_si512((const void *)x[i].ql[2 * h][g][0]);
+                    __m512i q1 = _mm512_loadu_si512((const void *)x[i].ql[2 * h + 1][g][0]);
+                    __m512i u[4] = {
+                        _mm512_or_si512(_mm512_and_si512(q0, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4), m30)),
+                        _mm512_or_si512(_mm512_and_si512(q1, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 2), m30)),
+                        _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q0, 4), m4), _mm512_and_si512(qh, m30)),
+                        _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4),
+                                        _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30))};
+                    for (int t = 0; t < 4; t++)
+                        sum[t] = _mm512_dpbusd_epi32(sum[t], u[t], _mm512_set1_epi32((int)load_u32(q8 + 128 * h + 32 * t + 4 * g)));
+                }
+                for (int t = 0; t < 4; t++) {
+                    int grp = 8 * h + 2 * t + half;
+                    __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)x[i].scales[grp]));
+                    __m512i v = _mm512_sub_epi32(sum[t], _mm512_set1_epi32(32 * y[i].bsums[grp]));
+                    isum = _mm512_add_epi32(isum, _mm512_mullo_epi32(v, sc));
+                }
+            }
+        __m512 d = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d)), _mm512_set1_ps(y[i].d));
+        acc = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(isum), acc);
+    }
+    _mm512_storeu_ps(out, acc);
+}
+
+/* Sixteen interleaved Q8_0 rows × Q8_0 with 512-bit vectors. VPDPBUSD
+ * wants one unsigned side: the weights flipped to w + 128 (an XOR) give
+ * Σ w·a + 128 Σ a, and the activations' sum comes off once per block. */
+static void dot16_q8_0_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_q8_0x16 *x = w;
+    const block_q8_0 *y = a;
+    const __m512i flip = _mm512_set1_epi8((char)0x80);
+    __m512 acc = _mm512_setzero_ps();
+    for (int64_t b = 0; b < n / 32; b++) {
+        const block_q8_0x16 *u = x + b / 2;
+        int s = (int)(b % 2);
+        const uint8_t *q8 = (const uint8_t *)y[b].qs;
+        __m512i sum = _mm512_setzero_si512();
+        for (int g = 0; g < 8; g++)
+            sum = _mm512_dpbusd_epi32(sum, _mm512_xor_si512(_mm512_loadu_si512((const void *)u->qs[s][g][0]), flip),
+                                      _mm512_set1_epi32((int)load_u32(q8 + 4 * g)));
+        __m256i a8 = _mm256_loadu_si256((const __m256i *)q8); /* Σ a: byte sums of a + 128, less 32 · 128 */
+        __m256i sad = _mm256_sad_epu8(_mm256_xor_si256(a8, _mm256_set1_epi8((char)0x80)), _mm256_setzero_si256());
+        int sum_a = hsum_i32(sad) - 32 * 128;
+        __m512i isum = _mm512_sub_epi32(sum, _mm512_set1_epi32(128 * sum_a));
+        __m512 d = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d[s])), _mm512_set1_ps(h2f(y[b].d)));
+        acc = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(isum), acc);
+    }
+    _mm512_storeu_ps(out, acc);
+}
+
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                               seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     fill_avx512(t);
@@ -160,6 +230,8 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t[SEER_TYPE_Q4_K] = dot_q4_K_512;
     t[SEER_TYPE_Q6_K] = dot_q6_K_512;
     t16[SEER_TYPE_Q4_K] = dot16_q4_K_512;
+    t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
+    t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
 }
 
 /* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, a broadcast

@@ -292,8 +292,52 @@ static void dot16_q4_K(int64_t n, const void *w, const void *a, float out[SEER_I
     for (int r = 0; r < SEER_ILV_ROWS; r++) out[r] = acc[r] - acc_mins[r];
 }
 
+/* Sixteen interleaved Q6_K rows (block_q6_Kx16) × Q8_K: the sums of
+ * dot_q6_K, read from the interleaved layout. */
+static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_q6_Kx16 *x = w;
+    const block_q8_K *y = a;
+    float acc[SEER_ILV_ROWS] = {0};
+    for (int64_t i = 0; i < n / QK_K; i++)
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            int isum = 0;
+            for (int g = 0; g < 16; g++) {
+                int gsum = 0;
+                for (int e = 16 * g; e < 16 * g + 16; e++) {
+                    /* weight e = 128h + 32t + l: ql chunk 2h + t%2 (high nibble for t >= 2), qh bits 2t */
+                    int h = e / 128, t = e % 128 / 32, l = e % 32;
+                    uint8_t ql = x[i].ql[2 * h + t % 2][l / 4][r][l % 4], qh = x[i].qh[h][l / 4][r][l % 4];
+                    int q = ((t >= 2 ? ql >> 4 : ql & 0xF) | ((qh >> (2 * t)) & 3) << 4) - 32;
+                    gsum += q * y[i].qs[e];
+                }
+                isum += x[i].scales[g][r] * gsum;
+            }
+            acc[r] += y[i].d * H2F(x[i].d[r]) * (float)isum;
+        }
+    memcpy(out, acc, sizeof acc);
+}
+
+/* Sixteen interleaved Q8_0 rows (block_q8_0x16) × Q8_0: dot_q8_0's sums. */
+static void dot16_q8_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_q8_0x16 *x = w;
+    const block_q8_0 *y = a;
+    float acc[SEER_ILV_ROWS] = {0};
+    for (int64_t b = 0; b < n / 32; b++) {
+        const block_q8_0x16 *u = x + b / 2;
+        int s = (int)(b % 2);
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            int sumi = 0;
+            for (int k = 0; k < 32; k++) sumi += u->qs[s][k / 4][r][k % 4] * y[b].qs[k];
+            acc[r] += (float)sumi * (H2F(u->d[s][r]) * H2F(y[b].d));
+        }
+    }
+    memcpy(out, acc, sizeof acc);
+}
+
 void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
+    t16[SEER_TYPE_Q6_K] = dot16_q6_K;
+    t16[SEER_TYPE_Q8_0] = dot16_q8_0;
     t[SEER_TYPE_F32] = dot_f32;
     t[SEER_TYPE_F16] = dot_f16;
     t[SEER_TYPE_BF16] = dot_bf16;

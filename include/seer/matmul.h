@@ -53,8 +53,9 @@ void seer_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, float alpha, c
 void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst);
 
 /* Bytes of w in the interleaved layout of the decode kernels, or 0 when
- * its type has none (only Q4_K has one), n_out is not a multiple of 16,
- * it is interleaved already, or SEER_INTERLEAVE=0 (for A/B measurements). */
+ * its type has none (Q4_K, Q6_K and Q8_0 have one), n_out is not a
+ * multiple of 16, it is interleaved already, or SEER_INTERLEAVE leaves its
+ * type out (for A/B measurements: "0" all, "Q4_K,Q6_K" all but those). */
 size_t seer_weight_interleaved_bytes(const seer_weight *w);
 /* Copies w into that layout at dst (64-byte aligned, owned by the caller),
  * in parallel over the pool (may be NULL). Results stay what llama.cpp
@@ -62,7 +63,7 @@ size_t seer_weight_interleaved_bytes(const seer_weight *w);
 void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool);
 /* Block `block` (of the type's block_size elements) of row `row` of an
  * interleaved weight, back in the file's layout (bit-exact). Where
- * w->interleaved is NULL the file's layout is at w->data. */
+ * w->interleaved is NULL the file's layout is at w->data: read it there. */
 void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t block, void *dst);
 
 #endif
