@@ -66,17 +66,18 @@ static void q4_K_back(const void *group, int r, int sub, void *block) {
 /* Super-block i of 16 Q6_K rows. */
 static void q6_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
     block_q6_Kx16 *o = group;
-    const uint8_t *ql[4][SEER_ILV_ROWS], *qh[2][SEER_ILV_ROWS];
     memset(o->pad, 0, sizeof o->pad);
     for (int r = 0; r < SEER_ILV_ROWS; r++) {
         const block_q6_K *b = (const block_q6_K *)rows[r] + i;
         o->d[r] = b->d;
         for (int g = 0; g < 16; g++) o->scales[g][r] = b->scales[g];
-        for (int c = 0; c < 4; c++) ql[c][r] = b->ql + 32 * c;
-        for (int h = 0; h < 2; h++) qh[h][r] = b->qh + 32 * h;
+        for (int h = 0; h < 2; h++)
+            for (int g = 0; g < 8; g++) {
+                memcpy(o->q[h][g][0][r], b->ql + 64 * h + 4 * g, 4);
+                memcpy(o->q[h][g][1][r], b->ql + 64 * h + 32 + 4 * g, 4);
+                memcpy(o->q[h][g][2][r], b->qh + 32 * h + 4 * g, 4);
+            }
     }
-    for (int c = 0; c < 4; c++) runs_in(o->ql[c], ql[c], 8);
-    for (int h = 0; h < 2; h++) runs_in(o->qh[h], qh[h], 8);
 }
 
 static void q6_K_back(const void *group, int r, int sub, void *block) {
@@ -85,8 +86,12 @@ static void q6_K_back(const void *group, int r, int sub, void *block) {
     block_q6_K *b = block;
     b->d = x->d[r];
     for (int g = 0; g < 16; g++) b->scales[g] = x->scales[g][r];
-    for (int c = 0; c < 4; c++) runs_back(b->ql + 32 * c, x->ql[c], r, 8);
-    for (int h = 0; h < 2; h++) runs_back(b->qh + 32 * h, x->qh[h], r, 8);
+    for (int h = 0; h < 2; h++)
+        for (int g = 0; g < 8; g++) {
+            memcpy(b->ql + 64 * h + 4 * g, x->q[h][g][0][r], 4);
+            memcpy(b->ql + 64 * h + 32 + 4 * g, x->q[h][g][1][r], 4);
+            memcpy(b->qh + 32 * h + 4 * g, x->q[h][g][2][r], 4);
+        }
 }
 
 /* Blocks 2i and 2i + 1 of 16 Q8_0 rows. */

@@ -35,14 +35,14 @@ _Static_assert(sizeof(block_q4_Kx16) == 2368 && sizeof(block_q4_Kx16) % 64 == 0,
 
 /* One Q6_K super-block of 16 rows. Row r's byte k of ql chunk c
  * (ql[32c + k]; c = 2h + s: low nibble weight 128h + 32s + k, high nibble
- * weight 128h + 64 + 32s + k) sits at ql[c][k / 4][r][k % 4]; byte l of
- * qh half h (its bit pairs 0..3 top off weights 128h + 32t + l) at
- * qh[h][l / 4][r][l % 4]. One 64-byte load of qh and one of each ql chunk
- * give four runs of 4 weights of all 16 rows. Scales as scales[group][row].
+ * weight 128h + 64 + 32s + k) sits at q[h][k / 4][s][r][k % 4]; byte l of
+ * its qh half h (bit pairs t = 0..3 top off weights 128h + 32t + l) at
+ * q[h][l / 4][2][r][l % 4]. So 192 consecutive bytes (two ql loads and
+ * one qh load of 64) give four runs of 4 weights of all 16 rows, and the
+ * group is read as one sequential stream. Scales as scales[group][row].
  * 3360 bytes of data (16 · 210) padded to a whole number of cache lines. */
 typedef struct {
-    uint8_t ql[4][8][SEER_ILV_ROWS][4];
-    uint8_t qh[2][8][SEER_ILV_ROWS][4];
+    uint8_t q[2][8][3][SEER_ILV_ROWS][4];
     int8_t scales[16][SEER_ILV_ROWS];
     uint16_t d[SEER_ILV_ROWS];
     uint8_t pad[32];

@@ -152,43 +152,51 @@ static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SE
     _mm512_storeu_ps(out, _mm512_sub_ps(acc, acc_mins));
 }
 
+/* Four runs of 4 weights of 16 Q6_K rows from 192 bytes at p (two ql
+ * loads, one qh: q[h][g] of block_q6_Kx16), as unsigned value + 32, each
+ * multiplied by its 4 activations (at a, a + 32, a + 64, a + 96) into s[t]. */
+static inline void q6_K_runs_512(const uint8_t *p, const uint8_t *a, __m512i *s0, __m512i *s1, __m512i *s2, __m512i *s3) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
+    __m512i q0 = _mm512_loadu_si512((const void *)p), q1 = _mm512_loadu_si512((const void *)(p + 64));
+    __m512i qh = _mm512_loadu_si512((const void *)(p + 128));
+    __m512i u0 = _mm512_or_si512(_mm512_and_si512(q0, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4), m30));
+    __m512i u1 = _mm512_or_si512(_mm512_and_si512(q1, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 2), m30));
+    __m512i u2 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q0, 4), m4), _mm512_and_si512(qh, m30));
+    __m512i u3 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4), _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30));
+    *s0 = _mm512_dpbusd_epi32(*s0, u0, _mm512_set1_epi32((int)load_u32(a)));
+    *s1 = _mm512_dpbusd_epi32(*s1, u1, _mm512_set1_epi32((int)load_u32(a + 32)));
+    *s2 = _mm512_dpbusd_epi32(*s2, u2, _mm512_set1_epi32((int)load_u32(a + 64)));
+    *s3 = _mm512_dpbusd_epi32(*s3, u3, _mm512_set1_epi32((int)load_u32(a + 96)));
+}
+
+/* isum + scale · (s − 32 · activation sum), per row, for group grp. */
+static inline __m512i q6_K_scaled_512(__m512i isum, __m512i s, const block_q6_Kx16 *x, const block_q8_K *y, int grp) {
+    __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)x->scales[grp]));
+    return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(32 * y->bsums[grp])), sc));
+}
+
 /* Sixteen interleaved Q6_K rows × Q8_K with 512-bit vectors, one lane per
- * row. One load of qh and one of each of two ql chunks make four runs of
- * 4 weights (value + 32, unsigned) of all 16 rows; VPDPBUSD sums each run
- * against its 4 activations into the accumulator of the run's group of 16
- * weights. A group's sum minus 32 · its activation sum (the block sums) is
- * scaled per lane by the row's scale. */
+ * row: VPDPBUSD sums each run of 4 weights against its 4 activations into
+ * the accumulator of the run's group of 16 weights; a group's sum less 32 ·
+ * its activation sum (the block sums) is scaled per lane by the row's
+ * scale. The group is read front to back, one stream. */
 static void dot16_q6_K_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
     const block_q6_Kx16 *x = w;
     const block_q8_K *y = a;
-    const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
     __m512 acc = _mm512_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
         const uint8_t *q8 = (const uint8_t *)y[i].qs;
         __m512i isum = _mm512_setzero_si512();
         for (int h = 0; h < 2; h++)
-            for (int half = 0; half < 2; half++) { /* weights l = 16·half .. 16·half + 15 of each run of 32 */
-                __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
-                                  _mm512_setzero_si512()};
-                for (int g = 4 * half; g < 4 * half + 4; g++) {
-                    __m512i qh = _mm512_loadu_si512((const void *)x[i].qh[h][g][0]);
-                    __m512i q0 = _mm512_loadu_si512((const void *)x[i].ql[2 * h][g][0]);
-                    __m512i q1 = _mm512_loadu_si512((const void *)x[i].ql[2 * h + 1][g][0]);
-                    __m512i u[4] = {
-                        _mm512_or_si512(_mm512_and_si512(q0, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4), m30)),
-                        _mm512_or_si512(_mm512_and_si512(q1, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 2), m30)),
-                        _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q0, 4), m4), _mm512_and_si512(qh, m30)),
-                        _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4),
-                                        _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30))};
-                    for (int t = 0; t < 4; t++)
-                        sum[t] = _mm512_dpbusd_epi32(sum[t], u[t], _mm512_set1_epi32((int)load_u32(q8 + 128 * h + 32 * t + 4 * g)));
-                }
-                for (int t = 0; t < 4; t++) {
-                    int grp = 8 * h + 2 * t + half;
-                    __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)x[i].scales[grp]));
-                    __m512i v = _mm512_sub_epi32(sum[t], _mm512_set1_epi32(32 * y[i].bsums[grp]));
-                    isum = _mm512_add_epi32(isum, _mm512_mullo_epi32(v, sc));
-                }
+            for (int half = 0; half < 2; half++) { /* weights 16·half .. 16·half + 15 of each run of 32 */
+                __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
+                for (int g = 4 * half; g < 4 * half + 4; g++)
+                    q6_K_runs_512(x[i].q[h][g][0][0], q8 + 128 * h + 4 * g, &s0, &s1, &s2, &s3);
+                int grp = 8 * h + half; /* run t's group is grp + 2t */
+                isum = q6_K_scaled_512(isum, s0, &x[i], &y[i], grp);
+                isum = q6_K_scaled_512(isum, s1, &x[i], &y[i], grp + 2);
+                isum = q6_K_scaled_512(isum, s2, &x[i], &y[i], grp + 4);
+                isum = q6_K_scaled_512(isum, s3, &x[i], &y[i], grp + 6);
             }
         __m512 d = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d)), _mm512_set1_ps(y[i].d));
         acc = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(isum), acc);

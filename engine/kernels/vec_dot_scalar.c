@@ -306,7 +306,7 @@ static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_I
                 for (int e = 16 * g; e < 16 * g + 16; e++) {
                     /* weight e = 128h + 32t + l: ql chunk 2h + t%2 (high nibble for t >= 2), qh bits 2t */
                     int h = e / 128, t = e % 128 / 32, l = e % 32;
-                    uint8_t ql = x[i].ql[2 * h + t % 2][l / 4][r][l % 4], qh = x[i].qh[h][l / 4][r][l % 4];
+                    uint8_t ql = x[i].q[h][l / 4][t % 2][r][l % 4], qh = x[i].q[h][l / 4][2][r][l % 4];
                     int q = ((t >= 2 ? ql >> 4 : ql & 0xF) | ((qh >> (2 * t)) & 3) << 4) - 32;
                     gsum += q * y[i].qs[e];
                 }
