@@ -26,7 +26,8 @@ typedef struct bench_opts {
     bool json;
 } bench_opts;
 
-/* Medians and spreads over the repetitions. */
+/* Medians and spreads over the repetitions; each efficiency is the median
+ * of the repetitions' own ratios. */
 typedef struct bench_result {
     double load_ms;
     double pp_tok_s, pp_spread, tg_tok_s, tg_spread;
@@ -35,7 +36,7 @@ typedef struct bench_result {
     double encode_flops;
     double peak_rss_mb, weight_mb, kv_mb;
     char name[256];
-    double machine_gb_s, machine_gflop_s;
+    double machine_gb_s, machine_gb_spread, machine_gflop_s;
     seer_bench_llm_work work;
     seer_bench_efficiency eff;
 } bench_result;
@@ -106,9 +107,27 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
 
 #define MB (1024.0 * 1024.0)
 
+/* Peak resident memory since start or since the last reset_peak_rss. */
 static double peak_rss_mb(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lf", &kb) == 1) break;
+    if (f) fclose(f);
+    if (kb >= 0) return kb / 1024.0;
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0;
+}
+
+/* Starts the peak over at the current resident size (Linux's clear_refs
+ * "5"), so that the bandwidth buffer measured between repetitions does not
+ * count as the model's memory. False where the kernel does not offer it. */
+static bool reset_peak_rss(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return false;
+    bool ok = fputs("5", f) >= 0;
+    return fclose(f) == 0 && ok;
 }
 
 /* A test card at the encoder's native size when no image is given. */
@@ -243,13 +262,47 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
                     (vision ? seer_bench_tensor_bytes(seer_vision_gguf(vision)) : 0)) / MB;
     r->kv_mb = seer_kv_cache_bytes(info, n_ctx) / MB;
 
-    double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS];
+    /* The host's bandwidth can move by half within minutes, so each
+     * repetition is related to the machine measured right after it (where
+     * the peak memory can be restarted after the bandwidth buffer; else
+     * once, after all of them). */
+    double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS], gb_s[MAX_REPS], gflop_s[MAX_REPS];
+    double eff_tg[MAX_REPS], eff_pp[MAX_REPS], eff_enc[MAX_REPS];
+    bool paired = reset_peak_rss();
+    r->peak_rss_mb = 0;
     for (int rep = 0; rep < o->reps; rep++) {
         double pp_s, tg_s;
         if (run_text(ctx, info, o, 1234u + (uint32_t)rep, &pp_s, &tg_s, err) != 0) goto done;
         pp[rep] = pp_s > 0 ? o->n_prompt / pp_s : 0;
         tg[rep] = tg_s > 0 ? 1.0 / tg_s : 0;
+        enc[rep] = ttft[rep] = 0;
         if (vision && run_image(ctx, llm, vision, pool, &img, &enc[rep], &ttft[rep], r, err) != 0) goto done;
+        if (paired || rep == o->reps - 1) {
+            double peak = peak_rss_mb(); /* before the bandwidth buffer inflates it */
+            if (peak > r->peak_rss_mb) r->peak_rss_mb = peak;
+            gb_s[rep] = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 3);
+            gflop_s[rep] = seer_bench_sgemm_gflops(pool, o->n_prompt, info->n_ff, info->n_embd, 3);
+            if (paired) paired = reset_peak_rss();
+        }
+    }
+    for (int rep = 0; rep < o->reps - 1 && !paired; rep++) gb_s[rep] = gb_s[o->reps - 1], gflop_s[rep] = gflop_s[o->reps - 1];
+    for (int rep = 0; rep < o->reps; rep++) {
+        seer_bench_measure m = {
+            .llm = r->work,
+            .n_prompt = o->n_prompt,
+            .pp_seconds = pp[rep] > 0 ? o->n_prompt / pp[rep] : 0,
+            .tg_seconds_per_token = tg[rep] > 0 ? 1.0 / tg[rep] : 0,
+            .encode_flops = r->encode_flops,
+            .encode_seconds = enc[rep] / 1e3,
+            .machine_gb_s = gb_s[rep],
+            .machine_gflop_s = gflop_s[rep],
+            .peak_rss_bytes = r->peak_rss_mb * MB,
+            .weight_bytes = r->weight_mb * MB,
+            .kv_bytes = r->kv_mb * MB,
+        };
+        seer_bench_efficiency e = seer_bench_efficiencies(&m);
+        eff_tg[rep] = e.decode_bw, eff_pp[rep] = e.prefill_flop, eff_enc[rep] = e.encode_flop;
+        r->eff.memory_overhead = e.memory_overhead;
     }
     r->pp_tok_s = seer_bench_median(pp, o->reps, &r->pp_spread);
     r->tg_tok_s = seer_bench_median(tg, o->reps, &r->tg_spread);
@@ -257,24 +310,11 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
         r->encode_ms = seer_bench_median(enc, o->reps, &r->encode_spread);
         r->ttft_ms = seer_bench_median(ttft, o->reps, &r->ttft_spread);
     }
-    r->peak_rss_mb = peak_rss_mb(); /* before the bandwidth buffer inflates it */
-    /* the machine's limits, with the same pool, after the model runs */
-    r->machine_gb_s = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 5);
-    r->machine_gflop_s = seer_bench_sgemm_gflops(pool, o->n_prompt, info->n_ff, info->n_embd, 3);
-    seer_bench_measure m = {
-        .llm = r->work,
-        .n_prompt = o->n_prompt,
-        .pp_seconds = r->pp_tok_s > 0 ? o->n_prompt / r->pp_tok_s : 0,
-        .tg_seconds_per_token = r->tg_tok_s > 0 ? 1.0 / r->tg_tok_s : 0,
-        .encode_flops = r->encode_flops,
-        .encode_seconds = r->encode_ms / 1e3,
-        .machine_gb_s = r->machine_gb_s,
-        .machine_gflop_s = r->machine_gflop_s,
-        .peak_rss_bytes = r->peak_rss_mb * MB,
-        .weight_bytes = r->weight_mb * MB,
-        .kv_bytes = r->kv_mb * MB,
-    };
-    r->eff = seer_bench_efficiencies(&m);
+    r->machine_gb_s = seer_bench_median(gb_s, o->reps, &r->machine_gb_spread);
+    r->machine_gflop_s = seer_bench_median(gflop_s, o->reps, NULL);
+    r->eff.decode_bw = seer_bench_median(eff_tg, o->reps, NULL);
+    r->eff.prefill_flop = seer_bench_median(eff_pp, o->reps, NULL);
+    r->eff.encode_flop = vision ? seer_bench_median(eff_enc, o->reps, NULL) : 0;
     rc = 0;
 done:
     seer_ctx_free(ctx);
@@ -310,7 +350,8 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
            "\"kv_mb\": %.1f, \"memory_overhead\": %.3f, ",
            r->ttft_ms, r->ttft_spread, r->peak_rss_mb, r->weight_mb, r->kv_mb, r->eff.memory_overhead);
     printf("\"weight_bytes_per_token\": %.0f, \"encode_gflop\": %.3f, ", r->work.bytes_per_token, r->encode_flops / 1e9);
-    printf("\"machine_gb_s\": %.2f, \"machine_gflop_s\": %.2f, ", r->machine_gb_s, r->machine_gflop_s);
+    printf("\"machine_gb_s\": %.2f, \"machine_gb_s_spread\": %.2f, \"machine_gflop_s\": %.2f, ", r->machine_gb_s,
+           r->machine_gb_spread, r->machine_gflop_s);
     printf("\"decode_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, \"encode_flop_efficiency\": %.3f}\n",
            r->eff.decode_bw, r->eff.prefill_flop, r->eff.encode_flop);
 }
@@ -321,8 +362,8 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
            seer_type_name(info->weight_type), (double)info->n_params / 1e6, r->work.bytes_per_token / 1e6);
     free(name);
     printf("threads      %d, %d reps (median, spread = max - min)\n", threads, o->reps);
-    printf("machine      %.1f GB/s read, %.1f GFLOP/s f32 GEMM (%d x %d x %d)\n", r->machine_gb_s,
-           r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
+    printf("machine      %.1f GB/s read (±%.1f), %.1f GFLOP/s f32 GEMM (%d x %d x %d), after each rep\n",
+           r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
     printf("load         %.0f ms\n", r->load_ms);
     printf("prompt       %.1f tok/s (±%.1f) for %d tokens   prefill_flop_efficiency %.2f\n", r->pp_tok_s,
            r->pp_spread, o->n_prompt, r->eff.prefill_flop);

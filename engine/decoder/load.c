@@ -59,7 +59,10 @@ static bool bind_matrix(const seer_llm *m, seer_weight *w, const char *name, int
     return true;
 }
 
-/* A vector of n floats, used in place when F32, converted otherwise. */
+/* A vector of n floats, copied out of the file (converted to F32). Not
+ * used in place even when F32: vectors sit between the matrices, and
+ * reading one in place maps the file's pages around it (up to a 2 MiB folio
+ * each) back in after the interleaved copy gave them up. */
 static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool required, seer_error *err,
                                 bool *failed) {
     const gguf_tensor *t = gguf_find_tensor(m->gguf, name);
@@ -78,7 +81,6 @@ static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool r
         *failed = true;
         return NULL;
     }
-    if (t->type == SEER_TYPE_F32) return t->data;
     float *buf = malloc(sizeof *buf * (size_t)n);
     float **list = realloc(m->owned, sizeof *list * (size_t)(m->n_owned + 1));
     if (!buf || !list) {
@@ -233,6 +235,9 @@ static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
         if (progress) progress(ud, (float)(l + 1) / (float)m->info.n_layer);
     }
     interleave(m, &m->output, pool, &next);
+    /* tied embeddings: token lookups read the copy too (bit-exact), so the
+     * file's pages, given back, are not needed again */
+    if (m->tok_embd.data == m->output.data) m->tok_embd.interleaved = m->output.interleaved;
     seer_pool_destroy(pool);
 }
 
