@@ -40,7 +40,9 @@ size_t seer_quantize_row(int type, const float *src, void *dst, int64_t n) {
         for (int64_t i = 0; i < n; i++) h[i] = seer_f32_to_bf16(src[i]);
         break;
     }
-    default: quantizer(type)(src, dst, n); break;
+    default:
+        if (!(seer_tensor_have_avx2() && seer_quantize_act_avx2(type, src, dst, n))) quantizer(type)(src, dst, n);
+        break;
     }
     return seer_row_bytes(type, n);
 }

@@ -24,5 +24,9 @@ void seer_quantize_q4_0(const float *x, void *dst, int64_t n);
 void seer_quantize_q5_0(const float *x, void *dst, int64_t n);
 void seer_quantize_q4_K(const float *x, void *dst, int64_t n);
 void seer_quantize_q6_K(const float *x, void *dst, int64_t n);
+/* The AVX2 Q8_0 and Q8_K quantizers (bit-identical to the ones above);
+ * false for other types or where AVX2 is not built. Call only when
+ * seer_tensor_have_avx2(). */
+bool seer_quantize_act_avx2(int type, const float *src, void *dst, int64_t n);
 
 #endif

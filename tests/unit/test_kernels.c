@@ -223,10 +223,41 @@ static void check_simd_vs_scalar(int type, int64_t n) {
     free(c.a);
 }
 
+/* The SIMD activation quantizers give the scalar ones' bytes exactly, also
+ * on rows built to find the corners: ties at .5 after scaling, the largest
+ * magnitude repeated with both signs (the first one sets the sign of a
+ * Q8_K scale), zero blocks, NaNs (passed over) and tiny values. */
+static void check_quantize_simd_exact(int type, int pattern) {
+    enum { N = 1024 };
+    float x[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = gaussian();
+        if (pattern == 1) x[i] = (float)rnd_int(-254, 254) * 0.5f; /* halves: ties once scaled by 127/127 */
+        if (pattern == 2 && i % 256 < 128) x[i] = 0;
+        if (pattern == 3) x[i] *= 1e-30f;
+    }
+    x[17] = 127, x[100] = -127, x[300] = -127, x[301] = 127; /* repeated maxima, both signs first */
+    if (pattern == 4) x[5] = NAN, x[600] = NAN;
+    uint8_t simd[N / 32 * 36 + N / 256 * 292], scalar[sizeof simd];
+    memset(simd, 0xAA, sizeof simd);
+    memset(scalar, 0x55, sizeof scalar);
+    size_t bytes = seer_quantize_row(type, x, simd, N);
+    seer_simd_force_scalar(true);
+    seer_quantize_row(type, x, scalar, N);
+    seer_simd_force_scalar(false);
+    CHECK_MSG(bytes == seer_row_bytes(type, N) && memcmp(simd, scalar, bytes) == 0,
+              "%s quantization under %s differs from the scalar one (pattern %d)", seer_type_name(type),
+              seer_simd_name(), pattern);
+}
+
 int main(void) {
     check_q8_0_rounding();
     check_q8_K_rounding();
     check_quantize_api();
+    for (int pattern = 0; pattern < 5; pattern++) {
+        check_quantize_simd_exact(SEER_TYPE_Q8_0, pattern);
+        check_quantize_simd_exact(SEER_TYPE_Q8_K, pattern);
+    }
     check_round_trip(SEER_TYPE_Q8_0, 0.008);
     check_round_trip(SEER_TYPE_Q8_1, 0.008);
     check_round_trip(SEER_TYPE_Q8_K, 0.01);

@@ -1,0 +1,94 @@
+/* AVX2 versions of the activation quantizers Q8_0 and Q8_K (quantize_act.c).
+ * Decode quantizes each activation row on one core while the others wait,
+ * so their speed shows in every token. Bit-identical to the scalar code:
+ * the same maxima, the same rounded products (no fused multiply-add), and
+ * rounding to nearest even, which is what seer_round_nearest computes. */
+#include "tensor/quantize_internal.h"
+
+#if defined(__x86_64__) && defined(__AVX2__) && defined(__F16C__)
+#include <immintrin.h>
+
+#include "tensor/blocks.h"
+
+static inline float hmax(__m256 v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+
+static inline __m256 abs_ps(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+/* Maxima are taken as max(|x|, m): VMAXPS returns its second operand when
+ * either is NaN, so NaNs are passed over as the scalar comparison does. */
+
+/* 32 floats · scale, rounded to nearest even, as 32 bytes (|values| <= 127;
+ * a NaN becomes 0, as seer_round_nearest makes of the default NaN). */
+static inline __m256i round_pack32(const float *x, __m256 scale) {
+    __m256i q[4];
+    for (int k = 0; k < 4; k++) {
+        __m256 v = _mm256_mul_ps(_mm256_loadu_ps(x + 8 * k), scale);
+        v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+        q[k] = _mm256_cvtps_epi32(_mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+    /* packs work per 128-bit lane: restore element order afterwards */
+    __m256i w = _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+    return _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+static void q8_0(const float *x, void *dst, int64_t n) {
+    block_q8_0 *y = dst;
+    for (int64_t i = 0; i < n / QK8_0; i++, x += QK8_0) {
+        __m256 m = _mm256_setzero_ps();
+        for (int k = 0; k < QK8_0; k += 8) m = _mm256_max_ps(abs_ps(_mm256_loadu_ps(x + k)), m);
+        float amax = hmax(m);
+        float d = amax / 127.f, id = amax != 0 ? 127.f / amax : 0.f;
+        y[i].d = seer_f32_to_fp16(d);
+        _mm256_storeu_si256((__m256i *)y[i].qs, round_pack32(x, _mm256_set1_ps(id)));
+    }
+}
+
+static void q8_K(const float *x, void *dst, int64_t n) {
+    block_q8_K *y = dst;
+    for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
+        __m256 m = _mm256_setzero_ps();
+        for (int k = 0; k < QK_K; k += 8) m = _mm256_max_ps(abs_ps(_mm256_loadu_ps(x + k)), m);
+        float amax = hmax(m);
+        if (amax == 0) {
+            memset(&y[i], 0, sizeof y[i]);
+            continue;
+        }
+        /* the scalar code keeps the first element of largest magnitude */
+        int j = 0;
+        while (!(x[j] == amax || x[j] == -amax)) j++;
+        float iscale = -127.f / x[j];
+        __m256 s = _mm256_set1_ps(iscale);
+        for (int k = 0; k < QK_K; k += 32) {
+            /* -127/max · x stays within ±127 (the scalar code's clamp to 127 never bites) */
+            __m256i q = round_pack32(x + k, s);
+            _mm256_storeu_si256((__m256i *)(y[i].qs + k), q);
+            /* sums of each 16: widen to 16 bits, add pairs, then fold to 2 per 16 */
+            __m256i w = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), q), _mm256_set1_epi16(1));
+            /* w: 8 int32, lanes 0-3 elements 0..15 (4 each), 4-7 elements 16..31 */
+            __m128i lo = _mm256_castsi256_si128(w), hi = _mm256_extracti128_si256(w, 1);
+            __m128i t = _mm_hadd_epi32(lo, hi);
+            t = _mm_hadd_epi32(t, t);
+            y[i].bsums[k / 16] = (int16_t)_mm_cvtsi128_si32(t);
+            y[i].bsums[k / 16 + 1] = (int16_t)_mm_extract_epi32(t, 1);
+        }
+        y[i].d = 1 / iscale;
+    }
+}
+
+bool seer_quantize_act_avx2(int type, const float *src, void *dst, int64_t n) {
+    switch (type) {
+    case SEER_TYPE_Q8_0: q8_0(src, dst, n); return true;
+    case SEER_TYPE_Q8_K: q8_K(src, dst, n); return true;
+    default: return false;
+    }
+}
+#else
+bool seer_quantize_act_avx2(int type, const float *src, void *dst, int64_t n) {
+    (void)type; (void)src; (void)dst; (void)n;
+    return false;
+}
+#endif
