@@ -130,6 +130,23 @@ static bool reset_peak_rss(void) {
     return fclose(f) == 0 && ok;
 }
 
+/* The machine's read bandwidth now. With `peak` (where the peak memory can
+ * be restarted), the peak so far is folded into *peak first and restarted
+ * after, so the 1 GiB buffer does not count as the model's memory. */
+typedef struct machine_probe {
+    seer_pool *pool;
+    double *peak; /* NULL: do not measure (no clear_refs) */
+} machine_probe;
+
+static double probe_bandwidth(const machine_probe *mp) {
+    if (!mp->peak) return 0;
+    double peak = peak_rss_mb();
+    if (peak > *mp->peak) *mp->peak = peak;
+    double gb_s = seer_bench_mem_bandwidth(mp->pool, BANDWIDTH_BYTES, 2);
+    (void)reset_peak_rss();
+    return gb_s;
+}
+
 /* A test card at the encoder's native size when no image is given. */
 static bool synthetic_image(int size, seer_image *img) {
     img->w = img->h = size > 0 ? size : 336;
@@ -150,9 +167,12 @@ static int32_t argmax(const float *v, int n) {
     return best;
 }
 
-/* Prompt processing then generation in a fresh context. */
-static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *o, uint32_t seed, double *pp_s,
-                    double *tg_s_per_tok, seer_error *err) {
+/* Prompt processing then generation in a fresh context; *gb_s is the
+ * larger of the bandwidths probed right before and right after generation
+ * (the host's share moves within seconds; the larger one is the limit
+ * decode could have had). */
+static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *o, uint32_t seed,
+                    const machine_probe *mp, double *pp_s, double *tg_s_per_tok, double *gb_s, seer_error *err) {
     int32_t *tokens = malloc((size_t)o->n_prompt * sizeof *tokens);
     if (!tokens) {
         seer_error_set(err, "out of memory");
@@ -167,6 +187,7 @@ static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *
     free(tokens);
     if (rc != 0) return -1;
     int32_t next = argmax(seer_ctx_logits(ctx, 0), info->n_vocab);
+    double before = probe_bandwidth(mp);
     t0 = seer_time_ms();
     for (int i = 0; i < o->n_gen; i++) {
         seer_batch one = {.n = 1, .tokens = &next};
@@ -174,6 +195,8 @@ static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *
         next = argmax(seer_ctx_logits(ctx, 0), info->n_vocab);
     }
     *tg_s_per_tok = o->n_gen ? (seer_time_ms() - t0) / 1e3 / o->n_gen : 0;
+    double after = probe_bandwidth(mp);
+    *gb_s = before > after ? before : after;
     return 0;
 }
 
@@ -262,27 +285,29 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
                     (vision ? seer_bench_tensor_bytes(seer_vision_gguf(vision)) : 0)) / MB;
     r->kv_mb = seer_kv_cache_bytes(info, n_ctx) / MB;
 
-    /* The host's bandwidth can move by half within minutes, so each
-     * repetition is related to the machine measured right after it (where
-     * the peak memory can be restarted after the bandwidth buffer; else
-     * once, after all of them). */
+    /* The host's bandwidth can move by half within seconds, so each
+     * repetition's decode is related to the bandwidth probed around it and
+     * its prompt and image to the sgemm measured right after (where the
+     * peak memory can be restarted after the bandwidth buffer; else all to
+     * one measurement after the last repetition). */
     double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS], gb_s[MAX_REPS], gflop_s[MAX_REPS];
     double eff_tg[MAX_REPS], eff_pp[MAX_REPS], eff_enc[MAX_REPS];
-    bool paired = reset_peak_rss();
     r->peak_rss_mb = 0;
+    bool paired = reset_peak_rss();
+    machine_probe mp = {.pool = pool, .peak = paired ? &r->peak_rss_mb : NULL};
     for (int rep = 0; rep < o->reps; rep++) {
         double pp_s, tg_s;
-        if (run_text(ctx, info, o, 1234u + (uint32_t)rep, &pp_s, &tg_s, err) != 0) goto done;
+        if (run_text(ctx, info, o, 1234u + (uint32_t)rep, &mp, &pp_s, &tg_s, &gb_s[rep], err) != 0) goto done;
         pp[rep] = pp_s > 0 ? o->n_prompt / pp_s : 0;
         tg[rep] = tg_s > 0 ? 1.0 / tg_s : 0;
         enc[rep] = ttft[rep] = 0;
         if (vision && run_image(ctx, llm, vision, pool, &img, &enc[rep], &ttft[rep], r, err) != 0) goto done;
         if (paired || rep == o->reps - 1) {
-            double peak = peak_rss_mb(); /* before the bandwidth buffer inflates it */
+            double peak = peak_rss_mb(); /* before the measurements' buffers inflate it */
             if (peak > r->peak_rss_mb) r->peak_rss_mb = peak;
-            gb_s[rep] = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 3);
+            if (!paired) gb_s[rep] = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 3);
             gflop_s[rep] = seer_bench_sgemm_gflops(pool, o->n_prompt, info->n_ff, info->n_embd, 3);
-            if (paired) paired = reset_peak_rss();
+            if (paired) (void)reset_peak_rss();
         }
     }
     for (int rep = 0; rep < o->reps - 1 && !paired; rep++) gb_s[rep] = gb_s[o->reps - 1], gflop_s[rep] = gflop_s[o->reps - 1];

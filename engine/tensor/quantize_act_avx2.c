@@ -18,8 +18,15 @@ static inline float hmax(__m256 v) {
 }
 
 static inline __m256 abs_ps(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
-/* Maxima are taken as max(|x|, m): VMAXPS returns its second operand when
- * either is NaN, so NaNs are passed over as the scalar comparison does. */
+
+/* max|x| of n floats (a multiple of 8), taken as max(|x|, m): VMAXPS
+ * returns its second operand when either is NaN, so NaNs are passed over as
+ * the scalar comparison does. */
+static inline float absmax(const float *x, int n) {
+    __m256 m = _mm256_setzero_ps();
+    for (int k = 0; k < n; k += 8) m = _mm256_max_ps(abs_ps(_mm256_loadu_ps(x + k)), m);
+    return hmax(m);
+}
 
 /* 32 floats · scale, rounded to nearest even, as 32 bytes (|values| <= 127;
  * a NaN becomes 0, as seer_round_nearest makes of the default NaN). */
@@ -38,9 +45,7 @@ static inline __m256i round_pack32(const float *x, __m256 scale) {
 static void q8_0(const float *x, void *dst, int64_t n) {
     block_q8_0 *y = dst;
     for (int64_t i = 0; i < n / QK8_0; i++, x += QK8_0) {
-        __m256 m = _mm256_setzero_ps();
-        for (int k = 0; k < QK8_0; k += 8) m = _mm256_max_ps(abs_ps(_mm256_loadu_ps(x + k)), m);
-        float amax = hmax(m);
+        float amax = absmax(x, QK8_0);
         float d = amax / 127.f, id = amax != 0 ? 127.f / amax : 0.f;
         y[i].d = seer_f32_to_fp16(d);
         _mm256_storeu_si256((__m256i *)y[i].qs, round_pack32(x, _mm256_set1_ps(id)));
@@ -50,9 +55,7 @@ static void q8_0(const float *x, void *dst, int64_t n) {
 static void q8_K(const float *x, void *dst, int64_t n) {
     block_q8_K *y = dst;
     for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
-        __m256 m = _mm256_setzero_ps();
-        for (int k = 0; k < QK_K; k += 8) m = _mm256_max_ps(abs_ps(_mm256_loadu_ps(x + k)), m);
-        float amax = hmax(m);
+        float amax = absmax(x, QK_K);
         if (amax == 0) {
             memset(&y[i], 0, sizeof y[i]);
             continue;
