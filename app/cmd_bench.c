@@ -36,7 +36,8 @@ typedef struct bench_result {
     double encode_flops;
     double peak_rss_mb, weight_mb, kv_mb;
     char name[256];
-    double machine_gb_s, machine_gb_spread, machine_gflop_s;
+    double machine_gb_s, machine_gb_spread, machine_gflop_s, machine_encode_gflop_s;
+    int encode_gemm[3]; /* its sizes: M, N, K */
     seer_bench_llm_work work;
     seer_bench_efficiency eff;
 } bench_result;
@@ -291,6 +292,10 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
      * peak memory can be restarted after the bandwidth buffer; else all to
      * one measurement after the last repetition). */
     double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS], gb_s[MAX_REPS], gflop_s[MAX_REPS];
+    double enc_gflop_s[MAX_REPS];
+    /* the encoder's GEMMs: one input's patches × its MLP */
+    const seer_vision_hparams *vhp = vision ? seer_vision_get_hparams(vision) : NULL;
+    int enc_rows = vhp && vhp->patch_size > 0 ? (vhp->image_size / vhp->patch_size) * (vhp->image_size / vhp->patch_size) : 0;
     double eff_tg[MAX_REPS], eff_pp[MAX_REPS], eff_enc[MAX_REPS];
     r->peak_rss_mb = 0;
     bool paired = reset_peak_rss();
@@ -307,10 +312,12 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             if (peak > r->peak_rss_mb) r->peak_rss_mb = peak;
             if (!paired) gb_s[rep] = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 3);
             gflop_s[rep] = seer_bench_sgemm_gflops(pool, o->n_prompt, info->n_ff, info->n_embd, 3);
+            enc_gflop_s[rep] = vhp ? seer_bench_sgemm_gflops(pool, enc_rows, vhp->n_ff, vhp->n_embd, 3) : 0;
             if (paired) (void)reset_peak_rss();
         }
     }
-    for (int rep = 0; rep < o->reps - 1 && !paired; rep++) gb_s[rep] = gb_s[o->reps - 1], gflop_s[rep] = gflop_s[o->reps - 1];
+    for (int rep = 0; rep < o->reps - 1 && !paired; rep++)
+        gb_s[rep] = gb_s[o->reps - 1], gflop_s[rep] = gflop_s[o->reps - 1], enc_gflop_s[rep] = enc_gflop_s[o->reps - 1];
     for (int rep = 0; rep < o->reps; rep++) {
         seer_bench_measure m = {
             .llm = r->work,
@@ -321,6 +328,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             .encode_seconds = enc[rep] / 1e3,
             .machine_gb_s = gb_s[rep],
             .machine_gflop_s = gflop_s[rep],
+            .machine_encode_gflop_s = enc_gflop_s[rep],
             .peak_rss_bytes = r->peak_rss_mb * MB,
             .weight_bytes = r->weight_mb * MB,
             .kv_bytes = r->kv_mb * MB,
@@ -337,6 +345,8 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     }
     r->machine_gb_s = seer_bench_median(gb_s, o->reps, &r->machine_gb_spread);
     r->machine_gflop_s = seer_bench_median(gflop_s, o->reps, NULL);
+    r->machine_encode_gflop_s = vision ? seer_bench_median(enc_gflop_s, o->reps, NULL) : 0;
+    if (vhp) r->encode_gemm[0] = enc_rows, r->encode_gemm[1] = vhp->n_ff, r->encode_gemm[2] = vhp->n_embd;
     r->eff.decode_bw = seer_bench_median(eff_tg, o->reps, NULL);
     r->eff.prefill_flop = seer_bench_median(eff_pp, o->reps, NULL);
     r->eff.encode_flop = vision ? seer_bench_median(eff_enc, o->reps, NULL) : 0;
@@ -375,8 +385,9 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
            "\"kv_mb\": %.1f, \"memory_overhead\": %.3f, ",
            r->ttft_ms, r->ttft_spread, r->peak_rss_mb, r->weight_mb, r->kv_mb, r->eff.memory_overhead);
     printf("\"weight_bytes_per_token\": %.0f, \"encode_gflop\": %.3f, ", r->work.bytes_per_token, r->encode_flops / 1e9);
-    printf("\"machine_gb_s\": %.2f, \"machine_gb_s_spread\": %.2f, \"machine_gflop_s\": %.2f, ", r->machine_gb_s,
-           r->machine_gb_spread, r->machine_gflop_s);
+    printf("\"machine_gb_s\": %.2f, \"machine_gb_s_spread\": %.2f, \"machine_gflop_s\": %.2f, "
+           "\"machine_encode_gflop_s\": %.2f, ",
+           r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, r->machine_encode_gflop_s);
     printf("\"decode_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, \"encode_flop_efficiency\": %.3f}\n",
            r->eff.decode_bw, r->eff.prefill_flop, r->eff.encode_flop);
 }
@@ -399,6 +410,8 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
                "encode_flop_efficiency %.2f\n",
                r->encode_ms, r->encode_spread, r->encoder_inputs, r->image_tokens, r->encode_flops / 1e9,
                r->eff.encode_flop);
+        printf("             against %.1f GFLOP/s f32 GEMM at the encoder's sizes (%d x %d x %d)\n",
+               r->machine_encode_gflop_s, r->encode_gemm[0], r->encode_gemm[1], r->encode_gemm[2]);
         printf("first token  %.0f ms (±%.0f) with the image\n", r->ttft_ms, r->ttft_spread);
     }
     printf("peak memory  %.0f MB resident (weights %.0f MB + KV cache %.0f MB, %+.0f%%)   memory_overhead %.2f\n",

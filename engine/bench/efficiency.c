@@ -13,7 +13,8 @@ seer_bench_efficiency seer_bench_efficiencies(const seer_bench_measure *m) {
     if (m->pp_seconds > 0)
         e.prefill_flop = ratio(2.0 * m->llm.params_per_token * m->n_prompt / m->pp_seconds, m->machine_gflop_s * 1e9);
     if (m->encode_seconds > 0)
-        e.encode_flop = ratio(m->encode_flops / m->encode_seconds, m->machine_gflop_s * 1e9);
+        e.encode_flop = ratio(m->encode_flops / m->encode_seconds,
+                              (m->machine_encode_gflop_s > 0 ? m->machine_encode_gflop_s : m->machine_gflop_s) * 1e9);
     double budget = m->weight_bytes + m->kv_bytes;
     if (m->peak_rss_bytes > 0 && budget > 0) e.memory_overhead = m->peak_rss_bytes / budget - 1;
     return e;

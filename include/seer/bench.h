@@ -46,13 +46,14 @@ typedef struct seer_bench_measure {
     double encode_flops;       /* of all encoder inputs of the image */
     double encode_seconds;
     double machine_gb_s, machine_gflop_s;
+    double machine_encode_gflop_s; /* sgemm at the encoder's sizes; 0: use machine_gflop_s */
     double peak_rss_bytes, weight_bytes, kv_bytes; /* resident peak; the budget's parts */
 } seer_bench_measure;
 
 typedef struct seer_bench_efficiency {
     double decode_bw;     /* (bytes_per_token / s per token) / bandwidth */
-    double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s */
-    double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s */
+    double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s at the prompt's sizes */
+    double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s at the encoder's sizes */
     double memory_overhead; /* peak resident / (weights + KV cache) − 1: the scratch share */
 } seer_bench_efficiency;
 

@@ -27,6 +27,11 @@ static void test_efficiencies(void) {
     CHECK_NEAR(e.decode_bw, 0.8, 1e-12);
     CHECK_NEAR(e.prefill_flop, 0.5, 1e-12);
     CHECK_NEAR(e.encode_flop, 250 / 204.8, 1e-12);
+    /* the encoder's own GEMM reference, when measured, is the one it is held to */
+    m.machine_encode_gflop_s = 312.5;
+    e = seer_bench_efficiencies(&m);
+    CHECK_NEAR(e.encode_flop, 0.8, 1e-12);
+    CHECK_NEAR(e.prefill_flop, 0.5, 1e-12);
     /* a missing measurement gives 0, never inf or nan */
     m.tg_seconds_per_token = 0;
     m.encode_seconds = 0;
