@@ -357,7 +357,6 @@ static void page_in(const seer_llm *m, const seer_weight *w) {
 
 void seer_llm_page_in(const seer_llm *m) {
     if (!m) return;
-    page_in(m, &m->tok_embd);
     page_in(m, &m->output);
     for (int l = 0; m->layers && l < m->info.n_layer; l++) {
         seer_weight *mats[7];

@@ -30,7 +30,9 @@ const seer_vocab *seer_llm_vocab(const seer_llm *m);
 const gguf_file *seer_llm_gguf(const seer_llm *m);
 /* Reads one byte of every page of the weights still read from the file
  * (the interleaved copies are resident already), so that a first timed
- * decode does not pay for paging them in. */
+ * decode does not pay for paging them in. The token embedding is left out:
+ * a step reads one row of it, and paging in all of it would make the
+ * resident size something no session reaches. */
 void seer_llm_page_in(const seer_llm *m);
 
 /* n_ctx <= 0: min(training context, 4096). Allocates everything the token
