@@ -398,7 +398,7 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
            seer_type_name(info->weight_type), (double)info->n_params / 1e6, r->work.bytes_per_token / 1e6);
     free(name);
     printf("threads      %d, %d reps (median, spread = max - min)\n", threads, o->reps);
-    printf("machine      %.1f GB/s read (±%.1f), %.1f GFLOP/s f32 GEMM (%d x %d x %d), after each rep\n",
+    printf("machine      %.1f GB/s read (±%.1f) around each generation, %.1f GFLOP/s f32 GEMM (%d x %d x %d)\n",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
     printf("load         %.0f ms\n", r->load_ms);
     printf("prompt       %.1f tok/s (±%.1f) for %d tokens   prefill_flop_efficiency %.2f\n", r->pp_tok_s,

@@ -19,8 +19,8 @@ typedef struct seer_llm_info {
     uint64_t n_params, weight_bytes;
 } seer_llm_info;
 
-/* Progress while mapping/validating weights and interleaving the Q4_K
- * matrices (seer_weight_interleave): fraction 0..1. Optional. */
+/* Progress while mapping/validating weights and interleaving the Q4_K,
+ * Q6_K and Q8_0 matrices (seer_weight_interleave): fraction 0..1. Optional. */
 typedef void (*seer_progress_fn)(void *ud, float fraction);
 
 seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, seer_error *err);

@@ -55,7 +55,8 @@ void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst);
 /* Bytes of w in the interleaved layout of the decode kernels, or 0 when
  * its type has none (Q4_K, Q6_K and Q8_0 have one), n_out is not a
  * multiple of 16, it is interleaved already, or SEER_INTERLEAVE leaves its
- * type out (for A/B measurements: "0" all, "Q4_K,Q6_K" all but those). */
+ * type out (for A/B measurements: "0" leaves out all types, a list such as
+ * "Q4_K,Q6_K" keeps only those). */
 size_t seer_weight_interleaved_bytes(const seer_weight *w);
 /* Copies w into that layout at dst (64-byte aligned, owned by the caller),
  * in parallel over the pool (may be NULL). Results stay what llama.cpp
