@@ -1,44 +1,89 @@
-/* Causal attention over the KV cache. A task is one KV head (or part of its
- * query group) for one batch row: every key and value row is read once,
- * contiguously, for all the query heads that share it. Tasks are spread over
- * the pool, so single-token decode is parallel over heads. */
+/* Causal attention over the KV cache, parallel over the pool: per-row dot
+ * products for a few rows (decode), GEMM tiles for a prompt. */
 #include <cblas.h>
 #include <math.h>
+#include <string.h>
 
 #include "decoder/llm_internal.h"
+#include "ops/exp_kernels.h"
 #include "seer/ops.h"
 
 typedef struct attn_job {
     seer_ctx *c;
     int layer, n;
-    int n_split;    /* parts each query group is split into (enough tasks for the threads) */
+    int n_chunks; /* decode: key chunks per row (the most any row has) */
 } attn_job;
 
-static void attn_range(void *ctx, int64_t t0, int64_t t1, int ith) {
+/* Decode: a row's keys are cut into chunks and a task is one chunk of one
+ * KV head for one row ("split-K", as flash-decoding does), so that a model
+ * with only 2 or 3 KV heads still keeps every thread busy. Each task reads
+ * its key and value rows once for all the query heads that share them and
+ * leaves, per head, the output of the softmax over its chunk with the
+ * chunk's max score and exp sum; merge_chunks weighs the chunks into the
+ * softmax over all keys. The chunk length depends on the context length
+ * only, never on the thread count, and neither does the result. */
+static int chunk_keys(int len) {
+    int per = (len + LLM_ATTN_CHUNKS_MAX - 1) / LLM_ATTN_CHUNKS_MAX;
+    return per > LLM_ATTN_CHUNK_MIN ? per : LLM_ATTN_CHUNK_MIN;
+}
+
+static int n_chunks(int len) { return (len + chunk_keys(len) - 1) / chunk_keys(len); }
+
+/* Head h of row i, chunk ch: head_dim outputs, then the max and the sum. */
+static float *chunk_part(const seer_ctx *c, int i, int h, int ch) {
+    const seer_llm_info *in = &c->m->info;
+    return c->attn_parts + (((size_t)i * in->n_head + h) * LLM_ATTN_CHUNKS_MAX + ch) * (size_t)(in->head_dim + 2);
+}
+
+static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const attn_job *j = ctx;
     seer_ctx *c = j->c;
     const seer_llm_info *in = &c->m->info;
-    const int hd = in->head_dim, group = in->n_head / in->n_head_kv, gs = group / j->n_split;
+    const int hd = in->head_dim, group = in->n_head / in->n_head_kv;
     const float scale = 1.0f / sqrtf((float)hd);
     float *scores = c->scores + (size_t)ith * (size_t)group * (size_t)c->n_ctx;
-    const int64_t per_row = (int64_t)in->n_head_kv * j->n_split;
+    const int64_t per_row = (int64_t)in->n_head_kv * j->n_chunks;
     for (int64_t t = t0; t < t1; t++) {
-        const int i = (int)(t / per_row), kvh = (int)(t % per_row) / j->n_split, part = (int)(t % j->n_split);
-        const int h0 = kvh * group + part * gs;
-        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride;
+        const int i = (int)(t / per_row), kvh = (int)(t % per_row) / j->n_chunks, ch = (int)(t % j->n_chunks);
+        const int len = c->n_used + i + 1, keys = chunk_keys(len), r0 = ch * keys;
+        if (r0 >= len) continue; /* this row has fewer chunks */
+        const int nk = len - r0 < keys ? len - r0 : keys, h0 = kvh * group;
+        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride + (size_t)r0 * hd;
         const float *K = c->k_cache + base, *V = c->v_cache + base;
         const float *q = c->q + ((size_t)i * in->n_head + h0) * hd;
-        float *out = c->attn + ((size_t)i * in->n_head + h0) * hd;
-        const int len = c->n_used + i + 1;
-        for (int r = 0; r < len; r++) {
-            const float *k = K + (size_t)r * hd;
-            for (int g = 0; g < gs; g++) scores[(size_t)g * len + r] = c->attn_k.dot(q + (size_t)g * hd, k, hd) * scale;
+        c->attn_k.scores(q, group, K, nk, hd, scale, scores);
+        float *parts = chunk_part(c, i, h0, ch);
+        const int ldp = LLM_ATTN_CHUNKS_MAX * (hd + 2); /* from one head's part to the next head's */
+        for (int g = 0; g < group; g++) {
+            float *s = scores + (size_t)g * nk, *part = parts + (size_t)g * ldp, max = s[0];
+            for (int r = 1; r < nk; r++) max = s[r] > max ? s[r] : max;
+            part[hd] = max;
+            part[hd + 1] = seer_exp_softmax(s, nk);
         }
-        for (int g = 0; g < gs; g++) seer_softmax(scores + (size_t)g * len, len);
-        for (int d = 0; d < gs * hd; d++) out[d] = 0.0f;
-        for (int r = 0; r < len; r++) {
-            const float *v = V + (size_t)r * hd;
-            for (int g = 0; g < gs; g++) c->attn_k.axpy(out + (size_t)g * hd, scores[(size_t)g * len + r], v, hd);
+        c->attn_k.mix(parts, ldp, scores, group, nk, V, hd);
+    }
+}
+
+/* Each head's chunks, weighted by exp(chunk max − overall max) · chunk sum. */
+static void merge_chunks(seer_ctx *c, int n) {
+    const seer_llm_info *in = &c->m->info;
+    const int hd = in->head_dim;
+    for (int i = 0; i < n; i++) {
+        const int nc = n_chunks(c->n_used + i + 1);
+        for (int h = 0; h < in->n_head; h++) {
+            float *out = c->attn + ((size_t)i * in->n_head + h) * hd;
+            if (nc == 1) {
+                memcpy(out, chunk_part(c, i, h, 0), sizeof(float) * (size_t)hd);
+                continue;
+            }
+            float max = chunk_part(c, i, h, 0)[hd], w[LLM_ATTN_CHUNKS_MAX], total = 0;
+            for (int ch = 1; ch < nc; ch++) max = fmaxf(max, chunk_part(c, i, h, ch)[hd]);
+            for (int ch = 0; ch < nc; ch++) {
+                const float *part = chunk_part(c, i, h, ch);
+                total += w[ch] = expf(part[hd] - max) * part[hd + 1];
+            }
+            memset(out, 0, sizeof(float) * (size_t)hd);
+            for (int ch = 0; ch < nc; ch++) c->attn_k.axpy(out, w[ch] / total, chunk_part(c, i, h, ch), hd);
         }
     }
 }
@@ -77,15 +122,16 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
 void llm_attention(seer_ctx *c, int layer, int n) {
     const seer_llm_info *in = &c->m->info;
     if (n >= LLM_ATTN_TILE_MIN_ROWS) {
-        attn_job tj = {.c = c, .layer = layer, .n = n, .n_split = 1};
+        attn_job tj = {.c = c, .layer = layer, .n = n};
         const int64_t n_tiles = (n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
         seer_pool_for(c->pool, (int64_t)in->n_head * n_tiles, 1, attn_tile_range, &tj);
         return;
     }
-    const int group = in->n_head / in->n_head_kv;
-    attn_job j = {.c = c, .layer = layer, .n = n, .n_split = 1};
-    /* Split query groups until every thread has a couple of tasks. */
-    while ((int64_t)in->n_head_kv * n * j.n_split < 2 * (int64_t)c->n_threads && group % (2 * j.n_split) == 0)
-        j.n_split *= 2;
-    seer_pool_for(c->pool, (int64_t)in->n_head_kv * j.n_split * n, 1, attn_range, &j);
+    attn_job j = {.c = c, .layer = layer, .n = n};
+    for (int i = 0; i < n; i++) {
+        int nc = n_chunks(c->n_used + i + 1);
+        if (nc > j.n_chunks) j.n_chunks = nc;
+    }
+    seer_pool_for(c->pool, (int64_t)n * in->n_head_kv * j.n_chunks, 1, attn_chunk_range, &j);
+    merge_chunks(c, n);
 }

@@ -16,19 +16,28 @@ static float dot_scalar(const float *a, const float *b, int n) {
     return (s0 + s1) + (s2 + s3);
 }
 
+static void scores_scalar(const float *q, int group, const float *K, int nk, int hd, float scale, float *s) {
+    for (int r = 0; r < nk; r++)
+        for (int g = 0; g < group; g++) s[(long)g * nk + r] = dot_scalar(q + (long)g * hd, K + (long)r * hd, hd) * scale;
+}
+
 static void axpy_scalar(float *y, float a, const float *x, int n) {
     for (int i = 0; i < n; i++) y[i] += a * x[i];
 }
 
-attn_kernels attn_kernels_scalar(void) { return (attn_kernels){dot_scalar, axpy_scalar}; }
+static void mix_scalar(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd) {
+    for (int g = 0; g < group; g++)
+        for (int d = 0; d < hd; d++) out[(long)g * ldo + d] = 0.0f;
+    for (int r = 0; r < nk; r++)
+        for (int g = 0; g < group; g++) axpy_scalar(out + (long)g * ldo, p[(long)g * nk + r], V + (long)r * hd, hd);
+}
+
+attn_kernels attn_kernels_scalar(void) { return (attn_kernels){scores_scalar, mix_scalar, axpy_scalar}; }
 
 attn_kernels attn_kernels_select(void) {
-    attn_kernels k = {dot_scalar, axpy_scalar};
+    attn_kernels k = attn_kernels_scalar();
 #if defined(__x86_64__)
-    if (seer_simd_level() >= SEER_SIMD_AVX2) {
-        k.dot = attn_dot_avx2;
-        k.axpy = attn_axpy_avx2;
-    }
+    if (seer_simd_level() >= SEER_SIMD_AVX2) k = (attn_kernels){attn_scores_avx2, attn_mix_avx2, attn_axpy_avx2};
 #endif
     return k;
 }

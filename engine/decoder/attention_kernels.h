@@ -1,13 +1,19 @@
-/* The two inner loops of attention over the cache (q·k and out += p·v),
- * scalar and AVX2+FMA, picked once per context. */
+/* The inner loops of decode attention over the cache, scalar and AVX2+FMA,
+ * picked once per context. A query group (the heads sharing one KV head)
+ * goes through each key and value row together, so a row is read once. */
 #ifndef SEER_DECODER_ATTENTION_KERNELS_H
 #define SEER_DECODER_ATTENTION_KERNELS_H
 
-typedef float (*attn_dot_fn)(const float *a, const float *b, int n);
+/* s[g·nk + r] = scale · q[g·hd ..] · K[r·hd ..], g < group, r < nk. */
+typedef void (*attn_scores_fn)(const float *q, int group, const float *K, int nk, int hd, float scale, float *s);
+/* out[g·ldo + d] = Σ_r p[g·nk + r] · V[r·hd + d] (overwrites out). */
+typedef void (*attn_mix_fn)(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd);
+/* y += a·x */
 typedef void (*attn_axpy_fn)(float *y, float a, const float *x, int n);
 
 typedef struct attn_kernels {
-    attn_dot_fn dot;
+    attn_scores_fn scores;
+    attn_mix_fn mix;
     attn_axpy_fn axpy;
 } attn_kernels;
 
@@ -16,7 +22,8 @@ attn_kernels attn_kernels_select(void);
 attn_kernels attn_kernels_scalar(void);
 
 #if defined(__x86_64__)
-float attn_dot_avx2(const float *a, const float *b, int n);
+void attn_scores_avx2(const float *q, int group, const float *K, int nk, int hd, float scale, float *s);
+void attn_mix_avx2(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd);
 void attn_axpy_avx2(float *y, float a, const float *x, int n);
 #endif
 

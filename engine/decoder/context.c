@@ -70,10 +70,10 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
     double total = 0;
     const size_t kv_floats = (size_t)in->n_layer * kv_dim * (size_t)n_ctx;
-    /* calloc: large zeroed blocks come straight from the kernel, untouched
-     * pages cost nothing until used (llama.cpp zeroes its cache too). */
-    c->k_cache = calloc(kv_floats ? kv_floats : 1, sizeof(float));
-    c->v_cache = calloc(kv_floats ? kv_floats : 1, sizeof(float));
+    /* Untouched pages cost nothing until used; attention only ever reads
+     * rows that were written. */
+    c->k_cache = seer_huge_alloc((kv_floats ? kv_floats : 1) * sizeof(float));
+    c->v_cache = seer_huge_alloc((kv_floats ? kv_floats : 1) * sizeof(float));
     total += 2.0 * (double)kv_floats * sizeof(float);
     c->x = alloc_floats(B * E, &total);
     c->xn = alloc_floats(B * E, &total);
@@ -86,9 +86,11 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
+    c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
+                                     (size_t)(in->head_dim + 2), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
-        !c->ffn_b || !c->rope_cs || !c->scores || !c->tile_scores || !c->logits) {
+        !c->ffn_b || !c->rope_cs || !c->scores || !c->tile_scores || !c->attn_parts || !c->logits) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -113,6 +115,7 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->rope_cs);
     free(c->scores);
     free(c->tile_scores);
+    free(c->attn_parts);
     free(c->logits);
     free(c);
 }

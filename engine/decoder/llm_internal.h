@@ -50,12 +50,17 @@ struct seer_ctx {
     bool logits_all;
     attn_kernels attn_k;         /* inner attention loops for this CPU */
     float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
+    float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 2] */
 };
 
 /* Prefill attention runs on tiles of this many query rows through GEMM, from
  * this many batch rows on (below: per-row dot products). */
 #define LLM_ATTN_TILE 32
 #define LLM_ATTN_TILE_MIN_ROWS 16
+/* Below that, a row's keys go in chunks of at least LLM_ATTN_CHUNK_MIN
+ * keys, at most LLM_ATTN_CHUNKS_MAX chunks (attention.c). */
+#define LLM_ATTN_CHUNK_MIN 64
+#define LLM_ATTN_CHUNKS_MAX 16
 
 typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm_logits;
 
@@ -67,7 +72,8 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
                 llm_logits want, int logits_row0, const volatile int *cancel);
 
 /* Causal attention of the batch's queries over cache rows [0, n_used + i]
- * for row i, parallel over (head, row). */
+ * for row i: a few rows split over (row, KV head, key chunk), a prompt over
+ * (head, tile of rows). */
 void llm_attention(seer_ctx *c, int layer, int n);
 
 #endif

@@ -15,7 +15,6 @@ typedef struct arch_desc {
     float default_eps;
 } arch_desc;
 
-#define HUGE_PAGE ((size_t)2 << 20)
 
 static const arch_desc ARCHES[] = {
     {"llama", LLM_ROPE_NORMAL, false, 1e-5f},
@@ -186,12 +185,7 @@ static char *arena_new(seer_llm *m, size_t *bytes) {
         seer_weight *mats[7];
         for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
     }
-    void *p = NULL;
-    if (*bytes == 0 || posix_memalign(&p, HUGE_PAGE, (*bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, *bytes, MADV_HUGEPAGE);
-#endif
-    return p;
+    return *bytes ? seer_huge_alloc(*bytes) : NULL;
 }
 
 static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {

@@ -21,13 +21,14 @@ void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64
     }
 }
 
-void seer_exp_softmax_scalar(float *x, int64_t n) {
-    if (n <= 0) return;
+float seer_exp_softmax_scalar(float *x, int64_t n) {
+    if (n <= 0) return 0;
     float max = x[0], sum = 0;
     for (int64_t i = 1; i < n; i++) max = x[i] > max ? x[i] : max;
     for (int64_t i = 0; i < n; i++) sum += x[i] = expf(x[i] - max);
     float inv = 1.0f / sum;
     for (int64_t i = 0; i < n; i++) x[i] *= inv;
+    return sum;
 }
 
 void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
@@ -40,12 +41,12 @@ void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
     }
 }
 
-void seer_exp_softmax(float *x, int64_t n) {
+float seer_exp_softmax(float *x, int64_t n) {
     switch (seer_simd_level()) {
 #if defined(__x86_64__)
-    case SEER_SIMD_AVX512: seer_exp_softmax_avx512(x, n); return;
-    case SEER_SIMD_AVX2: seer_exp_softmax_avx2(x, n); return;
+    case SEER_SIMD_AVX512: return seer_exp_softmax_avx512(x, n);
+    case SEER_SIMD_AVX2: return seer_exp_softmax_avx2(x, n);
 #endif
-    default: seer_exp_softmax_scalar(x, n); return;
+    default: return seer_exp_softmax_scalar(x, n);
     }
 }

@@ -15,16 +15,17 @@ typedef enum seer_gate_kind {
 } seer_gate_kind;
 
 void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-/* In-place softmax of one row (max subtracted). */
-void seer_exp_softmax(float *x, int64_t n);
+/* In-place softmax of one row (max subtracted). Returns the sum of the
+ * exponentials it divided by (chunks of a softmax merge with it). */
+float seer_exp_softmax(float *x, int64_t n);
 
 /* Per instruction set; the dispatcher picks one. */
 void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-void seer_exp_softmax_scalar(float *x, int64_t n);
+float seer_exp_softmax_scalar(float *x, int64_t n);
 void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-void seer_exp_softmax_avx2(float *x, int64_t n);
+float seer_exp_softmax_avx2(float *x, int64_t n);
 void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-void seer_exp_softmax_avx512(float *x, int64_t n);
+float seer_exp_softmax_avx512(float *x, int64_t n);
 
 #define SEER_GELU_K 0.7978845608028654f /* √(2/π) */
 

@@ -59,11 +59,8 @@ static inline float hmax8(__m256 v) {
     return _mm_cvtss_f32(s);
 }
 
-void seer_exp_softmax_avx2(float *x, int64_t n) {
-    if (n < 8) {
-        seer_exp_softmax_scalar(x, n);
-        return;
-    }
+float seer_exp_softmax_avx2(float *x, int64_t n) {
+    if (n < 8) return seer_exp_softmax_scalar(x, n);
     int64_t i;
     __m256 vmax = _mm256_loadu_ps(x);
     for (i = 8; i + 8 <= n; i += 8) vmax = _mm256_max_ps(vmax, _mm256_loadu_ps(x + i));
@@ -84,8 +81,9 @@ void seer_exp_softmax_avx2(float *x, int64_t n) {
     __m256 inv = _mm256_set1_ps(1.0f / sum);
     for (i = 0; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), inv));
     for (; i < n; i++) x[i] *= _mm256_cvtss_f32(inv);
+    return sum;
 }
 #else
 void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
-void seer_exp_softmax_avx2(float *x, int64_t n) { seer_exp_softmax_scalar(x, n); }
+float seer_exp_softmax_avx2(float *x, int64_t n) { return seer_exp_softmax_scalar(x, n); }
 #endif

@@ -48,8 +48,8 @@ void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64
     }
 }
 
-void seer_exp_softmax_avx512(float *x, int64_t n) {
-    if (n <= 0) return;
+float seer_exp_softmax_avx512(float *x, int64_t n) {
+    if (n <= 0) return 0;
     __m512 vmax = _mm512_set1_ps(-INFINITY);
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = tail_mask(n - i);
@@ -62,13 +62,15 @@ void seer_exp_softmax_avx512(float *x, int64_t n) {
         _mm512_mask_storeu_ps(x + i, m, e);
         vsum = _mm512_mask_add_ps(vsum, m, vsum, e);
     }
-    __m512 inv = _mm512_set1_ps(1.0f / _mm512_reduce_add_ps(vsum));
+    float sum = _mm512_reduce_add_ps(vsum);
+    __m512 inv = _mm512_set1_ps(1.0f / sum);
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = tail_mask(n - i);
         _mm512_mask_storeu_ps(x + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + i), inv));
     }
+    return sum;
 }
 #else
 void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
-void seer_exp_softmax_avx512(float *x, int64_t n) { seer_exp_softmax_scalar(x, n); }
+float seer_exp_softmax_avx512(float *x, int64_t n) { return seer_exp_softmax_scalar(x, n); }
 #endif

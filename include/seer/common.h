@@ -20,4 +20,10 @@ void seer_error_set(seer_error *err, const char *fmt, ...) __attribute__((format
 /* Monotonic clock in milliseconds (for timings). */
 double seer_time_ms(void);
 
+/* A buffer that is streamed on every token (weights, KV cache), on 2 MiB
+ * pages where the kernel allows: one TLB entry per 2 MiB instead of 512,
+ * which the decode loops otherwise stall on. Pages are only resident once
+ * touched; contents undefined; release with free(). NULL when out of memory. */
+void *seer_huge_alloc(size_t bytes);
+
 #endif

@@ -327,6 +327,39 @@ static void test_llama(seer_pool *pool) {
         CHECK(seer_ctx_decode(c, &ab, NULL, &err) == 0);
     }
 
+    /* decode over more keys than one attention chunk holds (the split-K
+     * path and its merge): a few rows at once, then one by one, on top of
+     * a long prefill, every row against the reference */
+    {
+        enum { LEN = 150, PRE = 120, FEW = 5 };
+        int32_t seq[LEN];
+        for (int i = 0; i < LEN; i++) seq[i] = (i * 11 + 5) % V;
+        double *r4 = malloc(sizeof *r4 * LEN * E), *w4 = malloc(sizeof *w4 * LEN * V);
+        int(*p4)[4] = malloc(sizeof *p4 * LEN);
+        for (int i = 0; i < LEN; i++) {
+            for (int cc = 0; cc < E; cc++) r4[i * E + cc] = m.tok[seq[i]][cc];
+            p4[i][0] = p4[i][1] = p4[i][2] = p4[i][3] = i;
+        }
+        reference(&m, r4, (const int(*)[4])p4, LEN, w4);
+        seer_ctx *lc = seer_ctx_new(llm, 256, pool, &err);
+        CHECK_MSG(lc != NULL, "ctx: %s", err.msg);
+        seer_batch pre = {.n = PRE, .tokens = seq};
+        seer_batch few = {.n = FEW, .tokens = seq + PRE, .logits_all = true};
+        CHECK(lc && seer_ctx_decode(lc, &pre, NULL, &err) == 0);
+        CHECK(lc && seer_ctx_decode(lc, &few, NULL, &err) == 0);
+        for (int i = 0; lc && i < FEW; i++)
+            CHECK_MSG(max_err(seer_ctx_logits(lc, i), w4 + (PRE + i) * V, V) < 2e-5, "chunked row %d", PRE + i);
+        for (int i = PRE + FEW; lc && i < LEN; i++) {
+            seer_batch one = {.n = 1, .tokens = &seq[i]};
+            CHECK(seer_ctx_decode(lc, &one, NULL, &err) == 0);
+            CHECK_MSG(max_err(seer_ctx_logits(lc, 0), w4 + i * V, V) < 2e-5, "chunked step %d", i);
+        }
+        seer_ctx_free(lc);
+        free(r4);
+        free(w4);
+        free(p4);
+    }
+
     /* bad ids and a full context are errors that leave the context as it was */
     int32_t bad = V;
     seer_batch bb = {.n = 1, .tokens = &bad};

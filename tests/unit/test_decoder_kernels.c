@@ -1,28 +1,66 @@
 /* The attention inner loops (scalar and the CPU's SIMD choice) against
- * double-precision sums, for every length around the vector widths. */
+ * double-precision sums: query groups of 1 to 9 heads, key counts around
+ * the 8-key blocks, head sizes around the vector widths (and odd ones). */
 #include <math.h>
 
 #include "decoder/attention_kernels.h"
 #include "testlib.h"
 
-int main(void) {
-    float a[80], b[80], y[80], y0[80];
-    for (int i = 0; i < 80; i++) {
-        a[i] = sinf((float)i * 0.7f) * 3.0f;
-        b[i] = cosf((float)i * 1.3f) - 0.25f;
-        y0[i] = (float)i * 0.01f;
-    }
-    const attn_kernels ks[2] = {attn_kernels_scalar(), attn_kernels_select()};
-    for (int k = 0; k < 2; k++)
-        for (int n = 0; n <= 80; n++) {
+enum { GMAX = 9, NKMAX = 21, HDMAX = 80, LDO = HDMAX + 3 };
+
+static float q[GMAX * HDMAX], kv[NKMAX * HDMAX], p[GMAX * NKMAX], out[GMAX * LDO];
+
+static void check_scores(const attn_kernels *k, int id, int group, int nk, int hd) {
+    float s[GMAX * NKMAX];
+    k->scores(q, group, kv, nk, hd, 0.125f, s);
+    for (int g = 0; g < group; g++)
+        for (int r = 0; r < nk; r++) {
             double ref = 0, mag = 0;
-            for (int i = 0; i < n; i++) ref += (double)a[i] * b[i], mag += fabs((double)a[i] * b[i]);
-            CHECK_MSG(fabs(ks[k].dot(a, b, n) - ref) <= 1e-6 * (mag + 1), "kernels %d dot n=%d", k, n);
-            for (int i = 0; i < 80; i++) y[i] = y0[i];
-            ks[k].axpy(y, 0.5f, b, n);
-            for (int i = 0; i < 80; i++) {
-                double want = i < n ? y0[i] + 0.5 * b[i] : y0[i];
-                CHECK_MSG(fabs(y[i] - want) <= 1e-6, "kernels %d axpy n=%d i=%d", k, n, i);
+            for (int d = 0; d < hd; d++) {
+                const double t = (double)q[g * hd + d] * kv[r * hd + d];
+                ref += t, mag += fabs(t);
+            }
+            CHECK_MSG(fabs(s[g * nk + r] - 0.125 * ref) <= 1e-6 * (mag + 1), "kernels %d scores group %d nk %d hd %d", id,
+                      group, nk, hd);
+        }
+}
+
+static void check_mix(const attn_kernels *k, int id, int group, int nk, int hd) {
+    for (int i = 0; i < GMAX * LDO; i++) out[i] = 99.0f; /* overwritten, never added to */
+    k->mix(out, LDO, p, group, nk, kv, hd);
+    for (int g = 0; g < group; g++)
+        for (int d = 0; d < LDO; d++) {
+            double ref = 0, mag = 0;
+            for (int r = 0; r < nk; r++) ref += (double)p[g * nk + r] * kv[r * hd + d], mag += fabs(p[g * nk + r] * kv[r * hd + d]);
+            if (d >= hd) ref = 99.0, mag = 0; /* past the head: untouched */
+            CHECK_MSG(fabs(out[g * LDO + d] - ref) <= 1e-6 * (mag + 1), "kernels %d mix group %d nk %d hd %d d %d", id, group,
+                      nk, hd, d);
+        }
+}
+
+int main(void) {
+    for (int i = 0; i < GMAX * HDMAX; i++) q[i] = sinf((float)i * 0.7f) * 3.0f;
+    for (int i = 0; i < NKMAX * HDMAX; i++) kv[i] = cosf((float)i * 1.3f) - 0.25f;
+    for (int i = 0; i < GMAX * NKMAX; i++) p[i] = 0.5f + 0.4f * sinf((float)i * 0.37f);
+    const attn_kernels ks[2] = {attn_kernels_scalar(), attn_kernels_select()};
+    static const int hds[] = {1, 7, 8, 13, 16, 24, 64, 72, 80};
+    for (int id = 0; id < 2; id++)
+        for (int group = 1; group <= GMAX; group++)
+            for (int nk = 1; nk <= NKMAX; nk++)
+                for (size_t h = 0; h < sizeof hds / sizeof hds[0]; h++) {
+                    check_scores(&ks[id], id, group, nk, hds[h]);
+                    check_mix(&ks[id], id, group, nk, hds[h]);
+                }
+
+    float y[HDMAX], y0[HDMAX];
+    for (int i = 0; i < HDMAX; i++) y0[i] = (float)i * 0.01f;
+    for (int id = 0; id < 2; id++)
+        for (int n = 0; n <= HDMAX; n++) {
+            for (int i = 0; i < HDMAX; i++) y[i] = y0[i];
+            ks[id].axpy(y, 0.5f, kv, n);
+            for (int i = 0; i < HDMAX; i++) {
+                double want = i < n ? y0[i] + 0.5 * kv[i] : y0[i];
+                CHECK_MSG(fabs(y[i] - want) <= 1e-6, "kernels %d axpy n=%d i=%d", id, n, i);
             }
         }
     TEST_MAIN_END();
