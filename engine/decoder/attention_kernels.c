@@ -32,12 +32,13 @@ static void mix_scalar(float *out, int ldo, const float *p, int group, int nk, c
         for (int g = 0; g < group; g++) axpy_scalar(out + (long)g * ldo, p[(long)g * nk + r], V + (long)r * hd, hd);
 }
 
-attn_kernels attn_kernels_scalar(void) { return (attn_kernels){scores_scalar, mix_scalar, axpy_scalar}; }
-
-attn_kernels attn_kernels_select(void) {
-    attn_kernels k = attn_kernels_scalar();
+attn_kernels attn_kernels_for(int level) {
+    attn_kernels k = {scores_scalar, mix_scalar, axpy_scalar};
 #if defined(__x86_64__)
-    if (seer_simd_level() >= SEER_SIMD_AVX2) k = (attn_kernels){attn_scores_avx2, attn_mix_avx2, attn_axpy_avx2};
+    if (level >= SEER_SIMD_AVX2) k = (attn_kernels){attn_scores_avx2, attn_mix_avx2, attn_axpy_avx2};
+    if (level >= SEER_SIMD_AVX512) k = (attn_kernels){attn_scores_avx512, attn_mix_avx512, attn_axpy_avx2};
 #endif
     return k;
 }
+
+attn_kernels attn_kernels_select(void) { return attn_kernels_for(seer_simd_level()); }

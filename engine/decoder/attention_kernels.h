@@ -1,6 +1,6 @@
-/* The inner loops of decode attention over the cache, scalar and AVX2+FMA,
- * picked once per context. A query group (the heads sharing one KV head)
- * goes through each key and value row together, so a row is read once. */
+/* The inner loops of decode attention over the cache, scalar, AVX2+FMA and
+ * AVX-512, picked once per context. A query group (the heads sharing one KV
+ * head) goes through each key and value row together, so a row is read once. */
 #ifndef SEER_DECODER_ATTENTION_KERNELS_H
 #define SEER_DECODER_ATTENTION_KERNELS_H
 
@@ -17,14 +17,17 @@ typedef struct attn_kernels {
     attn_axpy_fn axpy;
 } attn_kernels;
 
-/* The best kernels this CPU runs; the portable ones (tests compare them). */
+/* The kernels of a SIMD level (SEER_SIMD_*; the CPU must have it), and
+ * those of the level this process uses. */
+attn_kernels attn_kernels_for(int level);
 attn_kernels attn_kernels_select(void);
-attn_kernels attn_kernels_scalar(void);
 
 #if defined(__x86_64__)
 void attn_scores_avx2(const float *q, int group, const float *K, int nk, int hd, float scale, float *s);
 void attn_mix_avx2(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd);
 void attn_axpy_avx2(float *y, float a, const float *x, int n);
+void attn_scores_avx512(const float *q, int group, const float *K, int nk, int hd, float scale, float *s);
+void attn_mix_avx512(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd);
 #endif
 
 #endif

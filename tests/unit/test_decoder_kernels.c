@@ -1,9 +1,10 @@
-/* The attention inner loops (scalar and the CPU's SIMD choice) against
+/* The attention inner loops of every SIMD level this CPU has against
  * double-precision sums: query groups of 1 to 9 heads, key counts around
  * the 8-key blocks, head sizes around the vector widths (and odd ones). */
 #include <math.h>
 
 #include "decoder/attention_kernels.h"
+#include "seer/cpu.h"
 #include "testlib.h"
 
 enum { GMAX = 9, NKMAX = 21, HDMAX = 80, LDO = HDMAX + 3 };
@@ -20,7 +21,7 @@ static void check_scores(const attn_kernels *k, int id, int group, int nk, int h
                 const double t = (double)q[g * hd + d] * kv[r * hd + d];
                 ref += t, mag += fabs(t);
             }
-            CHECK_MSG(fabs(s[g * nk + r] - 0.125 * ref) <= 1e-6 * (mag + 1), "kernels %d scores group %d nk %d hd %d", id,
+            CHECK_MSG(fabs(s[g * nk + r] - 0.125 * ref) <= 1e-6 * (mag + 1), "level %d scores group %d nk %d hd %d", id,
                       group, nk, hd);
         }
 }
@@ -33,7 +34,7 @@ static void check_mix(const attn_kernels *k, int id, int group, int nk, int hd) 
             double ref = 0, mag = 0;
             for (int r = 0; r < nk; r++) ref += (double)p[g * nk + r] * kv[r * hd + d], mag += fabs(p[g * nk + r] * kv[r * hd + d]);
             if (d >= hd) ref = 99.0, mag = 0; /* past the head: untouched */
-            CHECK_MSG(fabs(out[g * LDO + d] - ref) <= 1e-6 * (mag + 1), "kernels %d mix group %d nk %d hd %d d %d", id, group,
+            CHECK_MSG(fabs(out[g * LDO + d] - ref) <= 1e-6 * (mag + 1), "level %d mix group %d nk %d hd %d d %d", id, group,
                       nk, hd, d);
         }
 }
@@ -42,9 +43,11 @@ int main(void) {
     for (int i = 0; i < GMAX * HDMAX; i++) q[i] = sinf((float)i * 0.7f) * 3.0f;
     for (int i = 0; i < NKMAX * HDMAX; i++) kv[i] = cosf((float)i * 1.3f) - 0.25f;
     for (int i = 0; i < GMAX * NKMAX; i++) p[i] = 0.5f + 0.4f * sinf((float)i * 0.37f);
-    const attn_kernels ks[2] = {attn_kernels_scalar(), attn_kernels_select()};
+    const int levels = seer_cpu_simd_best() + 1;
+    attn_kernels ks[SEER_SIMD_LEVELS];
+    for (int l = 0; l < levels; l++) ks[l] = attn_kernels_for(l);
     static const int hds[] = {1, 7, 8, 13, 16, 24, 64, 72, 80};
-    for (int id = 0; id < 2; id++)
+    for (int id = 0; id < levels; id++)
         for (int group = 1; group <= GMAX; group++)
             for (int nk = 1; nk <= NKMAX; nk++)
                 for (size_t h = 0; h < sizeof hds / sizeof hds[0]; h++) {
@@ -54,13 +57,13 @@ int main(void) {
 
     float y[HDMAX], y0[HDMAX];
     for (int i = 0; i < HDMAX; i++) y0[i] = (float)i * 0.01f;
-    for (int id = 0; id < 2; id++)
+    for (int id = 0; id < levels; id++)
         for (int n = 0; n <= HDMAX; n++) {
             for (int i = 0; i < HDMAX; i++) y[i] = y0[i];
             ks[id].axpy(y, 0.5f, kv, n);
             for (int i = 0; i < HDMAX; i++) {
                 double want = i < n ? y0[i] + 0.5 * kv[i] : y0[i];
-                CHECK_MSG(fabs(y[i] - want) <= 1e-6, "kernels %d axpy n=%d i=%d", id, n, i);
+                CHECK_MSG(fabs(y[i] - want) <= 1e-6, "level %d axpy n=%d i=%d", id, n, i);
             }
         }
     TEST_MAIN_END();

@@ -41,8 +41,10 @@ static void check_sites(int level) {
                   seer_simd_level_name(level));
         CHECK(seer_vec_dot4_get(types[t]) == seer_vec_dot4_kernel(level, types[t]));
     }
-    attn_kernels a = attn_kernels_select(), s = attn_kernels_scalar();
-    CHECK_MSG((a.scores == s.scores && a.mix == s.mix) == (level == SEER_SIMD_SCALAR), "attention kernels at %s", seer_simd_level_name(level));
+    attn_kernels a = attn_kernels_select(), at_level = attn_kernels_for(level);
+    CHECK_MSG(a.scores == at_level.scores && a.mix == at_level.mix && a.axpy == at_level.axpy, "attention kernels at %s",
+              seer_simd_level_name(level));
+    if (level > SEER_SIMD_SCALAR) CHECK(a.scores != attn_kernels_for(level - 1).scores);
     CHECK(seer_tensor_have_avx2() == (level >= SEER_SIMD_AVX2));
     CHECK(strcmp(seer_simd_name(), seer_simd_level_name(level)) == 0);
 

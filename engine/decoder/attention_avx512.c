@@ -1,0 +1,114 @@
+/* AVX-512 attention loops (built with the AVX-512 flags, called only when
+ * the CPU has them): half the instructions of the AVX2 ones, head sizes that
+ * are not a multiple of 16 handled with masked loads and stores. */
+#include "decoder/attention_kernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#include <stdbool.h>
+
+static inline __mmask16 tail_mask(int n) { return n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1); }
+
+static float dot(const float *a, const float *b, int n) {
+    __m512 s = _mm512_setzero_ps();
+    for (int i = 0; i < n; i += 16) {
+        const __mmask16 m = tail_mask(n - i);
+        s = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i), s);
+    }
+    return _mm512_reduce_add_ps(s);
+}
+
+/* The horizontal sums of eight vectors, as one 8-float vector. */
+static inline __m256 sum8(const __m512 a[8]) {
+    __m256 h[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++) h[j] = _mm256_add_ps(_mm512_castps512_ps256(a[j]), _mm512_extractf32x8_ps(a[j], 1));
+    const __m256 t0 = _mm256_hadd_ps(_mm256_hadd_ps(h[0], h[1]), _mm256_hadd_ps(h[2], h[3]));
+    const __m256 t1 = _mm256_hadd_ps(_mm256_hadd_ps(h[4], h[5]), _mm256_hadd_ps(h[6], h[7]));
+    return _mm256_add_ps(_mm256_permute2f128_ps(t0, t1, 0x20), _mm256_permute2f128_ps(t0, t1, 0x31));
+}
+
+/* Eight keys at a time per query head, one accumulator per key. */
+void attn_scores_avx512(const float *q, int group, const float *K, int nk, int hd, float scale, float *s) {
+    const __m256 vscale = _mm256_set1_ps(scale);
+    int r = 0;
+    for (; r + 8 <= nk; r += 8) {
+        const float *k = K + (long)r * hd;
+        for (int g = 0; g < group; g++) {
+            const float *qg = q + (long)g * hd;
+            __m512 acc[8];
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; j++) acc[j] = _mm512_setzero_ps();
+            for (int d = 0; d < hd; d += 16) {
+                const __mmask16 m = tail_mask(hd - d);
+                const __m512 qv = _mm512_maskz_loadu_ps(m, qg + d);
+#pragma GCC unroll 8
+                for (int j = 0; j < 8; j++) acc[j] = _mm512_fmadd_ps(qv, _mm512_maskz_loadu_ps(m, k + (long)j * hd + d), acc[j]);
+            }
+            _mm256_storeu_ps(s + (long)g * nk + r, _mm256_mul_ps(sum8(acc), vscale));
+        }
+    }
+    for (; r < nk; r++)
+        for (int g = 0; g < group; g++) s[(long)g * nk + r] = dot(q + (long)g * hd, K + (long)r * hd, hd) * scale;
+}
+
+/* Up to 16·NV columns (the last vector masked) of G heads' outputs over nk
+ * keys, summed in registers, then stored (first key block) or added. */
+static inline __attribute__((always_inline)) void mix_cols(float *out, int ldo, const float *p, int ldp, int nk,
+                                                           const float *V, int hd, __mmask16 last, bool first,
+                                                           const int G, const int NV) {
+    __m512 acc[4][4];
+#pragma GCC unroll 4
+    for (int j = 0; j < G; j++)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++)
+            acc[j][v] = first ? _mm512_setzero_ps()
+                              : _mm512_maskz_loadu_ps(v == NV - 1 ? last : 0xFFFF, out + (long)j * ldo + 16 * v);
+    for (int r = 0; r < nk; r++) {
+        __m512 x[4];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) x[v] = _mm512_maskz_loadu_ps(v == NV - 1 ? last : 0xFFFF, V + (long)r * hd + 16 * v);
+#pragma GCC unroll 4
+        for (int j = 0; j < G; j++) {
+            const __m512 w = _mm512_set1_ps(p[(long)j * ldp + r]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) acc[j][v] = _mm512_fmadd_ps(w, x[v], acc[j][v]);
+        }
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < G; j++)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) _mm512_mask_storeu_ps(out + (long)j * ldo + 16 * v, v == NV - 1 ? last : 0xFFFF, acc[j][v]);
+}
+
+#define MIX_CASE(g, nv)                                                                                                \
+    case (g) * 4 + (nv) - 1: mix_cols(out, ldo, p, ldp, nk, V, hd, last, first, g, nv); break
+
+static void mix_heads(float *out, int ldo, const float *p, int ldp, int nk, const float *V, int hd, __mmask16 last,
+                      bool first, int G, int NV) {
+    switch (G * 4 + NV - 1) { /* constant arguments, so each case keeps its sums in registers */
+        MIX_CASE(1, 1); MIX_CASE(1, 2); MIX_CASE(1, 3); MIX_CASE(1, 4);
+        MIX_CASE(2, 1); MIX_CASE(2, 2); MIX_CASE(2, 3); MIX_CASE(2, 4);
+        MIX_CASE(3, 1); MIX_CASE(3, 2); MIX_CASE(3, 3); MIX_CASE(3, 4);
+        MIX_CASE(4, 1); MIX_CASE(4, 2); MIX_CASE(4, 3); default: mix_cols(out, ldo, p, ldp, nk, V, hd, last, first, 4, 4);
+    }
+}
+
+/* Keys in blocks whose value rows stay in L1 across the column passes
+ * (one pass for heads up to 64 wide). */
+#define MIX_KEY_BLOCK 16
+
+void attn_mix_avx512(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd) {
+    for (int r0 = 0; r0 < nk; r0 += MIX_KEY_BLOCK) {
+        const int kb = nk - r0 < MIX_KEY_BLOCK ? nk - r0 : MIX_KEY_BLOCK;
+        for (int g0 = 0; g0 < group; g0 += 4) {
+            const int G = group - g0 < 4 ? group - g0 : 4;
+            for (int d = 0; d < hd; d += 64) {
+                const int cols = hd - d < 64 ? hd - d : 64, NV = (cols + 15) / 16;
+                mix_heads(out + (long)g0 * ldo + d, ldo, p + (long)g0 * nk + r0, nk, kb, V + (long)r0 * hd + d, hd,
+                          tail_mask(cols - 16 * (NV - 1)), r0 == 0, G, NV);
+            }
+        }
+    }
+}
+#endif
