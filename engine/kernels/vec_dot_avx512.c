@@ -110,16 +110,14 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
  * row of the whole group (the 256-bit kernel's two halves at once). The
  * high nibbles are multiplied in place, as 16× their value (VPDPBUSD does
  * not saturate and a sub-block's sum still fits in 32 bits), and the sums
- * shifted back once per sub-block. No software prefetch: the group is one
- * sequential stream, which the hardware prefetchers follow; asking for
- * lines ahead measured slower on a Zen 4 (one core 28 -> 22 GB/s from
- * memory, two cores 53 -> 43). */
+ * shifted back once per sub-block. */
 static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
     const block_q4_Kx16 *x = w;
     const block_q8_K *y = a;
     const __m512i m4 = _mm512_set1_epi8(0x0F);
     __m512 acc = _mm512_setzero_ps(), acc_mins = _mm512_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_group(x + i, sizeof *x);
         __m128i bsums = _mm_hadd_epi16(_mm_loadu_si128((const __m128i *)y[i].bsums),
                                        _mm_loadu_si128((const __m128i *)(y[i].bsums + 8)));
         /* sums of the 8 sub-blocks' activations, as 16-bit pairs (2c, 2c+1) */
@@ -185,6 +183,7 @@ static void dot16_q6_K_512(int64_t n, const void *w, const void *a, float out[SE
     const block_q8_K *y = a;
     __m512 acc = _mm512_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_group(x + i, sizeof *x);
         const uint8_t *q8 = (const uint8_t *)y[i].qs;
         __m512i isum = _mm512_setzero_si512();
         for (int h = 0; h < 2; h++)
@@ -215,6 +214,7 @@ static void dot16_q8_0_512(int64_t n, const void *w, const void *a, float out[SE
     for (int64_t b = 0; b < n / 32; b++) {
         const block_q8_0x16 *u = x + b / 2;
         int s = (int)(b % 2);
+        if (s == 0) prefetch_group(u, sizeof *u);
         const uint8_t *q8 = (const uint8_t *)y[b].qs;
         __m512i sum = _mm512_setzero_si512();
         for (int g = 0; g < 8; g++)
