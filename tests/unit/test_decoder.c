@@ -229,6 +229,19 @@ static void reference(const ref_model *m, const double *rows, const int (*pos)[4
     free(v);
 }
 
+/* The reference logits of tokens at positions 0, 1, ...: want[n][V]. */
+static void reference_tokens(const ref_model *m, const int32_t *toks, int n, double *want) {
+    double *rows = malloc(sizeof *rows * (size_t)n * E);
+    int(*pos)[4] = malloc(sizeof *pos * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        for (int c = 0; c < E; c++) rows[i * E + c] = m->tok[toks[i]][c];
+        pos[i][0] = pos[i][1] = pos[i][2] = pos[i][3] = i;
+    }
+    reference(m, rows, (const int(*)[4])pos, n, want);
+    free(rows);
+    free(pos);
+}
+
 static double max_err(const float *got, const double *want, int n) {
     double e = 0;
     for (int i = 0; i < n; i++) {
@@ -306,13 +319,8 @@ static void test_llama(seer_pool *pool) {
         enum { P = 3, LONG = 45 };
         int32_t seq[P + LONG];
         for (int i = 0; i < P + LONG; i++) seq[i] = (i * 7 + 3) % V;
-        double *r3 = malloc(sizeof *r3 * (P + LONG) * E), *w3 = malloc(sizeof *w3 * (P + LONG) * V);
-        int(*p3)[4] = malloc(sizeof *p3 * (P + LONG));
-        for (int i = 0; i < P + LONG; i++) {
-            for (int cc = 0; cc < E; cc++) r3[i * E + cc] = m.tok[seq[i]][cc];
-            p3[i][0] = p3[i][1] = p3[i][2] = p3[i][3] = i;
-        }
-        reference(&m, r3, (const int(*)[4])p3, P + LONG, w3);
+        double *w3 = malloc(sizeof *w3 * (P + LONG) * V);
+        reference_tokens(&m, seq, P + LONG, w3);
         seer_ctx_truncate(c, 0, 0);
         seer_batch head = {.n = P, .tokens = seq};
         seer_batch body = {.n = LONG, .tokens = seq + P, .logits_all = true};
@@ -320,9 +328,7 @@ static void test_llama(seer_pool *pool) {
         CHECK(seer_ctx_decode(c, &body, NULL, &err) == 0);
         for (int i = 0; i < LONG; i++)
             CHECK_MSG(max_err(seer_ctx_logits(c, i), w3 + (P + i) * V, V) < 2e-5, "long batch row %d", i);
-        free(r3);
         free(w3);
-        free(p3);
         seer_ctx_truncate(c, 2, 2);
         CHECK(seer_ctx_decode(c, &ab, NULL, &err) == 0);
     }
@@ -334,13 +340,8 @@ static void test_llama(seer_pool *pool) {
         enum { LEN = 150, PRE = 120, FEW = 5 };
         int32_t seq[LEN];
         for (int i = 0; i < LEN; i++) seq[i] = (i * 11 + 5) % V;
-        double *r4 = malloc(sizeof *r4 * LEN * E), *w4 = malloc(sizeof *w4 * LEN * V);
-        int(*p4)[4] = malloc(sizeof *p4 * LEN);
-        for (int i = 0; i < LEN; i++) {
-            for (int cc = 0; cc < E; cc++) r4[i * E + cc] = m.tok[seq[i]][cc];
-            p4[i][0] = p4[i][1] = p4[i][2] = p4[i][3] = i;
-        }
-        reference(&m, r4, (const int(*)[4])p4, LEN, w4);
+        double *w4 = malloc(sizeof *w4 * LEN * V);
+        reference_tokens(&m, seq, LEN, w4);
         seer_ctx *lc = seer_ctx_new(llm, 256, pool, &err);
         CHECK_MSG(lc != NULL, "ctx: %s", err.msg);
         seer_batch pre = {.n = PRE, .tokens = seq};
@@ -355,9 +356,7 @@ static void test_llama(seer_pool *pool) {
             CHECK_MSG(max_err(seer_ctx_logits(lc, 0), w4 + i * V, V) < 2e-5, "chunked step %d", i);
         }
         seer_ctx_free(lc);
-        free(r4);
         free(w4);
-        free(p4);
     }
 
     /* bad ids and a full context are errors that leave the context as it was */
