@@ -31,9 +31,11 @@ static void check_mix(const attn_kernels *k, int id, int group, int nk, int hd) 
     k->mix(out, LDO, p, group, nk, kv, hd);
     for (int g = 0; g < group; g++)
         for (int d = 0; d < LDO; d++) {
-            double ref = 0, mag = 0;
-            for (int r = 0; r < nk; r++) ref += (double)p[g * nk + r] * kv[r * hd + d], mag += fabs(p[g * nk + r] * kv[r * hd + d]);
-            if (d >= hd) ref = 99.0, mag = 0; /* past the head: untouched */
+            double ref = 99.0, mag = 0; /* past the head: untouched */
+            if (d < hd) {
+                ref = 0;
+                for (int r = 0; r < nk; r++) ref += (double)p[g * nk + r] * kv[r * hd + d], mag += fabs(p[g * nk + r] * kv[r * hd + d]);
+            }
             CHECK_MSG(fabs(out[g * LDO + d] - ref) <= 1e-6 * (mag + 1), "level %d mix group %d nk %d hd %d d %d", id, group,
                       nk, hd, d);
         }
