@@ -19,7 +19,7 @@ typedef struct attn_job {
  * with only 2 or 3 KV heads still keeps every thread busy. Each task reads
  * its key and value rows once for all the query heads that share them and
  * leaves, per head, the output of the softmax over its chunk with the
- * chunk's max score and exp sum; merge_chunks weighs the chunks into the
+ * log of the chunk's exp sum; merge_chunks weighs the chunks into the
  * softmax over all keys. The chunk length depends on the context length
  * only, never on the thread count, and neither does the result. */
 static int chunk_keys(int len) {
@@ -29,10 +29,10 @@ static int chunk_keys(int len) {
 
 static int n_chunks(int len) { return (len + chunk_keys(len) - 1) / chunk_keys(len); }
 
-/* Head h of row i, chunk ch: head_dim outputs, then the max and the sum. */
+/* Head h of row i, chunk ch: head_dim outputs, then the chunk's log Σ exp(score). */
 static float *chunk_part(const seer_ctx *c, int i, int h, int ch) {
     const seer_llm_info *in = &c->m->info;
-    return c->attn_parts + (((size_t)i * in->n_head + h) * LLM_ATTN_CHUNKS_MAX + ch) * (size_t)(in->head_dim + 2);
+    return c->attn_parts + (((size_t)i * in->n_head + h) * LLM_ATTN_CHUNKS_MAX + ch) * (size_t)(in->head_dim + 1);
 }
 
 static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
@@ -53,18 +53,13 @@ static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         const float *q = c->q + ((size_t)i * in->n_head + h0) * hd;
         c->attn_k.scores(q, group, K, nk, hd, scale, scores);
         float *parts = chunk_part(c, i, h0, ch);
-        const int ldp = LLM_ATTN_CHUNKS_MAX * (hd + 2); /* from one head's part to the next head's */
-        for (int g = 0; g < group; g++) {
-            float *s = scores + (size_t)g * nk, *part = parts + (size_t)g * ldp, max = s[0];
-            for (int r = 1; r < nk; r++) max = s[r] > max ? s[r] : max;
-            part[hd] = max;
-            part[hd + 1] = seer_exp_softmax(s, nk);
-        }
+        const int ldp = LLM_ATTN_CHUNKS_MAX * (hd + 1); /* from one head's part to the next head's */
+        for (int g = 0; g < group; g++) parts[(size_t)g * ldp + hd] = seer_exp_softmax(scores + (size_t)g * nk, nk);
         c->attn_k.mix(parts, ldp, scores, group, nk, V, hd);
     }
 }
 
-/* Each head's chunks, weighted by exp(chunk max − overall max) · chunk sum. */
+/* Each head's chunks, weighted by their share of Σ exp(score) over all keys. */
 static void merge_chunks(seer_ctx *c, int n) {
     const seer_llm_info *in = &c->m->info;
     const int hd = in->head_dim;
@@ -78,10 +73,7 @@ static void merge_chunks(seer_ctx *c, int n) {
             }
             float max = chunk_part(c, i, h, 0)[hd], w[LLM_ATTN_CHUNKS_MAX], total = 0;
             for (int ch = 1; ch < nc; ch++) max = fmaxf(max, chunk_part(c, i, h, ch)[hd]);
-            for (int ch = 0; ch < nc; ch++) {
-                const float *part = chunk_part(c, i, h, ch);
-                total += w[ch] = expf(part[hd] - max) * part[hd + 1];
-            }
+            for (int ch = 0; ch < nc; ch++) total += w[ch] = expf(chunk_part(c, i, h, ch)[hd] - max);
             memset(out, 0, sizeof(float) * (size_t)hd);
             for (int ch = 0; ch < nc; ch++) c->attn_k.axpy(out, w[ch] / total, chunk_part(c, i, h, ch), hd);
         }

@@ -87,7 +87,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
     c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
-                                     (size_t)(in->head_dim + 2), &total);
+                                     (size_t)(in->head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->scores || !c->tile_scores || !c->attn_parts || !c->logits) {

@@ -50,7 +50,7 @@ struct seer_ctx {
     bool logits_all;
     attn_kernels attn_k;         /* inner attention loops for this CPU */
     float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
-    float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 2] */
+    float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 1] */
 };
 
 /* Prefill attention runs on tiles of this many query rows through GEMM, from

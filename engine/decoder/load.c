@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "decoder/llm_internal.h"
 #include "seer/tensor.h"
@@ -14,7 +13,6 @@ typedef struct arch_desc {
     bool qkv_bias;
     float default_eps;
 } arch_desc;
-
 
 static const arch_desc ARCHES[] = {
     {"llama", LLM_ROPE_NORMAL, false, 1e-5f},

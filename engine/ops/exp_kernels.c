@@ -22,13 +22,13 @@ void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64
 }
 
 float seer_exp_softmax_scalar(float *x, int64_t n) {
-    if (n <= 0) return 0;
+    if (n <= 0) return -INFINITY;
     float max = x[0], sum = 0;
     for (int64_t i = 1; i < n; i++) max = x[i] > max ? x[i] : max;
     for (int64_t i = 0; i < n; i++) sum += x[i] = expf(x[i] - max);
     float inv = 1.0f / sum;
     for (int64_t i = 0; i < n; i++) x[i] *= inv;
-    return sum;
+    return max + logf(sum);
 }
 
 void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n) {

@@ -15,8 +15,8 @@ typedef enum seer_gate_kind {
 } seer_gate_kind;
 
 void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-/* In-place softmax of one row (max subtracted). Returns the sum of the
- * exponentials it divided by (chunks of a softmax merge with it). */
+/* In-place softmax of one row (max subtracted). Returns log Σ exp(x), the
+ * log of what it divided by (chunks of a softmax merge with it). */
 float seer_exp_softmax(float *x, int64_t n);
 
 /* Per instruction set; the dispatcher picks one. */

@@ -3,6 +3,7 @@
 
 #if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
+#include <math.h>
 
 static inline __m256 exp8(__m256 x) {
     x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(SEER_EXP_LO)), _mm256_set1_ps(SEER_EXP_HI));
@@ -81,7 +82,7 @@ float seer_exp_softmax_avx2(float *x, int64_t n) {
     __m256 inv = _mm256_set1_ps(1.0f / sum);
     for (i = 0; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), inv));
     for (; i < n; i++) x[i] *= _mm256_cvtss_f32(inv);
-    return sum;
+    return max + logf(sum);
 }
 #else
 void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }

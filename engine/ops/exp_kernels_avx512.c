@@ -49,13 +49,14 @@ void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64
 }
 
 float seer_exp_softmax_avx512(float *x, int64_t n) {
-    if (n <= 0) return 0;
+    if (n <= 0) return -INFINITY;
     __m512 vmax = _mm512_set1_ps(-INFINITY);
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = tail_mask(n - i);
         vmax = _mm512_mask_max_ps(vmax, m, vmax, _mm512_maskz_loadu_ps(m, x + i));
     }
-    __m512 vm = _mm512_set1_ps(_mm512_reduce_max_ps(vmax)), vsum = _mm512_setzero_ps();
+    const float max = _mm512_reduce_max_ps(vmax);
+    __m512 vm = _mm512_set1_ps(max), vsum = _mm512_setzero_ps();
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = tail_mask(n - i);
         __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, x + i), vm));
@@ -68,7 +69,7 @@ float seer_exp_softmax_avx512(float *x, int64_t n) {
         __mmask16 m = tail_mask(n - i);
         _mm512_mask_storeu_ps(x + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + i), inv));
     }
-    return sum;
+    return max + logf(sum);
 }
 #else
 void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
