@@ -116,8 +116,9 @@ static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SE
     const block_q8_K *y = a;
     const __m512i m4 = _mm512_set1_epi8(0x0F);
     __m512 acc = _mm512_setzero_ps(), acc_mins = _mm512_setzero_ps();
+    const char *pf = stream_prefetch_start(w);
     for (int64_t i = 0; i < n / QK_K; i++) {
-        prefetch_group(x + i, sizeof *x);
+        stream_prefetch(&pf, Q4_KX16_HEAD_LINES);
         __m128i bsums = _mm_hadd_epi16(_mm_loadu_si128((const __m128i *)y[i].bsums),
                                        _mm_loadu_si128((const __m128i *)(y[i].bsums + 8)));
         /* sums of the 8 sub-blocks' activations, as 16-bit pairs (2c, 2c+1) */
@@ -128,6 +129,7 @@ static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SE
         for (int c = 0; c < 4; c++) {
             __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
             for (int g = 0; g < 8; g++) {
+                stream_prefetch(&pf, 1);
                 __m512i q = _mm512_loadu_si512((const void *)x[i].qs[c][g][0]);
                 lo = _mm512_dpbusd_epi32(lo, _mm512_and_si512(q, m4),
                                          _mm512_set1_epi32((int)load_u32((const uint8_t *)y[i].qs + 64 * c + 4 * g)));
@@ -182,21 +184,24 @@ static void dot16_q6_K_512(int64_t n, const void *w, const void *a, float out[SE
     const block_q6_Kx16 *x = w;
     const block_q8_K *y = a;
     __m512 acc = _mm512_setzero_ps();
+    const char *pf = stream_prefetch_start(w);
     for (int64_t i = 0; i < n / QK_K; i++) {
-        prefetch_group(x + i, sizeof *x);
         const uint8_t *q8 = (const uint8_t *)y[i].qs;
         __m512i isum = _mm512_setzero_si512();
         for (int h = 0; h < 2; h++)
             for (int half = 0; half < 2; half++) { /* weights 16·half .. 16·half + 15 of each run of 32 */
                 __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
-                for (int g = 4 * half; g < 4 * half + 4; g++)
+                for (int g = 4 * half; g < 4 * half + 4; g++) {
+                    stream_prefetch(&pf, 3);
                     q6_K_runs_512(x[i].q[h][g][0][0], q8 + 128 * h + 4 * g, &s0, &s1, &s2, &s3);
+                }
                 int grp = 8 * h + half; /* run t's group is grp + 2t */
                 isum = q6_K_scaled_512(isum, s0, &x[i], &y[i], grp);
                 isum = q6_K_scaled_512(isum, s1, &x[i], &y[i], grp + 2);
                 isum = q6_K_scaled_512(isum, s2, &x[i], &y[i], grp + 4);
                 isum = q6_K_scaled_512(isum, s3, &x[i], &y[i], grp + 6);
             }
+        stream_prefetch(&pf, Q6_KX16_TAIL_LINES);
         __m512 d = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d)), _mm512_set1_ps(y[i].d));
         acc = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(isum), acc);
     }
@@ -211,15 +216,18 @@ static void dot16_q8_0_512(int64_t n, const void *w, const void *a, float out[SE
     const block_q8_0 *y = a;
     const __m512i flip = _mm512_set1_epi8((char)0x80);
     __m512 acc = _mm512_setzero_ps();
+    const char *pf = stream_prefetch_start(w);
     for (int64_t b = 0; b < n / 32; b++) {
         const block_q8_0x16 *u = x + b / 2;
         int s = (int)(b % 2);
-        if (s == 0) prefetch_group(u, sizeof *u);
+        if (s == 0) stream_prefetch(&pf, Q8_0X16_HEAD_LINES);
         const uint8_t *q8 = (const uint8_t *)y[b].qs;
         __m512i sum = _mm512_setzero_si512();
-        for (int g = 0; g < 8; g++)
+        for (int g = 0; g < 8; g++) {
+            stream_prefetch(&pf, 1);
             sum = _mm512_dpbusd_epi32(sum, _mm512_xor_si512(_mm512_loadu_si512((const void *)u->qs[s][g][0]), flip),
                                       _mm512_set1_epi32((int)load_u32(q8 + 4 * g)));
+        }
         __m256i a8 = _mm256_loadu_si256((const __m256i *)q8); /* Σ a: byte sums of a + 128, less 32 · 128 */
         __m256i sad = _mm256_sad_epu8(_mm256_xor_si256(a8, _mm256_set1_epi8((char)0x80)), _mm256_setzero_si256());
         int sum_a = hsum_i32(sad) - 32 * 128;
