@@ -16,27 +16,38 @@ void image_fit_size(int w, int h, int max_w, int max_h, int *out_w, int *out_h) 
     *out_h = fh < 1 ? 1 : fh;
 }
 
+int canvas_rect(const canvas_spec *c, int x, int y, int w, int h, uint8_t *dst) {
+    if (x < 0 || y < 0 || w <= 0 || h <= 0 || x > c->cw - w || y > c->ch - h) return -1;
+    for (size_t i = 0; i < (size_t)w * h; i++) memcpy(dst + i * 3, c->fill, 3);
+    int iw, ih;
+    image_fit_size(c->src->w, c->src->h, c->cw, c->ch, &iw, &ih);
+    int ox = (c->cw - iw) / 2, oy = (c->ch - ih) / 2;
+    /* the resized image's part inside the rectangle, in canvas coordinates */
+    int x0 = x > ox ? x : ox, y0 = y > oy ? y : oy;
+    int x1 = x + w < ox + iw ? x + w : ox + iw, y1 = y + h < oy + ih ? y + h : oy + ih;
+    if (x0 >= x1 || y0 >= y1) return 0;
+    uint8_t *at = dst + ((size_t)(y0 - y) * w + (x0 - x)) * 3;
+    if (c->filter == RESIZE_BICUBIC)
+        return seer_image_resize_bicubic_rect(c->src, iw, ih, x0 - ox, y0 - oy, x1 - x0, y1 - y0, at, (size_t)w * 3);
+    seer_image inner;
+    if (seer_image_resize_bilinear(c->src, iw, ih, &inner) != 0) return -1;
+    for (int r = y0; r < y1; r++)
+        memcpy(at + (size_t)(r - y0) * w * 3, inner.rgb + ((size_t)(r - oy) * iw + (x0 - ox)) * 3, (size_t)(x1 - x0) * 3);
+    seer_image_free(&inner);
+    return 0;
+}
+
 int image_fit_on_canvas(const seer_image *src, int cw, int ch, const uint8_t fill[3], resize_filter filter,
                         seer_image *dst) {
     dst->rgb = NULL;
     dst->w = dst->h = 0;
     if (cw <= 0 || ch <= 0 || (int64_t)cw * ch > PREPROCESS_MAX_CANVAS_PIXELS) return -1;
-    int iw, ih;
-    image_fit_size(src->w, src->h, cw, ch, &iw, &ih);
-    seer_image inner;
-    int rc = filter == RESIZE_BICUBIC ? seer_image_resize_bicubic(src, iw, ih, &inner)
-                                      : seer_image_resize_bilinear(src, iw, ih, &inner);
-    if (rc != 0) return -1;
+    canvas_spec c = {.src = src, .cw = cw, .ch = ch, .fill = {fill[0], fill[1], fill[2]}, .filter = filter};
     uint8_t *canvas = malloc((size_t)cw * ch * 3);
-    if (!canvas) {
-        seer_image_free(&inner);
+    if (!canvas || canvas_rect(&c, 0, 0, cw, ch, canvas) != 0) {
+        free(canvas);
         return -1;
     }
-    for (size_t i = 0; i < (size_t)cw * ch; i++) memcpy(canvas + i * 3, fill, 3);
-    int ox = (cw - iw) / 2, oy = (ch - ih) / 2;
-    for (int y = 0; y < ih; y++)
-        memcpy(canvas + ((size_t)(oy + y) * cw + ox) * 3, inner.rgb + (size_t)y * iw * 3, (size_t)iw * 3);
-    seer_image_free(&inner);
     dst->rgb = canvas;
     dst->w = cw;
     dst->h = ch;
@@ -71,13 +82,14 @@ int image_inputs_append(seer_image_inputs *out, const seer_image *img, const see
 }
 
 float *seer_pixels_planes(const seer_pixels *p) {
-    if (!p || (!p->data && !p->rgb) || p->w <= 0 || p->h <= 0) return NULL;
+    seer_pixels tmp = {0};
+    if (!p || !seer_pixels_present(p) || p->w <= 0 || p->h <= 0 || !(p = seer_pixels_readable(p, &tmp))) return NULL;
     float *planes = malloc(sizeof(float) * 3 * (size_t)p->w * (size_t)p->h);
-    if (!planes) return NULL;
     float *dst = planes;
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < 3 && planes; c++)
         for (int y = 0; y < p->h; y++)
             for (int x = 0; x < p->w; x++) *dst++ = seer_pixel_at(p, c, y, x);
+    seer_pixels_free(&tmp);
     return planes;
 }
 
@@ -85,21 +97,46 @@ void seer_pixels_free(seer_pixels *p) {
     if (!p) return;
     free(p->data);
     free(p->rgb);
+    pixels_source_release(p->source);
     p->data = NULL;
     p->rgb = NULL;
+    p->source = NULL;
 }
 
-int image_inputs_append_tiles(seer_image_inputs *out, const seer_image *canvas, int tile,
+int image_inputs_append_tiles(seer_image_inputs *out, const canvas_spec *canvas, int tile,
                               const seer_vision_hparams *hp) {
-    int cols = canvas->w / tile, rows = canvas->h / tile;
-    for (int r = 0; r < rows; r++) {
-        for (int c = 0; c < cols; c++) {
-            seer_image t;
-            if (image_crop(canvas, c * tile, r * tile, tile, tile, &t) != 0) return -1;
-            int rc = image_inputs_append(out, &t, hp);
-            seer_image_free(&t);
-            if (rc != 0) return -1;
+    int cols = canvas->cw / tile, rows = canvas->ch / tile;
+    if (cols <= 0 || rows <= 0 || (int64_t)canvas->cw * canvas->ch > PREPROCESS_MAX_CANVAS_PIXELS) return -1;
+    if ((int64_t)canvas->src->w * canvas->src->h < (int64_t)canvas->cw * canvas->ch) {
+        seer_pixels_source *src = pixels_source_new(canvas, rows * cols);
+        if (!src) return -1;
+        for (int i = 0; i < rows * cols; i++) {
+            seer_pixels px = {.w = tile, .h = tile, .source = src, .source_x = i % cols * tile, .source_y = i / cols * tile};
+            memcpy(px.mean, hp->mean, sizeof px.mean);
+            memcpy(px.std, hp->std, sizeof px.std);
+            seer_pixels *grown = realloc(out->inputs, sizeof *grown * (size_t)(out->n + 1));
+            if (!grown) { /* the tiles not yet appended give up their references */
+                for (int k = i; k < rows * cols; k++) pixels_source_release(src);
+                return -1;
+            }
+            out->inputs = grown;
+            out->inputs[out->n++] = px;
         }
+    } else {
+        seer_image whole;
+        if (image_fit_on_canvas(canvas->src, canvas->cw, canvas->ch, canvas->fill, canvas->filter, &whole) != 0)
+            return -1;
+        for (int i = 0; i < rows * cols; i++) {
+            seer_image t;
+            int rc = image_crop(&whole, i % cols * tile, i / cols * tile, tile, tile, &t);
+            if (rc == 0) rc = image_inputs_append(out, &t, hp);
+            seer_image_free(&t);
+            if (rc != 0) {
+                seer_image_free(&whole);
+                return -1;
+            }
+        }
+        seer_image_free(&whole);
     }
     out->grid_rows = rows;
     out->grid_cols = cols;

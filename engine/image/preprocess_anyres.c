@@ -5,8 +5,6 @@
 
 #include "image/preprocess_internal.h"
 
-static const uint8_t BLACK[3] = {0, 0, 0};
-
 /* Largest effective area wins; ties go to the smaller waste, then to the
  * earlier entry. */
 static int best_pinpoint(const seer_vision_hparams *hp, int w, int h) {
@@ -54,14 +52,12 @@ int preprocess_anyres(const seer_vision_hparams *hp, const seer_image *img, seer
         seer_error_set(err, "preprocess: grid pinpoint %d×%d is not a small multiple of the %d-pixel tile", cw, ch, n);
         return -1;
     }
-    seer_image canvas;
-    if (image_fit_on_canvas(img, cw, ch, BLACK, RESIZE_BICUBIC, &canvas) != 0) {
+    canvas_spec canvas = {.src = img, .cw = cw, .ch = ch, .filter = RESIZE_BICUBIC};
+    if (image_inputs_append_tiles(out, &canvas, n, hp) != 0) {
         seer_error_set(err, "preprocess: %d×%d canvas too large or out of memory", cw, ch);
         return -1;
     }
-    int rc = image_inputs_append_tiles(out, &canvas, n, hp);
-    seer_image_free(&canvas);
-    if (rc == 0) rc = append_overview(hp, img, out);
+    int rc = append_overview(hp, img, out);
     if (rc != 0) seer_error_set(err, "preprocess: out of memory");
     return rc;
 }

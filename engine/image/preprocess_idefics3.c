@@ -6,8 +6,6 @@
 
 #include "image/preprocess_internal.h"
 
-static const uint8_t BLACK[3] = {0, 0, 0};
-
 /* Upper bound on tiles per image; 2048/512 gives at most 5×5 in practice. */
 #define IDEFICS3_MAX_TILES 256
 
@@ -23,19 +21,15 @@ int preprocess_idefics3(const seer_vision_hparams *hp, const seer_image *img, se
         seer_error_set(err, "preprocess: %d×%d tiles is over the limit of %d", cols, rows, IDEFICS3_MAX_TILES);
         return -1;
     }
-    seer_image canvas;
-    if (image_fit_on_canvas(img, cols * tile, rows * tile, BLACK, RESIZE_BICUBIC, &canvas) != 0) {
+    canvas_spec canvas = {.src = img, .cw = cols * tile, .ch = rows * tile, .filter = RESIZE_BICUBIC};
+    if (image_inputs_append_tiles(out, &canvas, tile, hp) != 0) {
         seer_error_set(err, "preprocess: %d×%d canvas too large or out of memory", cols * tile, rows * tile);
         return -1;
     }
-    int rc = image_inputs_append_tiles(out, &canvas, tile, hp);
-    seer_image_free(&canvas);
-    if (rc == 0) {
-        seer_image ov;
-        rc = seer_image_resize_bilinear(img, tile, tile, &ov);
-        if (rc == 0) rc = image_inputs_append(out, &ov, hp);
-        seer_image_free(&ov);
-    }
+    seer_image ov;
+    int rc = seer_image_resize_bilinear(img, tile, tile, &ov);
+    if (rc == 0) rc = image_inputs_append(out, &ov, hp);
+    seer_image_free(&ov);
     if (rc != 0) seer_error_set(err, "preprocess: out of memory");
     return rc;
 }

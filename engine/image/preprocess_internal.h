@@ -14,11 +14,36 @@ void image_fit_size(int w, int h, int max_w, int max_h, int *out_w, int *out_h);
  * hostile mmproj (huge patch or pinpoint sizes) must not get gigabytes. */
 #define PREPROCESS_MAX_CANVAS_PIXELS (16LL * 1024 * 1024)
 
-/* Resizes src (aspect kept, image_fit_size) and centres it on a cw×ch canvas
- * filled with `fill`. dst is allocated. Fails on canvases over
+/* A canvas as the families make it: src resized (aspect kept,
+ * image_fit_size) and centred on cw×ch filled with `fill`. */
+typedef struct canvas_spec {
+    const seer_image *src;
+    int cw, ch;
+    uint8_t fill[3];
+    resize_filter filter;
+} canvas_spec;
+
+/* The w×h rectangle at (x, y) of the canvas into dst (rows of w pixels),
+ * each pixel as the whole canvas has it; a bicubic canvas's rectangle is
+ * computed alone. */
+int canvas_rect(const canvas_spec *c, int x, int y, int w, int h, uint8_t *dst);
+
+/* The whole canvas, allocated in dst. Fails on canvases over
  * PREPROCESS_MAX_CANVAS_PIXELS. */
 int image_fit_on_canvas(const seer_image *src, int cw, int ch, const uint8_t fill[3], resize_filter filter,
                         seer_image *dst);
+
+/* A tiled canvas's tiles made only when each is encoded (seer_pixels's
+ * deferred form): the source image, copied once and shared by the tiles,
+ * the last of which frees it. */
+struct seer_pixels_source {
+    int refs;
+    seer_image img;
+    canvas_spec canvas; /* canvas.src is &img */
+};
+/* A source for `refs` tiles of c (the image copied), or NULL. */
+seer_pixels_source *pixels_source_new(const canvas_spec *c, int refs);
+void pixels_source_release(seer_pixels_source *s);
 
 /* Copy of the w×h rectangle at (x, y); it must lie inside src. */
 int image_crop(const seer_image *src, int x, int y, int w, int h, seer_image *dst);
@@ -27,8 +52,10 @@ int image_crop(const seer_image *src, int x, int y, int w, int h, seer_image *ds
 int image_inputs_append(seer_image_inputs *out, const seer_image *img, const seer_vision_hparams *hp);
 
 /* Appends the tiles (tile×tile crops, row-major) of a canvas whose sides are
- * multiples of tile, and records the grid. */
-int image_inputs_append_tiles(seer_image_inputs *out, const seer_image *canvas, int tile,
+ * multiples of tile, and records the grid. When the image is smaller than
+ * the canvas (an upscale), the tiles are deferred: made from a copy of the
+ * image as each is encoded, so that they are never all in memory. */
+int image_inputs_append_tiles(seer_image_inputs *out, const canvas_spec *canvas, int tile,
                               const seer_vision_hparams *hp);
 
 /* Per family. Each fills out (already zeroed) or returns -1 with err set. */

@@ -46,38 +46,41 @@ static inline float cubic(float p0, float p1, float p2, float p3, float t) {
  * horizontal pass of a source row depends only on (row, output column), so
  * each needed row is filtered once and kept in a 4-slot ring (the rows an
  * output row needs are 4 consecutive indices, distinct modulo 4); the
- * vertical pass then combines four filtered rows. */
-int seer_image_resize_bicubic(const seer_image *src, int w, int h, seer_image *dst) {
-    if (!src || !src->rgb || src->w <= 0 || src->h <= 0 || alloc_dst(dst, w, h) != 0) return -1;
+ * vertical pass then combines four filtered rows. A rectangle of the
+ * output is computed pixel for pixel as the whole resize computes it. */
+int seer_image_resize_bicubic_rect(const seer_image *src, int w, int h, int x0, int y0, int rw, int rh, uint8_t *dst,
+                                   size_t dst_stride) {
+    if (!src || !src->rgb || src->w <= 0 || src->h <= 0 || !dst || w <= 0 || h <= 0 || rw <= 0 || rh <= 0 ||
+        x0 < 0 || y0 < 0 || x0 > w - rw || y0 > h - rh)
+        return -1;
     const int sw = src->w, sh = src->h;
     const float tx = (float)sw / (float)w, ty = (float)sh / (float)h;
     const uint8_t *s = src->rgb;
-    int *cols = malloc(sizeof *cols * 4 * (size_t)w);
-    float *dxs = malloc(sizeof *dxs * (size_t)w);
-    float *ring = malloc(sizeof *ring * 4 * 3 * (size_t)w);
+    int *cols = malloc(sizeof *cols * 4 * (size_t)rw);
+    float *dxs = malloc(sizeof *dxs * (size_t)rw);
+    float *ring = malloc(sizeof *ring * 4 * 3 * (size_t)rw);
     if (!cols || !dxs || !ring) {
         free(cols);
         free(dxs);
         free(ring);
-        seer_image_free(dst);
         return -1;
     }
-    for (int j = 0; j < w; j++) {
-        int x = (int)(tx * (float)j);
-        dxs[j] = tx * (float)j - (float)x;
+    for (int j = 0; j < rw; j++) {
+        int x = (int)(tx * (float)(x0 + j));
+        dxs[j] = tx * (float)(x0 + j) - (float)x;
         for (int k = 0; k < 4; k++) cols[j * 4 + k] = clampi(x - 1 + k, 0, sw - 1);
     }
     int tag[4] = {-1, -1, -1, -1};
-    for (int i = 0; i < h; i++) {
-        int y = (int)(ty * (float)i);
-        float dy = ty * (float)i - (float)y;
+    for (int i = 0; i < rh; i++) {
+        int y = (int)(ty * (float)(y0 + i));
+        float dy = ty * (float)(y0 + i) - (float)y;
         const float *C[4];
         for (int k = 0; k < 4; k++) {
             int r = clampi(y - 1 + k, 0, sh - 1);
-            float *slot = ring + (size_t)(r & 3) * 3 * w;
+            float *slot = ring + (size_t)(r & 3) * 3 * rw;
             if (tag[r & 3] != r) { /* horizontal pass of source row r */
                 const uint8_t *row = s + (size_t)r * sw * 3;
-                for (int j = 0; j < w; j++) {
+                for (int j = 0; j < rw; j++) {
                     const int *cj = cols + j * 4;
                     for (int c = 0; c < 3; c++)
                         slot[j * 3 + c] = cubic(row[cj[0] * 3 + c], row[cj[1] * 3 + c], row[cj[2] * 3 + c],
@@ -87,14 +90,23 @@ int seer_image_resize_bicubic(const seer_image *src, int w, int h, seer_image *d
             }
             C[k] = slot;
         }
-        uint8_t *out = dst->rgb + (size_t)i * w * 3;
-        for (int q = 0; q < w * 3; q++) {
+        uint8_t *out = dst + (size_t)i * dst_stride;
+        for (int q = 0; q < rw * 3; q++) {
             out[q] = round_to_u8(cubic(C[0][q], C[1][q], C[2][q], C[3][q], dy));
         }
     }
     free(cols);
     free(dxs);
     free(ring);
+    return 0;
+}
+
+int seer_image_resize_bicubic(const seer_image *src, int w, int h, seer_image *dst) {
+    if (!src || !src->rgb || src->w <= 0 || src->h <= 0 || alloc_dst(dst, w, h) != 0) return -1;
+    if (seer_image_resize_bicubic_rect(src, w, h, 0, 0, w, h, dst->rgb, (size_t)w * 3) != 0) {
+        seer_image_free(dst);
+        return -1;
+    }
     return 0;
 }
 

@@ -14,7 +14,7 @@ int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, co
             seer_error_set(err, "images need a vision model (mmproj) and none is loaded");
             return -1;
         }
-        if (!c->pixels.data && !c->pixels.rgb) {
+        if (!seer_pixels_present(&c->pixels)) {
             seer_error_set(err, "image %d: no pixels to encode", c->image_index + 1);
             return -1;
         }

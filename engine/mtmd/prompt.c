@@ -100,6 +100,7 @@ int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos,
     c->pixels = *px;
     px->data = NULL;
     px->rgb = NULL;
+    px->source = NULL;
     b->p->n_tokens += (int)n;
     b->p->n_pos += n_pos;
     return 0;

@@ -141,7 +141,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
 
 static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *err) {
     const seer_vision_hparams *hp = &v->hp;
-    if (!in || (!in->data && !in->rgb) || in->w <= 0 || in->h <= 0) {
+    if (!seer_pixels_present(in) || in->w <= 0 || in->h <= 0) {
         seer_error_set(err, "vision: no input pixels");
         return -1;
     }
@@ -188,7 +188,14 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
     double fl = 2.0 * (double)l.n_patches * (double)v->patch_w.n_in * (double)d;
     int rc = -1;
 
-    vit_patch_embed(v, pool, in, &l, s.patches, s.x);
+    seer_pixels made = {0}; /* a deferred tile's pixels, for the patch embedding only */
+    const seer_pixels *px = seer_pixels_readable(in, &made);
+    if (!px) {
+        seer_error_set(err, "vision: out of memory for a %dx%d input's pixels", in->w, in->h);
+        goto done;
+    }
+    vit_patch_embed(v, pool, px, &l, s.patches, s.x);
+    seer_pixels_free(&made);
     if (v->cfg.pre_ln) vit_norm_rows(pool, VIT_NORM_LAYER, s.x, s.x, &v->pre_ln, n_seq, d, hp->eps);
     if (v->cfg.rope2d)
         vit_rope2d_table(l.row, l.col, l.n_patches, v->head_dim, ROPE_BASE, s.rope_cos, s.rope_sin);

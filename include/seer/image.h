@@ -22,6 +22,11 @@ void seer_image_free(seer_image *img);
 /* llama.cpp's filters (see the conformance README): bicubic with rounding,
  * corner-aligned bilinear with truncation. dst is allocated. */
 int seer_image_resize_bicubic(const seer_image *src, int w, int h, seer_image *dst);
+/* The rw×rh rectangle at (x0, y0) of src resized to w×h, each pixel as
+ * seer_image_resize_bicubic makes it, written to dst (rows dst_stride bytes
+ * apart). */
+int seer_image_resize_bicubic_rect(const seer_image *src, int w, int h, int x0, int y0, int rw, int rh, uint8_t *dst,
+                                   size_t dst_stride);
 int seer_image_resize_bilinear(const seer_image *src, int w, int h, seer_image *dst);
 
 #endif

@@ -41,11 +41,16 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
  * (R, G, B), or 8-bit RGB [h][w][3] normalized as the encoder reads it,
  * value = (v/255 − mean)/std (what preprocessing makes: a quarter of the
  * memory while a prompt's tiles wait to be encoded). */
+typedef struct seer_pixels_source seer_pixels_source;
 typedef struct seer_pixels {
     int w, h;
     float *data;           /* planes, or NULL when rgb holds the input */
     uint8_t *rgb;
     float mean[3], std[3]; /* for rgb */
+    /* Deferred (data and rgb NULL): the w×h rectangle at (source_x,
+     * source_y) of a canvas that source makes on demand. */
+    seer_pixels_source *source;
+    int source_x, source_y;
 } seer_pixels;
 
 /* Normalized value of channel c at (x, y), from either form. */
@@ -53,9 +58,15 @@ static inline float seer_pixel_at(const seer_pixels *p, int c, int64_t y, int64_
     if (p->data) return p->data[(c * (int64_t)p->h + y) * p->w + x];
     return ((float)p->rgb[(y * p->w + x) * 3 + c] / 255.0f - p->mean[c]) / p->std[c];
 }
-/* Normalized planes [3][h][w] of either form (malloc'd), or NULL. */
+/* Normalized planes [3][h][w] of any form (malloc'd), or NULL. */
 float *seer_pixels_planes(const seer_pixels *p);
 void seer_pixels_free(seer_pixels *p);
+/* Whether p holds or defers pixels. */
+bool seer_pixels_present(const seer_pixels *p);
+/* Pixels seer_pixel_at can read: p itself, or for deferred pixels *tmp
+ * with the rectangle made (free it with seer_pixels_free). NULL when out of
+ * memory. */
+const seer_pixels *seer_pixels_readable(const seer_pixels *p, seer_pixels *tmp);
 
 /* Preprocessing of one image as the model family wants it: one or more encoder
  * inputs (tiles, overview) in prompt order. */

@@ -84,6 +84,30 @@ static void test_resize(void) {
     CHECK(seer_image_resize_bicubic(&src, 0, 5, &dst) != 0 && dst.rgb == NULL);
     CHECK(seer_image_resize_bilinear(&src, 5, -1, &dst) != 0 && dst.rgb == NULL);
     seer_image_free(&src);
+
+    /* Any rectangle of a bicubic resize is the same bytes as that part of
+     * the whole (deferred tiles are made this way). */
+    seer_image pat = make(29, 17, f_pattern), whole;
+    int outs[][2] = {{100, 61}, {13, 40}, {29, 17}};
+    for (int s = 0; s < 3; s++) {
+        int w = outs[s][0], h = outs[s][1];
+        CHECK(seer_image_resize_bicubic(&pat, w, h, &whole) == 0);
+        int rects[][4] = {{0, 0, w, h}, {w / 3, h / 4, w / 2, h / 2}, {w - 1, h - 1, 1, 1}, {0, h / 2, w, h - h / 2}};
+        for (int r = 0; r < 4; r++) {
+            int x0 = rects[r][0], y0 = rects[r][1], rw = rects[r][2], rh = rects[r][3];
+            uint8_t *part = malloc((size_t)rw * rh * 3);
+            CHECK(seer_image_resize_bicubic_rect(&pat, w, h, x0, y0, rw, rh, part, (size_t)rw * 3) == 0);
+            int bad = 0;
+            for (int y = 0; y < rh; y++)
+                bad += memcmp(part + (size_t)y * rw * 3, whole.rgb + ((size_t)(y0 + y) * w + x0) * 3, (size_t)rw * 3) != 0;
+            CHECK_MSG(bad == 0, "%dx%d rect (%d,%d %dx%d): %d rows differ", w, h, x0, y0, rw, rh, bad);
+            free(part);
+        }
+        uint8_t one[3];
+        CHECK(seer_image_resize_bicubic_rect(&pat, w, h, 1, 0, w, 1, one, 3) != 0); /* past the right edge */
+        seer_image_free(&whole);
+    }
+    seer_image_free(&pat);
 }
 
 static void hparams(seer_vision_hparams *hp, seer_projector proj, int image_size, int patch) {
@@ -96,7 +120,14 @@ static void hparams(seer_vision_hparams *hp, seer_projector proj, int image_size
     memcpy(hp->std, std, sizeof std);
 }
 static float norm(const seer_vision_hparams *hp, int v, int c) { return ((float)v / 255.0f - hp->mean[c]) / hp->std[c]; }
-static float px(const seer_pixels *p, int x, int y, int c) { return seer_pixel_at(p, c, y, x); }
+/* Pixel of any form (deferred tiles made for the look). */
+static float px(const seer_pixels *p, int x, int y, int c) {
+    seer_pixels tmp = {0};
+    const seer_pixels *r = seer_pixels_readable(p, &tmp);
+    float v = r ? seer_pixel_at(r, c, y, x) : NAN;
+    seer_pixels_free(&tmp);
+    return v;
+}
 
 static void test_preprocess(void) {
     seer_vision_hparams hp;
@@ -151,6 +182,33 @@ static void test_preprocess(void) {
         CHECK(px(&in.inputs[0], 262, 0, 0) == -1.0f);
         CHECK(px(&in.inputs[4], 0, 0, 1) == norm(&hp, f_pattern(0, 0, 1), 1)); /* overview corner */
     }
+    seer_image_inputs_free(&in);
+
+    /* A picture smaller than its canvas: deferred tiles, each the bytes of
+     * that part of the whole bicubic canvas (a 100×100 picture fills the
+     * 2048² canvas); nothing is made until a tile is read. */
+    seer_image sq = make(100, 100, f_pattern), big;
+    CHECK(seer_image_preprocess(&hp, &sq, &in, &err) == 0 && in.n == 17);
+    CHECK(seer_image_resize_bicubic(&sq, 2048, 2048, &big) == 0);
+    if (in.n == 17) {
+        int bad = 0;
+        for (int t = 0; t < 16; t++) {
+            const seer_pixels *p = &in.inputs[t];
+            CHECK(p->source != NULL && p->rgb == NULL && p->data == NULL && seer_pixels_present(p));
+            seer_pixels tmp = {0};
+            const seer_pixels *r = seer_pixels_readable(p, &tmp);
+            CHECK(r == &tmp && r->rgb != NULL);
+            for (int y = 0; r && y < 512; y += 7)
+                for (int x = 0; x < 512; x += 5)
+                    for (int c = 0; c < 3; c++)
+                        bad += r->rgb[((size_t)y * 512 + x) * 3 + c] != at(&big, t % 4 * 512 + x, t / 4 * 512 + y, c);
+            seer_pixels_free(&tmp);
+        }
+        CHECK_MSG(bad == 0, "deferred tiles: %d pixels differ from the whole canvas", bad);
+        CHECK(in.inputs[16].source == NULL && in.inputs[16].rgb != NULL); /* the overview is made at once */
+    }
+    seer_image_free(&big);
+    seer_image_free(&sq);
     seer_image_inputs_free(&in);
 
     /* Qwen: 3×500 → 28×504 (rounding), content 4×504 at x = 12 on black. */

@@ -152,7 +152,7 @@ static int check_tokenize(const char *root, const char *name, const tj *cs, cons
                 CHECK_MSG(c->nx == int_of(tj_get(ch, "nx")) && c->ny == int_of(tj_get(ch, "ny")),
                           "%s: image chunk %d grid %dx%d, expected %dx%d", name, i, c->nx, c->ny,
                           int_of(tj_get(ch, "nx")), int_of(tj_get(ch, "ny")));
-                CHECK_MSG(c->pixels.rgb != NULL, "%s: image chunk %d has no pixels", name, i);
+                CHECK_MSG(seer_pixels_present(&c->pixels), "%s: image chunk %d has no pixels", name, i);
             }
         }
         seer_mm_prompt_free(&p);
