@@ -5,6 +5,7 @@
  * preprocess for small encoders (the resize, tiling and padding logic does not
  * depend on the encoder's size; full-size canvases cost ~100x more per run). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_input.h"
@@ -59,7 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * mutation that appends one moves an image to the next family):
      * preprocessing is most of a run's cost. */
     seer_image_inputs in;
-    if (seer_image_preprocess(&families[size % 5], &img, &in, &err) == 0) seer_image_inputs_free(&in);
+    if (seer_image_preprocess(&families[size % 5], &img, &in, &err) == 0) {
+        for (int i = 0; i < in.n; i++) free(seer_pixels_planes(&in.inputs[i])); /* deferred tiles are made here */
+        seer_image_inputs_free(&in);
+    }
     seer_image_free(&img);
     return 0;
 }
