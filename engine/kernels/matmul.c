@@ -336,7 +336,7 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         if (j->n_rows < 4) quantize_act_range(j, 0, j->n_rows, 0);
         else seer_pool_for(pool, j->n_rows, 1, quantize_act_range, j);
     }
-    seer_pool_for(pool, n_out, 16, dot_range, j);
+    seer_pool_for_streams(pool, n_out, 16, dot_range, j);
     free(owned);
 }
 

@@ -21,6 +21,10 @@ void seer_pool_run(seer_pool *p, seer_task_fn fn, void *ctx);
  * scratch. grain <= 0 means 1. */
 typedef void (*seer_range_fn)(void *ctx, int64_t begin, int64_t end, int ith);
 void seer_pool_for(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, void *ctx);
+/* seer_pool_for for work that streams through memory (single-token matrix
+ * products): every claim starts a new stream, so claims are twice as long
+ * and half as many. */
+void seer_pool_for_streams(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, void *ctx);
 /* Splits [0, n) into nth nearly equal ranges; range of thread ith. */
 void seer_pool_range(int64_t n, int ith, int nth, int64_t *begin, int64_t *end);
 /* Number of online cores. */

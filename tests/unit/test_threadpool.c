@@ -106,9 +106,13 @@ static void count_items(void *ctx, int64_t b, int64_t e, int ith) {
     }
 }
 
-/* seer_pool_for covers every item exactly once, whatever the grain, and a
- * thread stuck on a slow item leaves the rest to the others. */
-static void check_for(int n_threads) {
+typedef void (*pool_for_fn)(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, void *ctx);
+
+/* seer_pool_for (and its streaming form, whose first claim is a thread's
+ * whole share) covers every item exactly once, whatever the grain, and a
+ * thread stuck on a slow item (its first claim, of first_claim items) leaves
+ * the rest to the others. */
+static void check_for_with(int n_threads, pool_for_fn pool_for, int first_claim) {
     seer_pool *p = n_threads ? seer_pool_create(n_threads) : NULL;
     static for_job j;
     for (int64_t n = 0; n <= 1000; n += n < 20 ? 1 : 245) {
@@ -116,7 +120,7 @@ static void check_for(int n_threads) {
             memset(&j, 0, sizeof j);
             j.size = seer_pool_size(p);
             j.slow_thread = -1;
-            seer_pool_for(p, n, grain, count_items, &j);
+            pool_for(p, n, grain, count_items, &j);
             int bad = 0;
             for (int64_t i = 0; i < n; i++) bad += j.hits[i] != 1;
             CHECK_MSG(bad == 0, "%d threads, n %lld, grain %lld: %d items not run once", n_threads, (long long)n,
@@ -127,12 +131,17 @@ static void check_for(int n_threads) {
     if (seer_pool_size(p) == 2) {
         memset(&j, 0, sizeof j);
         j.size = 2;
-        seer_pool_for(p, 100, 1, count_items, &j);
+        pool_for(p, 100, 1, count_items, &j);
         int slow = j.slow_thread;
-        CHECK_MSG(slow >= 0 && j.per_thread[slow] < 50, "the thread sleeping on item 0 ran %d of 100 items",
+        CHECK_MSG(slow >= 0 && j.per_thread[slow] == first_claim, "the thread sleeping on item 0 ran %d of 100 items",
                   slow >= 0 ? (int)j.per_thread[slow] : -1);
     }
     seer_pool_destroy(p);
+}
+
+static void check_for(int n_threads) {
+    check_for_with(n_threads, seer_pool_for, 25);
+    check_for_with(n_threads, seer_pool_for_streams, 50);
 }
 
 int main(void) {
