@@ -360,14 +360,19 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
         if (!j->xf || !j->qrows) goto done;
     }
 
-    int64_t rows = (int64_t)(TILE_BYTES / ((size_t)n_in * sizeof(float))) / 16 * 16;
-    if (rows < 16) rows = 16;
-    /* Enough tiles for two threads to take two each. Not a function of
+    /* Tiles of about TILE_BYTES, four or a multiple of four per matrix,
+     * of equal rows (a multiple of 16), so that two threads (or four) take
+     * equal shares: 2 MiB tiles cut SigLIP's 3072-row matrices into 4.6
+     * tiles, three for one thread and two for the other. Not a function of
      * the thread count: BLAS may sum an edge tile's columns in another
-     * order, and a row's result must not depend on the threads. */
-    int64_t per_chunk = (w->n_out / 4 + 15) / 16 * 16;
-    if (per_chunk < 16) per_chunk = 16;
-    if (rows > per_chunk || w->type == SEER_TYPE_F32) rows = per_chunk; /* f32: no tile to fill */
+     * order, and a row's result must not depend on the threads. f32
+     * weights need no tile: four per matrix. */
+    int64_t n_tiles = 4;
+    if (w->type != SEER_TYPE_F32) {
+        int64_t fours = (int64_t)((double)w->n_out * (double)n_in * sizeof(float) / (4.0 * TILE_BYTES) + 0.5);
+        n_tiles = 4 * (fours > 1 ? fours : 1);
+    }
+    int64_t rows = ((w->n_out + n_tiles - 1) / n_tiles + 15) / 16 * 16;
     j->tile_rows = rows > 0 ? rows : 1;
     if (w->type != SEER_TYPE_F32) {
         j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->tile_rows * (size_t)n_in * sizeof(float), &owned_t);
