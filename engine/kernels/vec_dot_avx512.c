@@ -116,7 +116,7 @@ static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SE
     const block_q8_K *y = a;
     const __m512i m4 = _mm512_set1_epi8(0x0F);
     __m512 acc = _mm512_setzero_ps(), acc_mins = _mm512_setzero_ps();
-    const char *pf = stream_prefetch_start(w);
+    const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
         stream_prefetch(&pf, Q4_KX16_HEAD_LINES);
         __m128i bsums = _mm_hadd_epi16(_mm_loadu_si128((const __m128i *)y[i].bsums),
@@ -184,7 +184,7 @@ static void dot16_q6_K_512(int64_t n, const void *w, const void *a, float out[SE
     const block_q6_Kx16 *x = w;
     const block_q8_K *y = a;
     __m512 acc = _mm512_setzero_ps();
-    const char *pf = stream_prefetch_start(w);
+    const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const uint8_t *q8 = (const uint8_t *)y[i].qs;
         __m512i isum = _mm512_setzero_si512();
@@ -216,7 +216,7 @@ static void dot16_q8_0_512(int64_t n, const void *w, const void *a, float out[SE
     const block_q8_0 *y = a;
     const __m512i flip = _mm512_set1_epi8((char)0x80);
     __m512 acc = _mm512_setzero_ps();
-    const char *pf = stream_prefetch_start(w);
+    const char *pf = w;
     for (int64_t b = 0; b < n / 32; b++) {
         const block_q8_0x16 *u = x + b / 2;
         int s = (int)(b % 2);
