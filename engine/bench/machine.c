@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "seer/matmul.h"
 
@@ -51,12 +50,9 @@ static void fill_words(void *ctx, int ith, int nth) {
 double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     size_t n_words = bytes / 64 * 8;
     if (n_words == 0) return 0;
-    uint64_t *buf = NULL;
-    if (posix_memalign((void **)&buf, 2u << 20, n_words * sizeof *buf) != 0) return 0;
-#ifdef MADV_HUGEPAGE
-    /* the best the machine does: 2 MiB pages, as the model mappings ask for */
-    (void)madvise(buf, n_words * sizeof *buf, MADV_HUGEPAGE);
-#endif
+    /* the best the machine does: 2 MiB pages, as the weights and the KV cache get */
+    uint64_t *buf = seer_huge_alloc(n_words * sizeof *buf);
+    if (!buf) return 0;
     fill_task ft = {buf, n_words};
     seer_pool_run(pool, fill_words, &ft);
     stream_task st = {.buf = buf, .n_words = n_words};
