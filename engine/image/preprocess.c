@@ -67,18 +67,26 @@ int image_crop(const seer_image *src, int x, int y, int w, int h, seer_image *ds
     return 0;
 }
 
-int image_inputs_append(seer_image_inputs *out, const seer_image *img, const seer_vision_hparams *hp) {
+/* Appends px with the family's normalisation; on failure out is unchanged
+ * and px still the caller's. */
+static int inputs_push(seer_image_inputs *out, seer_pixels px, const seer_vision_hparams *hp) {
     seer_pixels *grown = realloc(out->inputs, sizeof *grown * (size_t)(out->n + 1));
     if (!grown) return -1;
     out->inputs = grown;
-    size_t bytes = (size_t)img->w * img->h * 3;
-    seer_pixels px = {.w = img->w, .h = img->h, .rgb = malloc(bytes)};
-    if (!px.rgb) return -1;
-    memcpy(px.rgb, img->rgb, bytes);
     memcpy(px.mean, hp->mean, sizeof px.mean);
     memcpy(px.std, hp->std, sizeof px.std);
     out->inputs[out->n++] = px;
     return 0;
+}
+
+int image_inputs_append(seer_image_inputs *out, const seer_image *img, const seer_vision_hparams *hp) {
+    size_t bytes = (size_t)img->w * img->h * 3;
+    seer_pixels px = {.w = img->w, .h = img->h, .rgb = malloc(bytes)};
+    if (!px.rgb) return -1;
+    memcpy(px.rgb, img->rgb, bytes);
+    if (inputs_push(out, px, hp) == 0) return 0;
+    free(px.rgb);
+    return -1;
 }
 
 float *seer_pixels_planes(const seer_pixels *p) {
@@ -112,15 +120,10 @@ int image_inputs_append_tiles(seer_image_inputs *out, const canvas_spec *canvas,
         if (!src) return -1;
         for (int i = 0; i < rows * cols; i++) {
             seer_pixels px = {.w = tile, .h = tile, .source = src, .source_x = i % cols * tile, .source_y = i / cols * tile};
-            memcpy(px.mean, hp->mean, sizeof px.mean);
-            memcpy(px.std, hp->std, sizeof px.std);
-            seer_pixels *grown = realloc(out->inputs, sizeof *grown * (size_t)(out->n + 1));
-            if (!grown) { /* the tiles not yet appended give up their references */
+            if (inputs_push(out, px, hp) != 0) { /* the tiles not yet appended give up their references */
                 for (int k = i; k < rows * cols; k++) pixels_source_release(src);
                 return -1;
             }
-            out->inputs = grown;
-            out->inputs[out->n++] = px;
         }
     } else {
         seer_image whole;
