@@ -23,6 +23,7 @@
 typedef struct bench_opts {
     const char *model, *mmproj, *image, *synth, *out;
     int n_prompt, n_gen, threads, reps;
+    seer_kv_type kv_type;
     bool json;
 } bench_opts;
 
@@ -45,7 +46,7 @@ typedef struct bench_result {
 static void usage(FILE *out) {
     fprintf(out,
             "usage: seer bench -m LLM.gguf [--mmproj MMPROJ.gguf] [--image IMG] [-p N_PROMPT] [-n N_GEN]\n"
-            "                  [-t THREADS] [-r REPS] [--json]\n"
+            "                  [-t THREADS] [-r REPS] [--kv-type f16|f32] [--json]\n"
             "       seer bench --synth NAME --out DIR\n"
             "  Measures load time, image encode, prompt processing and generation speed, time to\n"
             "  first token with an image, peak memory, and the machine's bandwidth and GEMM\n"
@@ -85,6 +86,12 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return 1;
         if (strcmp(a, "--json") == 0) { o->json = true; continue; }
+        if (strcmp(a, "--kv-type") == 0) {
+            if (!v) return fail_usage("missing value after", a);
+            if (!seer_kv_type_parse(v, &o->kv_type)) return fail_usage("--kv-type takes f16 or f32, not", v);
+            i++;
+            continue;
+        }
         const char **str = strcmp(a, "-m") == 0 || strcmp(a, "--model") == 0 ? &o->model
                          : strcmp(a, "--mmproj") == 0 ? &o->mmproj
                          : strcmp(a, "--image") == 0 ? &o->image
@@ -279,12 +286,12 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
         seer_mm_prompt_free(&dry);
     }
     n_ctx += 16;
-    ctx = seer_ctx_new(llm, n_ctx, pool, err);
+    ctx = seer_ctx_new(llm, n_ctx, o->kv_type, pool, err);
     if (!ctx) goto done;
     /* the memory budget: mmapped weights + the KV cache */
     r->weight_mb = (seer_bench_tensor_bytes(seer_llm_gguf(llm)) +
                     (vision ? seer_bench_tensor_bytes(seer_vision_gguf(vision)) : 0)) / MB;
-    r->kv_mb = seer_kv_cache_bytes(info, n_ctx) / MB;
+    r->kv_mb = seer_kv_cache_bytes(info, n_ctx, o->kv_type) / MB;
 
     /* The host's bandwidth can move by half within seconds, so each
      * repetition's decode is related to the bandwidth probed around it and
@@ -376,7 +383,8 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     print_json_str("name", r->name);
     print_json_str("mmproj", o->mmproj ? o->mmproj : "");
     print_json_str("weight_type", seer_type_name(info->weight_type));
-    printf("\"threads\": %d, \"n_prompt\": %d, \"n_gen\": %d, \"reps\": %d, ", threads, o->n_prompt, o->n_gen, o->reps);
+    printf("\"threads\": %d, \"n_prompt\": %d, \"n_gen\": %d, \"reps\": %d, \"kv_type\": \"%s\", ", threads, o->n_prompt,
+           o->n_gen, o->reps, seer_kv_type_name(o->kv_type));
     printf("\"load_ms\": %.1f, \"encode_ms\": %.1f, \"encode_ms_spread\": %.1f, \"image_tokens\": %d, ", r->load_ms,
            r->encode_ms, r->encode_spread, r->image_tokens);
     printf("\"pp_tok_s\": %.2f, \"pp_tok_s_spread\": %.2f, \"tg_tok_s\": %.2f, \"tg_tok_s_spread\": %.2f, ",
@@ -414,8 +422,9 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
                r->machine_encode_gflop_s, r->encode_gemm[0], r->encode_gemm[1], r->encode_gemm[2]);
         printf("first token  %.0f ms (±%.0f) with the image\n", r->ttft_ms, r->ttft_spread);
     }
-    printf("peak memory  %.0f MB resident (weights %.0f MB + KV cache %.0f MB, %+.0f%%)   memory_overhead %.2f\n",
-           r->peak_rss_mb, r->weight_mb, r->kv_mb, 100 * r->eff.memory_overhead, r->eff.memory_overhead);
+    printf("peak memory  %.0f MB resident (weights %.0f MB + %s KV cache %.0f MB, %+.0f%%)   memory_overhead %.2f\n",
+           r->peak_rss_mb, r->weight_mb, seer_kv_type_name(o->kv_type), r->kv_mb, 100 * r->eff.memory_overhead,
+           r->eff.memory_overhead);
 }
 
 int cmd_bench(int argc, char **argv) {

@@ -260,7 +260,7 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
         else fprintf(stderr, "seer: image %d: %d tokens, encoded in %.0f ms\n", i + 1, n_tok, ms);
     }
     int n_ctx = opts->n_ctx;
-    r->ctx = seer_ctx_new(r->llm, n_ctx, r->pool, &err);
+    r->ctx = seer_ctx_new(r->llm, n_ctx, opts->kv_type, r->pool, &err);
     if (!r->ctx) return report_error(&r->out, "%s", err.msg), 1;
     const double t1 = seer_time_ms();
     if (seer_mtmd_eval(r->ctx, &r->prompt, &interrupted, &err) != 0)

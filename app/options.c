@@ -37,6 +37,7 @@ void app_options_usage(FILE *out) {
             "runtime:\n"
             "  -t, --threads N         threads (default: all cores)\n"
             "  -c, --ctx-size N        context size in tokens (default: min(model's, 4096))\n"
+            "      --kv-type f16|f32   KV cache elements (default f16: half the memory and reads)\n"
             "      --json              one JSON object per event on stdout (prompt, image, token, done, error)\n"
             "      --verbose           more detail on stderr\n"
             "terminal UI:\n"
@@ -160,6 +161,9 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
         } else if (IS("-c") || IS("--ctx-size")) {
             NEED();
             if (!parse_int(val, 0, 1 << 20, &o->n_ctx)) return fail(err, cap, "-c: bad context size '%.64s'", val);
+        } else if (IS("--kv-type")) {
+            NEED();
+            if (!seer_kv_type_parse(val, &o->kv_type)) return fail(err, cap, "--kv-type takes f16 or f32, not '%.64s'", val);
         } else if (IS("--temp")) {
             NEED();
             if (!parse_float(val, 0, 100, &o->sampling.temp)) return fail(err, cap, "--temp: bad value '%.64s'", val);
@@ -211,6 +215,7 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
 seer_session_params app_options_session_params(const app_options *o) {
     seer_session_params p = seer_session_params_default();
     p.n_ctx = o->n_ctx;
+    p.kv_type = o->kv_type;
     p.n_predict = o->n_predict;
     p.sampling = o->sampling;
     p.chat_template = o->chat_template;

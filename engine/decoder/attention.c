@@ -49,7 +49,7 @@ static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         if (r0 >= len) continue; /* this row has fewer chunks */
         const int nk = len - r0 < keys ? len - r0 : keys, h0 = kvh * group;
         const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride + (size_t)r0 * hd;
-        const float *K = c->k_cache + base, *V = c->v_cache + base;
+        const void *K = llm_kv_at(c, c->k_cache, base), *V = llm_kv_at(c, c->v_cache, base);
         const float *q = c->q + ((size_t)i * in->n_head + h0) * hd;
         c->attn_k.scores(q, group, K, nk, hd, scale, scores);
         float *parts = chunk_part(c, i, h0, ch);
@@ -80,6 +80,23 @@ static void merge_chunks(seer_ctx *c, int n) {
     }
 }
 
+/* Rows [0, len) of one KV head's K and V as f32 for GEMM: the cache itself
+ * when it is F32, else widened into this thread's tile_kv (len·head_dim
+ * conversions against a tile's 4·rows·len·head_dim flops). */
+static void head_kv_f32(seer_ctx *c, size_t base, int len, int ith, const float **K, const float **V) {
+    if (c->kv_type == SEER_KV_F32) {
+        *K = (const float *)c->k_cache + base;
+        *V = (const float *)c->v_cache + base;
+        return;
+    }
+    const int64_t n = (int64_t)len * c->m->info.head_dim;
+    float *k = c->tile_kv + (size_t)ith * 2 * c->kv_head_stride, *v = k + c->kv_head_stride;
+    seer_dequantize_row(SEER_TYPE_F16, llm_kv_at(c, c->k_cache, base), k, n);
+    seer_dequantize_row(SEER_TYPE_F16, llm_kv_at(c, c->v_cache, base), v, n);
+    *K = k;
+    *V = v;
+}
+
 /* Prefill: tiles of query rows of one head go through two GEMMs (scores =
  * Q·Kᵀ over every key the tile's last row sees, then P·V); keys a row must
  * not see get probability 0. OpenBLAS runs single-threaded inside each task.
@@ -98,15 +115,17 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         const int rows = j->n - i0 < LLM_ATTN_TILE ? j->n - i0 : LLM_ATTN_TILE;
         const size_t base = ((size_t)j->layer * in->n_head_kv + h / group) * c->kv_head_stride;
         const int len = c->n_used + i0 + rows;
+        const float *K, *V;
+        head_kv_f32(c, base, len, ith, &K, &V);
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, len, hd, scale, c->q + (size_t)i0 * ld + (size_t)h * hd,
-                    ld, c->k_cache + base, hd, 0.0f, S, len);
+                    ld, K, hd, 0.0f, S, len);
         for (int r = 0; r < rows; r++) {
             float *row = S + (size_t)r * len;
             const int visible = c->n_used + i0 + r + 1;
             seer_softmax(row, visible);
             for (int k = visible; k < len; k++) row[k] = 0.0f;
         }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, len, 1.0f, S, len, c->v_cache + base, hd, 0.0f,
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, len, 1.0f, S, len, V, hd, 0.0f,
                     c->attn + (size_t)i0 * ld + (size_t)h * hd, ld);
     }
 }

@@ -1,19 +1,28 @@
 /* AVX-512 attention loops (built with the AVX-512 flags, called only when
  * the CPU has them): half the instructions of the AVX2 ones, head sizes that
- * are not a multiple of 16 handled with masked loads and stores. */
+ * are not a multiple of 16 handled with masked loads and stores. Each loop
+ * is written once and made twice, for an F32 and an F16 cache (rows
+ * widened to f32 as they are loaded). */
 #include "decoder/attention_kernels.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 static inline __mmask16 tail_mask(int n) { return n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1); }
 
-static float dot(const float *a, const float *b, int n) {
+/* 16 (masked: m) cache elements from element i of row p, as floats. */
+static inline __attribute__((always_inline)) __m512 load_kv(const void *p, long i, __mmask16 m, bool f16) {
+    return f16 ? _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, (const uint16_t *)p + i))
+               : _mm512_maskz_loadu_ps(m, (const float *)p + i);
+}
+
+static inline __attribute__((always_inline)) float dot(const float *a, const void *b, int n, bool f16) {
     __m512 s = _mm512_setzero_ps();
     for (int i = 0; i < n; i += 16) {
         const __mmask16 m = tail_mask(n - i);
-        s = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i), s);
+        s = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, a + i), load_kv(b, i, m, f16), s);
     }
     return _mm512_reduce_add_ps(s);
 }
@@ -29,11 +38,13 @@ static inline __m256 sum8(const __m512 a[8]) {
 }
 
 /* Eight keys at a time per query head, one accumulator per key. */
-void attn_scores_avx512(const float *q, int group, const float *K, int nk, int hd, float scale, float *s) {
+static inline __attribute__((always_inline)) void scores(const float *q, int group, const void *K, int nk, int hd,
+                                                         float scale, float *s, bool f16) {
+    const long esize = f16 ? 2 : 4;
     const __m256 vscale = _mm256_set1_ps(scale);
     int r = 0;
     for (; r + 8 <= nk; r += 8) {
-        const float *k = K + (long)r * hd;
+        const char *k = (const char *)K + (long)r * hd * esize;
         for (int g = 0; g < group; g++) {
             const float *qg = q + (long)g * hd;
             __m512 acc[8];
@@ -43,20 +54,29 @@ void attn_scores_avx512(const float *q, int group, const float *K, int nk, int h
                 const __mmask16 m = tail_mask(hd - d);
                 const __m512 qv = _mm512_maskz_loadu_ps(m, qg + d);
 #pragma GCC unroll 8
-                for (int j = 0; j < 8; j++) acc[j] = _mm512_fmadd_ps(qv, _mm512_maskz_loadu_ps(m, k + (long)j * hd + d), acc[j]);
+                for (int j = 0; j < 8; j++) acc[j] = _mm512_fmadd_ps(qv, load_kv(k, (long)j * hd + d, m, f16), acc[j]);
             }
             _mm256_storeu_ps(s + (long)g * nk + r, _mm256_mul_ps(sum8(acc), vscale));
         }
     }
     for (; r < nk; r++)
-        for (int g = 0; g < group; g++) s[(long)g * nk + r] = dot(q + (long)g * hd, K + (long)r * hd, hd) * scale;
+        for (int g = 0; g < group; g++)
+            s[(long)g * nk + r] = dot(q + (long)g * hd, (const char *)K + (long)r * hd * esize, hd, f16) * scale;
+}
+
+void attn_scores_avx512(const float *q, int group, const void *K, int nk, int hd, float scale, float *s) {
+    scores(q, group, K, nk, hd, scale, s, false);
+}
+
+void attn_scores_f16_avx512(const float *q, int group, const void *K, int nk, int hd, float scale, float *s) {
+    scores(q, group, K, nk, hd, scale, s, true);
 }
 
 /* Up to 16·NV columns (the last vector masked) of G heads' outputs over nk
  * keys, summed in registers, then stored (first key block) or added. */
 static inline __attribute__((always_inline)) void mix_cols(float *out, int ldo, const float *p, int ldp, int nk,
-                                                           const float *V, int hd, __mmask16 last, bool first,
-                                                           const int G, const int NV) {
+                                                           const void *V, int hd, __mmask16 last, bool first,
+                                                           const int G, const int NV, bool f16) {
     __m512 acc[4][4];
 #pragma GCC unroll 4
     for (int j = 0; j < G; j++)
@@ -67,7 +87,7 @@ static inline __attribute__((always_inline)) void mix_cols(float *out, int ldo, 
     for (int r = 0; r < nk; r++) {
         __m512 x[4];
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; v++) x[v] = _mm512_maskz_loadu_ps(v == NV - 1 ? last : 0xFFFF, V + (long)r * hd + 16 * v);
+        for (int v = 0; v < NV; v++) x[v] = load_kv(V, (long)r * hd + 16 * v, v == NV - 1 ? last : 0xFFFF, f16);
 #pragma GCC unroll 4
         for (int j = 0; j < G; j++) {
             const __m512 w = _mm512_set1_ps(p[(long)j * ldp + r]);
@@ -82,15 +102,16 @@ static inline __attribute__((always_inline)) void mix_cols(float *out, int ldo, 
 }
 
 #define MIX_CASE(g, nv)                                                                                                \
-    case (g) * 4 + (nv) - 1: mix_cols(out, ldo, p, ldp, nk, V, hd, last, first, g, nv); break
+    case (g) * 4 + (nv) - 1: mix_cols(out, ldo, p, ldp, nk, V, hd, last, first, g, nv, f16); break
 
-static void mix_heads(float *out, int ldo, const float *p, int ldp, int nk, const float *V, int hd, __mmask16 last,
-                      bool first, int G, int NV) {
+static inline __attribute__((always_inline)) void mix_heads(float *out, int ldo, const float *p, int ldp, int nk,
+                                                            const void *V, int hd, __mmask16 last, bool first, int G,
+                                                            int NV, bool f16) {
     switch (G * 4 + NV - 1) { /* constant arguments, so each case keeps its sums in registers */
         MIX_CASE(1, 1); MIX_CASE(1, 2); MIX_CASE(1, 3); MIX_CASE(1, 4);
         MIX_CASE(2, 1); MIX_CASE(2, 2); MIX_CASE(2, 3); MIX_CASE(2, 4);
         MIX_CASE(3, 1); MIX_CASE(3, 2); MIX_CASE(3, 3); MIX_CASE(3, 4);
-        MIX_CASE(4, 1); MIX_CASE(4, 2); MIX_CASE(4, 3); default: mix_cols(out, ldo, p, ldp, nk, V, hd, last, first, 4, 4);
+        MIX_CASE(4, 1); MIX_CASE(4, 2); MIX_CASE(4, 3); default: mix_cols(out, ldo, p, ldp, nk, V, hd, last, first, 4, 4, f16);
     }
 }
 
@@ -98,17 +119,28 @@ static void mix_heads(float *out, int ldo, const float *p, int ldp, int nk, cons
  * (one pass for heads up to 64 wide). */
 #define MIX_KEY_BLOCK 16
 
-void attn_mix_avx512(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd) {
+static inline __attribute__((always_inline)) void mix(float *out, int ldo, const float *p, int group, int nk,
+                                                      const void *V, int hd, bool f16) {
+    const long esize = f16 ? 2 : 4;
     for (int r0 = 0; r0 < nk; r0 += MIX_KEY_BLOCK) {
         const int kb = nk - r0 < MIX_KEY_BLOCK ? nk - r0 : MIX_KEY_BLOCK;
         for (int g0 = 0; g0 < group; g0 += 4) {
             const int G = group - g0 < 4 ? group - g0 : 4;
             for (int d = 0; d < hd; d += 64) {
                 const int cols = hd - d < 64 ? hd - d : 64, NV = (cols + 15) / 16;
-                mix_heads(out + (long)g0 * ldo + d, ldo, p + (long)g0 * nk + r0, nk, kb, V + (long)r0 * hd + d, hd,
-                          tail_mask(cols - 16 * (NV - 1)), r0 == 0, G, NV);
+                mix_heads(out + (long)g0 * ldo + d, ldo, p + (long)g0 * nk + r0, nk, kb,
+                          (const char *)V + ((long)r0 * hd + d) * esize, hd, tail_mask(cols - 16 * (NV - 1)), r0 == 0,
+                          G, NV, f16);
             }
         }
     }
+}
+
+void attn_mix_avx512(float *out, int ldo, const float *p, int group, int nk, const void *V, int hd) {
+    mix(out, ldo, p, group, nk, V, hd, false);
+}
+
+void attn_mix_f16_avx512(float *out, int ldo, const float *p, int group, int nk, const void *V, int hd) {
+    mix(out, ldo, p, group, nk, V, hd, true);
 }
 #endif

@@ -1,13 +1,17 @@
 /* The inner loops of decode attention over the cache, scalar, AVX2+FMA and
- * AVX-512, picked once per context. A query group (the heads sharing one KV
- * head) goes through each key and value row together, so a row is read once. */
+ * AVX-512, for an F32 or an F16 cache, picked once per context. A query
+ * group (the heads sharing one KV head) goes through each key and value row
+ * together, so a row is read once. */
 #ifndef SEER_DECODER_ATTENTION_KERNELS_H
 #define SEER_DECODER_ATTENTION_KERNELS_H
 
-/* s[g·nk + r] = scale · q[g·hd ..] · K[r·hd ..], g < group, r < nk. */
-typedef void (*attn_scores_fn)(const float *q, int group, const float *K, int nk, int hd, float scale, float *s);
+#include <stdbool.h>
+
+/* s[g·nk + r] = scale · q[g·hd ..] · K[r·hd ..], g < group, r < nk; K's
+ * elements are the cache's type. */
+typedef void (*attn_scores_fn)(const float *q, int group, const void *K, int nk, int hd, float scale, float *s);
 /* out[g·ldo + d] = Σ_r p[g·nk + r] · V[r·hd + d] (overwrites out). */
-typedef void (*attn_mix_fn)(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd);
+typedef void (*attn_mix_fn)(float *out, int ldo, const float *p, int group, int nk, const void *V, int hd);
 /* y += a·x */
 typedef void (*attn_axpy_fn)(float *y, float a, const float *x, int n);
 
@@ -17,17 +21,21 @@ typedef struct attn_kernels {
     attn_axpy_fn axpy;
 } attn_kernels;
 
-/* The kernels of a SIMD level (SEER_SIMD_*; the CPU must have it), and
- * those of the level this process uses. */
-attn_kernels attn_kernels_for(int level);
-attn_kernels attn_kernels_select(void);
+/* The kernels of a SIMD level (SEER_SIMD_*; the CPU must have it) for an
+ * F16 (f16) or F32 cache, and those of the level this process uses. */
+attn_kernels attn_kernels_for(int level, bool f16);
+attn_kernels attn_kernels_select(bool f16);
 
 #if defined(__x86_64__)
-void attn_scores_avx2(const float *q, int group, const float *K, int nk, int hd, float scale, float *s);
-void attn_mix_avx2(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd);
+void attn_scores_avx2(const float *q, int group, const void *K, int nk, int hd, float scale, float *s);
+void attn_scores_f16_avx2(const float *q, int group, const void *K, int nk, int hd, float scale, float *s);
+void attn_mix_avx2(float *out, int ldo, const float *p, int group, int nk, const void *V, int hd);
+void attn_mix_f16_avx2(float *out, int ldo, const float *p, int group, int nk, const void *V, int hd);
 void attn_axpy_avx2(float *y, float a, const float *x, int n);
-void attn_scores_avx512(const float *q, int group, const float *K, int nk, int hd, float scale, float *s);
-void attn_mix_avx512(float *out, int ldo, const float *p, int group, int nk, const float *V, int hd);
+void attn_scores_avx512(const float *q, int group, const void *K, int nk, int hd, float scale, float *s);
+void attn_scores_f16_avx512(const float *q, int group, const void *K, int nk, int hd, float scale, float *s);
+void attn_mix_avx512(float *out, int ldo, const float *p, int group, int nk, const void *V, int hd);
+void attn_mix_f16_avx512(float *out, int ldo, const float *p, int group, int nk, const void *V, int hd);
 #endif
 
 #endif

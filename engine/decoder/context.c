@@ -1,4 +1,4 @@
-/* A conversation's context: the F32 KV cache and every scratch buffer the
+/* A conversation's context: the KV cache (F16 or F32) and every scratch buffer the
  * forward pass needs, sized once here (the token loop never allocates). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +29,29 @@ static float *alloc_floats(size_t n, double *total) {
     return p;
 }
 
-double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx) {
-    return 2.0 * in->n_layer * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * sizeof(float);
+const char *seer_kv_type_name(seer_kv_type t) { return t == SEER_KV_F32 ? "f32" : "f16"; }
+
+bool seer_kv_type_parse(const char *name, seer_kv_type *out) {
+    if (!name) return false;
+    if (strcmp(name, "f16") == 0) *out = SEER_KV_F16;
+    else if (strcmp(name, "f32") == 0) *out = SEER_KV_F32;
+    else return false;
+    return true;
 }
 
-seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error *err) {
+static size_t kv_elt_bytes(seer_kv_type kv) { return kv == SEER_KV_F32 ? sizeof(float) : sizeof(uint16_t); }
+
+double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) {
+    return 2.0 * in->n_layer * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * (double)kv_elt_bytes(kv);
+}
+
+seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool *pool, seer_error *err) {
     if (!m) {
         seer_error_set(err, "no model");
+        return NULL;
+    }
+    if (kv != SEER_KV_F16 && kv != SEER_KV_F32) {
+        seer_error_set(err, "unknown KV cache type %d", (int)kv);
         return NULL;
     }
     const seer_llm_info *in = &m->info;
@@ -45,7 +61,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
         return NULL;
     }
     const size_t kv_dim = (size_t)in->n_head_kv * (size_t)in->head_dim;
-    const double kv_bytes = seer_kv_cache_bytes(in, n_ctx);
+    const double kv_bytes = seer_kv_cache_bytes(in, n_ctx, kv);
     const double ram = physical_memory_bytes();
     if (ram > 0 && kv_bytes > ram * 0.9) {
         seer_error_set(err, "a context of %d tokens needs a %.0f MB KV cache, more than this machine's %.0f MB of RAM; "
@@ -62,19 +78,22 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->n_ctx = n_ctx;
     c->n_batch = n_ctx < CTX_BATCH ? n_ctx : CTX_BATCH;
     c->n_threads = seer_pool_size(pool);
-    c->attn_k = attn_kernels_select();
+    c->kv_type = kv;
+    c->kv_tensor_type = kv == SEER_KV_F32 ? SEER_TYPE_F32 : SEER_TYPE_F16;
+    c->kv_elt = kv_elt_bytes(kv);
+    c->attn_k = attn_kernels_select(kv == SEER_KV_F16);
     seer_blas_init(); /* BLAS single-threaded: prefill attention calls it inside pool tasks */
     c->kv_head_stride = (size_t)n_ctx * (size_t)in->head_dim;
     const size_t B = (size_t)c->n_batch, E = (size_t)in->n_embd, Dq = (size_t)in->n_head * (size_t)in->head_dim;
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
     double total = 0;
-    const size_t kv_floats = (size_t)in->n_layer * kv_dim * (size_t)n_ctx;
+    const size_t kv_elts = (size_t)in->n_layer * kv_dim * (size_t)n_ctx;
     /* Untouched pages cost nothing until used; attention only ever reads
      * rows that were written. */
-    c->k_cache = seer_huge_alloc((kv_floats ? kv_floats : 1) * sizeof(float));
-    c->v_cache = seer_huge_alloc((kv_floats ? kv_floats : 1) * sizeof(float));
-    total += 2.0 * (double)kv_floats * sizeof(float);
+    c->k_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * c->kv_elt);
+    c->v_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * c->kv_elt);
+    total += kv_bytes;
     c->x = alloc_floats(B * E, &total);
     c->xn = alloc_floats(B * E, &total);
     c->q = alloc_floats(B * Dq, &total);
@@ -86,11 +105,14 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
+    if (kv == SEER_KV_F16)
+        c->tile_kv = alloc_floats((size_t)c->n_threads * 2 * c->kv_head_stride, &total);
     c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
                                      (size_t)(in->head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
-        !c->ffn_b || !c->rope_cs || !c->scores || !c->tile_scores || !c->attn_parts || !c->logits) {
+        !c->ffn_b || !c->rope_cs || !c->scores || !c->tile_scores ||
+        (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -115,12 +137,14 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->rope_cs);
     free(c->scores);
     free(c->tile_scores);
+    free(c->tile_kv);
     free(c->attn_parts);
     free(c->logits);
     free(c);
 }
 
 int seer_ctx_size(const seer_ctx *c) { return c ? c->n_ctx : 0; }
+seer_kv_type seer_ctx_kv_type(const seer_ctx *c) { return c ? c->kv_type : SEER_KV_F16; }
 int seer_ctx_used(const seer_ctx *c) { return c ? c->n_used : 0; }
 int32_t seer_ctx_next_pos(const seer_ctx *c) { return c ? c->next_pos : 0; }
 

@@ -84,8 +84,8 @@ static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
         for (int64_t i = r0; i < r1; i++) {
             const size_t dst = base + (size_t)(c->n_used + i) * hd;
             const size_t src = ((size_t)i * in->n_head_kv + h) * hd;
-            memcpy(c->k_cache + dst, c->k + src, sizeof(float) * (size_t)hd);
-            memcpy(c->v_cache + dst, c->v + src, sizeof(float) * (size_t)hd);
+            seer_quantize_row(c->kv_tensor_type, c->k + src, llm_kv_at(c, c->k_cache, dst), hd);
+            seer_quantize_row(c->kv_tensor_type, c->v + src, llm_kv_at(c, c->v_cache, dst), hd);
         }
     }
 }

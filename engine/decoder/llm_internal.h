@@ -39,8 +39,11 @@ struct seer_ctx {
     seer_pool *pool;
     int n_ctx, n_used, n_batch, n_threads;
     int32_t next_pos;
-    size_t kv_head_stride;       /* floats per (layer, kv head): n_ctx * head_dim */
-    float *k_cache, *v_cache;    /* [layer][kv head][n_ctx][head_dim]: each head's rows contiguous */
+    seer_kv_type kv_type;
+    int kv_tensor_type;          /* SEER_TYPE_F16 or SEER_TYPE_F32: how rows are converted in and out */
+    size_t kv_elt;               /* bytes per cache element */
+    size_t kv_head_stride;       /* elements per (layer, kv head): n_ctx * head_dim */
+    void *k_cache, *v_cache;     /* [layer][kv head][n_ctx][head_dim]: each head's rows contiguous */
     /* scratch for n_batch rows */
     float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
@@ -50,6 +53,7 @@ struct seer_ctx {
     bool logits_all;
     attn_kernels attn_k;         /* inner attention loops for this CPU */
     float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
+    float *tile_kv;              /* F16 cache: [n_threads][2][n_ctx][head_dim], a head's K and V widened for GEMM */
     float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 1] */
 };
 
@@ -61,6 +65,11 @@ struct seer_ctx {
  * keys, at most LLM_ATTN_CHUNKS_MAX chunks (attention.c). */
 #define LLM_ATTN_CHUNK_MIN 64
 #define LLM_ATTN_CHUNKS_MAX 16
+
+/* Element `index` of a cache (k_cache or v_cache). */
+static inline void *llm_kv_at(const seer_ctx *c, void *cache, size_t index) {
+    return (char *)cache + index * c->kv_elt;
+}
 
 typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm_logits;
 

@@ -110,7 +110,7 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
     }
     s->system = params->system_prompt ? dup_or_null(params->system_prompt)
                                        : dup_or_null(seer_chat_default_system(s->style));
-    s->ctx = seer_ctx_new(llm, params->n_ctx, pool, err);
+    s->ctx = seer_ctx_new(llm, params->n_ctx, params->kv_type, pool, err);
     if (!s->ctx) {
         free(s->system);
         free(s);

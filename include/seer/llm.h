@@ -35,11 +35,19 @@ const gguf_file *seer_llm_gguf(const seer_llm *m);
  * resident size something no session reaches. */
 void seer_llm_page_in(const seer_llm *m);
 
+/* What the KV cache holds. F16 (the default, as in llama.cpp) is half the
+ * memory and half the bytes attention reads per token; F32 keeps K and V
+ * exactly as computed (what references made with an F32 cache need). */
+typedef enum seer_kv_type { SEER_KV_F16 = 0, SEER_KV_F32 = 1 } seer_kv_type;
+const char *seer_kv_type_name(seer_kv_type t);          /* "f16", "f32" */
+bool seer_kv_type_parse(const char *name, seer_kv_type *out);
+
 /* n_ctx <= 0: min(training context, 4096). Allocates everything the token
  * loop needs; returns NULL (with a message naming the size) when it cannot. */
-seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_pool *pool, seer_error *err);
-/* Bytes of the KV cache of an n_ctx-token context (f32 K and V per layer). */
-double seer_kv_cache_bytes(const seer_llm_info *info, int n_ctx);
+seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool *pool, seer_error *err);
+/* Bytes of the KV cache of an n_ctx-token context (K and V per layer). */
+double seer_kv_cache_bytes(const seer_llm_info *info, int n_ctx, seer_kv_type kv);
+seer_kv_type seer_ctx_kv_type(const seer_ctx *c);
 void seer_ctx_free(seer_ctx *c);
 int seer_ctx_size(const seer_ctx *c);     /* n_ctx */
 int seer_ctx_used(const seer_ctx *c);     /* KV rows filled */

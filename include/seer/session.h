@@ -13,6 +13,7 @@ typedef struct seer_session seer_session;
 
 typedef struct seer_session_params {
     int n_ctx;                 /* <= 0: model default (see seer_ctx_new) */
+    seer_kv_type kv_type;      /* KV cache elements (default F16) */
     int n_predict;             /* max tokens per reply; <= 0: until EOG or context full */
     seer_sampling sampling;
     const char *chat_template; /* style name ("chatml", …) or NULL: detect from the GGUF */

@@ -74,6 +74,22 @@ static int load_greedy(case_data *cd, char *why, size_t cap) {
     return 0;
 }
 
+/* The KV cache type the references were computed with. */
+static int load_kv_type(case_data *cd, char *why, size_t cap) {
+    char *p = path_join(cd->dir, "expected/meta.json");
+    char jerr[128];
+    const bool present = file_exists(p);
+    json_value *meta = present ? json_parse_file(p, jerr, sizeof jerr) : NULL;
+    free(p);
+    if (present && !meta) return fail(why, cap, "expected/meta.json: %s", jerr);
+    const char *t = json_str(json_get(meta, "kv_cache_type"));
+    cd->kv_type = SEER_KV_F32;
+    const bool ok = !t || seer_kv_type_parse(t, &cd->kv_type);
+    if (!ok) fail(why, cap, "expected/meta.json: kv_cache_type '%s' is neither f32 nor f16", t);
+    json_free(meta);
+    return ok ? 0 : -1;
+}
+
 int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, size_t cap) {
     memset(cd, 0, sizeof *cd);
     *missing = false;
@@ -109,7 +125,7 @@ int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, siz
     cd->tol_logits = json_num(json_get(tol, "logits_rel_l2"), 1e-3);
     cd->tol_embd = json_num(json_get(tol, "image_embd_rel_l2"), 1e-2);
     cd->tol_margin = json_num(json_get(tol, "greedy_margin_threshold"), 0.01);
-    if (load_tokens(cd, why, cap) || load_greedy(cd, why, cap)) return -1;
+    if (load_tokens(cd, why, cap) || load_greedy(cd, why, cap) || load_kv_type(cd, why, cap)) return -1;
     p = path_join(dir, "expected/logits_prefill.f32");
     cd->logits = read_f32(p, &cd->n_logits);
     free(p);

@@ -4,6 +4,7 @@
 #define SEER_CONFORMANCE_CASE_DATA_H
 
 #include "conformance.h"
+#include "seer/llm.h"
 
 typedef struct ref_chunk {
     bool image;
@@ -21,6 +22,7 @@ typedef struct case_data {
     int n_images;
     char **image_paths;
     int n_predict;
+    seer_kv_type kv_type;   /* the references' KV cache (expected/meta.json kv_cache_type; F32 if absent) */
     double tol_logits, tol_embd, tol_margin;
     ref_chunk *chunks;
     int n_chunks, n_tokens_total, n_pos_total;

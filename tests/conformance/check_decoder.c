@@ -118,7 +118,7 @@ static void chunk_positions(const ref_chunk *r, bool mrope, int32_t *pos) {
 void check_decoder(const case_data *cd, const seer_llm *llm, seer_pool *pool, check_out *out) {
     const seer_llm_info *info = seer_llm_get_info(llm);
     seer_error err = {{0}};
-    seer_ctx *ctx = seer_ctx_new(llm, cd->n_tokens_total + cd->n_predict + 16, pool, &err);
+    seer_ctx *ctx = seer_ctx_new(llm, cd->n_tokens_total + cd->n_predict + 16, cd->kv_type, pool, &err);
     if (!ctx) {
         out_fail(out, "context: %s", err.msg);
         return;

@@ -51,7 +51,7 @@ void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *visio
         if (d > worst) worst = d;
     }
     out_add(out, "embd %.2g, ", worst);
-    ctx = seer_ctx_new(llm, p.n_tokens + cd->n_predict + 16, pool, &err);
+    ctx = seer_ctx_new(llm, p.n_tokens + cd->n_predict + 16, cd->kv_type, pool, &err);
     if (!ctx || seer_mtmd_eval(ctx, &p, NULL, &err) != 0) {
         out_fail(out, "%s", err.msg);
         goto done;

@@ -76,11 +76,11 @@ grep -q '"event":"error"' <<<"$out" || err "no error event: $out"
 grep -q 'vision projector' "$tmp/err" || err "error message: $(cat "$tmp/err")"
 "$SEER" --help | grep -q -- '--mmproj' || err "--help lacks --mmproj"
 
-# 6. a conformance text model: the greedy reply equals llama.cpp's greedy tokens
+# 6. a conformance text model: the greedy reply equals llama.cpp's greedy tokens (computed with an F32 KV cache)
 conf=${CONFORMANCE_DIR:-../shared/conformance}
 case_dir="$conf/cases/text-llama-spm-f32"
 if [ -f "$case_dir/case.json" ] && [ -f "$conf/cases/llava15-f32/model.gguf" ]; then
-  got=$("$SEER" -m "$conf/cases/llava15-f32/model.gguf" --raw -f "$case_dir/prompt.txt" -n 16 --temp 0 --json 2>"$tmp/err" |
+  got=$("$SEER" -m "$conf/cases/llava15-f32/model.gguf" --raw -f "$case_dir/prompt.txt" -n 16 --temp 0 --kv-type f32 --json 2>"$tmp/err" |
         python3 -c 'import json,sys; print(" ".join(str(e["id"]) for e in map(json.loads, sys.stdin) if e["event"]=="token"))')
   want=$(python3 -c 'import json,sys; print(" ".join(map(str, json.load(open(sys.argv[1]))["tokens"])))' "$case_dir/expected/greedy.json")
   [ "$got" = "$want" ] || err "conformance greedy: got '$got', want '$want' ($(cat "$tmp/err"))"
@@ -92,7 +92,7 @@ fi
 vcase="$conf/cases/qwen25vl-f32"
 if [ -f "$vcase/model.gguf" ] && [ -f "$vcase/mmproj.gguf" ]; then
   got=$("$SEER" -m "$vcase/model.gguf" --mmproj "$vcase/mmproj.gguf" --image "$conf/images/test-1.jpeg" --raw \
-        -f "$vcase/prompt.txt" -n 16 --temp 0 --json 2>"$tmp/err" |
+        -f "$vcase/prompt.txt" -n 16 --temp 0 --kv-type f32 --json 2>"$tmp/err" |
         python3 -c 'import json,sys
 ev=[json.loads(l) for l in sys.stdin]
 print([e["n_tokens"] for e in ev if e["event"]=="prompt"][0], " ".join(str(e["id"]) for e in ev if e["event"]=="token"))')
@@ -102,5 +102,14 @@ print(json.load(open(d+"/expected/tokens.json"))["n_tokens"], " ".join(map(str, 
 else
   echo "SKIP: conformance VLM not found under $conf"
 fi
+
+# 8. the KV cache type: f16 (the default) and f32 both answer with an image; another type is a usage error naming it
+for kv in f16 f32; do
+  k=$("$SEER" -m "$tmp/llama.gguf" --mmproj "$tmp/mmproj.gguf" --image "$img" -p "What is in the picture?" -n 4 --temp 0 \
+       --kv-type $kv --json 2>"$tmp/err" | summarise) || err "--kv-type $kv: $(cat "$tmp/err")"
+  grep -Eq '^images=16 prompt=[0-9]+ tokens=[0-9]+( [0-9]+){3} ' <<<"$k" || err "--kv-type $kv run: $k"
+done
+"$SEER" -m "$tmp/llama.gguf" -p x --kv-type q8_0 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "kv-type.*'q8_0'" "$tmp/err" || err "bad --kv-type: exit $rc, $(cat "$tmp/err")"
 
 exit $fail

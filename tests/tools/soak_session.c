@@ -110,7 +110,7 @@ static int same_as_fresh(seer_session *s, const seer_llm *m, seer_pool *pool, do
     seer_ctx *c = seer_session_ctx(s);
     if (n == 0 || n + 1 > seer_ctx_size(c)) return -1;
     seer_error err = {{0}};
-    seer_ctx *fresh = seer_ctx_new(m, seer_ctx_size(c), pool, &err);
+    seer_ctx *fresh = seer_ctx_new(m, seer_ctx_size(c), seer_ctx_kv_type(c), pool, &err);
     if (!fresh) return 1;
     int32_t *all = malloc(sizeof *all * (size_t)(n + 1));
     if (!all) return 1;

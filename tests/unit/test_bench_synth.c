@@ -98,7 +98,7 @@ static void test_loads_and_runs(void) {
     CHECK_MSG(vis != NULL, "mmproj load: %s", err.msg);
     if (m) {
         seer_pool *pool = seer_pool_create(1);
-        seer_ctx *ctx = seer_ctx_new(m, 64, pool, &err);
+        seer_ctx *ctx = seer_ctx_new(m, 64, SEER_KV_F16, pool, &err);
         CHECK_MSG(ctx != NULL, "%s", err.msg);
         if (ctx) {
             int32_t toks[3] = {1, 300, 42};

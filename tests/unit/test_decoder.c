@@ -155,6 +155,12 @@ static void rope(const ref_model *m, double *v, const int pos[4]) {
     }
 }
 
+/* The reference's KV cache: exact, or K and V rows rounded to half precision
+ * as an F16 cache stores them (what seer computes in f32, rounded once). */
+static bool ref_kv_f16;
+
+static double kv_round(double x) { return ref_kv_f16 ? seer_fp16_to_f32(seer_f32_to_fp16((float)x)) : x; }
+
 /* Logits of every row of the sequence (rows: embeddings [n][E]), into out[n][V]. */
 static void reference(const ref_model *m, const double *rows, const int (*pos)[4], int n, double *out) {
     double *x = malloc(sizeof *x * n * E), *q = malloc(sizeof *q * n * H * HD), *k = malloc(sizeof *k * n * KV * HD),
@@ -176,6 +182,10 @@ static void reference(const ref_model *m, const double *rows, const int (*pos)[4
             }
             for (int h = 0; h < H; h++) rope(m, q + i * H * HD + h * HD, pos[i]);
             for (int h = 0; h < KV; h++) rope(m, k + i * KV * HD + h * HD, pos[i]);
+            for (int o = 0; o < KV * HD; o++) {
+                k[i * KV * HD + o] = kv_round((float)k[i * KV * HD + o]);
+                v[i * KV * HD + o] = kv_round((float)v[i * KV * HD + o]);
+            }
         }
         for (int i = n - 1; i >= 0; i--) { /* backwards: x[j<i] is still this layer's input */
             for (int h = 0; h < H; h++) {
@@ -276,7 +286,7 @@ static void test_llama(seer_pool *pool) {
     reference(&m, rows, (const int(*)[4])pos, N, want);
 
     /* batched prefill, logits of every row */
-    seer_ctx *c = seer_ctx_new(llm, 64, pool, &err);
+    seer_ctx *c = seer_ctx_new(llm, 64, SEER_KV_F32, pool, &err);
     CHECK_MSG(c != NULL, "ctx: %s", err.msg);
     seer_batch b = {.n = N, .tokens = toks, .logits_all = true};
     CHECK(seer_ctx_decode(c, &b, NULL, &err) == 0);
@@ -335,25 +345,33 @@ static void test_llama(seer_pool *pool) {
 
     /* decode over more keys than one attention chunk holds (the split-K
      * path and its merge): a few rows at once, then one by one, on top of
-     * a long prefill, every row against the reference */
-    {
+     * a long prefill (the GEMM tiles), every row against the reference;
+     * with each KV cache type (an F16 cache against a reference whose K and
+     * V are rounded to half: a cache left in f32, or rounded twice, misses) */
+    for (int kv = 0; kv < 2; kv++) {
         enum { LEN = 150, PRE = 120, FEW = 5 };
+        const seer_kv_type kv_type = kv ? SEER_KV_F16 : SEER_KV_F32;
         int32_t seq[LEN];
         for (int i = 0; i < LEN; i++) seq[i] = (i * 11 + 5) % V;
         double *w4 = malloc(sizeof *w4 * LEN * V);
+        ref_kv_f16 = kv_type == SEER_KV_F16;
         reference_tokens(&m, seq, LEN, w4);
-        seer_ctx *lc = seer_ctx_new(llm, 256, pool, &err);
+        ref_kv_f16 = false;
+        seer_ctx *lc = seer_ctx_new(llm, 256, kv_type, pool, &err);
+        CHECK(!lc || seer_ctx_kv_type(lc) == kv_type);
         CHECK_MSG(lc != NULL, "ctx: %s", err.msg);
         seer_batch pre = {.n = PRE, .tokens = seq};
         seer_batch few = {.n = FEW, .tokens = seq + PRE, .logits_all = true};
         CHECK(lc && seer_ctx_decode(lc, &pre, NULL, &err) == 0);
         CHECK(lc && seer_ctx_decode(lc, &few, NULL, &err) == 0);
         for (int i = 0; lc && i < FEW; i++)
-            CHECK_MSG(max_err(seer_ctx_logits(lc, i), w4 + (PRE + i) * V, V) < 2e-5, "chunked row %d", PRE + i);
+            CHECK_MSG(max_err(seer_ctx_logits(lc, i), w4 + (PRE + i) * V, V) < 2e-5, "%s cache: chunked row %d",
+                      seer_kv_type_name(kv_type), PRE + i);
         for (int i = PRE + FEW; lc && i < LEN; i++) {
             seer_batch one = {.n = 1, .tokens = &seq[i]};
             CHECK(seer_ctx_decode(lc, &one, NULL, &err) == 0);
-            CHECK_MSG(max_err(seer_ctx_logits(lc, 0), w4 + i * V, V) < 2e-5, "chunked step %d", i);
+            CHECK_MSG(max_err(seer_ctx_logits(lc, 0), w4 + i * V, V) < 2e-5, "%s cache: chunked step %d",
+                      seer_kv_type_name(kv_type), i);
         }
         seer_ctx_free(lc);
         free(w4);
@@ -365,7 +383,7 @@ static void test_llama(seer_pool *pool) {
     CHECK(seer_ctx_decode(c, &bb, NULL, &err) == -1 && strstr(err.msg, "vocabulary"));
     CHECK(seer_ctx_used(c) == 5 && seer_ctx_next_pos(c) == 5);
     seer_ctx_free(c);
-    c = seer_ctx_new(llm, 12, pool, &err);
+    c = seer_ctx_new(llm, 12, SEER_KV_F32, pool, &err);
     seer_batch last = {.n = N, .tokens = toks};
     CHECK(c && seer_ctx_decode(c, &last, NULL, &err) == 0);
     CHECK(c && seer_ctx_decode(c, &last, NULL, &err) == -1 && strstr(err.msg, "context full"));
@@ -407,7 +425,7 @@ static void test_qwen2vl(seer_pool *pool) {
         pos[8 + i][0] = pos[8 + i][1] = pos[8 + i][2] = pos[8 + i][3] = 5 + i;
     }
     reference(&m, rows, (const int(*)[4])pos, 10, want);
-    seer_ctx *c = seer_ctx_new(llm, 0, pool, &err);
+    seer_ctx *c = seer_ctx_new(llm, 0, SEER_KV_F32, pool, &err);
     CHECK(c != NULL);
     seer_batch a = {.n = 2, .tokens = t1};
     seer_batch im = {.n = 6, .embd = img, .pos = ipos};
@@ -445,7 +463,7 @@ static void test_errors(seer_pool *pool) {
     seer_llm *llm = seer_llm_load(path, NULL, NULL, &err);
     CHECK_MSG(llm != NULL, "%s", err.msg);
     if (llm) {
-        CHECK(seer_ctx_new(llm, 1 << 20, pool, &err) == NULL);
+        CHECK(seer_ctx_new(llm, 1 << 20, SEER_KV_F32, pool, &err) == NULL);
         CHECK_MSG(strstr(err.msg, "MB") && strstr(err.msg, "1048576"), "%s", err.msg);
         seer_llm_free(llm);
     }

@@ -119,7 +119,7 @@ int main(void) {
         snprintf(prompt, sizeof prompt, "<|im_start|>user\n%s%s<|im_end|>\n<|im_start|>assistant\n",
                  "<__media__>", question);
         seer_mm_prompt p = {0};
-        seer_ctx *ctx = seer_ctx_new(llm, 256, pool, &err);
+        seer_ctx *ctx = seer_ctx_new(llm, 256, SEER_KV_F32, pool, &err);
         CHECK_MSG(ctx != NULL, "%s", err.msg);
         size_t n_logits = 0;
         float *ref_logits = read_f32(SET_DIR "/reference/logits.f32", &n_logits);

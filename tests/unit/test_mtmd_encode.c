@@ -102,7 +102,7 @@ static void run_case(const char *root, const char *name, seer_pool *pool) {
                 CHECK(p.chunks[i].embd == first);
                 break;
             }
-        seer_ctx *ctx = seer_ctx_new(llm, 4096, pool, &err);
+        seer_ctx *ctx = seer_ctx_new(llm, 4096, SEER_KV_F32, pool, &err);
         CHECK_MSG(ctx != NULL, "%s: context: %s", name, err.msg);
         if (ctx) {
             CHECK_MSG(seer_mtmd_eval(ctx, &p, NULL, &err) == 0, "%s: eval: %s", name, err.msg);

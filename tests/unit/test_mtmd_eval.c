@@ -82,7 +82,7 @@ static int run_case(const char *root, const char *name, seer_pool *pool) {
         c->embd = (float *)data;
     }
     p.n_embd = info->n_embd;
-    seer_ctx *ctx = ok ? seer_ctx_new(llm, 4096, pool, &err) : NULL;
+    seer_ctx *ctx = ok ? seer_ctx_new(llm, 4096, SEER_KV_F32, pool, &err) : NULL;
     if (ok && !ctx) CHECK_MSG(0, "%s: context: %s", name, err.msg);
     if (ctx) {
         /* A cancelled eval changes nothing. */

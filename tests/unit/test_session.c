@@ -82,7 +82,7 @@ static void test_incremental_matches_scratch(seer_llm *m, seer_pool *pool) {
     const int32_t *ids = seer_session_cached_tokens(a, &n_ids);
     CHECK(n_ids == used2);
     seer_error err = {{0}};
-    seer_ctx *fresh = seer_ctx_new(m, 512, pool, &err);
+    seer_ctx *fresh = seer_ctx_new(m, 512, seer_ctx_kv_type(seer_session_ctx(a)), pool, &err);
     CHECK_MSG(fresh != NULL, "ctx: %s", err.msg);
     if (fresh && n_ids == used2) {
         seer_batch b = {.n = n_ids, .tokens = ids};

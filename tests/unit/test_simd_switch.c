@@ -41,10 +41,13 @@ static void check_sites(int level) {
                   seer_simd_level_name(level));
         CHECK(seer_vec_dot4_get(types[t]) == seer_vec_dot4_kernel(level, types[t]));
     }
-    attn_kernels a = attn_kernels_select(), at_level = attn_kernels_for(level);
-    CHECK_MSG(a.scores == at_level.scores && a.mix == at_level.mix && a.axpy == at_level.axpy, "attention kernels at %s",
-              seer_simd_level_name(level));
-    if (level > SEER_SIMD_SCALAR) CHECK(a.scores != attn_kernels_for(level - 1).scores);
+    for (int f16 = 0; f16 < 2; f16++) {
+        attn_kernels a = attn_kernels_select(f16), at_level = attn_kernels_for(level, f16);
+        CHECK_MSG(a.scores == at_level.scores && a.mix == at_level.mix && a.axpy == at_level.axpy,
+                  "attention kernels (%s cache) at %s", f16 ? "f16" : "f32", seer_simd_level_name(level));
+        if (level > SEER_SIMD_SCALAR) CHECK(a.scores != attn_kernels_for(level - 1, f16).scores);
+        CHECK(a.scores != attn_kernels_select(!f16).scores && a.mix != attn_kernels_select(!f16).mix);
+    }
     CHECK(seer_tensor_have_avx2() == (level >= SEER_SIMD_AVX2));
     CHECK(strcmp(seer_simd_name(), seer_simd_level_name(level)) == 0);
 
