@@ -82,7 +82,7 @@ static void merge_chunks(seer_ctx *c, int n) {
 
 /* Rows [0, len) of one KV head's K and V as f32 for GEMM: the cache itself
  * when it is F32, else widened into this thread's tile_kv (len·head_dim
- * conversions against a tile's 4·rows·len·head_dim flops). */
+ * conversions against 4·rows·len·head_dim flops per query head). */
 static void head_kv_f32(seer_ctx *c, size_t base, int len, int ith, const float **K, const float **V) {
     if (c->kv_type == SEER_KV_F32) {
         *K = (const float *)c->k_cache + base;
@@ -97,9 +97,11 @@ static void head_kv_f32(seer_ctx *c, size_t base, int len, int ith, const float 
     *V = v;
 }
 
-/* Prefill: tiles of query rows of one head go through two GEMMs (scores =
- * Q·Kᵀ over every key the tile's last row sees, then P·V); keys a row must
- * not see get probability 0. OpenBLAS runs single-threaded inside each task.
+/* Prefill: a task is a tile of query rows and one KV head; each query head
+ * sharing that KV head goes through two GEMMs (scores = Q·Kᵀ over every key
+ * the tile's last row sees, then P·V), so the head's K and V rows are
+ * fetched (and widened, for an F16 cache) once per tile; keys a row must not
+ * see get probability 0. OpenBLAS runs single-threaded inside each task.
  * Later tiles see more keys: they are handed out first, the cheap early
  * ones fill in the gaps. */
 static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
@@ -111,22 +113,24 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     float *S = c->tile_scores + (size_t)ith * LLM_ATTN_TILE * (size_t)c->n_ctx;
     const int n_tiles = (j->n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
     for (int64_t t = t0; t < t1; t++) {
-        const int h = (int)(t % in->n_head), i0 = (n_tiles - 1 - (int)(t / in->n_head)) * LLM_ATTN_TILE;
+        const int kvh = (int)(t % in->n_head_kv), i0 = (n_tiles - 1 - (int)(t / in->n_head_kv)) * LLM_ATTN_TILE;
         const int rows = j->n - i0 < LLM_ATTN_TILE ? j->n - i0 : LLM_ATTN_TILE;
-        const size_t base = ((size_t)j->layer * in->n_head_kv + h / group) * c->kv_head_stride;
+        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride;
         const int len = c->n_used + i0 + rows;
         const float *K, *V;
         head_kv_f32(c, base, len, ith, &K, &V);
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, len, hd, scale, c->q + (size_t)i0 * ld + (size_t)h * hd,
-                    ld, K, hd, 0.0f, S, len);
-        for (int r = 0; r < rows; r++) {
-            float *row = S + (size_t)r * len;
-            const int visible = c->n_used + i0 + r + 1;
-            seer_softmax(row, visible);
-            for (int k = visible; k < len; k++) row[k] = 0.0f;
+        for (int h = kvh * group; h < (kvh + 1) * group; h++) {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, len, hd, scale,
+                        c->q + (size_t)i0 * ld + (size_t)h * hd, ld, K, hd, 0.0f, S, len);
+            for (int r = 0; r < rows; r++) {
+                float *row = S + (size_t)r * len;
+                const int visible = c->n_used + i0 + r + 1;
+                seer_softmax(row, visible);
+                for (int k = visible; k < len; k++) row[k] = 0.0f;
+            }
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, len, 1.0f, S, len, V, hd, 0.0f,
+                        c->attn + (size_t)i0 * ld + (size_t)h * hd, ld);
         }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, len, 1.0f, S, len, V, hd, 0.0f,
-                    c->attn + (size_t)i0 * ld + (size_t)h * hd, ld);
     }
 }
 
@@ -135,7 +139,7 @@ void llm_attention(seer_ctx *c, int layer, int n) {
     if (n >= LLM_ATTN_TILE_MIN_ROWS) {
         attn_job tj = {.c = c, .layer = layer, .n = n};
         const int64_t n_tiles = (n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
-        seer_pool_for(c->pool, (int64_t)in->n_head * n_tiles, 1, attn_tile_range, &tj);
+        seer_pool_for(c->pool, (int64_t)in->n_head_kv * n_tiles, 1, attn_tile_range, &tj);
         return;
     }
     attn_job j = {.c = c, .layer = layer, .n = n};
