@@ -103,6 +103,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->ffn_a = alloc_floats(B * (size_t)in->n_ff, &total);
     c->ffn_b = alloc_floats(B * (size_t)in->n_ff, &total);
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
+    c->embd_row = alloc_floats(m->tok_embd.row_bytes / sizeof(float) + 1, &total);
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
     if (kv == SEER_KV_F16)
@@ -111,7 +112,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
                                      (size_t)(in->head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
-        !c->ffn_b || !c->rope_cs || !c->scores || !c->tile_scores ||
+        !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
         (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
@@ -135,6 +136,7 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->ffn_a);
     free(c->ffn_b);
     free(c->rope_cs);
+    free(c->embd_row);
     free(c->scores);
     free(c->tile_scores);
     free(c->tile_kv);

@@ -14,7 +14,16 @@ static void embed_rows(seer_ctx *c, int n, const int32_t *tokens, const float *e
         memcpy(c->x, embd, sizeof(float) * (size_t)n * (size_t)E);
         return;
     }
-    for (int i = 0; i < n; i++) seer_weight_get_row(&c->m->tok_embd, tokens[i], c->x + (size_t)i * E);
+    const seer_weight *w = &c->m->tok_embd;
+    for (int i = 0; i < n; i++) {
+        float *row = c->x + (size_t)i * E;
+        if (w->interleaved) { /* tied to the output head: its copy */
+            seer_weight_get_row(w, tokens[i], row);
+            continue;
+        }
+        gguf_read_at(c->m->gguf, (const char *)w->data + (size_t)tokens[i] * w->row_bytes, c->embd_row, w->row_bytes);
+        seer_dequantize_row(w->type, c->embd_row, row, w->n_in);
+    }
 }
 
 static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {

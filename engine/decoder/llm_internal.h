@@ -47,6 +47,7 @@ struct seer_ctx {
     /* scratch for n_batch rows */
     float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
+    void *embd_row;              /* one token embedding row as stored, read from the file */
     float *scores;               /* [n_threads][query group][n_ctx] */
     float *logits;               /* [logits_cap][n_vocab] */
     int logits_cap, logits_rows; /* rows held by the last decode */

@@ -230,6 +230,9 @@ static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
     /* tied embeddings: token lookups read the copy too (bit-exact), so the
      * file's pages, given back, are not needed again */
     if (m->tok_embd.data == m->output.data) m->tok_embd.interleaved = m->output.interleaved;
+    /* untied, lookups read the file (gguf_read_at), not the mapping: what
+     * reading the neighbouring matrices brought in is given back */
+    else gguf_release_pages(m->gguf, m->tok_embd.data, m->tok_embd.row_bytes * (size_t)m->tok_embd.n_out);
     seer_pool_destroy(pool);
 }
 

@@ -18,6 +18,7 @@ size_t gguf_scalar_size(gguf_value_type t);
 /* What gguf_open allocates: the public struct first, so the two convert. */
 typedef struct gguf_file_priv {
     gguf_file pub;
+    int fd;                      /* the file, kept open for gguf_read_at; -1 if not */
     gguf_name_index kv_index;
     gguf_name_index tensor_index;
 } gguf_file_priv;

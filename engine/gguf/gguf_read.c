@@ -495,7 +495,8 @@ static bool map_file(const char *path, gguf_file *f, seer_error *err) {
     }
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int map_errno = errno;
-    close(fd);
+    if (map == MAP_FAILED) close(fd);
+    else ((gguf_file_priv *)f)->fd = fd;
     if (map == MAP_FAILED) {
         seer_error_set(err, "%s: cannot map the file: %s", path, strerror(map_errno));
         return false;
@@ -528,6 +529,7 @@ gguf_file *gguf_open(const char *path, seer_error *err) {
     }
     gguf_file *f = &p->pub;
     f->path = path_copy;
+    p->fd = -1;
     if (!map_file(path, f, err)) {
         gguf_close(f);
         return NULL;
@@ -558,6 +560,7 @@ void gguf_close(gguf_file *f) {
     for (uint64_t i = 0; i < f->n_tensors; i++) free(f->tensors[i].name);
     free(f->tensors);
     if (f->map) munmap(f->map, f->map_size);
+    if (p->fd >= 0) close(p->fd);
     free(f->path);
     gguf_index_free(&p->kv_index);
     gguf_index_free(&p->tensor_index);
@@ -569,6 +572,18 @@ void gguf_release_pages(const gguf_file *f, const void *p, size_t n) {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), map = (uintptr_t)f->map;
     uintptr_t b = ((uintptr_t)p + page - 1) / page * page, e = ((uintptr_t)p + n) / page * page;
     if (b < e && b >= map && e <= map + f->map_size) (void)madvise((void *)b, e - b, MADV_DONTNEED);
+}
+
+void gguf_read_at(const gguf_file *f, const void *p, void *dst, size_t n) {
+    const char *b = p, *map = f->map;
+    const int fd = ((const gguf_file_priv *)f)->fd;
+    size_t done = 0;
+    while (fd >= 0 && done < n) {
+        ssize_t r = pread(fd, (char *)dst + done, n - done, (off_t)(b - map) + (off_t)done);
+        if (r <= 0 && !(r < 0 && errno == EINTR)) break;
+        if (r > 0) done += (size_t)r;
+    }
+    if (done < n) memcpy((char *)dst + done, b + done, n - done);
 }
 
 void gguf_page_in(const gguf_file *f, const void *p, size_t n) {

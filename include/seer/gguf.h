@@ -53,6 +53,12 @@ void gguf_close(gguf_file *f);
  * whole pages among them leave this process's resident memory (a later
  * read brings them back from the file). */
 void gguf_release_pages(const gguf_file *f, const void *p, size_t n);
+/* Copies the mapped bytes [p, p + n) to dst by reading the file, not the
+ * mapping, so none of their pages joins this process's resident memory: for
+ * a table read a row at a time far apart (an untied token embedding), which
+ * over the file's 2 MiB pages would map 2 MiB per row read. Copies from the
+ * mapping if the read fails. */
+void gguf_read_at(const gguf_file *f, const void *p, void *dst, size_t n);
 /* Reads one byte of every page of the mapped bytes [p, p + n), so that
  * they are resident before a timed run reads them. */
 void gguf_page_in(const gguf_file *f, const void *p, size_t n);
