@@ -105,18 +105,28 @@ static panel_parts panel_parts_of(uint8_t *panel, int64_t n_blocks) {
  * the products themselves). */
 _Static_assert(SEER_ILV_ROWS == SEER_Q8_PANEL_ROWS, "a group is a panel");
 
+/* A vector of a group (bytes 4g..4g+3 of 16 rows) as one value: GCC's
+ * vector types become whatever SIMD the target has (SSE2 at least on
+ * x86-64). A row's sum is then its 4 byte lanes'. */
+typedef uint8_t u8x64 __attribute__((vector_size(64)));
+typedef int8_t i8x64 __attribute__((vector_size(64)));
+typedef int16_t i16x64 __attribute__((vector_size(128)));
+
 static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_parts pp) {
     const int R = SEER_Q8_PANEL_ROWS;
     for (int64_t b = 0; b < n_blocks; b++) {
         const block_q8_0x16 *u = x + b / 2;
         const int s = (int)(b % 2);
         memcpy(pp.q + 512 * b, u->qs[s], 512);
+        i16x64 acc = {0}; /* 8 quants of at most 128 in magnitude per lane */
+        for (int g = 0; g < 8; g++) {
+            i8x64 v;
+            memcpy(&v, u->qs[s][g], 64);
+            acc += __builtin_convertvector(v, i16x64);
+        }
         for (int j = 0; j < R; j++) {
-            int sum = 0;
-            for (int g = 0; g < 8; g++)
-                for (int k = 0; k < 4; k++) sum += u->qs[s][g][j][k];
             pp.d[b * R + j] = seer_fp16_to_f32(u->d[s][j]);
-            pp.corr[b * R + j] = 128 * sum;
+            pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
             pp.mins[b * R + j] = 0;
         }
     }
@@ -126,26 +136,27 @@ static void pack_group_q4_K(const block_q4_Kx16 *x, int64_t n_blocks, panel_part
     const int R = SEER_Q8_PANEL_ROWS;
     for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
         const block_q4_Kx16 *u = x + sb;
+        float d[SEER_Q8_PANEL_ROWS], dmin[SEER_Q8_PANEL_ROWS];
+        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]), dmin[j] = seer_fp16_to_f32(u->dmin[j]);
         for (int c = 0; c < 4; c++) {
             const int64_t lo = 8 * sb + 2 * c, hi = lo + 1;
-            int sum_lo[SEER_Q8_PANEL_ROWS] = {0}, sum_hi[SEER_Q8_PANEL_ROWS] = {0};
-            for (int g = 0; g < 8; g++)
-                for (int j = 0; j < R; j++)
-                    for (int k = 0; k < 4; k++) {
-                        const uint8_t v = u->qs[c][g][j][k];
-                        pp.q[512 * lo + 64 * g + 4 * j + k] = v & 0xF;
-                        pp.q[512 * hi + 64 * g + 4 * j + k] = v >> 4;
-                        sum_lo[j] += v & 0xF;
-                        sum_hi[j] += v >> 4;
-                    }
+            u8x64 acc_lo = {0}, acc_hi = {0}; /* 8 nibbles of at most 15 per lane */
+            for (int g = 0; g < 8; g++) {
+                u8x64 v;
+                memcpy(&v, u->qs[c][g], 64);
+                const u8x64 l = v & 0xF, h = v >> 4;
+                memcpy(pp.q + 512 * lo + 64 * g, &l, 64);
+                memcpy(pp.q + 512 * hi + 64 * g, &h, 64);
+                acc_lo += l;
+                acc_hi += h;
+            }
             for (int j = 0; j < R; j++) {
-                const float d = seer_fp16_to_f32(u->d[j]), dmin = seer_fp16_to_f32(u->dmin[j]);
-                pp.d[lo * R + j] = d * u->scales[2 * c][j];
-                pp.d[hi * R + j] = d * u->scales[2 * c + 1][j];
-                pp.corr[lo * R + j] = 128 * sum_lo[j];
-                pp.corr[hi * R + j] = 128 * sum_hi[j];
-                pp.mins[lo * R + j] = dmin * u->mins[c][j][0];
-                pp.mins[hi * R + j] = dmin * u->mins[c][j][1];
+                pp.d[lo * R + j] = d[j] * u->scales[2 * c][j];
+                pp.d[hi * R + j] = d[j] * u->scales[2 * c + 1][j];
+                pp.corr[lo * R + j] = 128 * (acc_lo[4 * j] + acc_lo[4 * j + 1] + acc_lo[4 * j + 2] + acc_lo[4 * j + 3]);
+                pp.corr[hi * R + j] = 128 * (acc_hi[4 * j] + acc_hi[4 * j + 1] + acc_hi[4 * j + 2] + acc_hi[4 * j + 3]);
+                pp.mins[lo * R + j] = dmin[j] * u->mins[c][j][0];
+                pp.mins[hi * R + j] = dmin[j] * u->mins[c][j][1];
             }
         }
     }
