@@ -46,9 +46,11 @@ LIBS     := $(BLAS_LIBS) $(STB_LIBS) -lpthread -lm
 ifeq ($(ARCH),x86_64)
   AVX2_FLAGS   := -mavx2 -mfma -mf16c -mbmi2
   AVX512_FLAGS := $(AVX2_FLAGS) -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512vnni
+  AMX_FLAGS    := $(AVX512_FLAGS) -mamx-tile -mamx-int8
 else
   AVX2_FLAGS   :=
   AVX512_FLAGS :=
+  AMX_FLAGS    :=
 endif
 
 ENGINE_SRC := $(sort $(wildcard engine/*/*.c))
@@ -78,6 +80,9 @@ $(BUILD)/%_avx2.o: %_avx2.c
 $(BUILD)/%_avx512.o: %_avx512.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AVX512_FLAGS) -c $< -o $@
+$(BUILD)/%_amx.o: %_amx.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(AMX_FLAGS) -c $< -o $@
 $(BUILD)/ui/%.o: ui/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(UI_CFLAGS) -c $< -o $@

@@ -49,4 +49,12 @@ void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_
                            float *out0, float *out1);
 bool seer_q8_panel_avx512_built(void);
 
+/* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at
+ * once, bit-identical to the AVX-512 kernel. Ready when the CPU and the OS
+ * offer AMX-INT8 to this process (and SEER_AMX is not 0). */
+bool seer_q8_panel_amx_ready(void);
+bool seer_q8_panel_amx_supported(void); /* whatever SEER_AMX says */
+void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                       const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
+
 #endif

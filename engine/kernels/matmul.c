@@ -118,6 +118,7 @@ typedef struct matmul_job {
     float *act_d;     /* n_rows × n_blocks scales */
     float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
     uint8_t *panels;  /* per thread: panel_group panels */
+    bool amx;         /* the AMX kernel: 16 activation rows a call */
     int64_t panel_group;
 } matmul_job;
 
@@ -272,16 +273,18 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++)
             seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
-        for (int64_t r = 0; r < j->n_rows; r += 4) {
-            int nr = j->n_rows - r < 4 ? (int)(j->n_rows - r) : 4;
-            for (int64_t p = g0; p < g1; p += 2) {
-                float out[2][4 * SEER_Q8_PANEL_ROWS];
+        const int rows_step = j->amx ? SEER_Q8_PANEL_ROWS : 4, panels_step = j->amx ? 1 : 2;
+        for (int64_t r = 0; r < j->n_rows; r += rows_step) {
+            int nr = j->n_rows - r < rows_step ? (int)(j->n_rows - r) : rows_step;
+            for (int64_t p = g0; p < g1; p += panels_step) {
+                float out[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS];
                 const uint8_t *pan = pack + (size_t)(p - g0) * pb;
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
-                if (p + 1 < g1) seer_q8_panel2_avx512(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
+                if (j->amx) seer_q8_panel_amx(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
+                else if (p + 1 < g1) seer_q8_panel2_avx512(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
                 else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
-                for (int64_t q = p; q < p + 2 && q < g1; q++) {
+                for (int64_t q = p; q < p + panels_step && q < g1; q++) {
                     const float *o = out[q - p];
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
                     for (int k = 0; k < nr; k++)
@@ -308,6 +311,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->panel_group = (int64_t)((512u << 10) / pb);
     if (j->panel_group < 1) j->panel_group = 1;
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    j->amx = seer_q8_panel_amx_ready();
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
         seer_pool_for(pool, j->n_rows, 1, q8_act_range, j);
         /* the activations, quantized once, serve every part */

@@ -1,0 +1,99 @@
+/* The int8 GEMM panel kernel on AMX tiles (Intel's TMUL, Sapphire Rapids
+ * on): one TDPBUSD multiplies up to 16 activation rows by a panel block of
+ * 16 weight rows × 32 quants — the panel's 8 vectors of 64 bytes are
+ * exactly a B tile of 8 rows (K in quads) — where VPDPBUSD does one
+ * activation row. The block's int32 sums then take the same float steps,
+ * in the same order, as the AVX-512 kernel's: results are bit-identical. */
+#include "kernels/gemm_q8_internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__AVX512F__) && defined(__linux__)
+#include <cpuid.h>
+#include <immintrin.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define ARCH_REQ_XCOMP_PERM 0x1023
+#define XFEATURE_XTILEDATA 18
+
+static bool amx_supported, amx_wanted;
+static pthread_once_t amx_once = PTHREAD_ONCE_INIT;
+
+/* The CPU has AMX-TILE and AMX-INT8, the OS saves tile state (XCR0 bits 17
+ * and 18), and Linux lets this process use the tile data (asked once). */
+static void amx_detect(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(d & (1u << 24)) || !(d & (1u << 25))) return;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return; /* OSXSAVE */
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & (3u << 17)) != (3u << 17)) return;
+    if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) != 0) return;
+    amx_supported = true;
+    const char *env = getenv("SEER_AMX"); /* SEER_AMX=0: the AVX-512 kernel, for comparison */
+    amx_wanted = !(env && strcmp(env, "0") == 0);
+}
+
+bool seer_q8_panel_amx_supported(void) {
+    pthread_once(&amx_once, amx_detect);
+    return amx_supported;
+}
+
+bool seer_q8_panel_amx_ready(void) { return seer_q8_panel_amx_supported() && amx_wanted; }
+
+/* Tile 0: the block's sums C (nr rows × 16 int32); tile 1: activations A
+ * (nr rows × 32 bytes); tile 2: the panel block B (8 rows × 64 bytes). */
+typedef struct __attribute__((packed)) tile_config {
+    uint8_t palette, start_row, reserved[14];
+    uint16_t colsb[16];
+    uint8_t rows[16];
+} tile_config;
+
+void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                       const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    tile_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.palette = 1;
+    cfg.colsb[0] = 64, cfg.rows[0] = (uint8_t)nr;
+    cfg.colsb[1] = 32, cfg.rows[1] = (uint8_t)nr;
+    cfg.colsb[2] = 64, cfg.rows[2] = 8;
+    _tile_loadconfig(&cfg);
+    __m512 acc[SEER_Q8_PANEL_ROWS];
+    for (int r = 0; r < SEER_Q8_PANEL_ROWS; r++) acc[r] = _mm512_setzero_ps();
+    int32_t sums[SEER_Q8_PANEL_ROWS][16] __attribute__((aligned(64)));
+    const float *dp = (const float *)(panel + (size_t)n_blocks * 512);
+    const int32_t *cp = (const int32_t *)(panel + (size_t)n_blocks * 576);
+    const float *mp = (const float *)(panel + (size_t)n_blocks * 640);
+    for (int64_t b = 0; b < n_blocks; b++) {
+        _tile_zero(0);
+        _tile_loadd(1, act + 32 * b, (long)act_stride);
+        _tile_loadd(2, panel + 512 * b, 64);
+        _tile_dpbusd(0, 1, 2);
+        _tile_stored(0, sums, 64);
+        const __m512 d = _mm512_load_ps(dp + 16 * b), mn = _mm512_load_ps(mp + 16 * b);
+        const __m512i corr = _mm512_load_si512((const void *)(cp + 16 * b));
+        for (int r = 0; r < nr; r++) {
+            const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + b]);
+            const __m512i s = _mm512_load_si512((const void *)sums[r]);
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s, corr)), _mm512_mul_ps(d, ad), acc[r]);
+            if (act_s) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
+        }
+    }
+    _tile_release();
+    for (int r = 0; r < nr; r++) _mm512_storeu_ps(out + 16 * r, acc[r]);
+}
+#else
+bool seer_q8_panel_amx_supported(void) { return false; }
+bool seer_q8_panel_amx_ready(void) { return false; }
+
+void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                       const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    (void)n_blocks; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)act_s; (void)d_stride; (void)nr;
+    (void)out;
+    abort(); /* never handed out: seer_q8_panel_amx_ready() is false */
+}
+#endif

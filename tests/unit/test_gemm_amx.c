@@ -1,0 +1,61 @@
+/* The int8 GEMM panel kernel on AMX tiles against the AVX-512 one: the same
+ * floats, bit for bit, for 1 to 16 activation rows, with and without mins,
+ * on random panels and on panels at the extremes of the int8 range (the
+ * sums a tile accumulates must not saturate where VPDPBUSD's do not).
+ * Skipped (and said so) on a CPU or OS without AMX-INT8. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/gemm_q8_internal.h"
+#include "seer/cpu.h"
+#include "testlib.h"
+
+enum { NB = 24, ROWS = 16, R = SEER_Q8_PANEL_ROWS };
+
+static uint32_t state = 12345;
+static uint32_t next(void) { return state = state * 1664525u + 1013904223u; }
+
+/* extreme: quants only -128/127 (weights) and 0/255 (activations). */
+static void fill(uint8_t *panel, uint8_t *act, float *act_d, float *act_s, bool extreme) {
+    for (size_t i = 0; i < (size_t)NB * 512; i++) panel[i] = extreme ? ((next() >> 7) & 1 ? 0x7F : 0x80) : (uint8_t)(next() >> 11);
+    float *d = (float *)(panel + (size_t)NB * 512), *mn = (float *)(panel + (size_t)NB * 640);
+    int32_t *corr = (int32_t *)(panel + (size_t)NB * 576);
+    for (int i = 0; i < NB * R; i++) {
+        d[i] = (float)(next() % 1000) / 997.0f;
+        mn[i] = (float)(next() % 1000) / 731.0f;
+        corr[i] = (int32_t)(next() % 20000) - 10000;
+    }
+    for (int i = 0; i < ROWS * NB * 32; i++) act[i] = extreme ? ((next() >> 9) & 1 ? 255 : 0) : (uint8_t)(next() >> 13);
+    for (int i = 0; i < ROWS * NB; i++) {
+        act_d[i] = (float)(next() % 1000) / 313.0f;
+        act_s[i] = (float)(next() % 1000) / 211.0f - 2.0f;
+    }
+}
+
+int main(void) {
+    if (seer_cpu_simd_best() < SEER_SIMD_AVX512 || !seer_q8_panel_amx_supported()) {
+        printf("SKIP: no AMX-INT8 here\n");
+        TEST_MAIN_END();
+    }
+    uint8_t *panel = aligned_alloc(64, SEER_Q8_PANEL_BYTES(NB));
+    uint8_t *act = malloc((size_t)ROWS * NB * 32);
+    float act_d[ROWS * NB], act_s[ROWS * NB];
+    for (int extreme = 0; extreme < 2; extreme++)
+        for (int with_mins = 0; with_mins < 2; with_mins++) {
+            fill(panel, act, act_d, act_s, extreme);
+            for (int nr = 1; nr <= ROWS; nr++) {
+                float want[ROWS * R], got[ROWS * R];
+                memset(got, 0, sizeof got);
+                for (int r = 0; r < nr; r += 4) /* the AVX-512 kernel takes up to 4 rows */
+                    seer_q8_panel_avx512(NB, panel, act + (size_t)r * NB * 32, (size_t)NB * 32, act_d + r * NB,
+                                         with_mins ? act_s + r * NB : NULL, NB, nr - r < 4 ? nr - r : 4, want + R * r);
+                seer_q8_panel_amx(NB, panel, act, (size_t)NB * 32, act_d, with_mins ? act_s : NULL, NB, nr, got);
+                CHECK_MSG(memcmp(want, got, sizeof(float) * (size_t)(nr * R)) == 0,
+                          "AMX differs from AVX-512: %d rows, mins %d, extreme %d", nr, with_mins, extreme);
+            }
+        }
+    free(panel);
+    free(act);
+    TEST_MAIN_END();
+}
