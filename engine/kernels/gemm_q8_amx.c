@@ -45,46 +45,78 @@ bool seer_q8_panel_amx_supported(void) {
 
 bool seer_q8_panel_amx_ready(void) { return seer_q8_panel_amx_supported() && amx_wanted; }
 
-/* Tile 0: the block's sums C (nr rows × 16 int32); tile 1: activations A
- * (nr rows × 32 bytes); tile 2: the panel block B (8 rows × 64 bytes). */
+/* Whole blocks: tile 0 holds a block's sums C (nr rows × 16 int32), tile 1
+ * the activations A (nr rows × 32 bytes), tile 2 the panel block B (8 rows
+ * × 64 bytes). Panels in halves (Q6_K): each half of the block in its own
+ * tiles (C 0 and 3, A 1 and 4, B 2 and 5: 16 bytes of K, 4 rows of B). */
 typedef struct __attribute__((packed)) tile_config {
     uint8_t palette, start_row, reserved[14];
     uint16_t colsb[16];
     uint8_t rows[16];
 } tile_config;
 
-void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
-                       const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, const uint8_t *panel,
+                                                            const uint8_t *act, size_t act_stride,
+                                                            const float *act_d, const float *act_s, size_t d_stride,
+                                                            int nr, float *out, const bool halves) {
+    const int nh = halves ? 2 : 1, kb = 32 / nh; /* tile pairs, and K bytes each */
     tile_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.palette = 1;
-    cfg.colsb[0] = 64, cfg.rows[0] = (uint8_t)nr;
-    cfg.colsb[1] = 32, cfg.rows[1] = (uint8_t)nr;
-    cfg.colsb[2] = 64, cfg.rows[2] = 8;
+    for (int h = 0; h < nh; h++) {
+        cfg.colsb[3 * h] = 64, cfg.rows[3 * h] = (uint8_t)nr;
+        cfg.colsb[3 * h + 1] = (uint16_t)kb, cfg.rows[3 * h + 1] = (uint8_t)nr;
+        cfg.colsb[3 * h + 2] = 64, cfg.rows[3 * h + 2] = (uint8_t)(kb / 4);
+    }
     _tile_loadconfig(&cfg);
     __m512 acc[SEER_Q8_PANEL_ROWS];
     for (int r = 0; r < SEER_Q8_PANEL_ROWS; r++) acc[r] = _mm512_setzero_ps();
-    int32_t sums[SEER_Q8_PANEL_ROWS][16] __attribute__((aligned(64)));
+    int32_t sums[2][SEER_Q8_PANEL_ROWS][16] __attribute__((aligned(64)));
     const float *dp = (const float *)(panel + (size_t)n_blocks * 512);
-    const int32_t *cp = (const int32_t *)(panel + (size_t)n_blocks * 576);
+    const int32_t *cp = (const int32_t *)(panel + (size_t)n_blocks * (512 + 64 * nh));
     const float *mp = (const float *)(panel + (size_t)n_blocks * 640);
     for (int64_t b = 0; b < n_blocks; b++) {
         _tile_zero(0);
         _tile_loadd(1, act + 32 * b, (long)act_stride);
         _tile_loadd(2, panel + 512 * b, 64);
         _tile_dpbusd(0, 1, 2);
-        _tile_stored(0, sums, 64);
-        const __m512 d = _mm512_load_ps(dp + 16 * b), mn = _mm512_load_ps(mp + 16 * b);
-        const __m512i corr = _mm512_load_si512((const void *)(cp + 16 * b));
+        _tile_stored(0, sums[0], 64);
+        if (halves) {
+            _tile_zero(3);
+            _tile_loadd(4, act + 32 * b + 16, (long)act_stride);
+            _tile_loadd(5, panel + 512 * b + 256, 64);
+            _tile_dpbusd(3, 4, 5);
+            _tile_stored(3, sums[1], 64);
+        }
+        __m512 d[2], mn = _mm512_setzero_ps();
+        __m512i corr[2];
+        for (int h = 0; h < nh; h++) {
+            d[h] = _mm512_load_ps(dp + 16 * (nh * b + h));
+            corr[h] = _mm512_load_si512((const void *)(cp + 16 * (nh * b + h)));
+        }
+        if (!halves) mn = _mm512_load_ps(mp + 16 * b);
         for (int r = 0; r < nr; r++) {
             const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + b]);
-            const __m512i s = _mm512_load_si512((const void *)sums[r]);
-            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s, corr)), _mm512_mul_ps(d, ad), acc[r]);
-            if (act_s) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
+            for (int h = 0; h < nh; h++) {
+                const __m512i s = _mm512_load_si512((const void *)sums[h][r]);
+                acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s, corr[h])), _mm512_mul_ps(d[h], ad), acc[r]);
+            }
+            if (act_s && !halves) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
         }
     }
     _tile_release();
     for (int r = 0; r < nr; r++) _mm512_storeu_ps(out + 16 * r, acc[r]);
+}
+
+void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                       const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out, false);
+}
+
+void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                              const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    (void)act_s;
+    panel_amx(n_blocks, panel, act, act_stride, act_d, NULL, d_stride, nr, out, true);
 }
 #else
 bool seer_q8_panel_amx_supported(void) { return false; }
@@ -95,5 +127,10 @@ void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *ac
     (void)n_blocks; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)act_s; (void)d_stride; (void)nr;
     (void)out;
     abort(); /* never handed out: seer_q8_panel_amx_ready() is false */
+}
+
+void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                              const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    seer_q8_panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out);
 }
 #endif

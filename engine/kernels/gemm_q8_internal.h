@@ -1,8 +1,9 @@
 /* Int8 GEMM for batches (prefill) with weights whose blocks of 32 are
  * integer quants times one scale, minus an optional min: Q8_0, Q4_0, Q5_0
- * (Q8_0 activations) and Q4_K, Q5_K (Q8_K activations). Weights are
- * repacked in panels of 16 output rows so one VNNI instruction feeds 16
- * outputs at once. */
+ * (Q8_0 activations) and Q4_K, Q5_K (Q8_K activations); and Q6_K, whose
+ * scales go by 16 quants (a block's two halves each have their own).
+ * Weights are repacked in panels of 16 output rows so one VNNI instruction
+ * feeds 16 outputs at once. */
 #ifndef SEER_GEMM_Q8_INTERNAL_H
 #define SEER_GEMM_Q8_INTERNAL_H
 
@@ -10,12 +11,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "seer/tensor.h"
+
 #define SEER_Q8_PANEL_ROWS 16
 /* Bytes of one repacked panel of 16 rows with n_blocks blocks of 32: per
  * block 8 vectors of 64 bytes (vector g: bytes 4g..4g+3 of each row's int8
  * quants), then 16 float scales, 16 int32 corrections (128·Σq, for the
  * +128 offset of the activations) and 16 float mins. */
 #define SEER_Q8_PANEL_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 64 + 64 + 64))
+/* Panels in halves (Q6_K): per block the 8 vectors, then [block][half][16]
+ * float scales and [block][half][16] int32 corrections; no mins. */
+#define SEER_Q8_PANEL_HALVES_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 128 + 128))
+
+/* Whether `type`'s panels come in halves, and the bytes of its panels. */
+static inline bool seer_q8_panel_halves(int type) { return type == SEER_TYPE_Q6_K; }
+static inline size_t seer_q8_panel_bytes(int type, int64_t n_blocks) {
+    return seer_q8_panel_halves(type) ? SEER_Q8_PANEL_HALVES_BYTES(n_blocks) : SEER_Q8_PANEL_BYTES(n_blocks);
+}
 
 /* Whether weights of `type` can go through the int8 GEMM. */
 bool seer_int8_gemm_supports(int type);
@@ -47,6 +59,12 @@ void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t 
 void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                            size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
                            float *out0, float *out1);
+/* The same for panels in halves (act_s unused). */
+void seer_q8_panel_halves_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                                 const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
+void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                                  size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                                  float *out0, float *out1);
 bool seer_q8_panel_avx512_built(void);
 
 /* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at
@@ -56,5 +74,7 @@ bool seer_q8_panel_amx_ready(void);
 bool seer_q8_panel_amx_supported(void); /* whatever SEER_AMX says */
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
+void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                              const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 
 #endif

@@ -11,7 +11,7 @@
 
 bool seer_int8_gemm_supports(int type) {
     return type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_K ||
-           type == SEER_TYPE_Q5_K;
+           type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K;
 }
 
 /* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
@@ -162,6 +162,88 @@ static void pack_group_q4_K(const block_q4_Kx16 *x, int64_t n_blocks, panel_part
     }
 }
 
+/* Q6_K: panels in halves (a scale per 16 quants). Quants as signed values
+ * q − 32; the half-block scales d · scale[16-weight group]. */
+typedef struct halves_parts {
+    uint8_t *q;     /* as in panel_parts */
+    float *d;       /* [block][half][row] */
+    int32_t *corr;  /* [block][half][row]: 128 · Σ q over the half */
+} halves_parts;
+
+static halves_parts halves_parts_of(uint8_t *panel, int64_t n_blocks) {
+    return (halves_parts){panel, (float *)(panel + (size_t)n_blocks * 512),
+                          (int32_t *)(panel + (size_t)n_blocks * (512 + 128))};
+}
+
+/* One row of the file's layout, super-block by super-block, into lane j
+ * (rows past the end: zeros). */
+static void pack_row_q6_K(const seer_weight *w, int64_t o, int j, halves_parts hp) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    const bool real = o < w->n_out;
+    for (int64_t sb = 0; sb < w->n_in / QK_K; sb++) {
+        block_q6_K blk;
+        memset(&blk, 0, sizeof blk);
+        if (real && w->interleaved) seer_weight_read_block(w, o, sb, &blk);
+        else if (real) memcpy(&blk, (const block_q6_K *)((const char *)w->data + (size_t)o * w->row_bytes) + sb, sizeof blk);
+        int8_t q[QK_K];
+        for (int h = 0; h < 2; h++)
+            for (int l = 0; l < 32; l++) {
+                const uint8_t *ql = blk.ql + 64 * h, *qh = blk.qh + 32 * h;
+                q[128 * h + l] = (int8_t)(((ql[l] & 0xF) | ((qh[l] & 3) << 4)) - 32);
+                q[128 * h + 32 + l] = (int8_t)(((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32);
+                q[128 * h + 64 + l] = (int8_t)(((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32);
+                q[128 * h + 96 + l] = (int8_t)(((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32);
+            }
+        if (!real) memset(q, 0, sizeof q);
+        const float d = seer_fp16_to_f32(blk.d);
+        for (int i = 0; i < 8; i++) {
+            const int64_t b = 8 * sb + i;
+            for (int half = 0; half < 2; half++) {
+                int sum = 0;
+                for (int k = 16 * half; k < 16 * half + 16; k++) sum += q[32 * i + k];
+                hp.d[(2 * b + half) * R + j] = d * blk.scales[2 * i + half];
+                hp.corr[(2 * b + half) * R + j] = 128 * sum;
+            }
+            for (int g = 0; g < 8; g++) memcpy(hp.q + 512 * b + 64 * g + 4 * j, q + 32 * i + 4 * g, 4);
+        }
+    }
+}
+
+/* From a Q6_Kx16 group: its 192 bytes (two ql vectors and one qh) at
+ * q[h][g] give vector g of the four blocks 4h + t, t = 0..3 (the decode
+ * kernel's runs). */
+static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_parts hp) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
+        const block_q6_Kx16 *u = x + sb;
+        for (int h = 0; h < 2; h++) {
+            i16x64 acc[4][2] = {{{0}}};
+            for (int g = 0; g < 8; g++) {
+                u8x64 ql0, ql1, qh;
+                memcpy(&ql0, u->q[h][g][0], 64);
+                memcpy(&ql1, u->q[h][g][1], 64);
+                memcpy(&qh, u->q[h][g][2], 64);
+                const u8x64 t[4] = {(ql0 & 0xF) | ((qh << 4) & 0x30), (ql1 & 0xF) | ((qh << 2) & 0x30),
+                                    (ql0 >> 4) | (qh & 0x30), (ql1 >> 4) | ((qh >> 2) & 0x30)};
+                for (int k = 0; k < 4; k++) {
+                    const i8x64 v = (i8x64)(t[k] - 32);
+                    memcpy(hp.q + 512 * (8 * sb + 4 * h + k) + 64 * g, &v, 64);
+                    acc[k][g >= 4] += __builtin_convertvector(v, i16x64);
+                }
+            }
+            for (int k = 0; k < 4; k++) {
+                const int64_t b = 8 * sb + 4 * h + k;
+                for (int half = 0; half < 2; half++)
+                    for (int j = 0; j < R; j++) {
+                        const i16x64 a = acc[k][half];
+                        hp.d[(2 * b + half) * R + j] = seer_fp16_to_f32(u->d[j]) * u->scales[2 * (4 * h + k) + half][j];
+                        hp.corr[(2 * b + half) * R + j] = 128 * (a[4 * j] + a[4 * j + 1] + a[4 * j + 2] + a[4 * j + 3]);
+                    }
+            }
+        }
+    }
+}
+
 /* Packs from the interleaved group holding rows [o0, o0 + 16), if there is
  * one of a type packed this way; false otherwise. */
 static bool pack_from_group(const seer_weight *w, int64_t o0, uint8_t *panel) {
@@ -170,6 +252,7 @@ static bool pack_from_group(const seer_weight *w, int64_t o0, uint8_t *panel) {
     if (!w->interleaved || !group_bytes || o0 % SEER_ILV_ROWS || o0 + SEER_ILV_ROWS > w->n_out) return false;
     const void *group = (const char *)w->interleaved + (size_t)(o0 / SEER_ILV_ROWS) * group_bytes;
     if (w->type == SEER_TYPE_Q8_0) pack_group_q8_0(group, n_blocks, panel_parts_of(panel, n_blocks));
+    else if (w->type == SEER_TYPE_Q6_K) pack_group_q6_K(group, n_blocks, halves_parts_of(panel, n_blocks));
     else if (w->type == SEER_TYPE_Q4_K) pack_group_q4_K(group, n_blocks, panel_parts_of(panel, n_blocks));
     else return false;
     return true;
@@ -178,6 +261,10 @@ static bool pack_from_group(const seer_weight *w, int64_t o0, uint8_t *panel) {
 void seer_q8_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
     if (pack_from_group(w, o0, panel)) return;
     const int R = SEER_Q8_PANEL_ROWS;
+    if (seer_q8_panel_halves(w->type)) {
+        for (int j = 0; j < R; j++) pack_row_q6_K(w, o0 + j, j, halves_parts_of(panel, w->n_in / 32));
+        return;
+    }
     int type = w->type;
     int64_t n_out = w->n_out, n_blocks = w->n_in / 32;
     uint32_t *qw = (uint32_t *)panel;

@@ -267,7 +267,8 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     const seer_weight *w = j->w;
     int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
     const int R = SEER_Q8_PANEL_ROWS;
-    size_t pb = SEER_Q8_PANEL_BYTES(nb);
+    size_t pb = seer_q8_panel_bytes(w->type, nb);
+    const bool halves = seer_q8_panel_halves(w->type);
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
@@ -281,9 +282,14 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
                 const uint8_t *pan = pack + (size_t)(p - g0) * pb;
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
-                if (j->amx) seer_q8_panel_amx(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
-                else if (p + 1 < g1) seer_q8_panel2_avx512(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
-                else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
+                if (j->amx)
+                    (halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx)(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb,
+                                                                            nr, out[0]);
+                else if (p + 1 < g1)
+                    (halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512)(nb, pan, pan + pb, act, (size_t)n_in, ad,
+                                                                                    as, (size_t)nb, nr, out[0], out[1]);
+                else (halves ? seer_q8_panel_halves_avx512 : j->panel_fn)(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr,
+                                                                          out[0]);
                 for (int64_t q = p; q < p + panels_step && q < g1; q++) {
                     const float *o = out[q - p];
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
@@ -307,7 +313,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_s = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
     /* a group of panels stays in L2 while every activation row streams by */
-    size_t pb = SEER_Q8_PANEL_BYTES(nb);
+    size_t pb = seer_q8_panel_bytes(j->w->type, nb);
     j->panel_group = (int64_t)((512u << 10) / pb);
     if (j->panel_group < 1) j->panel_group = 1;
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);

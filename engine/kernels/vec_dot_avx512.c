@@ -252,40 +252,51 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
 
 /* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, a broadcast
  * of 4 activation bytes feeds VPDPBUSD against the panel vectors of 16 rows;
- * two panels at a time share each broadcast. */
-static inline void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
-                             size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
-                             float *out0, float *out1) {
+ * two panels at a time share each broadcast. Panels in halves sum vectors
+ * 0-3 and 4-7 apart and scale each by its own factor. */
+static inline __attribute__((always_inline)) void q8_panels(int64_t n_blocks, const uint8_t *panel0,
+                                                            const uint8_t *panel1, const uint8_t *act,
+                                                            size_t act_stride, const float *act_d,
+                                                            const float *act_s, size_t d_stride, int nr,
+                                                            float *out0, float *out1, const bool halves) {
     const int two = panel1 != NULL;
     const uint8_t *pan[2] = {panel0, panel1 ? panel1 : panel0};
     __m512 acc[2][4];
     for (int p = 0; p < 2; p++)
         for (int r = 0; r < 4; r++) acc[p][r] = _mm512_setzero_ps();
     for (int64_t b = 0; b < n_blocks; b++) {
-        __m512i w[2][8], corr[2];
-        __m512 d[2], mn[2];
+        const int nh = halves ? 2 : 1; /* scale factors per block and row */
+        __m512i w[2][8], corr[2][2];
+        __m512 d[2][2], mn[2];
         for (int p = 0; p < 1 + two; p++) {
             const __m512i *wv = (const __m512i *)(pan[p] + b * 512);
             for (int g = 0; g < 8; g++) w[p][g] = _mm512_load_si512(wv + g);
-            d[p] = _mm512_load_ps((const float *)(pan[p] + (size_t)n_blocks * 512) + 16 * b);
-            corr[p] = _mm512_load_si512((const void *)((const int32_t *)(pan[p] + (size_t)n_blocks * 576) + 16 * b));
-            mn[p] = _mm512_load_ps((const float *)(pan[p] + (size_t)n_blocks * 640) + 16 * b);
+            const float *dp = (const float *)(pan[p] + (size_t)n_blocks * 512) + 16 * nh * b;
+            const int32_t *cp = (const int32_t *)(pan[p] + (size_t)n_blocks * (512 + 64 * nh)) + 16 * nh * b;
+            for (int h = 0; h < nh; h++) {
+                d[p][h] = _mm512_load_ps(dp + 16 * h);
+                corr[p][h] = _mm512_load_si512((const void *)(cp + 16 * h));
+            }
+            if (!halves) mn[p] = _mm512_load_ps((const float *)(pan[p] + (size_t)n_blocks * 640) + 16 * b);
         }
         for (int r = 0; r < nr; r++) {
             const uint8_t *a = act + r * act_stride + 32 * b;
-            __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
+            __m512i s[2][2] = {{_mm512_setzero_si512(), _mm512_setzero_si512()},
+                               {_mm512_setzero_si512(), _mm512_setzero_si512()}};
             for (int g = 0; g < 8; g++) {
                 int32_t four;
                 memcpy(&four, a + 4 * g, 4);
                 __m512i bc = _mm512_set1_epi32(four);
-                s0 = _mm512_dpbusd_epi32(s0, bc, w[0][g]);
-                if (two) s1 = _mm512_dpbusd_epi32(s1, bc, w[1][g]);
+                const int h = halves && g >= 4;
+                s[0][h] = _mm512_dpbusd_epi32(s[0][h], bc, w[0][g]);
+                if (two) s[1][h] = _mm512_dpbusd_epi32(s[1][h], bc, w[1][g]);
             }
             __m512 ad = _mm512_set1_ps(act_d[r * d_stride + b]);
-            acc[0][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s0, corr[0])), _mm512_mul_ps(d[0], ad), acc[0][r]);
-            if (two)
-                acc[1][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s1, corr[1])), _mm512_mul_ps(d[1], ad), acc[1][r]);
-            if (act_s) {
+            for (int p = 0; p < 1 + two; p++)
+                for (int h = 0; h < nh; h++)
+                    acc[p][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s[p][h], corr[p][h])),
+                                                _mm512_mul_ps(d[p][h], ad), acc[p][r]);
+            if (act_s && !halves) {
                 __m512 as = _mm512_set1_ps(act_s[r * d_stride + b]);
                 acc[0][r] = _mm512_fnmadd_ps(mn[0], as, acc[0][r]);
                 if (two) acc[1][r] = _mm512_fnmadd_ps(mn[1], as, acc[1][r]);
@@ -300,13 +311,26 @@ static inline void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint
 
 void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                           const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
-    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, act_s, d_stride, nr, out, NULL);
+    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, act_s, d_stride, nr, out, NULL, false);
 }
 
 void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                            size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
                            float *out0, float *out1) {
-    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1);
+    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1, false);
+}
+
+void seer_q8_panel_halves_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                                 const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    (void)act_s;
+    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, NULL, d_stride, nr, out, NULL, true);
+}
+
+void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                                  size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                                  float *out0, float *out1) {
+    (void)act_s;
+    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, NULL, d_stride, nr, out0, out1, true);
 }
 bool seer_q8_panel_avx512_built(void) { return true; }
 #else
@@ -326,6 +350,15 @@ void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_
                            float *out0, float *out1) {
     (void)n_blocks; (void)panel0; (void)panel1; (void)act; (void)act_stride; (void)act_d; (void)act_s; (void)d_stride;
     (void)nr; (void)out0; (void)out1;
+}
+void seer_q8_panel_halves_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
+                                 const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    seer_q8_panel_avx512(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out);
+}
+void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                                  size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                                  float *out0, float *out1) {
+    seer_q8_panel2_avx512(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1);
 }
 bool seer_q8_panel_avx512_built(void) { return false; }
 #endif

@@ -1,7 +1,8 @@
 /* The int8 GEMM panel kernel on AMX tiles against the AVX-512 one: the same
  * floats, bit for bit, for 1 to 16 activation rows, with and without mins,
- * on random panels and on panels at the extremes of the int8 range (the
- * sums a tile accumulates must not saturate where VPDPBUSD's do not).
+ * whole blocks and blocks in halves (Q6_K), on random panels and on panels
+ * at the extremes of the int8 range (the sums a tile accumulates must not
+ * saturate where VPDPBUSD's do not).
  * Skipped (and said so) on a CPU or OS without AMX-INT8. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +17,15 @@ enum { NB = 24, ROWS = 16, R = SEER_Q8_PANEL_ROWS };
 static uint32_t state = 12345;
 static uint32_t next(void) { return state = state * 1664525u + 1013904223u; }
 
-/* extreme: quants only -128/127 (weights) and 0/255 (activations). */
+/* extreme: quants only -128/127 (weights) and 0/255 (activations). Scales,
+ * corrections and mins fill whatever follows the quants (either layout). */
 static void fill(uint8_t *panel, uint8_t *act, float *act_d, float *act_s, bool extreme) {
     for (size_t i = 0; i < (size_t)NB * 512; i++) panel[i] = extreme ? ((next() >> 7) & 1 ? 0x7F : 0x80) : (uint8_t)(next() >> 11);
-    float *d = (float *)(panel + (size_t)NB * 512), *mn = (float *)(panel + (size_t)NB * 640);
-    int32_t *corr = (int32_t *)(panel + (size_t)NB * 576);
-    for (int i = 0; i < NB * R; i++) {
-        d[i] = (float)(next() % 1000) / 997.0f;
-        mn[i] = (float)(next() % 1000) / 731.0f;
-        corr[i] = (int32_t)(next() % 20000) - 10000;
+    for (int i = 0; i < NB * 4 * R; i += 2) { /* float, int32 in turn: any layout gets both kinds at each place */
+        float f = (float)(next() % 1000) / 997.0f;
+        int32_t c = (int32_t)(next() % 20000) - 10000;
+        memcpy(panel + (size_t)NB * 512 + 4 * (size_t)i, &f, 4);
+        memcpy(panel + (size_t)NB * 512 + 4 * (size_t)i + 4, &c, 4);
     }
     for (int i = 0; i < ROWS * NB * 32; i++) act[i] = extreme ? ((next() >> 9) & 1 ? 255 : 0) : (uint8_t)(next() >> 13);
     for (int i = 0; i < ROWS * NB; i++) {
@@ -38,21 +39,26 @@ int main(void) {
         printf("SKIP: no AMX-INT8 here\n");
         TEST_MAIN_END();
     }
-    uint8_t *panel = aligned_alloc(64, SEER_Q8_PANEL_BYTES(NB));
+    uint8_t *panel = aligned_alloc(64, SEER_Q8_PANEL_HALVES_BYTES(NB) > SEER_Q8_PANEL_BYTES(NB) ? SEER_Q8_PANEL_HALVES_BYTES(NB)
+                                                                                             : SEER_Q8_PANEL_BYTES(NB));
     uint8_t *act = malloc((size_t)ROWS * NB * 32);
     float act_d[ROWS * NB], act_s[ROWS * NB];
     for (int extreme = 0; extreme < 2; extreme++)
-        for (int with_mins = 0; with_mins < 2; with_mins++) {
+        for (int kind = 0; kind < 3; kind++) { /* whole blocks without mins, with mins; halves */
+            const bool halves = kind == 2, with_mins = kind == 1;
             fill(panel, act, act_d, act_s, extreme);
             for (int nr = 1; nr <= ROWS; nr++) {
                 float want[ROWS * R], got[ROWS * R];
                 memset(got, 0, sizeof got);
                 for (int r = 0; r < nr; r += 4) /* the AVX-512 kernel takes up to 4 rows */
-                    seer_q8_panel_avx512(NB, panel, act + (size_t)r * NB * 32, (size_t)NB * 32, act_d + r * NB,
-                                         with_mins ? act_s + r * NB : NULL, NB, nr - r < 4 ? nr - r : 4, want + R * r);
-                seer_q8_panel_amx(NB, panel, act, (size_t)NB * 32, act_d, with_mins ? act_s : NULL, NB, nr, got);
+                    (halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512)(
+                        NB, panel, act + (size_t)r * NB * 32, (size_t)NB * 32, act_d + r * NB,
+                        with_mins ? act_s + r * NB : NULL, NB, nr - r < 4 ? nr - r : 4, want + R * r);
+                (halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx)(NB, panel, act, (size_t)NB * 32, act_d,
+                                                                        with_mins ? act_s : NULL, NB, nr, got);
                 CHECK_MSG(memcmp(want, got, sizeof(float) * (size_t)(nr * R)) == 0,
-                          "AMX differs from AVX-512: %d rows, mins %d, extreme %d", nr, with_mins, extreme);
+                          "AMX differs from AVX-512: %d rows, %s, extreme %d", nr,
+                          halves ? "halves" : with_mins ? "mins" : "no mins", extreme);
             }
         }
     free(panel);
