@@ -2,8 +2,9 @@
  * - few activation rows (decode): the activations are quantized to the
  *   weight type's vec_dot type and every weight row is read once, in place,
  *   by the SIMD dot products (four rows at a time where a kernel exists);
- * - many rows, weights of Q8_0/Q4_0/Q5_0/Q4_K/Q5_K on a VNNI CPU: int8 GEMM
- *   on repacked weight panels (gemm_q8_internal.h);
+ * - many rows, weights of Q8_0/Q4_0/Q5_0/Q4_K/Q5_K/Q6_K on a VNNI CPU: int8
+ *   GEMM on repacked weight panels (gemm_q8_internal.h), on AMX tiles where
+ *   the CPU has them (gemm_q8_amx.c);
  * - many rows otherwise (F16/F32 vision encoders, other types): weight tiles
  *   dequantized to f32 and multiplied by BLAS sgemm, the activations first
  *   rounded through the vec_dot type.

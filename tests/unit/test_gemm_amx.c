@@ -39,8 +39,8 @@ int main(void) {
         printf("SKIP: no AMX-INT8 here\n");
         TEST_MAIN_END();
     }
-    uint8_t *panel = aligned_alloc(64, SEER_Q8_PANEL_HALVES_BYTES(NB) > SEER_Q8_PANEL_BYTES(NB) ? SEER_Q8_PANEL_HALVES_BYTES(NB)
-                                                                                             : SEER_Q8_PANEL_BYTES(NB));
+    uint8_t *panel = aligned_alloc(64, SEER_Q8_PANEL_HALVES_BYTES(NB)); /* the larger layout */
+    _Static_assert(SEER_Q8_PANEL_HALVES_BYTES(1) >= SEER_Q8_PANEL_BYTES(1), "room for either layout");
     uint8_t *act = malloc((size_t)ROWS * NB * 32);
     float act_d[ROWS * NB], act_s[ROWS * NB];
     for (int extreme = 0; extreme < 2; extreme++)
