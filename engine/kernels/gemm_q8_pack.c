@@ -5,6 +5,7 @@
 
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
+#include "kernels/vec_dot_internal.h"
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 #include "tensor/blocks.h"
@@ -183,17 +184,9 @@ static void pack_row_q6_K(const seer_weight *w, int64_t o, int j, halves_parts h
     for (int64_t sb = 0; sb < w->n_in / QK_K; sb++) {
         block_q6_K blk;
         memset(&blk, 0, sizeof blk);
-        if (real && w->interleaved) seer_weight_read_block(w, o, sb, &blk);
-        else if (real) memcpy(&blk, (const block_q6_K *)((const char *)w->data + (size_t)o * w->row_bytes) + sb, sizeof blk);
+        if (real) seer_weight_read_block(w, o, sb, &blk);
         int8_t q[QK_K];
-        for (int h = 0; h < 2; h++)
-            for (int l = 0; l < 32; l++) {
-                const uint8_t *ql = blk.ql + 64 * h, *qh = blk.qh + 32 * h;
-                q[128 * h + l] = (int8_t)(((ql[l] & 0xF) | ((qh[l] & 3) << 4)) - 32);
-                q[128 * h + 32 + l] = (int8_t)(((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32);
-                q[128 * h + 64 + l] = (int8_t)(((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32);
-                q[128 * h + 96 + l] = (int8_t)(((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32);
-            }
+        seer_unpack_q6_K(&blk, q);
         if (!real) memset(q, 0, sizeof q);
         const float d = seer_fp16_to_f32(blk.d);
         for (int i = 0; i < 8; i++) {
@@ -216,6 +209,8 @@ static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_par
     const int R = SEER_Q8_PANEL_ROWS;
     for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
         const block_q6_Kx16 *u = x + sb;
+        float d[SEER_Q8_PANEL_ROWS];
+        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]);
         for (int h = 0; h < 2; h++) {
             i16x64 acc[4][2] = {{{0}}};
             for (int g = 0; g < 8; g++) {
@@ -236,7 +231,7 @@ static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_par
                 for (int half = 0; half < 2; half++)
                     for (int j = 0; j < R; j++) {
                         const i16x64 a = acc[k][half];
-                        hp.d[(2 * b + half) * R + j] = seer_fp16_to_f32(u->d[j]) * u->scales[2 * (4 * h + k) + half][j];
+                        hp.d[(2 * b + half) * R + j] = d[j] * u->scales[2 * (4 * h + k) + half][j];
                         hp.corr[(2 * b + half) * R + j] = 128 * (a[4 * j] + a[4 * j + 1] + a[4 * j + 2] + a[4 * j + 3]);
                     }
             }

@@ -192,6 +192,11 @@ void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool) {
 }
 
 void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t b, void *block) {
+    if (!w->interleaved) {
+        const size_t bb = seer_type_get(w->type)->block_bytes;
+        memcpy(block, (const char *)w->data + (size_t)row * w->row_bytes + (size_t)b * bb, bb);
+        return;
+    }
     size_t gb = seer_interleave_group_bytes(w->type, w->n_in);
     seer_interleave_block(w->type, (const char *)w->interleaved + (size_t)(row / SEER_ILV_ROWS) * gb,
                           (int)(row % SEER_ILV_ROWS), b, block);

@@ -157,7 +157,7 @@ static void unpack_q5_K(const block_q5_K *b, int8_t q[256]) {
         }
 }
 
-static void unpack_q6_K(const block_q6_K *b, int8_t q[256]) {
+void seer_unpack_q6_K(const block_q6_K *b, int8_t q[256]) {
     for (int n = 0; n < 2; n++) {
         const uint8_t *ql = b->ql + 64 * n, *qh = b->qh + 32 * n;
         int8_t *o = q + 128 * n;
@@ -249,7 +249,7 @@ static float dot_q6_K(int64_t n, const void *w, const void *a) {
     float sum = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         int8_t q[256];
-        unpack_q6_K(&x[i], q);
+        seer_unpack_q6_K(&x[i], q);
         int isum = 0;
         for (int g = 0; g < 16; g++) isum += x[i].scales[g] * group_dot(q + 16 * g, y[i].qs + 16 * g, 16);
         sum += y[i].d * H2F(x[i].d) * (float)isum;

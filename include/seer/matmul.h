@@ -62,9 +62,9 @@ size_t seer_weight_interleaved_bytes(const seer_weight *w);
  * in parallel over the pool (may be NULL). Results stay what llama.cpp
  * computes (its float sums go in another order). */
 void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool);
-/* Block `block` (of the type's block_size elements) of row `row` of an
- * interleaved weight, back in the file's layout (bit-exact). Where
- * w->interleaved is NULL the file's layout is at w->data: read it there. */
+/* Block `block` (of the type's block_size elements) of row `row` in the
+ * file's layout: from w->data, or from the interleaved copy when there is
+ * one (bit-exact). */
 void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t block, void *dst);
 
 #endif
