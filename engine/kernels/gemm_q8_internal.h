@@ -44,6 +44,10 @@ void seer_q8_panel_pack(const struct seer_weight *w, int64_t o0, uint8_t *panel)
  * d_stride; act_s may be NULL when the weights have no mins). */
 typedef void (*seer_q8_panel_fn)(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                                  const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
+/* Two panels at once: out0 for panel0, out1 for panel1. */
+typedef void (*seer_q8_panel2_fn)(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                                  size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                                  float *out0, float *out1);
 
 /* The kernel for this CPU, or NULL (no VNNI, or scalar forced): then the
  * caller uses the dequantize + sgemm path. */

@@ -113,13 +113,14 @@ typedef struct matmul_job {
     void *qrows;    /* one quantized row per thread, for the rounding */
     float *tiles;   /* tile_rows * n_in floats per thread */
     int64_t tile_rows;
-    /* int8 GEMM path */
-    seer_q8_panel_fn panel_fn;
+    /* int8 GEMM path: the kernels for the weight type (matmul_gemm_q8);
+     * amx_fn takes 16 rows a call, or is NULL */
+    seer_q8_panel_fn panel_fn, amx_fn;
+    seer_q8_panel2_fn panel2_fn;
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
     float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
     uint8_t *panels;  /* per thread: panel_group panels */
-    bool amx;         /* the AMX kernel: 16 activation rows a call */
     int64_t panel_group;
 } matmul_job;
 
@@ -269,13 +270,12 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
-    const bool halves = seer_q8_panel_halves(w->type);
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++)
             seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
-        const int rows_step = j->amx ? SEER_Q8_PANEL_ROWS : 4, panels_step = j->amx ? 1 : 2;
+        const int rows_step = j->amx_fn ? SEER_Q8_PANEL_ROWS : 4, panels_step = j->amx_fn ? 1 : 2;
         for (int64_t r = 0; r < j->n_rows; r += rows_step) {
             int nr = j->n_rows - r < rows_step ? (int)(j->n_rows - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
@@ -283,14 +283,9 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
                 const uint8_t *pan = pack + (size_t)(p - g0) * pb;
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
-                if (j->amx)
-                    (halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx)(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb,
-                                                                            nr, out[0]);
-                else if (p + 1 < g1)
-                    (halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512)(nb, pan, pan + pb, act, (size_t)n_in, ad,
-                                                                                    as, (size_t)nb, nr, out[0], out[1]);
-                else (halves ? seer_q8_panel_halves_avx512 : j->panel_fn)(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr,
-                                                                          out[0]);
+                if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
+                else if (p + 1 < g1) j->panel2_fn(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
+                else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
                 for (int64_t q = p; q < p + panels_step && q < g1; q++) {
                     const float *o = out[q - p];
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
@@ -318,7 +313,10 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->panel_group = (int64_t)((512u << 10) / pb);
     if (j->panel_group < 1) j->panel_group = 1;
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
-    j->amx = seer_q8_panel_amx_ready();
+    const bool halves = seer_q8_panel_halves(j->w->type);
+    j->panel_fn = halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512;
+    j->panel2_fn = halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512;
+    j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
         seer_pool_for(pool, j->n_rows, 1, q8_act_range, j);
         /* the activations, quantized once, serve every part */
@@ -428,7 +426,7 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     if (path == SEER_MATMUL_AUTO) path = n_rows < seer_matmul_gemm_min_rows(w->type) ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
     if (path == SEER_MATMUL_DOT) {
         matmul_dot(pool, &j);
-    } else if (seer_int8_gemm_supports(w->type) && path != SEER_MATMUL_GEMM_F32 && (j.panel_fn = seer_q8_panel_get())) {
+    } else if (seer_int8_gemm_supports(w->type) && path != SEER_MATMUL_GEMM_F32 && seer_q8_panel_get()) {
         matmul_gemm_q8(pool, &j);
     } else {
         matmul_gemm(pool, &j);
@@ -448,7 +446,7 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
     matmul_job j = job_init(n, w, x, n_rows, y, bias);
     if (fuse && n_rows < seer_matmul_gemm_min_rows(w[0]->type)) {
         matmul_dot(pool, &j);
-    } else if (fuse && seer_int8_gemm_supports(w[0]->type) && (j.panel_fn = seer_q8_panel_get())) {
+    } else if (fuse && seer_int8_gemm_supports(w[0]->type) && seer_q8_panel_get()) {
         matmul_gemm_q8(pool, &j);
     } else { /* dequantize + sgemm reads the activations as f32 anyway */
         for (int i = 0; i < n; i++) seer_matmul(pool, w[i], x, n_rows, y[i], bias ? bias[i] : NULL);
