@@ -39,10 +39,8 @@ bool seer_kv_type_parse(const char *name, seer_kv_type *out) {
     return true;
 }
 
-static size_t kv_elt_bytes(seer_kv_type kv) { return kv == SEER_KV_F32 ? sizeof(float) : sizeof(uint16_t); }
-
 double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) {
-    return 2.0 * in->n_layer * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * (double)kv_elt_bytes(kv);
+    return 2.0 * in->n_layer * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * (double)llm_kv_elt_bytes(kv);
 }
 
 seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool *pool, seer_error *err) {
@@ -79,8 +77,6 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->n_batch = n_ctx < CTX_BATCH ? n_ctx : CTX_BATCH;
     c->n_threads = seer_pool_size(pool);
     c->kv_type = kv;
-    c->kv_tensor_type = kv == SEER_KV_F32 ? SEER_TYPE_F32 : SEER_TYPE_F16;
-    c->kv_elt = kv_elt_bytes(kv);
     c->attn_k = attn_kernels_select(kv == SEER_KV_F16);
     seer_blas_init(); /* BLAS single-threaded: prefill attention calls it inside pool tasks */
     c->kv_head_stride = (size_t)n_ctx * (size_t)in->head_dim;
@@ -91,8 +87,8 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     const size_t kv_elts = (size_t)in->n_layer * kv_dim * (size_t)n_ctx;
     /* Untouched pages cost nothing until used; attention only ever reads
      * rows that were written. */
-    c->k_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * c->kv_elt);
-    c->v_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * c->kv_elt);
+    c->k_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * llm_kv_elt_bytes(kv));
+    c->v_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * llm_kv_elt_bytes(kv));
     total += kv_bytes;
     c->x = alloc_floats(B * E, &total);
     c->xn = alloc_floats(B * E, &total);

@@ -93,8 +93,8 @@ static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
         for (int64_t i = r0; i < r1; i++) {
             const size_t dst = base + (size_t)(c->n_used + i) * hd;
             const size_t src = ((size_t)i * in->n_head_kv + h) * hd;
-            seer_quantize_row(c->kv_tensor_type, c->k + src, llm_kv_at(c, c->k_cache, dst), hd);
-            seer_quantize_row(c->kv_tensor_type, c->v + src, llm_kv_at(c, c->v_cache, dst), hd);
+            seer_quantize_row(llm_kv_tensor_type(c->kv_type), c->k + src, llm_kv_at(c, c->k_cache, dst), hd);
+            seer_quantize_row(llm_kv_tensor_type(c->kv_type), c->v + src, llm_kv_at(c, c->v_cache, dst), hd);
         }
     }
 }

@@ -40,8 +40,6 @@ struct seer_ctx {
     int n_ctx, n_used, n_batch, n_threads;
     int32_t next_pos;
     seer_kv_type kv_type;
-    int kv_tensor_type;          /* SEER_TYPE_F16 or SEER_TYPE_F32: how rows are converted in and out */
-    size_t kv_elt;               /* bytes per cache element */
     size_t kv_head_stride;       /* elements per (layer, kv head): n_ctx * head_dim */
     void *k_cache, *v_cache;     /* [layer][kv head][n_ctx][head_dim]: each head's rows contiguous */
     /* scratch for n_batch rows */
@@ -67,9 +65,14 @@ struct seer_ctx {
 #define LLM_ATTN_CHUNK_MIN 64
 #define LLM_ATTN_CHUNKS_MAX 16
 
+/* A KV cache type's elements as a tensor type (how rows are converted in
+ * and out), and their size. */
+static inline int llm_kv_tensor_type(seer_kv_type kv) { return kv == SEER_KV_F32 ? SEER_TYPE_F32 : SEER_TYPE_F16; }
+static inline size_t llm_kv_elt_bytes(seer_kv_type kv) { return kv == SEER_KV_F32 ? sizeof(float) : sizeof(uint16_t); }
+
 /* Element `index` of a cache (k_cache or v_cache). */
 static inline void *llm_kv_at(const seer_ctx *c, void *cache, size_t index) {
-    return (char *)cache + index * c->kv_elt;
+    return (char *)cache + index * llm_kv_elt_bytes(c->kv_type);
 }
 
 typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm_logits;
