@@ -112,15 +112,17 @@ static void swiglu_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     seer_swiglu(c->ffn_a + (size_t)r0 * F, c->ffn_b + (size_t)r0 * F, (r1 - r0) * F);
 }
 
+/* x += the FFN's output (in xn); xn = the next layer's attention norm of x
+ * (one pass instead of two). */
 static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
-    (void)l;
     const int E = c->m->info.n_embd;
     seer_add(c->x + (size_t)r0 * E, c->xn + (size_t)r0 * E, (r1 - r0) * E);
+    if (l + 1 < c->m->info.n_layer) attn_norm_pass(c, l + 1, r0, r1);
 }
 
 static void block(seer_ctx *c, int l, int n) {
     const llm_layer *L = &c->m->layers[l];
-    for_rows(c, l, n, attn_norm_pass);
+    if (l == 0) for_rows(c, l, n, attn_norm_pass); /* later layers': the previous ffn_residual_pass */
     const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
     seer_matmul_multi(c->pool, 3, qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
                       (const float *const[]){L->bq, L->bk, L->bv});

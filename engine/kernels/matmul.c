@@ -263,10 +263,12 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     }
 }
 
-/* Panels [p0, p1) of SEER_Q8_PANEL_ROWS weight rows, packed group by group. */
-static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
-    const matmul_job *j = ctx;
-    const seer_weight *w = j->w;
+/* Panels [p0, p1) of SEER_Q8_PANEL_ROWS rows of one part's weight,
+ * packed group by group. */
+static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p0, int64_t p1, int ith) {
+    const seer_weight *w = part->w;
+    float *y = part->y;
+    const float *bias = part->bias;
     int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
@@ -291,10 +293,27 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
                     for (int k = 0; k < nr; k++)
                         for (int64_t c = 0; c < cnt; c++)
-                            j->y[(r + k) * n_out + o0 + c] = j->bias ? o[R * k + c] + j->bias[o0 + c] : o[R * k + c];
+                            y[(r + k) * n_out + o0 + c] = bias ? o[R * k + c] + bias[o0 + c] : o[R * k + c];
                 }
             }
         }
+    }
+}
+
+/* Panels [p0, p1) counted over all the parts, one after the other: the
+ * parts of a fused product are one dispatch, so its threads wait for each
+ * other once, not once per part. */
+static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
+    const matmul_job *j = ctx;
+    int64_t first = 0;
+    for (int i = 0; i < j->n_parts && p0 < p1; i++) {
+        int64_t n = (j->parts[i].w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
+        if (p0 < first + n) {
+            int64_t end = p1 < first + n ? p1 : first + n;
+            q8_gemm_part(j, &j->parts[i], p0 - first, end - first, ith);
+            p0 = end;
+        }
+        first += n;
     }
 }
 
@@ -320,11 +339,9 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
         seer_pool_for(pool, j->n_rows, 1, q8_act_range, j);
         /* the activations, quantized once, serve every part */
-        for (int p = 0; p < j->n_parts; p++) {
-            j->w = j->parts[p].w, j->y = j->parts[p].y, j->bias = j->parts[p].bias;
-            int64_t n_panels = (j->w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
-            seer_pool_for(pool, n_panels, 2, q8_gemm_range, j); /* the kernel takes panels in pairs */
-        }
+        int64_t n_panels = 0;
+        for (int p = 0; p < j->n_parts; p++) n_panels += (j->parts[p].w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
+        seer_pool_for(pool, n_panels, 2, q8_gemm_range, j); /* the kernel takes panels in pairs */
     }
     for (int i = 0; i < 5; i++) free(owned[i]);
 }
