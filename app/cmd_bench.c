@@ -208,6 +208,28 @@ static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *
     return 0;
 }
 
+/* One untimed prompt and token before the repetitions, as llama-bench
+ * does: the first prompt of a process also pays for first touches (the KV
+ * cache's and scratch buffers' pages, the AMX tile permission) that no
+ * later one does, and with -r 2 that one slow run moved the median. */
+static int warm_up(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *o, seer_error *err) {
+    int32_t *tokens = calloc((size_t)o->n_prompt, sizeof *tokens);
+    if (!tokens) {
+        seer_error_set(err, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < o->n_prompt; i++) tokens[i] = (int32_t)((uint32_t)i * 2654435761u % (uint32_t)info->n_vocab);
+    seer_ctx_truncate(ctx, 0, 0);
+    seer_batch b = {.n = o->n_prompt, .tokens = tokens};
+    int rc = seer_ctx_decode(ctx, &b, NULL, err);
+    if (rc == 0) {
+        seer_batch one = {.n = 1, .tokens = tokens};
+        rc = seer_ctx_decode(ctx, &one, NULL, err);
+    }
+    free(tokens);
+    return rc;
+}
+
 /* Reads one byte of every page of a file's tensor data, so that the first
  * timed repetition does not pay for paging in the mmapped weights (that is
  * loading, not prompt processing or encoding). */
@@ -304,6 +326,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     const seer_vision_hparams *vhp = vision ? seer_vision_get_hparams(vision) : NULL;
     int enc_rows = vhp && vhp->patch_size > 0 ? (vhp->image_size / vhp->patch_size) * (vhp->image_size / vhp->patch_size) : 0;
     double eff_tg[MAX_REPS], eff_pp[MAX_REPS], eff_enc[MAX_REPS];
+    if (warm_up(ctx, info, o, err) != 0) goto done;
     r->peak_rss_mb = 0;
     bool paired = reset_peak_rss();
     machine_probe mp = {.pool = pool, .peak = paired ? &r->peak_rss_mb : NULL};

@@ -263,6 +263,20 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     }
 }
 
+/* One block of results (nr prompt rows × cnt ≤ 16 weight rows, in rows
+ * of 16) into y, whose rows are ld apart (+ bias from the block's first
+ * column, or NULL). The bias test is outside the row so that the copy is
+ * a vector move: with it inside, the stores were 10% of a prompt. */
+static inline void q8_store(float *y, int64_t ld, const float *bias, const float *out, int nr, int64_t cnt) {
+    for (int k = 0; k < nr; k++) {
+        float *d = y + k * ld;
+        const float *o = out + SEER_Q8_PANEL_ROWS * k;
+        if (!bias) memcpy(d, o, sizeof(float) * (size_t)cnt);
+        else
+            for (int64_t c = 0; c < cnt; c++) d[c] = o[c] + bias[c];
+    }
+}
+
 /* Panels [p0, p1) of SEER_Q8_PANEL_ROWS rows of one part's weight,
  * packed group by group. */
 static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p0, int64_t p1, int ith) {
@@ -289,11 +303,8 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 else if (p + 1 < g1) j->panel2_fn(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
                 else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
                 for (int64_t q = p; q < p + panels_step && q < g1; q++) {
-                    const float *o = out[q - p];
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
-                    for (int k = 0; k < nr; k++)
-                        for (int64_t c = 0; c < cnt; c++)
-                            y[(r + k) * n_out + o0 + c] = bias ? o[R * k + c] + bias[o0 + c] : o[R * k + c];
+                    q8_store(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt);
                 }
             }
         }
