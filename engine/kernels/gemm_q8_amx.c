@@ -5,6 +5,7 @@
  * activation row. The block's int32 sums then take the same float steps,
  * in the same order, as the AVX-512 kernel's: results are bit-identical. */
 #include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -55,10 +56,12 @@ typedef struct __attribute__((packed)) tile_config {
     uint8_t rows[16];
 } tile_config;
 
+/* group: `panel` is an interleaved Q8_0 group (block_q8_0x16) read in
+ * place, with signed activations (TDPBSSD: no +128, so no correction). */
 static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, const uint8_t *panel,
                                                             const uint8_t *act, size_t act_stride,
                                                             const float *act_d, const float *act_s, size_t d_stride,
-                                                            int nr, float *out, const bool halves) {
+                                                            int nr, float *out, const bool halves, const bool group) {
     const int nh = halves ? 2 : 1, kb = 32 / nh; /* tile pairs, and K bytes each */
     tile_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -75,11 +78,17 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
     const float *dp = (const float *)(panel + (size_t)n_blocks * 512);
     const int32_t *cp = (const int32_t *)(panel + (size_t)n_blocks * (512 + 64 * nh));
     const float *mp = (const float *)(panel + (size_t)n_blocks * 640);
+    const block_q8_0x16 *g = (const block_q8_0x16 *)panel;
     for (int64_t b = 0; b < n_blocks; b++) {
         _tile_zero(0);
         _tile_loadd(1, act + 32 * b, (long)act_stride);
-        _tile_loadd(2, panel + 512 * b, 64);
-        _tile_dpbusd(0, 1, 2);
+        if (group) {
+            _tile_loadd(2, g[b / 2].qs[b % 2], 64);
+            _tile_dpbssd(0, 1, 2);
+        } else {
+            _tile_loadd(2, panel + 512 * b, 64);
+            _tile_dpbusd(0, 1, 2);
+        }
         _tile_stored(0, sums[0], 64);
         if (halves) {
             _tile_zero(3);
@@ -91,17 +100,18 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
         __m512 d[2], mn = _mm512_setzero_ps();
         __m512i corr[2];
         for (int h = 0; h < nh; h++) {
-            d[h] = _mm512_load_ps(dp + 16 * (nh * b + h));
-            corr[h] = _mm512_load_si512((const void *)(cp + 16 * (nh * b + h)));
+            d[h] = group ? _mm512_cvtph_ps(_mm256_loadu_si256((const void *)g[b / 2].d[b % 2]))
+                         : _mm512_load_ps(dp + 16 * (nh * b + h));
+            corr[h] = group ? _mm512_setzero_si512() : _mm512_load_si512((const void *)(cp + 16 * (nh * b + h)));
         }
-        if (!halves) mn = _mm512_load_ps(mp + 16 * b);
+        if (!halves && !group) mn = _mm512_load_ps(mp + 16 * b);
         for (int r = 0; r < nr; r++) {
             const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + b]);
             for (int h = 0; h < nh; h++) {
                 const __m512i s = _mm512_load_si512((const void *)sums[h][r]);
                 acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s, corr[h])), _mm512_mul_ps(d[h], ad), acc[r]);
             }
-            if (act_s && !halves) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
+            if (act_s && !halves && !group) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
         }
     }
     _tile_release();
@@ -110,13 +120,19 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
 
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
-    panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out, false);
+    panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out, false, false);
 }
 
 void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                               const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
     (void)act_s;
-    panel_amx(n_blocks, panel, act, act_stride, act_d, NULL, d_stride, nr, out, true);
+    panel_amx(n_blocks, panel, act, act_stride, act_d, NULL, d_stride, nr, out, true, false);
+}
+
+void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *act, size_t act_stride,
+                         const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    (void)act_s;
+    panel_amx(n_blocks, group, act, act_stride, act_d, NULL, d_stride, nr, out, false, true);
 }
 #else
 bool seer_q8_panel_amx_supported(void) { return false; }
@@ -132,5 +148,10 @@ void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *ac
 void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                               const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
     seer_q8_panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out);
+}
+
+void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *act, size_t act_stride,
+                         const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
+    seer_q8_panel_amx(n_blocks, group, act, act_stride, act_d, act_s, d_stride, nr, out);
 }
 #endif

@@ -78,6 +78,12 @@ bool seer_q8_panel_amx_ready(void);
 bool seer_q8_panel_amx_supported(void); /* whatever SEER_AMX says */
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
+/* The AMX kernel on an interleaved Q8_0 group read in place (no panel:
+ * the group's quants are already the B tiles) with activations as signed
+ * bytes q (not q+128); same results as packing the group and calling
+ * seer_q8_panel_amx with unsigned activations. */
+void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *act, size_t act_stride,
+                         const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                               const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 

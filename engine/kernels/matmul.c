@@ -122,6 +122,9 @@ typedef struct matmul_job {
     float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
     uint8_t *panels;  /* per thread: panel_group panels */
     int64_t panel_group;
+    /* Q8_0 on AMX: the interleaved groups are the panels, read in place,
+     * and the activations are signed bytes (q, not q+128) */
+    bool in_place;
 } matmul_job;
 
 static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out, int64_t o0, int64_t o1) {
@@ -254,8 +257,9 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             j->act_d[r * nb + b] = d;
             uint8_t *dst = j->act_u8 + r * n_in + 32 * b;
             int sum = 0;
+            const uint8_t offset = j->in_place ? 0 : 0x80;
             for (int k = 0; k < 32; k++) {
-                dst[k] = (uint8_t)(qs[k] ^ 0x80);
+                dst[k] = (uint8_t)(qs[k] ^ offset);
                 sum += qs[k];
             }
             if (j->act_s) j->act_s[r * nb + b] = d * (float)sum;
@@ -287,16 +291,20 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
+    const uint8_t *panels = pack; /* panel p at panels + p · stride, once packed */
+    size_t stride = pb;
+    if (j->in_place) panels = w->interleaved, stride = seer_interleave_group_bytes(w->type, n_in);
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
-        for (int64_t p = g0; p < g1; p++)
+        for (int64_t p = g0; p < g1 && !j->in_place; p++)
             seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
+        const uint8_t *base = j->in_place ? panels + (size_t)g0 * stride : panels; /* panel g0 */
         const int rows_step = j->amx_fn ? SEER_Q8_PANEL_ROWS : 4, panels_step = j->amx_fn ? 1 : 2;
         for (int64_t r = 0; r < j->n_rows; r += rows_step) {
             int nr = j->n_rows - r < rows_step ? (int)(j->n_rows - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
                 float out[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS];
-                const uint8_t *pan = pack + (size_t)(p - g0) * pb;
+                const uint8_t *pan = base + (size_t)(p - g0) * stride;
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
@@ -347,6 +355,9 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->panel_fn = halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512;
     j->panel2_fn = halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512;
     j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
+    j->in_place = j->amx_fn && j->w->type == SEER_TYPE_Q8_0;
+    for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && j->parts[p].w->interleaved;
+    if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
         seer_pool_for(pool, j->n_rows, 1, q8_act_range, j);
         /* the activations, quantized once, serve every part */

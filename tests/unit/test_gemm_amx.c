@@ -2,13 +2,17 @@
  * floats, bit for bit, for 1 to 16 activation rows, with and without mins,
  * whole blocks and blocks in halves (Q6_K), on random panels and on panels
  * at the extremes of the int8 range (the sums a tile accumulates must not
- * saturate where VPDPBUSD's do not).
+ * saturate where VPDPBUSD's do not). Then the kernel that reads interleaved
+ * Q8_0 groups in place with signed activations against the panel kernel on
+ * the same group packed, activations +128.
  * Skipped (and said so) on a CPU or OS without AMX-INT8. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
+#include "seer/matmul.h"
 #include "seer/cpu.h"
 #include "testlib.h"
 
@@ -61,6 +65,32 @@ int main(void) {
                           halves ? "halves" : with_mins ? "mins" : "no mins", extreme);
             }
         }
+
+    /* Q8_0 groups read in place: NB blocks of 16 rows, random or extreme quants, scales of either sign */
+    block_q8_0x16 *groups = aligned_alloc(64, sizeof(block_q8_0x16) * NB / 2);
+    uint8_t *signed_act = malloc((size_t)ROWS * NB * 32);
+    for (int extreme = 0; extreme < 2; extreme++) {
+        fill(panel, act, act_d, act_s, extreme);
+        uint8_t *bytes = (uint8_t *)groups;
+        for (size_t i = 0; i < sizeof(block_q8_0x16) * NB / 2; i++)
+            bytes[i] = extreme ? ((next() >> 7) & 1 ? 0x7F : 0x80) : (uint8_t)(next() >> 11);
+        for (int b = 0; b < NB / 2; b++)
+            for (int s = 0; s < 2; s++)
+                for (int j = 0; j < R; j++) groups[b].d[s][j] = (uint16_t)(0x2000 + (next() >> 22) + ((next() >> 5) & 0x8000));
+        for (int i = 0; i < ROWS * NB * 32; i++) signed_act[i] = act[i] ^ 0x80;
+        seer_weight w = {.type = SEER_TYPE_Q8_0, .n_in = NB * 32, .n_out = R, .interleaved = groups,
+                         .row_bytes = seer_row_bytes(SEER_TYPE_Q8_0, NB * 32)};
+        seer_q8_panel_pack(&w, 0, panel);
+        for (int nr = 1; nr <= ROWS; nr++) {
+            float want[ROWS * R], got[ROWS * R];
+            seer_q8_panel_amx(NB, panel, act, (size_t)NB * 32, act_d, NULL, NB, nr, want);
+            seer_q8_0_group_amx(NB, (const uint8_t *)groups, signed_act, (size_t)NB * 32, act_d, NULL, NB, nr, got);
+            CHECK_MSG(memcmp(want, got, sizeof(float) * (size_t)(nr * R)) == 0,
+                      "Q8_0 in place differs from its packed panel: %d rows, extreme %d", nr, extreme);
+        }
+    }
+    free(groups);
+    free(signed_act);
     free(panel);
     free(act);
     TEST_MAIN_END();
