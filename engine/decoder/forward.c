@@ -35,7 +35,10 @@ static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
 
 /* Row passes between the matmuls (norms, RoPE, SwiGLU, residuals): each
  * works on batch rows [r0, r1) of layer l, so a prompt's rows can be split
- * over the pool; a decode step's single row is not worth a dispatch. */
+ * over the pool; a decode step's single row is not worth a dispatch. Each
+ * thread always gets the same rows, the ones it also multiplies where the
+ * products split by rows (SEER_MATMUL_ROW_GRAIN): the passes are short and
+ * cache-bound, and rows another core wrote cost a transfer each. */
 typedef void (*rows_fn)(seer_ctx *c, int l, int64_t r0, int64_t r1);
 typedef struct rows_job {
     seer_ctx *c;
@@ -56,7 +59,7 @@ static void for_rows(seer_ctx *c, int l, int n, rows_fn fn) {
         return;
     }
     rows_job j = {.c = c, .layer = l, .fn = fn};
-    seer_pool_for(c->pool, n, 0, rows_range, &j);
+    seer_pool_split(c->pool, n, SEER_MATMUL_ROW_GRAIN, rows_range, &j);
 }
 
 static void rmsnorm_into(const seer_ctx *c, const float *w, int64_t r0, int64_t r1) {

@@ -283,7 +283,8 @@ static inline void q8_store(float *y, int64_t ld, const float *bias, const float
 
 /* Panels [p0, p1) of SEER_Q8_PANEL_ROWS rows of one part's weight,
  * packed group by group. */
-static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p0, int64_t p1, int ith) {
+static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p0, int64_t p1, int64_t r0, int64_t r1,
+                         int ith) {
     const seer_weight *w = part->w;
     float *y = part->y;
     const float *bias = part->bias;
@@ -300,8 +301,8 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
             seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
         const uint8_t *base = j->in_place ? panels + (size_t)g0 * stride : panels; /* panel g0 */
         const int rows_step = j->amx_fn ? SEER_Q8_PANEL_ROWS : 4, panels_step = j->amx_fn ? 1 : 2;
-        for (int64_t r = 0; r < j->n_rows; r += rows_step) {
-            int nr = j->n_rows - r < rows_step ? (int)(j->n_rows - r) : rows_step;
+        for (int64_t r = r0; r < r1; r += rows_step) {
+            int nr = r1 - r < rows_step ? (int)(r1 - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
                 float out[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS];
                 const uint8_t *pan = base + (size_t)(p - g0) * stride;
@@ -319,6 +320,9 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     }
 }
 
+_Static_assert(SEER_MATMUL_ROW_GRAIN % SEER_Q8_PANEL_ROWS == 0, "a thread's rows are whole AMX row blocks");
+static int64_t q8_panels_of(const seer_weight *w) { return (w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS; }
+
 /* Panels [p0, p1) counted over all the parts, one after the other: the
  * parts of a fused product are one dispatch, so its threads wait for each
  * other once, not once per part. */
@@ -326,14 +330,23 @@ static void q8_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     const matmul_job *j = ctx;
     int64_t first = 0;
     for (int i = 0; i < j->n_parts && p0 < p1; i++) {
-        int64_t n = (j->parts[i].w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
+        int64_t n = q8_panels_of(j->parts[i].w);
         if (p0 < first + n) {
             int64_t end = p1 < first + n ? p1 : first + n;
-            q8_gemm_part(j, &j->parts[i], p0 - first, end - first, ith);
+            q8_gemm_part(j, &j->parts[i], p0 - first, end - first, 0, j->n_rows, ith);
             p0 = end;
         }
         first += n;
     }
+}
+
+/* Prompt rows [r0, r1) through every part: quantized, then multiplied by
+ * all the weights (read in place, so no thread packs what another does too). */
+static void q8_rows_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    const matmul_job *j = ctx;
+    q8_act_range(ctx, r0, r1, ith);
+    for (int i = 0; i < j->n_parts; i++)
+        q8_gemm_part(j, &j->parts[i], 0, q8_panels_of(j->parts[i].w), r0, r1, ith);
 }
 
 static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
@@ -359,11 +372,19 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && j->parts[p].w->interleaved;
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
     if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
-        seer_pool_for(pool, j->n_rows, 1, q8_act_range, j);
-        /* the activations, quantized once, serve every part */
-        int64_t n_panels = 0;
-        for (int p = 0; p < j->n_parts; p++) n_panels += (j->parts[p].w->n_out + SEER_Q8_PANEL_ROWS - 1) / SEER_Q8_PANEL_ROWS;
-        seer_pool_for(pool, n_panels, 2, q8_gemm_range, j); /* the kernel takes panels in pairs */
+        /* Q8_0 read in place: each thread takes its share of the rows
+         * through every part (nothing is packed, so nothing twice), the
+         * same share as the decoder's row passes (seer_pool_split): what
+         * one writes, the next reads from its own core's cache */
+        if (j->in_place && j->n_rows >= SEER_MATMUL_ROW_GRAIN * nth) {
+            seer_pool_split(pool, j->n_rows, SEER_MATMUL_ROW_GRAIN, q8_rows_range, j);
+        } else {
+            seer_pool_for(pool, j->n_rows, 1, q8_act_range, j);
+            /* the activations, quantized once, serve every part */
+            int64_t n_panels = 0;
+            for (int p = 0; p < j->n_parts; p++) n_panels += q8_panels_of(j->parts[p].w);
+            seer_pool_for(pool, n_panels, 2, q8_gemm_range, j); /* the kernel takes panels in pairs */
+        }
     }
     for (int i = 0; i < 5; i++) free(owned[i]);
 }

@@ -243,6 +243,33 @@ void seer_pool_for_streams(seer_pool *p, int64_t n, int64_t grain, seer_range_fn
     pool_for(p, n, grain, 1, fn, ctx);
 }
 
+typedef struct split_job {
+    seer_range_fn fn;
+    void *ctx;
+    int64_t n, grain;
+} split_job;
+
+void seer_pool_split_range(int64_t n, int64_t grain, int ith, int nth, int64_t *begin, int64_t *end) {
+    if (grain < 1) grain = 1;
+    int64_t u0, u1;
+    seer_pool_range((n + grain - 1) / grain, ith, nth, &u0, &u1);
+    *begin = u0 * grain < n ? u0 * grain : n;
+    *end = u1 * grain < n ? u1 * grain : n;
+}
+
+static void split_task(void *ctx, int ith, int nth) {
+    const split_job *j = ctx;
+    int64_t b, e;
+    seer_pool_split_range(j->n, j->grain, ith, nth, &b, &e);
+    if (b < e) j->fn(j->ctx, b, e, ith);
+}
+
+void seer_pool_split(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, void *ctx) {
+    if (n <= 0) return;
+    split_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain};
+    run_job(p, split_task, &j, false);
+}
+
 void seer_pool_range(int64_t n, int ith, int nth, int64_t *begin, int64_t *end) {
     if (nth <= 0) nth = 1;
     int64_t base = n / nth, extra = n % nth;

@@ -35,6 +35,12 @@ bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t);
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows,
                  float *y, const float *bias);
 
+/* Where a product splits its rows over the pool (Q8_0 weights read in
+ * place on AMX), it does so with seer_pool_split in multiples of this
+ * many rows; a pass over the same rows split the same way finds them in
+ * its own core's cache. */
+#define SEER_MATMUL_ROW_GRAIN 16
+
 /* Several weights of the same type and input width applied to the same x
  * (Q, K and V; gate and up): y[i] = x · w[i]^T (+ bias[i]; bias may be NULL).
  * The activations are quantized once for all of them; for few rows (decode)

@@ -144,8 +144,44 @@ static void check_for(int n_threads) {
     check_for_with(n_threads, seer_pool_for_streams, 50);
 }
 
+/* seer_pool_split: every item once, each thread one range starting at a
+ * multiple of the grain, and the same range for the same thread next time
+ * (what the decoder's row passes count on). */
+typedef struct split_seen {
+    int owner[103];
+    int begins[16];
+} split_seen;
+
+static void record_split(void *ctx, int64_t b, int64_t e, int ith) {
+    split_seen *s = ctx;
+    s->begins[ith] = (int)b;
+    for (int64_t i = b; i < e; i++) s->owner[i] += ith + 1; /* each item once: one owner, no sum of two */
+}
+
+static void check_split(int n_threads) {
+    seer_pool *p = seer_pool_create(n_threads);
+    split_seen first, again;
+    for (int round = 0; round < 2; round++) {
+        split_seen *s = round ? &again : &first;
+        memset(s, 0, sizeof *s);
+        for (int i = 0; i < 16; i++) s->begins[i] = -1;
+        seer_pool_split(p, 103, 16, record_split, s);
+    }
+    for (int i = 0; i < 103; i++) {
+        CHECK_MSG(first.owner[i] >= 1 && first.owner[i] <= seer_pool_size(p), "item %d: owner sum %d", i, first.owner[i]);
+        CHECK_MSG(first.owner[i] == again.owner[i], "item %d moved from thread %d to %d", i, first.owner[i] - 1,
+                  again.owner[i] - 1);
+    }
+    for (int t = 0; t < seer_pool_size(p) && t < 16; t++)
+        CHECK_MSG(first.begins[t] < 0 || first.begins[t] % 16 == 0, "thread %d starts at %d", t, first.begins[t]);
+    seer_pool_destroy(p);
+}
+
 int main(void) {
     check_ranges();
+    check_split(1);
+    check_split(2);
+    check_split(4);
     check_for(0);
     check_for(1);
     check_for(2);
