@@ -83,6 +83,9 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
         _tile_zero(0);
         _tile_loadd(1, act + 32 * b, (long)act_stride);
         if (group) {
+            /* the next panel (the next 16 rows' groups follow): its lines on their way from memory */
+            const char *ahead = (const char *)(g + (n_blocks + 1) / 2) + (size_t)b * 9 * 64;
+            for (int i = 0; i < 9; i++) _mm_prefetch(ahead + 64 * i, _MM_HINT_T0);
             _tile_loadd(2, g[b / 2].qs[b % 2], 64);
             _tile_dpbssd(0, 1, 2);
         } else {
