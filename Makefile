@@ -46,7 +46,7 @@ LIBS     := $(BLAS_LIBS) $(STB_LIBS) -lpthread -lm
 ifeq ($(ARCH),x86_64)
   AVX2_FLAGS   := -mavx2 -mfma -mf16c -mbmi2
   AVX512_FLAGS := $(AVX2_FLAGS) -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512vnni
-  AMX_FLAGS    := $(AVX512_FLAGS) -mamx-tile -mamx-int8
+  AMX_FLAGS    := $(AVX512_FLAGS) -mamx-tile -mamx-int8 -mamx-bf16
 else
   AVX2_FLAGS   :=
   AVX512_FLAGS :=

@@ -21,7 +21,7 @@
 #define ARCH_REQ_XCOMP_PERM 0x1023
 #define XFEATURE_XTILEDATA 18
 
-static bool amx_supported, amx_wanted;
+static bool amx_supported, amx_wanted, amx_bf16;
 static pthread_once_t amx_once = PTHREAD_ONCE_INIT;
 
 /* The CPU has AMX-TILE and AMX-INT8, the OS saves tile state (XCR0 bits 17
@@ -29,12 +29,14 @@ static pthread_once_t amx_once = PTHREAD_ONCE_INIT;
 static void amx_detect(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(d & (1u << 24)) || !(d & (1u << 25))) return;
+    const bool bf16 = d & (1u << 22); /* AMX-BF16 */
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return; /* OSXSAVE */
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     if ((lo & (3u << 17)) != (3u << 17)) return;
     if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) != 0) return;
     amx_supported = true;
+    amx_bf16 = bf16;
     const char *env = getenv("SEER_AMX"); /* SEER_AMX=0: the AVX-512 kernel, for comparison */
     amx_wanted = !(env && strcmp(env, "0") == 0);
 }
@@ -45,6 +47,8 @@ bool seer_q8_panel_amx_supported(void) {
 }
 
 bool seer_q8_panel_amx_ready(void) { return seer_q8_panel_amx_supported() && amx_wanted; }
+
+bool seer_amx_bf16_ready(void) { return seer_q8_panel_amx_ready() && amx_bf16; }
 
 /* Whole blocks: tile 0 holds a block's sums C (nr rows × 16 int32), tile 1
  * the activations A (nr rows × 32 bytes), tile 2 the panel block B (8 rows
@@ -140,6 +144,7 @@ void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *
 #else
 bool seer_q8_panel_amx_supported(void) { return false; }
 bool seer_q8_panel_amx_ready(void) { return false; }
+bool seer_amx_bf16_ready(void) { return false; }
 
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {

@@ -1,14 +1,17 @@
-/* Weight matrix products, three algorithms:
+/* Weight matrix products, four algorithms:
  * - few activation rows (decode): the activations are quantized to the
  *   weight type's vec_dot type and every weight row is read once, in place,
  *   by the SIMD dot products (four rows at a time where a kernel exists);
  * - many rows, weights of Q8_0/Q4_0/Q5_0/Q4_K/Q5_K/Q6_K on a VNNI CPU: int8
  *   GEMM on repacked weight panels (gemm_q8_internal.h), on AMX tiles where
  *   the CPU has them (gemm_q8_amx.c);
+ * - many rows, F16 weights (the vision encoders) on a CPU with AMX-BF16:
+ *   each F16 value split into two BF16 parts, four tile products giving
+ *   the exact F16 products (gemm_f16_internal.h);
  * - many rows otherwise (F16/F32 vision encoders, other types): weight tiles
  *   dequantized to f32 and multiplied by BLAS sgemm, the activations first
  *   rounded through the vec_dot type.
- * All three compute what llama.cpp's quantized dot products compute (up to
+ * All four compute what llama.cpp's quantized dot products compute (up to
  * the order of float additions). Work is split over the pool; OpenBLAS
  * runs single-threaded inside each worker. */
 #include <cblas.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/gemm_f16_internal.h"
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 #include "kernels/matmul_internal.h"
@@ -117,6 +121,7 @@ typedef struct matmul_job {
      * amx_fn takes 16 rows a call, or is NULL */
     seer_q8_panel_fn panel_fn, amx_fn;
     seer_q8_panel2_fn panel2_fn;
+    uint16_t *act_bf16; /* F16 on AMX: n_rows × k_padded hi parts, then as many lo parts */
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
     float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
@@ -271,7 +276,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
  * of 16) into y, whose rows are ld apart (+ bias from the block's first
  * column, or NULL). The bias test is outside the row so that the copy is
  * a vector move: with it inside, the stores were 10% of a prompt. */
-static inline void q8_store(float *y, int64_t ld, const float *bias, const float *out, int nr, int64_t cnt) {
+static inline void store_block(float *y, int64_t ld, const float *bias, const float *out, int nr, int64_t cnt) {
     for (int k = 0; k < nr; k++) {
         float *d = y + k * ld;
         const float *o = out + SEER_Q8_PANEL_ROWS * k;
@@ -313,7 +318,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
                 for (int64_t q = p; q < p + panels_step && q < g1; q++) {
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
-                    q8_store(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt);
+                    store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt);
                 }
             }
         }
@@ -460,6 +465,66 @@ done:
     free(owned_t);
 }
 
+/* F16 weights on AMX-BF16 (gemm_f16_internal.h): the activation rows
+ * rounded to F16 and split into BF16 hi/lo rows. */
+static void f16_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    const matmul_job *j = ctx;
+    const int64_t n_in = j->w->n_in, kp = seer_f16_k_padded(n_in);
+    uint16_t *f16 = (uint16_t *)((char *)j->qrows + (size_t)ith * j->act_row_bytes);
+    uint16_t *hi = j->act_bf16, *lo = j->act_bf16 + (size_t)j->n_rows * (size_t)kp;
+    for (int64_t r = r0; r < r1; r++) {
+        seer_quantize_row(SEER_TYPE_F16, j->x + r * n_in, f16, n_in);
+        seer_f16_act_split(f16, n_in, hi + r * kp, lo + r * kp);
+    }
+}
+
+/* Panels [p0, p1) of 16 weight rows: packed a group at a time, then every
+ * block of 16 activation rows times the group, two panels a call. */
+static void f16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
+    const matmul_job *j = ctx;
+    const seer_weight *w = j->w;
+    const int64_t n_out = w->n_out, kp = seer_f16_k_padded(w->n_in);
+    const size_t pb = seer_f16_panel_bytes(w->n_in);
+    const uint16_t *hi = j->act_bf16, *lo = j->act_bf16 + (size_t)j->n_rows * (size_t)kp;
+    uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
+    for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
+        int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
+        for (int64_t p = g0; p < g1; p++) seer_f16_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pb);
+        for (int64_t r = 0; r < j->n_rows; r += 16) {
+            const int nr = j->n_rows - r < 16 ? (int)(j->n_rows - r) : 16;
+            for (int64_t p = g0; p < g1; p += 2) {
+                float out[2][16 * 16];
+                const uint8_t *pan = pack + (size_t)(p - g0) * pb;
+                const bool two = p + 1 < g1;
+                seer_f16_panels_amx(kp, pan, two ? pan + pb : NULL, hi + r * kp, lo + r * kp, (size_t)kp, nr, out[0],
+                                    out[1]);
+                for (int64_t q = p; q < p + 2 && q < g1; q++) {
+                    const int64_t o0 = 16 * q, cnt = n_out - o0 < 16 ? n_out - o0 : 16;
+                    store_block(j->y + r * n_out + o0, n_out, j->bias ? j->bias + o0 : NULL, out[q - p], nr, cnt);
+                }
+            }
+        }
+    }
+}
+
+static void matmul_gemm_f16_amx(seer_pool *pool, matmul_job *j) {
+    const int nth = seer_pool_size(pool);
+    const int64_t n_in = j->w->n_in, kp = seer_f16_k_padded(n_in);
+    void *owned[3] = {NULL, NULL, NULL};
+    j->act_row_bytes = (size_t)n_in * sizeof(uint16_t);
+    j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, 2 * (size_t)j->n_rows * (size_t)kp * sizeof(uint16_t), &owned[0]);
+    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
+    const size_t pb = seer_f16_panel_bytes(n_in);
+    j->panel_group = (int64_t)((512u << 10) / pb);
+    if (j->panel_group < 2) j->panel_group = 2;
+    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[2]);
+    if (j->act_bf16 && j->qrows && j->panels) {
+        seer_pool_for(pool, j->n_rows, 1, f16_act_range, j);
+        seer_pool_for(pool, (j->w->n_out + 15) / 16, 2, f16_gemm_range, j);
+    }
+    for (int i = 0; i < 3; i++) free(owned[i]);
+}
+
 int64_t seer_matmul_gemm_min_rows(int type) {
     bool int8_gemm = seer_int8_gemm_supports(type) && seer_q8_panel_get();
     if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
@@ -488,6 +553,8 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
         matmul_dot(pool, &j);
     } else if (seer_int8_gemm_supports(w->type) && path != SEER_MATMUL_GEMM_F32 && seer_q8_panel_get()) {
         matmul_gemm_q8(pool, &j);
+    } else if (w->type == SEER_TYPE_F16 && path != SEER_MATMUL_GEMM_F32 && seer_amx_bf16_ready()) {
+        matmul_gemm_f16_amx(pool, &j);
     } else {
         matmul_gemm(pool, &j);
     }

@@ -1,0 +1,37 @@
+/* GEMM for F16 weights (the vision encoders') on AMX-BF16 tiles. An F16
+ * value v is exactly hi + lo with hi and lo BF16 (hi keeps 8 of its 11
+ * significant bits, lo the other 3), and TDPBF16PS multiplies BF16 pairs
+ * exactly in FP32; so a·w = ah·wh + ah·wl + al·wh + al·wl, four tile
+ * products, is the exact product of the F16 values that llama.cpp's CPU
+ * backend multiplies (activations rounded to F16), summed in FP32 in
+ * another order. */
+#ifndef SEER_GEMM_F16_INTERNAL_H
+#define SEER_GEMM_F16_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct seer_weight;
+
+/* AMX-BF16 usable (CPU, OS permission, SEER_AMX not 0; gemm_q8_amx.c). */
+bool seer_amx_bf16_ready(void);
+
+/* K (n_in) padded to whole tile steps of 32. */
+static inline int64_t seer_f16_k_padded(int64_t n_in) { return (n_in + 31) / 32 * 32; }
+/* A panel: 16 weight rows, per step of 32 K the hi B tile then the lo one
+ * (16 rows of K pairs × 16 columns, 1 KiB each). */
+static inline size_t seer_f16_panel_bytes(int64_t n_in) { return (size_t)(seer_f16_k_padded(n_in) / 32) * 2048; }
+
+/* Rows [o0, o0 + 16) of an F16 weight into `panel` (rows past n_out and
+ * K past n_in are zero). */
+void seer_f16_panel_pack(const struct seer_weight *w, int64_t o0, uint8_t *panel);
+/* One activation row already rounded to F16 (n_in values) split into its
+ * BF16 hi and lo rows of k_padded values (zero past n_in). */
+void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *hi, uint16_t *lo);
+/* out0/out1[r·16 + c] = Σ_k a[r][k]·w[c][k] for nr (1..16) activation
+ * rows (hi/lo rows `stride` elements apart) and one or two panels (panel1
+ * may be NULL). */
+void seer_f16_panels_amx(int64_t k_padded, const uint8_t *panel0, const uint8_t *panel1, const uint16_t *act_hi,
+                         const uint16_t *act_lo, size_t stride, int nr, float *out0, float *out1);
+
+#endif
