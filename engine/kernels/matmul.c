@@ -243,6 +243,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
+    const uint8_t offset = j->in_place ? 0 : 0x80; /* signed bytes for TDPBSSD, else q + 128 */
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -262,7 +263,6 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             j->act_d[r * nb + b] = d;
             uint8_t *dst = j->act_u8 + r * n_in + 32 * b;
             int sum = 0;
-            const uint8_t offset = j->in_place ? 0 : 0x80;
             for (int k = 0; k < 32; k++) {
                 dst[k] = (uint8_t)(qs[k] ^ offset);
                 sum += qs[k];
@@ -296,15 +296,14 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
-    uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
-    const uint8_t *panels = pack; /* panel p at panels + p · stride, once packed */
-    size_t stride = pb;
-    if (j->in_place) panels = w->interleaved, stride = seer_interleave_group_bytes(w->type, n_in);
+    /* this thread's packed group, or (in place) none: panel p is group p */
+    uint8_t *pack = j->in_place ? NULL : j->panels + (size_t)ith * (size_t)j->panel_group * pb;
+    const size_t stride = j->in_place ? seer_interleave_group_bytes(w->type, n_in) : pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
-        for (int64_t p = g0; p < g1 && !j->in_place; p++)
+        for (int64_t p = g0; p < g1 && pack; p++)
             seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
-        const uint8_t *base = j->in_place ? panels + (size_t)g0 * stride : panels; /* panel g0 */
+        const uint8_t *base = pack ? pack : (const uint8_t *)w->interleaved + (size_t)g0 * stride; /* panel g0 */
         const int rows_step = j->amx_fn ? SEER_Q8_PANEL_ROWS : 4, panels_step = j->amx_fn ? 1 : 2;
         for (int64_t r = r0; r < r1; r += rows_step) {
             int nr = r1 - r < rows_step ? (int)(r1 - r) : rows_step;
@@ -368,7 +367,6 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     size_t pb = seer_q8_panel_bytes(j->w->type, nb);
     j->panel_group = (int64_t)((512u << 10) / pb);
     if (j->panel_group < 1) j->panel_group = 1;
-    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
     const bool halves = seer_q8_panel_halves(j->w->type);
     j->panel_fn = halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512;
     j->panel2_fn = halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512;
@@ -376,7 +374,9 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->in_place = j->amx_fn && j->w->type == SEER_TYPE_Q8_0;
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && j->parts[p].w->interleaved;
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
-    if (j->act_u8 && j->act_d && j->qrows && j->panels && (j->act_s || !has_min)) {
+    /* read in place, nothing is packed: no per-thread panel buffers */
+    j->panels = j->in_place ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place) && (j->act_s || !has_min)) {
         /* Q8_0 read in place: each thread takes its share of the rows
          * through every part (nothing is packed, so nothing twice), the
          * same share as the decoder's row passes (seer_pool_split): what
