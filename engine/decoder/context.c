@@ -43,6 +43,24 @@ double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) 
     return 2.0 * in->n_layer * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * (double)llm_kv_elt_bytes(kv);
 }
 
+/* Each thread's scratch for seer_matmul_rows when every layer weight is
+ * one it takes, for the most rows seer_pool_split gives a thread of a
+ * batch; else 0 (the forward pass then dispatches product by product). */
+static size_t rows_scratch_bytes(const seer_llm *m, int n_batch, int n_threads) {
+    int64_t max_in = 0;
+    for (int l = 0; l < m->info.n_layer; l++) {
+        const llm_layer *L = &m->layers[l];
+        const seer_weight *w[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
+        for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+            if (!seer_matmul_rows_supported(w[i])) return 0;
+            if (w[i]->n_in > max_in) max_in = w[i]->n_in;
+        }
+    }
+    const int64_t units = (n_batch + SEER_MATMUL_ROW_GRAIN - 1) / SEER_MATMUL_ROW_GRAIN;
+    const int64_t rows = (units + n_threads - 1) / n_threads * SEER_MATMUL_ROW_GRAIN;
+    return seer_matmul_rows_scratch_bytes(rows, max_in);
+}
+
 seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool *pool, seer_error *err) {
     if (!m) {
         seer_error_set(err, "no model");
@@ -107,9 +125,15 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
                                      (size_t)(in->head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
+    c->rows_scratch_bytes = rows_scratch_bytes(m, c->n_batch, c->n_threads);
+    bool rows_ok = true;
+    if (c->rows_scratch_bytes) {
+        c->rows_scratch = (char *)alloc_floats(c->rows_scratch_bytes * (size_t)c->n_threads / sizeof(float), &total);
+        rows_ok = c->rows_scratch != NULL;
+    }
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
-        (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits) {
+        (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -138,6 +162,7 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->tile_kv);
     free(c->attn_parts);
     free(c->logits);
+    free(c->rows_scratch);
     free(c);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "decoder/llm_internal.h"
+#include "kernels/matmul_internal.h"
 #include "seer/ops.h"
 
 static void embed_rows(seer_ctx *c, int n, const int32_t *tokens, const float *embd) {
@@ -140,17 +141,81 @@ static void block(seer_ctx *c, int l, int n) {
     for_rows(c, l, n, ffn_residual_pass);
 }
 
+/* A prompt on a model whose products all go through seer_matmul_rows
+ * (c->rows_scratch): each thread takes its rows (split as for_rows) from
+ * one attention to the next in one dispatch: the output projection, the
+ * FFN and its residuals of layer l, then layer l + 1's Q, K, V and RoPE.
+ * Attention is the only step that reads other threads' rows (their keys
+ * and values), so a layer costs the pool two waits instead of nine. */
+typedef struct layer_rows_job {
+    seer_ctx *c;
+    int layer; /* the attention before this step, or -1 for the first step */
+} layer_rows_job;
+
+static void qkv_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *scratch) {
+    const llm_layer *L = &c->m->layers[l];
+    const seer_llm_info *in = &c->m->info;
+    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * in->head_dim, Dkv = (int64_t)in->n_head_kv * in->head_dim;
+    const seer_weight *w[3] = {&L->wq, &L->wk, &L->wv};
+    seer_matmul_rows(3, w, c->xn + r0 * E, r1 - r0, (float *const[]){c->q + r0 * Dq, c->k + r0 * Dkv, c->v + r0 * Dkv},
+                     (const float *const[]){L->bq, L->bk, L->bv}, scratch);
+    rope_store_pass(c, l, r0, r1);
+}
+
+static void output_ffn_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *scratch) {
+    const llm_layer *L = &c->m->layers[l];
+    const seer_llm_info *in = &c->m->info;
+    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * in->head_dim, F = in->n_ff;
+    const seer_weight *wo = &L->wo, *gate_up[2] = {&L->w_gate, &L->w_up}, *down = &L->w_down;
+    seer_matmul_rows(1, &wo, c->attn + r0 * Dq, r1 - r0, (float *const[]){c->xn + r0 * E}, NULL, scratch);
+    attn_residual_pass(c, l, r0, r1);
+    seer_matmul_rows(2, gate_up, c->xn + r0 * E, r1 - r0, (float *const[]){c->ffn_a + r0 * F, c->ffn_b + r0 * F}, NULL,
+                     scratch);
+    swiglu_pass(c, l, r0, r1);
+    seer_matmul_rows(1, &down, c->ffn_a + r0 * F, r1 - r0, (float *const[]){c->xn + r0 * E}, NULL, scratch);
+    ffn_residual_pass(c, l, r0, r1);
+}
+
+static void between_attentions_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    const layer_rows_job *j = ctx;
+    seer_ctx *c = j->c;
+    void *scratch = c->rows_scratch + (size_t)ith * c->rows_scratch_bytes;
+    if (j->layer < 0) attn_norm_pass(c, 0, r0, r1);
+    else output_ffn_rows(c, j->layer, r0, r1, scratch);
+    if (j->layer + 1 < c->m->info.n_layer) qkv_rows(c, j->layer + 1, r0, r1, scratch);
+}
+
+static bool layers_by_rows(const seer_ctx *c, int n) {
+    return c->rows_scratch && n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
+}
+
+static int layers(seer_ctx *c, int n, const volatile int *cancel) {
+    const int n_layer = c->m->info.n_layer;
+    if (!layers_by_rows(c, n)) {
+        for (int l = 0; l < n_layer; l++) {
+            if (cancel && *cancel) return -1;
+            block(c, l, n);
+        }
+        return 0;
+    }
+    layer_rows_job j = {.c = c, .layer = -1};
+    seer_pool_split(c->pool, n, SEER_MATMUL_ROW_GRAIN, between_attentions_range, &j);
+    for (int l = 0; l < n_layer; l++) {
+        if (cancel && *cancel) return -1;
+        llm_attention(c, l, n);
+        j.layer = l;
+        seer_pool_split(c->pool, n, SEER_MATMUL_ROW_GRAIN, between_attentions_range, &j);
+    }
+    return 0;
+}
+
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
                 llm_logits want, int logits_row0, const volatile int *cancel) {
     const seer_llm *m = c->m;
     const int E = m->info.n_embd;
     embed_rows(c, n, tokens, embd);
     rope_tables(c, n, rows_pos);
-    for (int l = 0; l < m->info.n_layer; l++) {
-        if (cancel && *cancel) return -1;
-        block(c, l, n);
-    }
-    if (cancel && *cancel) return -1;
+    if (layers(c, n, cancel) != 0 || (cancel && *cancel)) return -1;
     if (want == LLM_LOGITS_NONE) return 0;
     const int first = want == LLM_LOGITS_ALL ? 0 : n - 1;
     const int rows = n - first;

@@ -54,6 +54,11 @@ struct seer_ctx {
     float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
     float *tile_kv;              /* F16 cache: [n_threads][2][n_ctx][head_dim], a head's K and V widened for GEMM */
     float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 1] */
+    /* When every layer weight goes through seer_matmul_rows (forward.c
+     * takes each thread's prompt rows through a layer in one dispatch):
+     * each thread's scratch for it, rows_scratch_bytes apart; else NULL. */
+    char *rows_scratch;
+    size_t rows_scratch_bytes;
 };
 
 /* Prefill attention runs on tiles of this many query rows through GEMM, from

@@ -353,6 +353,12 @@ static void q8_rows_range(void *ctx, int64_t r0, int64_t r1, int ith) {
         q8_gemm_part(j, &j->parts[i], 0, q8_panels_of(j->parts[i].w), r0, r1, ith);
 }
 
+/* Panels per group: a group stays in L2 while every activation row streams by. */
+static int64_t q8_panel_group(const seer_weight *w) {
+    int64_t g = (int64_t)((512u << 10) / seer_q8_panel_bytes(w->type, w->n_in / 32));
+    return g < 1 ? 1 : g;
+}
+
 static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     int nth = seer_pool_size(pool);
     int64_t n_in = j->w->n_in, nb = n_in / 32;
@@ -363,10 +369,8 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
     j->act_s = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
-    /* a group of panels stays in L2 while every activation row streams by */
     size_t pb = seer_q8_panel_bytes(j->w->type, nb);
-    j->panel_group = (int64_t)((512u << 10) / pb);
-    if (j->panel_group < 1) j->panel_group = 1;
+    j->panel_group = q8_panel_group(j->w);
     const bool halves = seer_q8_panel_halves(j->w->type);
     j->panel_fn = halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512;
     j->panel2_fn = halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512;
@@ -578,4 +582,32 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
     } else { /* dequantize + sgemm reads the activations as f32 anyway */
         for (int i = 0; i < n; i++) seer_matmul(pool, w[i], x, n_rows, y[i], bias ? bias[i] : NULL);
     }
+}
+
+bool seer_matmul_rows_supported(const seer_weight *w) {
+    return w && w->type == SEER_TYPE_Q8_0 && w->interleaved && w->n_in % 32 == 0 && seer_q8_panel_get() &&
+           seer_q8_panel_amx_ready();
+}
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+size_t seer_matmul_rows_scratch_bytes(int64_t n_rows, int64_t n_in) {
+    const size_t rows = (size_t)n_rows, nb = (size_t)n_in / 32;
+    return align64(rows * (size_t)n_in) + align64(rows * nb * sizeof(float)) + align64(seer_row_bytes(SEER_TYPE_Q8_0, n_in));
+}
+
+void seer_matmul_rows(int n, const seer_weight *const w[], const float *x, int64_t n_rows, float *const y[],
+                      const float *const bias[], void *scratch) {
+    if (n <= 0 || n > MAX_PARTS || n_rows <= 0) return;
+    matmul_job j = job_init(n, w, x, n_rows, y, bias);
+    const size_t nb = (size_t)w[0]->n_in / 32;
+    char *s = scratch;
+    j.act_u8 = (uint8_t *)s;
+    j.act_d = (float *)(s + align64((size_t)n_rows * (size_t)w[0]->n_in));
+    j.qrows = (char *)j.act_d + align64((size_t)n_rows * nb * sizeof(float));
+    j.act_row_bytes = seer_row_bytes(j.act_type, w[0]->n_in);
+    j.in_place = true;
+    j.amx_fn = seer_q8_0_group_amx;
+    j.panel_group = q8_panel_group(w[0]);
+    q8_rows_range(&j, 0, n_rows, 0);
 }

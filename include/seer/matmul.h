@@ -49,6 +49,20 @@ void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t 
 void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
                        float *const y[], const float *const bias[]);
 
+/* For callers that split a prompt's rows over the pool themselves and take
+ * their rows through several steps in one dispatch (the decoder): y = x ·
+ * w[i]^T (+ bias[i]) for n_rows rows on the calling thread alone, the same
+ * numbers seer_matmul_multi gives them (per-row results do not depend on
+ * how rows are grouped). Only for weights seer_matmul_rows_supported takes:
+ * Q8_0 read in place on AMX, where nothing is packed per product, so
+ * threads lose nothing by each reading all the weights. scratch: at least
+ * seer_matmul_rows_scratch_bytes(n_rows, w[0]->n_in) bytes, 64-aligned,
+ * the calling thread's own. At most 4 weights, all with the same n_in. */
+bool seer_matmul_rows_supported(const seer_weight *w);
+size_t seer_matmul_rows_scratch_bytes(int64_t n_rows, int64_t n_in);
+void seer_matmul_rows(int n, const seer_weight *const w[], const float *x, int64_t n_rows, float *const y[],
+                      const float *const bias[], void *scratch);
+
 /* Plain f32 GEMM through BLAS: C[m][n] = alpha * A[m][k] · op(B) + beta * C,
  * with op(B) = B^T when b_transposed (B stored [n][k]) else B ([k][n]).
  * lda/ldb/ldc are row strides. Parallel over the pool. */

@@ -5,7 +5,8 @@
  * of the formats, where byte arithmetic would saturate), and products and
  * row reads through an interleaved weight match the file's layout: exactly
  * on the paths that read blocks back (row reads, batched GEMM), within
- * float rounding on decode, whatever the thread count. */
+ * float rounding on decode, whatever the thread count; and a thread's own
+ * rows through seer_matmul_rows give what the whole product gives them. */
 #include <math.h>
 
 #include "kernels/interleave_internal.h"
@@ -180,6 +181,55 @@ static void check_fused(int type, seer_pool *p1, seer_pool *p2, int64_t n_rows) 
     free(x);
 }
 
+/* seer_matmul_rows (a thread's own prompt rows, the decoder's one-dispatch
+ * layers): rows taken in uneven pieces give bit for bit what
+ * seer_matmul_multi gives for all of them at once, biases included. Runs
+ * where the path exists (Q8_0 read in place on AMX); elsewhere the
+ * decoder never takes it, and this only checks that it says so. */
+static void check_rows(seer_pool *pool) {
+    const int64_t n_in = 512, n_out[3] = {48, 16, 32}, n_rows = 45, cuts[] = {0, 16, 19, 45};
+    uint8_t *data[3];
+    void *buf[3];
+    seer_weight w[3];
+    const seer_weight *wp[3];
+    float *want[3], *got[3], *bias[3];
+    for (int i = 0; i < 3; i++) {
+        data[i] = make_rows(SEER_TYPE_Q8_0, n_in, n_out[i], 0);
+        w[i] = weight_of(SEER_TYPE_Q8_0, data[i], n_in, n_out[i]);
+        buf[i] = interleave(&w[i], pool);
+        wp[i] = &w[i];
+        want[i] = malloc(sizeof(float) * (size_t)(n_rows * n_out[i]));
+        got[i] = malloc(sizeof(float) * (size_t)(n_rows * n_out[i]));
+        bias[i] = i == 1 ? NULL : malloc(sizeof(float) * (size_t)n_out[i]);
+        for (int64_t o = 0; bias[i] && o < n_out[i]; o++) bias[i][o] = rnd_float(-1, 1);
+    }
+    bool supported = seer_matmul_rows_supported(&w[0]);
+    CHECK(!seer_matmul_rows_supported(&(seer_weight){.type = SEER_TYPE_Q4_K, .n_in = n_in, .n_out = 16}));
+    if (supported) {
+        float *x = malloc(sizeof(float) * (size_t)(n_rows * n_in));
+        for (int64_t i = 0; i < n_rows * n_in; i++) x[i] = rnd_float(-2, 2);
+        seer_matmul_multi(pool, 3, wp, x, n_rows, want, (const float *const *)bias);
+        void *scratch = NULL;
+        CHECK(posix_memalign(&scratch, 64, seer_matmul_rows_scratch_bytes(n_rows, n_in)) == 0);
+        for (int c = 0; c + 1 < (int)(sizeof cuts / sizeof cuts[0]); c++) {
+            const int64_t r0 = cuts[c], r1 = cuts[c + 1];
+            seer_matmul_rows(3, wp, x + r0 * n_in, r1 - r0,
+                             (float *const[]){got[0] + r0 * n_out[0], got[1] + r0 * n_out[1], got[2] + r0 * n_out[2]},
+                             (const float *const *)bias, scratch);
+        }
+        for (int i = 0; i < 3; i++)
+            CHECK_MSG(memcmp(got[i], want[i], sizeof(float) * (size_t)(n_rows * n_out[i])) == 0,
+                      "part %d: rows taken piecewise differ from the product of all rows", i);
+        free(scratch);
+        free(x);
+    } else {
+        printf("note: no AMX here, seer_matmul_rows not exercised\n");
+    }
+    for (int i = 0; i < 3; i++) {
+        free(buf[i]); free(data[i]); free(want[i]); free(got[i]); free(bias[i]);
+    }
+}
+
 int main(void) {
     seer_pool *pools[3] = {NULL, seer_pool_create(1), seer_pool_create(2)};
     for (int t = 0; t < N_TYPES; t++) {
@@ -206,6 +256,7 @@ int main(void) {
     /* so do Q8_0 rows that are not a whole number of two-block units */
     seer_weight narrow = weight_of(SEER_TYPE_Q8_0, NULL, 96, 32);
     CHECK(seer_weight_interleaved_bytes(&narrow) == 0);
+    check_rows(pools[2]);
     for (int p = 1; p < 3; p++) seer_pool_destroy(pools[p]);
     TEST_MAIN_END();
 }
