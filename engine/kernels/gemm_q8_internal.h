@@ -23,6 +23,39 @@
  * float scales and [block][half][16] int32 corrections; no mins. */
 #define SEER_Q8_PANEL_HALVES_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 128 + 128))
 
+/* Packs interleaved group `group` of a weight of `type` (n_blocks blocks
+ * of 32 per row) into `panel`; false for types not packed from groups.
+ * AVX-512 code (gemm_q8_pack_avx512.c): call only at that SIMD level. */
+bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *panel);
+
+/* The parts of a panel of n_blocks blocks (gemm_q8_internal.h). */
+typedef struct panel_parts {
+    uint8_t *q;     /* block b, vector g, row j: bytes at 512·b + 64·g + 4·j */
+    float *d;       /* [block][row] */
+    int32_t *corr;  /* [block][row]: 128 · Σ q */
+    float *mins;    /* [block][row] */
+} panel_parts;
+
+static inline panel_parts seer_panel_parts_of(uint8_t *panel, int64_t n_blocks) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    return (panel_parts){panel, (float *)(panel + (size_t)n_blocks * 32 * R),
+                         (int32_t *)(panel + (size_t)n_blocks * 36 * R), (float *)(panel + (size_t)n_blocks * 40 * R)};
+}
+
+/* Q6_K: panels in halves (a scale per 16 quants). Quants as signed values
+ * q − 32; the half-block scales d · scale[16-weight group]. */
+typedef struct halves_parts {
+    uint8_t *q;     /* as in panel_parts */
+    float *d;       /* [block][half][row] */
+    int32_t *corr;  /* [block][half][row]: 128 · Σ q over the half */
+} halves_parts;
+
+static inline halves_parts seer_halves_parts_of(uint8_t *panel, int64_t n_blocks) {
+    return (halves_parts){panel, (float *)(panel + (size_t)n_blocks * 512),
+                          (int32_t *)(panel + (size_t)n_blocks * (512 + 128))};
+}
+
+
 /* Whether `type`'s panels come in halves, and the bytes of its panels. */
 static inline bool seer_q8_panel_halves(int type) { return type == SEER_TYPE_Q6_K; }
 static inline size_t seer_q8_panel_bytes(int type, int64_t n_blocks) {

@@ -1,0 +1,123 @@
+/* Packing from interleaved groups (seer_weight_interleave), compiled with
+ * AVX-512 like the int8 GEMM kernels that use the panels (below that level
+ * there is no int8 GEMM; gemm_q8_pack.c's row-by-row packing, which gives
+ * the same bytes, stays the fallback): Qwen2.5-VL's 128-token prompt on
+ * one core 2.76-2.80 -> 2.63-2.70 s in one sitting (three pairs), within
+ * the noise in another. */
+#include <string.h>
+
+#include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
+#include "seer/tensor.h"
+#include "tensor/blocks.h"
+
+/* An interleaved group already holds bytes 4g..4g+3 of its 16 rows side by
+ * side, the panel's order: Q8_0's quants are copied as they are, Q4_K's
+ * split into low nibbles (sub-block 2c) and high nibbles (2c + 1). Same
+ * panel, byte for byte, as unpacking each row from the file's layout, for
+ * a fraction of the work (which, per prompt batch, took a third as long as
+ * the products themselves). */
+_Static_assert(SEER_ILV_ROWS == SEER_Q8_PANEL_ROWS, "a group is a panel");
+
+/* A vector of a group (bytes 4g..4g+3 of 16 rows) as one value: GCC's
+ * vector types become 512-bit operations in this file (SSE2 ones where
+ * it was compiled for any x86-64: a sixth of a Q4_K prompt went to this
+ * byte shuffling). A row's sum is then its 4 byte lanes'. */
+typedef uint8_t u8x64 __attribute__((vector_size(64)));
+typedef int8_t i8x64 __attribute__((vector_size(64)));
+typedef int16_t i16x64 __attribute__((vector_size(128)));
+
+static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_parts pp) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    for (int64_t b = 0; b < n_blocks; b++) {
+        const block_q8_0x16 *u = x + b / 2;
+        const int s = (int)(b % 2);
+        memcpy(pp.q + 512 * b, u->qs[s], 512);
+        i16x64 acc = {0}; /* 8 quants of at most 128 in magnitude per lane */
+        for (int g = 0; g < 8; g++) {
+            i8x64 v;
+            memcpy(&v, u->qs[s][g], 64);
+            acc += __builtin_convertvector(v, i16x64);
+        }
+        for (int j = 0; j < R; j++) {
+            pp.d[b * R + j] = seer_fp16_to_f32(u->d[s][j]);
+            pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
+            pp.mins[b * R + j] = 0;
+        }
+    }
+}
+
+static void pack_group_q4_K(const block_q4_Kx16 *x, int64_t n_blocks, panel_parts pp) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
+        const block_q4_Kx16 *u = x + sb;
+        float d[SEER_Q8_PANEL_ROWS], dmin[SEER_Q8_PANEL_ROWS];
+        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]), dmin[j] = seer_fp16_to_f32(u->dmin[j]);
+        for (int c = 0; c < 4; c++) {
+            const int64_t lo = 8 * sb + 2 * c, hi = lo + 1;
+            u8x64 acc_lo = {0}, acc_hi = {0}; /* 8 nibbles of at most 15 per lane */
+            for (int g = 0; g < 8; g++) {
+                u8x64 v;
+                memcpy(&v, u->qs[c][g], 64);
+                const u8x64 l = v & 0xF, h = v >> 4;
+                memcpy(pp.q + 512 * lo + 64 * g, &l, 64);
+                memcpy(pp.q + 512 * hi + 64 * g, &h, 64);
+                acc_lo += l;
+                acc_hi += h;
+            }
+            for (int j = 0; j < R; j++) {
+                pp.d[lo * R + j] = d[j] * u->scales[2 * c][j];
+                pp.d[hi * R + j] = d[j] * u->scales[2 * c + 1][j];
+                pp.corr[lo * R + j] = 128 * (acc_lo[4 * j] + acc_lo[4 * j + 1] + acc_lo[4 * j + 2] + acc_lo[4 * j + 3]);
+                pp.corr[hi * R + j] = 128 * (acc_hi[4 * j] + acc_hi[4 * j + 1] + acc_hi[4 * j + 2] + acc_hi[4 * j + 3]);
+                pp.mins[lo * R + j] = dmin[j] * u->mins[c][j][0];
+                pp.mins[hi * R + j] = dmin[j] * u->mins[c][j][1];
+            }
+        }
+    }
+}
+
+/* From a Q6_Kx16 group: its 192 bytes (two ql vectors and one qh) at
+ * q[h][g] give vector g of the four blocks 4h + t, t = 0..3 (the decode
+ * kernel's runs). */
+static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_parts hp) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
+        const block_q6_Kx16 *u = x + sb;
+        float d[SEER_Q8_PANEL_ROWS];
+        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]);
+        for (int h = 0; h < 2; h++) {
+            i16x64 acc[4][2] = {{{0}}};
+            for (int g = 0; g < 8; g++) {
+                u8x64 ql0, ql1, qh;
+                memcpy(&ql0, u->q[h][g][0], 64);
+                memcpy(&ql1, u->q[h][g][1], 64);
+                memcpy(&qh, u->q[h][g][2], 64);
+                const u8x64 t[4] = {(ql0 & 0xF) | ((qh << 4) & 0x30), (ql1 & 0xF) | ((qh << 2) & 0x30),
+                                    (ql0 >> 4) | (qh & 0x30), (ql1 >> 4) | ((qh >> 2) & 0x30)};
+                for (int k = 0; k < 4; k++) {
+                    const i8x64 v = (i8x64)(t[k] - 32);
+                    memcpy(hp.q + 512 * (8 * sb + 4 * h + k) + 64 * g, &v, 64);
+                    acc[k][g >= 4] += __builtin_convertvector(v, i16x64);
+                }
+            }
+            for (int k = 0; k < 4; k++) {
+                const int64_t b = 8 * sb + 4 * h + k;
+                for (int half = 0; half < 2; half++)
+                    for (int j = 0; j < R; j++) {
+                        const i16x64 a = acc[k][half];
+                        hp.d[(2 * b + half) * R + j] = d[j] * u->scales[2 * (4 * h + k) + half][j];
+                        hp.corr[(2 * b + half) * R + j] = 128 * (a[4 * j] + a[4 * j + 1] + a[4 * j + 2] + a[4 * j + 3]);
+                    }
+            }
+        }
+    }
+}
+
+bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *panel) {
+    if (type == SEER_TYPE_Q8_0) pack_group_q8_0(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q6_K) pack_group_q6_K(group, n_blocks, seer_halves_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q4_K) pack_group_q4_K(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else return false;
+    return true;
+}
