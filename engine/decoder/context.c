@@ -56,8 +56,12 @@ static size_t rows_scratch_bytes(const seer_llm *m, int n_batch, int n_threads) 
             if (w[i]->n_in > max_in) max_in = w[i]->n_in;
         }
     }
-    const int64_t units = (n_batch + SEER_MATMUL_ROW_GRAIN - 1) / SEER_MATMUL_ROW_GRAIN;
-    const int64_t rows = (units + n_threads - 1) / n_threads * SEER_MATMUL_ROW_GRAIN;
+    int64_t rows = 0;
+    for (int t = 0; t < n_threads; t++) {
+        int64_t b, e;
+        seer_pool_split_range(n_batch, SEER_MATMUL_ROW_GRAIN, t, n_threads, &b, &e);
+        if (e - b > rows) rows = e - b;
+    }
     return seer_matmul_rows_scratch_bytes(rows, max_in);
 }
 

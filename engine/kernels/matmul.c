@@ -353,11 +353,14 @@ static void q8_rows_range(void *ctx, int64_t r0, int64_t r1, int ith) {
         q8_gemm_part(j, &j->parts[i], 0, q8_panels_of(j->parts[i].w), r0, r1, ith);
 }
 
-/* Panels per group: a group stays in L2 while every activation row streams by. */
-static int64_t q8_panel_group(const seer_weight *w) {
-    int64_t g = (int64_t)((512u << 10) / seer_q8_panel_bytes(w->type, w->n_in / 32));
-    return g < 1 ? 1 : g;
+/* Panels per group (at least `least`): a group of panels of panel_bytes
+ * stays in L2 while every activation row streams by. */
+static int64_t panel_group_of(size_t panel_bytes, int64_t least) {
+    int64_t g = (int64_t)((512u << 10) / panel_bytes);
+    return g < least ? least : g;
 }
+
+static int64_t q8_panel_group(const seer_weight *w) { return panel_group_of(seer_q8_panel_bytes(w->type, w->n_in / 32), 1); }
 
 static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     int nth = seer_pool_size(pool);
@@ -375,8 +378,8 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->panel_fn = halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512;
     j->panel2_fn = halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512;
     j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
-    j->in_place = j->amx_fn && j->w->type == SEER_TYPE_Q8_0;
-    for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && j->parts[p].w->interleaved;
+    j->in_place = true;
+    for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && seer_matmul_rows_supported(j->parts[p].w);
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
     /* read in place, nothing is packed: no per-thread panel buffers */
     j->panels = j->in_place ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
@@ -519,8 +522,7 @@ static void matmul_gemm_f16_amx(seer_pool *pool, matmul_job *j) {
     j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, 2 * (size_t)j->n_rows * (size_t)kp * sizeof(uint16_t), &owned[0]);
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
     const size_t pb = seer_f16_panel_bytes(n_in);
-    j->panel_group = (int64_t)((512u << 10) / pb);
-    if (j->panel_group < 2) j->panel_group = 2;
+    j->panel_group = panel_group_of(pb, 2); /* the kernel takes panels in pairs */
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[2]);
     if (j->act_bf16 && j->qrows && j->panels) {
         seer_pool_for(pool, j->n_rows, 1, f16_act_range, j);
@@ -584,27 +586,36 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
     }
 }
 
+/* Q8_0 read in place: the interleaved groups are the AMX kernel's B tiles. */
 bool seer_matmul_rows_supported(const seer_weight *w) {
-    return w && w->type == SEER_TYPE_Q8_0 && w->interleaved && w->n_in % 32 == 0 && seer_q8_panel_get() &&
-           seer_q8_panel_amx_ready();
+    return w && w->type == SEER_TYPE_Q8_0 && w->interleaved && seer_q8_panel_get() && seer_q8_panel_amx_ready();
 }
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
-size_t seer_matmul_rows_scratch_bytes(int64_t n_rows, int64_t n_in) {
+/* seer_matmul_rows' scratch: the activation bytes, then (at *d_at) their
+ * scales, then (at *q_at) one quantized row; returns the total. */
+static size_t rows_scratch_layout(int64_t n_rows, int64_t n_in, size_t *d_at, size_t *q_at) {
     const size_t rows = (size_t)n_rows, nb = (size_t)n_in / 32;
-    return align64(rows * (size_t)n_in) + align64(rows * nb * sizeof(float)) + align64(seer_row_bytes(SEER_TYPE_Q8_0, n_in));
+    *d_at = align64(rows * (size_t)n_in);
+    *q_at = *d_at + align64(rows * nb * sizeof(float));
+    return *q_at + align64(seer_row_bytes(SEER_TYPE_Q8_0, n_in));
+}
+
+size_t seer_matmul_rows_scratch_bytes(int64_t n_rows, int64_t n_in) {
+    size_t d_at, q_at;
+    return rows_scratch_layout(n_rows, n_in, &d_at, &q_at);
 }
 
 void seer_matmul_rows(int n, const seer_weight *const w[], const float *x, int64_t n_rows, float *const y[],
                       const float *const bias[], void *scratch) {
     if (n <= 0 || n > MAX_PARTS || n_rows <= 0) return;
     matmul_job j = job_init(n, w, x, n_rows, y, bias);
-    const size_t nb = (size_t)w[0]->n_in / 32;
-    char *s = scratch;
-    j.act_u8 = (uint8_t *)s;
-    j.act_d = (float *)(s + align64((size_t)n_rows * (size_t)w[0]->n_in));
-    j.qrows = (char *)j.act_d + align64((size_t)n_rows * nb * sizeof(float));
+    size_t d_at, q_at;
+    rows_scratch_layout(n_rows, w[0]->n_in, &d_at, &q_at);
+    j.act_u8 = scratch;
+    j.act_d = (float *)((char *)scratch + d_at);
+    j.qrows = (char *)scratch + q_at;
     j.act_row_bytes = seer_row_bytes(j.act_type, w[0]->n_in);
     j.in_place = true;
     j.amx_fn = seer_q8_0_group_amx;

@@ -249,8 +249,8 @@ typedef struct split_job {
     int64_t n, grain;
 } split_job;
 
-/* Thread ith's range: the units of `grain` items shared as seer_pool_range does. */
-static void split_range(int64_t n, int64_t grain, int ith, int nth, int64_t *begin, int64_t *end) {
+/* The units of `grain` items shared as seer_pool_range does. */
+void seer_pool_split_range(int64_t n, int64_t grain, int ith, int nth, int64_t *begin, int64_t *end) {
     if (grain < 1) grain = 1;
     int64_t u0, u1;
     seer_pool_range((n + grain - 1) / grain, ith, nth, &u0, &u1);
@@ -261,7 +261,7 @@ static void split_range(int64_t n, int64_t grain, int ith, int nth, int64_t *beg
 static void split_task(void *ctx, int ith, int nth) {
     const split_job *j = ctx;
     int64_t b, e;
-    split_range(j->n, j->grain, ith, nth, &b, &e);
+    seer_pool_split_range(j->n, j->grain, ith, nth, &b, &e);
     if (b < e) j->fn(j->ctx, b, e, ith);
 }
 

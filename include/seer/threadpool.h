@@ -30,6 +30,9 @@ void seer_pool_for_streams(seer_pool *p, int64_t n, int64_t grain, seer_range_fn
  * same rows one after another then find what the previous pass wrote in
  * their own core's cache. */
 void seer_pool_split(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, void *ctx);
+/* Thread ith's range [*begin, *end) in seer_pool_split(n, grain) over nth
+ * threads (for sizing what each thread's range needs). */
+void seer_pool_split_range(int64_t n, int64_t grain, int ith, int nth, int64_t *begin, int64_t *end);
 /* Splits [0, n) into nth nearly equal ranges; range of thread ith. */
 void seer_pool_range(int64_t n, int ith, int nth, int64_t *begin, int64_t *end);
 /* Number of online cores. */
