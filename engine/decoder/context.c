@@ -237,7 +237,7 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
         const int n = b->n - r0 < c->n_batch ? b->n - r0 : c->n_batch;
         batch_positions(c, b, r0, n, rows_pos, &max_pos);
         const int32_t *tokens = b->tokens ? b->tokens + r0 : NULL;
-        const float *embd = b->embd ? b->embd + (size_t)r0 * (size_t)in->n_embd : NULL;
+        const float *embd = b->embd ? b->embd + (size_t)r0 * (size_t)in->n_embd_inp : NULL;
         const bool last = r0 + n == b->n;
         const llm_logits want = b->logits_all ? LLM_LOGITS_ALL : last ? LLM_LOGITS_LAST : LLM_LOGITS_NONE;
         if (llm_forward(c, n, tokens, embd, rows_pos, want, r0, cancel) != 0) {

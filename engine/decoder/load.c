@@ -152,6 +152,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
         }
     }
     in->mrope = ad->rope == LLM_ROPE_MULTI;
+    in->n_embd_inp = in->n_embd;
     return true;
 }
 

@@ -1,5 +1,6 @@
 /* The language model: weights (in place from the GGUF mapping), KV cache and
- * the forward pass for llama / qwen2 / qwen2vl architectures. */
+ * the forward pass for llama / qwen2 / qwen2vl / qwen3 / qwen3moe / qwen3vl /
+ * qwen3vlmoe / gemma3 architectures. */
 #ifndef SEER_LLM_H
 #define SEER_LLM_H
 
@@ -11,10 +12,17 @@ typedef struct seer_llm seer_llm;   /* immutable model */
 typedef struct seer_ctx seer_ctx;   /* KV cache + scratch: one conversation */
 
 typedef struct seer_llm_info {
-    const char *arch;        /* "llama", "qwen2", "qwen2vl" */
+    const char *arch;        /* "llama", "qwen2", "qwen2vl", "qwen3", "gemma3", … */
     const char *name;        /* general.name or file name */
     int n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, n_ctx_train;
-    bool mrope;              /* positions have 4 sections (qwen2vl) */
+    /* Width of the embedding rows a caller passes in seer_batch.embd:
+     * n_embd·(1 + n_deepstack) for Qwen3-VL (the DeepStack slices ride along
+     * each image row), else n_embd. */
+    int n_embd_inp;
+    int n_deepstack;         /* layers that add a DeepStack slice (qwen3vl*), else 0 */
+    int n_expert, n_expert_used; /* mixture of experts (qwen3moe*), else 0 */
+    int n_swa, swa_pattern;  /* sliding window (gemma3): window size, every swa_pattern-th layer global; else 0 */
+    bool mrope;              /* positions have 4 sections (qwen2vl, qwen3vl*) */
     int weight_type;         /* dominant matrix type (for display) */
     uint64_t n_params, weight_bytes;
 } seer_llm_info;
@@ -56,7 +64,7 @@ int32_t seer_ctx_next_pos(const seer_ctx *c); /* position the next token takes b
  * the next position. */
 void seer_ctx_truncate(seer_ctx *c, int n_keep, int32_t next_pos);
 
-/* A chunk of input: either token ids or embedding rows [n][n_embd]. */
+/* A chunk of input: either token ids or embedding rows [n][n_embd_inp]. */
 typedef struct seer_batch {
     int n;
     const int32_t *tokens;   /* or NULL */
@@ -66,6 +74,10 @@ typedef struct seer_batch {
      * section-major: pos[s*n + i] for s = t, h, w, e. */
     const int32_t *pos;
     bool logits_all;         /* logits for every row (else only the last) */
+    /* The rows attend to every cached row and to every row of this batch
+     * (sliding windows still apply), as llama.cpp decodes a Gemma 3 image
+     * chunk; the batch must then fit in one forward pass (error otherwise). */
+    bool non_causal;
 } seer_batch;
 
 /* Runs the batch, appending it to the KV cache. next_pos becomes
