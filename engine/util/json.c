@@ -1,5 +1,5 @@
 /* Recursive-descent JSON parser (RFC 8259), depth-limited. */
-#include "json.h"
+#include "seer/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
