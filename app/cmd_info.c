@@ -129,7 +129,18 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "rope dims", arch_key(arch, "rope.dimension_count", k, sizeof k));
     line_array(f, "rope sections", arch_key(arch, "rope.dimension_sections", k, sizeof k));
     line_str(f, "rope scaling", arch_key(arch, "rope.scaling.type", k, sizeof k));
+    line_int(f, "rope scale", arch_key(arch, "rope.scaling.factor", k, sizeof k));
     line_int(f, "norm eps", arch_key(arch, "attention.layer_norm_rms_epsilon", k, sizeof k));
+    line_int(f, "head size", arch_key(arch, "attention.key_length", k, sizeof k));
+    line_int(f, "experts", arch_key(arch, "expert_count", k, sizeof k));
+    line_int(f, "experts used", arch_key(arch, "expert_used_count", k, sizeof k));
+    line_int(f, "expert ffn", arch_key(arch, "expert_feed_forward_length", k, sizeof k));
+    line_int(f, "deepstack", arch_key(arch, "n_deepstack_layers", k, sizeof k));
+    line_int(f, "window", arch_key(arch, "attention.sliding_window", k, sizeof k));
+    if (!line_int(f, "window every", arch_key(arch, "attention.sliding_window_pattern", k, sizeof k)))
+        line_array(f, "window layers", k);
+    line_int(f, "window rope", arch_key(arch, "rope.freq_base_swa", k, sizeof k));
+    line_int(f, "logit softcap", arch_key(arch, "final_logit_softcapping", k, sizeof k));
 }
 
 static void summarise_mmproj(const gguf_file *f) {

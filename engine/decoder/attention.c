@@ -1,5 +1,7 @@
-/* Causal attention over the KV cache, parallel over the pool: per-row dot
- * products for a few rows (decode), GEMM tiles for a prompt. */
+/* Attention over the KV cache, parallel over the pool: per-row dot
+ * products for a few rows (decode), GEMM tiles for a prompt. Each query row
+ * sees one contiguous range of cache rows (visible_keys): causal or the
+ * whole batch, cut below by a sliding window. */
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
@@ -29,6 +31,27 @@ static int chunk_keys(int len) {
 
 static int n_chunks(int len) { return (len + chunk_keys(len) - 1) / chunk_keys(len); }
 
+/* Cache rows [*lo, *hi) that row i of an n-row batch sees: up to itself
+ * (causal) or to the batch's end (non-causal); on a sliding-window layer,
+ * from the first row whose position is less than n_swa before its own
+ * (llama.cpp masks a key when p_query - p_key >= n_swa). Rows are written
+ * in position order, so that row is found by bisection; the query's own
+ * row is always inside the window. */
+static void visible_keys(const seer_ctx *c, int layer, int i, int n, int *lo, int *hi) {
+    *hi = c->non_causal ? c->n_used + n : c->n_used + i + 1;
+    *lo = 0;
+    const int n_swa = c->m->info.n_swa;
+    if (!c->m->layers[layer].swa || n_swa <= 0) return;
+    const int32_t p = c->kv_pos[c->n_used + i];
+    int a = 0, b = c->n_used + i;
+    while (a < b) {
+        const int mid = a + (b - a) / 2;
+        if ((int64_t)p - c->kv_pos[mid] >= n_swa) a = mid + 1;
+        else b = mid;
+    }
+    *lo = a;
+}
+
 /* Head h of row i, chunk ch: head_dim outputs, then the chunk's log Σ exp(score). */
 static float *chunk_part(const seer_ctx *c, int i, int h, int ch) {
     const seer_llm_info *in = &c->m->info;
@@ -40,15 +63,17 @@ static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     seer_ctx *c = j->c;
     const seer_llm_info *in = &c->m->info;
     const int hd = in->head_dim, group = in->n_head / in->n_head_kv;
-    const float scale = 1.0f / sqrtf((float)hd);
+    const float scale = c->m->attn_scale;
     float *scores = c->scores + (size_t)ith * (size_t)group * (size_t)c->n_ctx;
     const int64_t per_row = (int64_t)in->n_head_kv * j->n_chunks;
     for (int64_t t = t0; t < t1; t++) {
         const int i = (int)(t / per_row), kvh = (int)(t % per_row) / j->n_chunks, ch = (int)(t % j->n_chunks);
-        const int len = c->n_used + i + 1, keys = chunk_keys(len), r0 = ch * keys;
+        int lo, hi;
+        visible_keys(c, j->layer, i, j->n, &lo, &hi);
+        const int len = hi - lo, keys = chunk_keys(len), r0 = ch * keys;
         if (r0 >= len) continue; /* this row has fewer chunks */
         const int nk = len - r0 < keys ? len - r0 : keys, h0 = kvh * group;
-        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride + (size_t)r0 * hd;
+        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride + (size_t)(lo + r0) * hd;
         const void *K = llm_kv_at(c, c->k_cache, base), *V = llm_kv_at(c, c->v_cache, base);
         const float *q = c->q + ((size_t)i * in->n_head + h0) * hd;
         c->attn_k.scores(q, group, K, nk, hd, scale, scores);
@@ -60,11 +85,13 @@ static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
 }
 
 /* Each head's chunks, weighted by their share of Σ exp(score) over all keys. */
-static void merge_chunks(seer_ctx *c, int n) {
+static void merge_chunks(seer_ctx *c, int layer, int n) {
     const seer_llm_info *in = &c->m->info;
     const int hd = in->head_dim;
     for (int i = 0; i < n; i++) {
-        const int nc = n_chunks(c->n_used + i + 1);
+        int lo, hi;
+        visible_keys(c, layer, i, n, &lo, &hi);
+        const int nc = n_chunks(hi - lo);
         for (int h = 0; h < in->n_head; h++) {
             float *out = c->attn + ((size_t)i * in->n_head + h) * hd;
             if (nc == 1) {
@@ -80,7 +107,7 @@ static void merge_chunks(seer_ctx *c, int n) {
     }
 }
 
-/* Rows [0, len) of one KV head's K and V as f32 for GEMM: the cache itself
+/* Rows [0, len) from `base` of one KV head's K and V as f32 for GEMM: the cache itself
  * when it is F32, else widened into this thread's tile_kv (len·head_dim
  * conversions against 4·rows·len·head_dim flops per query head). */
 static void head_kv_f32(seer_ctx *c, size_t base, int len, int ith, const float **K, const float **V) {
@@ -109,14 +136,17 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     seer_ctx *c = j->c;
     const seer_llm_info *in = &c->m->info;
     const int hd = in->head_dim, group = in->n_head / in->n_head_kv, ld = in->n_head * hd;
-    const float scale = 1.0f / sqrtf((float)hd);
+    const float scale = c->m->attn_scale;
     float *S = c->tile_scores + (size_t)ith * LLM_ATTN_TILE * (size_t)c->n_ctx;
     const int n_tiles = (j->n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
     for (int64_t t = t0; t < t1; t++) {
         const int kvh = (int)(t % in->n_head_kv), i0 = (n_tiles - 1 - (int)(t / in->n_head_kv)) * LLM_ATTN_TILE;
         const int rows = j->n - i0 < LLM_ATTN_TILE ? j->n - i0 : LLM_ATTN_TILE;
-        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride;
-        const int len = c->n_used + i0 + rows;
+        int lo, hi, unused;
+        visible_keys(c, j->layer, i0, j->n, &lo, &unused);         /* the tile's lowest key */
+        visible_keys(c, j->layer, i0 + rows - 1, j->n, &unused, &hi); /* and its highest */
+        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride + (size_t)lo * hd;
+        const int len = hi - lo;
         const float *K, *V;
         head_kv_f32(c, base, len, ith, &K, &V);
         for (int h = kvh * group; h < (kvh + 1) * group; h++) {
@@ -124,9 +154,13 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
                         c->q + (size_t)i0 * ld + (size_t)h * hd, ld, K, hd, 0.0f, S, len);
             for (int r = 0; r < rows; r++) {
                 float *row = S + (size_t)r * len;
-                const int visible = c->n_used + i0 + r + 1;
-                seer_softmax(row, visible);
-                for (int k = visible; k < len; k++) row[k] = 0.0f;
+                int a, b;
+                visible_keys(c, j->layer, i0 + r, j->n, &a, &b);
+                a -= lo;
+                b -= lo;
+                seer_softmax(row + a, b - a);
+                for (int k = 0; k < a; k++) row[k] = 0.0f;
+                for (int k = b; k < len; k++) row[k] = 0.0f;
             }
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, len, 1.0f, S, len, V, hd, 0.0f,
                         c->attn + (size_t)i0 * ld + (size_t)h * hd, ld);
@@ -144,9 +178,10 @@ void llm_attention(seer_ctx *c, int layer, int n) {
     }
     attn_job j = {.c = c, .layer = layer, .n = n};
     for (int i = 0; i < n; i++) {
-        int nc = n_chunks(c->n_used + i + 1);
-        if (nc > j.n_chunks) j.n_chunks = nc;
+        int lo, hi;
+        visible_keys(c, layer, i, n, &lo, &hi);
+        if (n_chunks(hi - lo) > j.n_chunks) j.n_chunks = n_chunks(hi - lo);
     }
     seer_pool_for(c->pool, (int64_t)n * in->n_head_kv * j.n_chunks, 1, attn_chunk_range, &j);
-    merge_chunks(c, n);
+    merge_chunks(c, layer, n);
 }

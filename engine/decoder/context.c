@@ -9,7 +9,7 @@
 #include "kernels/matmul_internal.h"
 
 /* Rows per forward pass; longer batches are split (same result: attention is
- * causal in token order). */
+ * causal in token order; a non-causal batch must fit one pass). */
 #define CTX_BATCH 512
 /* Memory for logits of every row of a batch (logits_all), at most. */
 #define LOGITS_ALL_BYTES (64u << 20)
@@ -48,6 +48,7 @@ double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) 
  * batch; else 0 (the forward pass then dispatches product by product). */
 static size_t rows_scratch_bytes(const seer_llm *m, int n_batch, int n_threads) {
     int64_t max_in = 0;
+    if (m->moe) return 0; /* the experts' products group rows by expert, across threads' rows */
     for (int l = 0; l < m->info.n_layer; l++) {
         const llm_layer *L = &m->layers[l];
         const seer_weight *w[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
@@ -118,9 +119,26 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->k = alloc_floats(B * kv_dim, &total);
     c->v = alloc_floats(B * kv_dim, &total);
     c->attn = alloc_floats(B * Dq, &total);
-    c->ffn_a = alloc_floats(B * (size_t)in->n_ff, &total);
-    c->ffn_b = alloc_floats(B * (size_t)in->n_ff, &total);
+    const size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp); /* dense or an expert's */
+    c->ffn_a = alloc_floats(B * F, &total);
+    c->ffn_b = alloc_floats(B * F, &total);
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
+    bool any_swa = false;
+    for (int l = 0; l < in->n_layer; l++) any_swa |= m->layers[l].swa;
+    if (any_swa) c->rope_cs_swa = alloc_floats(B * (size_t)m->n_rot, &total);
+    c->kv_pos = (int32_t *)alloc_floats((size_t)n_ctx, &total);
+    bool moe_ok = true;
+    if (m->moe) {
+        const size_t K = (size_t)in->n_expert_used;
+        c->moe_probs = alloc_floats(B * (size_t)in->n_expert, &total);
+        c->moe_weights = alloc_floats(B * K, &total);
+        c->moe_chosen = (int32_t *)alloc_floats(B * K, &total);
+        c->moe_rows = (int32_t *)alloc_floats(B * K, &total);
+        c->moe_x = alloc_floats(B * E, &total);
+        c->moe_y = alloc_floats(B * E, &total);
+        c->moe_sum = alloc_floats(B * E, &total);
+        moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y && c->moe_sum;
+    }
     c->embd_row = alloc_floats(m->tok_embd.row_bytes / sizeof(float) + 1, &total);
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
@@ -137,7 +155,8 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     }
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
-        (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok) {
+        (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok ||
+        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -160,6 +179,15 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->ffn_a);
     free(c->ffn_b);
     free(c->rope_cs);
+    free(c->rope_cs_swa);
+    free(c->kv_pos);
+    free(c->moe_probs);
+    free(c->moe_weights);
+    free(c->moe_chosen);
+    free(c->moe_rows);
+    free(c->moe_x);
+    free(c->moe_y);
+    free(c->moe_sum);
     free(c->embd_row);
     free(c->scores);
     free(c->tile_scores);
@@ -219,6 +247,10 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
         seer_error_set(err, "context full: %d tokens used, %d more do not fit in %d", c->n_used, b->n, c->n_ctx);
         return -1;
     }
+    if (b->non_causal && b->n > c->n_batch) {
+        seer_error_set(err, "a non-causal batch of %d rows does not fit one pass of %d rows", b->n, c->n_batch);
+        return -1;
+    }
     if (b->logits_all && b->n > c->logits_cap) {
         seer_error_set(err, "logits for %d rows requested, this context keeps at most %d", b->n, c->logits_cap);
         return -1;
@@ -240,7 +272,7 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
         const float *embd = b->embd ? b->embd + (size_t)r0 * (size_t)in->n_embd_inp : NULL;
         const bool last = r0 + n == b->n;
         const llm_logits want = b->logits_all ? LLM_LOGITS_ALL : last ? LLM_LOGITS_LAST : LLM_LOGITS_NONE;
-        if (llm_forward(c, n, tokens, embd, rows_pos, want, r0, cancel) != 0) {
+        if (llm_forward(c, n, tokens, embd, rows_pos, b->non_causal, want, r0, cancel) != 0) {
             c->n_used = used0; /* rows written past n_used are simply unused */
             c->next_pos = pos0;
             seer_error_set(err, "cancelled");

@@ -1,37 +1,58 @@
 /* The decoder's forward pass over a batch of rows: pre-norm blocks with
- * RMSNorm, rotary attention over the KV cache, SwiGLU FFN, then the output
- * head for the rows whose logits are wanted. Matmuls run batched over all
+ * RMSNorm (and, per architecture, per-head Q/K norms, post-norms, DeepStack
+ * additions), rotary attention over the KV cache, a SwiGLU or GeGLU FFN or
+ * a mixture of experts (moe.c), then the output head for the rows whose
+ * logits are wanted. Matmuls run batched over all
  * rows through seer_matmul (quantized dot products for one row, GEMM for
  * many). */
+#include <math.h>
 #include <string.h>
 
 #include "decoder/llm_internal.h"
 #include "kernels/matmul_internal.h"
+#include "ops/exp_kernels.h"
 #include "seer/ops.h"
 
+/* x = each row's embedding: a token's (×embd_scale), or the first n_embd
+ * of a row the caller passed (its DeepStack slices are added later). */
 static void embed_rows(seer_ctx *c, int n, const int32_t *tokens, const float *embd) {
-    const int E = c->m->info.n_embd;
+    const seer_llm *m = c->m;
+    const int E = m->info.n_embd;
     if (embd) {
-        memcpy(c->x, embd, sizeof(float) * (size_t)n * (size_t)E);
+        for (int i = 0; i < n; i++)
+            memcpy(c->x + (size_t)i * E, embd + (size_t)i * m->info.n_embd_inp, sizeof(float) * (size_t)E);
         return;
     }
-    const seer_weight *w = &c->m->tok_embd;
+    const seer_weight *w = &m->tok_embd;
     for (int i = 0; i < n; i++) {
         float *row = c->x + (size_t)i * E;
         if (w->interleaved) { /* tied to the output head: its copy */
             seer_weight_get_row(w, tokens[i], row);
-            continue;
+        } else {
+            gguf_read_at(m->gguf, (const char *)w->data + (size_t)tokens[i] * w->row_bytes, c->embd_row, w->row_bytes);
+            seer_dequantize_row(w->type, c->embd_row, row, w->n_in);
         }
-        gguf_read_at(c->m->gguf, (const char *)w->data + (size_t)tokens[i] * w->row_bytes, c->embd_row, w->row_bytes);
-        seer_dequantize_row(w->type, c->embd_row, row, w->n_in);
+        if (m->embd_scale != 1.0f)
+            for (int k = 0; k < E; k++) row[k] *= m->embd_scale;
     }
 }
 
+/* One cos/sin table per row: rope_cs for the global layers (positions
+ * scaled by rope_freq_scale), rope_cs_swa for the sliding-window ones. */
 static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
     const seer_llm *m = c->m;
-    for (int i = 0; i < n; i++)
-        seer_rope_table(c->rope_cs + (size_t)i * m->n_rot, m->n_rot, m->rope_base,
-                        m->rope == LLM_ROPE_MULTI ? m->sections : NULL, rows_pos + 4 * i);
+    for (int i = 0; i < n; i++) {
+        const float *p = rows_pos + 4 * i;
+        float *cs = c->rope_cs + (size_t)i * m->n_rot;
+        if (m->rope == LLM_ROPE_IMROPE) seer_rope_table_interleaved(cs, m->n_rot, m->rope_base, m->sections, p);
+        else if (m->rope == LLM_ROPE_MULTI) seer_rope_table(cs, m->n_rot, m->rope_base, m->sections, p);
+        else {
+            const float scaled[4] = {p[0] * m->rope_freq_scale};
+            seer_rope_table(cs, m->n_rot, m->rope_base, NULL, scaled);
+        }
+        if (c->rope_cs_swa) seer_rope_table(c->rope_cs_swa + (size_t)i * m->n_rot, m->n_rot, m->rope_base_swa, NULL, p);
+        c->kv_pos[c->n_used + i] = (int32_t)p[0];
+    }
 }
 
 /* Row passes between the matmuls (norms, RoPE, SwiGLU, residuals): each
@@ -72,12 +93,16 @@ static void rmsnorm_into(const seer_ctx *c, const float *w, int64_t r0, int64_t 
 
 static void attn_norm_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) { rmsnorm_into(c, c->m->layers[l].attn_norm, r0, r1); }
 
-/* Rotates every head of rows [r0, r1) of width n_heads*head_dim. */
-static void rope_rows(const seer_ctx *c, float *x, int64_t r0, int64_t r1, int n_heads) {
+/* Per-head RMSNorm (when the model has it), then RoPE, on every head of
+ * rows [r0, r1) of width n_heads*head_dim. */
+static void norm_rope_rows(const seer_ctx *c, int l, float *x, const float *head_norm, int64_t r0, int64_t r1,
+                           int n_heads) {
     const seer_llm *m = c->m;
     const int hd = m->info.head_dim;
+    const float *table = m->layers[l].swa && c->rope_cs_swa ? c->rope_cs_swa : c->rope_cs;
+    if (head_norm) seer_rmsnorm(x + (size_t)r0 * n_heads * hd, head_norm, (r1 - r0) * n_heads, hd, m->norm_eps);
     for (int64_t i = r0; i < r1; i++) {
-        const float *cs = c->rope_cs + (size_t)i * m->n_rot;
+        const float *cs = table + (size_t)i * m->n_rot;
         for (int h = 0; h < n_heads; h++) {
             float *v = x + ((size_t)i * n_heads + h) * hd;
             if (m->rope == LLM_ROPE_NORMAL) seer_rope_apply_normal(v, m->n_rot, cs);
@@ -86,12 +111,13 @@ static void rope_rows(const seer_ctx *c, float *x, int64_t r0, int64_t r1, int n
     }
 }
 
-/* RoPE on Q and K, then K and V rows into the cache at rows n_used + i. */
+/* Q/K norms and RoPE, then K and V rows into the cache at rows n_used + i. */
 static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
     const seer_llm_info *in = &c->m->info;
+    const llm_layer *L = &c->m->layers[layer];
     const int hd = in->head_dim;
-    rope_rows(c, c->q, r0, r1, in->n_head);
-    rope_rows(c, c->k, r0, r1, in->n_head_kv);
+    norm_rope_rows(c, layer, c->q, L->q_norm, r0, r1, in->n_head);
+    norm_rope_rows(c, layer, c->k, L->k_norm, r0, r1, in->n_head_kv);
     for (int h = 0; h < in->n_head_kv; h++) {
         const size_t base = ((size_t)layer * in->n_head_kv + h) * c->kv_head_stride;
         for (int64_t i = r0; i < r1; i++) {
@@ -103,25 +129,40 @@ static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
     }
 }
 
+/* x += a branch's output (in xn), RMS-normed first when the model has a
+ * post-norm for it. */
+static void add_branch(seer_ctx *c, const float *post_norm, int64_t r0, int64_t r1) {
+    const int E = c->m->info.n_embd;
+    float *out = c->xn + (size_t)r0 * E;
+    if (post_norm) seer_rmsnorm(out, post_norm, r1 - r0, E, c->m->norm_eps);
+    seer_add(c->x + (size_t)r0 * E, out, (r1 - r0) * E);
+}
+
 /* x += attention output (in xn); xn = the FFN's input norm of x. */
 static void attn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
-    const int E = c->m->info.n_embd;
-    seer_add(c->x + (size_t)r0 * E, c->xn + (size_t)r0 * E, (r1 - r0) * E);
+    add_branch(c, c->m->layers[l].attn_post_norm, r0, r1);
     rmsnorm_into(c, c->m->layers[l].ffn_norm, r0, r1);
 }
 
-static void swiglu_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+/* a = act(a) * b: SiLU (SwiGLU) or tanh GELU (GeGLU). */
+static void ffn_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     (void)l;
     const int F = c->m->info.n_ff;
-    seer_swiglu(c->ffn_a + (size_t)r0 * F, c->ffn_b + (size_t)r0 * F, (r1 - r0) * F);
+    seer_exp_gate(c->m->ffn_gelu ? SEER_GATE_GELU_TANH : SEER_GATE_SILU, c->ffn_a + (size_t)r0 * F,
+                  c->ffn_b + (size_t)r0 * F, (r1 - r0) * F);
 }
 
-/* x += the FFN's output (in xn); xn = the next layer's attention norm of x
- * (one pass instead of two). */
+/* x += the FFN's output (in xn), then layer l's DeepStack slice of the
+ * input rows (image rows of Qwen3-VL); xn = the next layer's attention norm
+ * of x (one pass instead of two). */
 static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
-    const int E = c->m->info.n_embd;
-    seer_add(c->x + (size_t)r0 * E, c->xn + (size_t)r0 * E, (r1 - r0) * E);
-    if (l + 1 < c->m->info.n_layer) attn_norm_pass(c, l + 1, r0, r1);
+    const seer_llm_info *in = &c->m->info;
+    const int E = in->n_embd;
+    add_branch(c, c->m->layers[l].ffn_post_norm, r0, r1);
+    if (c->embd_inp && l < in->n_deepstack)
+        for (int64_t i = r0; i < r1; i++)
+            seer_add(c->x + (size_t)i * E, c->embd_inp + (size_t)i * in->n_embd_inp + (size_t)(l + 1) * E, E);
+    if (l + 1 < in->n_layer) attn_norm_pass(c, l + 1, r0, r1);
 }
 
 static void block(seer_ctx *c, int l, int n) {
@@ -134,10 +175,14 @@ static void block(seer_ctx *c, int l, int n) {
     llm_attention(c, l, n);
     seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
     for_rows(c, l, n, attn_residual_pass);
-    const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
-    seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
-    for_rows(c, l, n, swiglu_pass);
-    seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
+    if (c->m->moe) {
+        llm_moe_ffn(c, l, n);
+    } else {
+        const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
+        seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
+        for_rows(c, l, n, ffn_gate_pass);
+        seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
+    }
     for_rows(c, l, n, ffn_residual_pass);
 }
 
@@ -171,7 +216,7 @@ static void output_ffn_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *sc
     attn_residual_pass(c, l, r0, r1);
     seer_matmul_rows(2, gate_up, c->xn + r0 * E, r1 - r0, (float *const[]){c->ffn_a + r0 * F, c->ffn_b + r0 * F}, NULL,
                      scratch);
-    swiglu_pass(c, l, r0, r1);
+    ffn_gate_pass(c, l, r0, r1);
     seer_matmul_rows(1, &down, c->ffn_a + r0 * F, r1 - r0, (float *const[]){c->xn + r0 * E}, NULL, scratch);
     ffn_residual_pass(c, l, r0, r1);
 }
@@ -210,9 +255,11 @@ static int layers(seer_ctx *c, int n, const volatile int *cancel) {
 }
 
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
-                llm_logits want, int logits_row0, const volatile int *cancel) {
+                bool non_causal, llm_logits want, int logits_row0, const volatile int *cancel) {
     const seer_llm *m = c->m;
     const int E = m->info.n_embd;
+    c->embd_inp = embd;
+    c->non_causal = non_causal;
     embed_rows(c, n, tokens, embd);
     rope_tables(c, n, rows_pos);
     if (layers(c, n, cancel) != 0 || (cancel && *cancel)) return -1;
@@ -223,5 +270,9 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
     seer_rmsnorm(c->xn, m->output_norm, rows, E, m->norm_eps);
     float *dst = c->logits + (want == LLM_LOGITS_ALL ? (size_t)logits_row0 * (size_t)m->info.n_vocab : 0);
     seer_matmul(c->pool, &m->output, c->xn, rows, dst, NULL);
+    if (m->logit_softcap > 0.0f) {
+        const int64_t total = (int64_t)rows * m->info.n_vocab;
+        for (int64_t i = 0; i < total; i++) dst[i] = tanhf(dst[i] * (1.0f / m->logit_softcap)) * m->logit_softcap;
+    }
     return 0;
 }

@@ -7,12 +7,21 @@
 #include "decoder/attention_kernels.h"
 #include "seer/matmul.h"
 
-typedef enum llm_rope_kind { LLM_ROPE_NORMAL, LLM_ROPE_NEOX, LLM_ROPE_MULTI } llm_rope_kind;
+/* MULTI: Qwen2-VL's M-RoPE (sections one after another); IMROPE: Qwen3-VL's
+ * (sections interleaved, seer_rope_table_interleaved). Both pair as neox. */
+typedef enum llm_rope_kind { LLM_ROPE_NORMAL, LLM_ROPE_NEOX, LLM_ROPE_MULTI, LLM_ROPE_IMROPE } llm_rope_kind;
 
 typedef struct llm_layer {
     const float *attn_norm, *ffn_norm;
-    seer_weight wq, wk, wv, wo, w_gate, w_up, w_down;
+    seer_weight wq, wk, wv, wo, w_gate, w_up, w_down; /* the FFN's three unset in a MoE model */
     const float *bq, *bk, *bv;   /* NULL when the architecture has none */
+    const float *q_norm, *k_norm; /* per-head RMSNorm of Q and K before RoPE [head_dim] (qwen3*, gemma3), or NULL */
+    const float *attn_post_norm, *ffn_post_norm; /* RMSNorm of each branch's output before its residual (gemma3), or NULL */
+    bool swa;                    /* attends to the last n_swa positions only (its own RoPE base) */
+    /* Mixture of experts: the router [n_embd → n_expert] and expert 0's
+     * matrices of the 3-D tensors, used in place; expert e's rows follow at
+     * e·n_out rows (llm_expert). */
+    seer_weight router, gate_exps, up_exps, down_exps;
 } llm_layer;
 
 struct seer_llm {
@@ -26,6 +35,14 @@ struct seer_llm {
     float rope_base, norm_eps;
     llm_rope_kind rope;
     int sections[4];             /* M-RoPE sections in pairs */
+    float rope_freq_scale;       /* positions ×this on non-SWA layers (linear RoPE scaling), else 1 */
+    float rope_base_swa;         /* RoPE base of sliding-window layers */
+    float attn_scale;            /* scores = scale · q·k */
+    float embd_scale;            /* token embeddings ×this (gemma3: sqrt(n_embd)), else 1 */
+    float logit_softcap;         /* logits = cap·tanh(logits/cap) when > 0 */
+    bool ffn_gelu;               /* GeGLU (tanh GELU) instead of SwiGLU */
+    bool moe;                    /* the FFN is a mixture of experts (moe.c) */
+    int n_ff_exp;                /* an expert's FFN width */
     seer_weight tok_embd, output;
     const float *output_norm;
     llm_layer *layers;
@@ -45,6 +62,18 @@ struct seer_ctx {
     /* scratch for n_batch rows */
     float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
+    float *rope_cs_swa;          /* the same for sliding-window layers, or NULL (none) */
+    int32_t *kv_pos;             /* [n_ctx]: each cache row's position (sliding windows mask by it) */
+    /* The forward pass in progress: its embedding rows (n_embd_inp apart;
+     * NULL for tokens), and whether its rows see the whole batch. */
+    const float *embd_inp;
+    bool non_causal;
+    /* MoE scratch (NULL otherwise): router probabilities [n_batch][n_expert],
+     * each row's chosen experts and weights [n_batch][n_expert_used], rows
+     * grouped by expert [n_batch·n_expert_used], an expert's gathered rows
+     * and their output [n_batch][n_embd], the weighted sum [n_batch][n_embd]. */
+    float *moe_probs, *moe_weights, *moe_x, *moe_y, *moe_sum;
+    int32_t *moe_chosen, *moe_rows;
     void *embd_row;              /* one token embedding row as stored, read from the file */
     float *scores;               /* [n_threads][query group][n_ctx] */
     float *logits;               /* [logits_cap][n_vocab] */
@@ -87,11 +116,22 @@ typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm
  * logits_row0 + i for LLM_LOGITS_ALL, row 0 for the last row). Returns 0, or
  * -1 when cancelled (then the cache rows below n_used are untouched). */
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
-                llm_logits want, int logits_row0, const volatile int *cancel);
+                bool non_causal, llm_logits want, int logits_row0, const volatile int *cancel);
 
-/* Causal attention of the batch's queries over cache rows [0, n_used + i]
- * for row i: a few rows split over (row, KV head, key chunk), a prompt over
- * (head, tile of rows). */
+/* Attention of the batch's queries over the cache: row i sees cache rows
+ * [0, n_used + i] (causal) or [0, n_used + n) (c->non_causal), less those a
+ * sliding window drops on SWA layers; a few rows split over (row, KV head,
+ * key chunk), a prompt over (head, tile of rows). */
 void llm_attention(seer_ctx *c, int layer, int n);
+
+/* The mixture-of-experts FFN of layer l on rows [0, n) of c->xn, output into
+ * c->xn (moe.c). */
+void llm_moe_ffn(seer_ctx *c, int l, int n);
+/* Expert e's matrix of a 3-D expert tensor bound as expert 0 (a view, no copy). */
+static inline seer_weight llm_expert(const seer_weight *all, int e) {
+    seer_weight w = *all;
+    w.data = (const char *)all->data + (size_t)e * (size_t)all->n_out * all->row_bytes;
+    return w;
+}
 
 #endif

@@ -1,5 +1,6 @@
 /* Loading a language model: hyper-parameters from the GGUF metadata only,
  * every tensor bound in place with its shape checked against them. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +13,23 @@ typedef struct arch_desc {
     llm_rope_kind rope;
     bool qkv_bias;
     float default_eps;
+    bool qk_norm;    /* per-head RMSNorm of Q and K before RoPE */
+    bool moe;        /* the FFN is a mixture of experts */
+    bool deepstack;  /* image rows carry DeepStack slices (n_deepstack_layers) */
+    bool gemma;      /* post-norms, GeGLU, scaled token embeddings, sliding windows, query pre-scale */
 } arch_desc;
 
 static const arch_desc ARCHES[] = {
-    {"llama", LLM_ROPE_NORMAL, false, 1e-5f},
-    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f},
-    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f},
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false},
+    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false},
+    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false},
+    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false},
+    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false},
+    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true},
 };
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -93,6 +104,85 @@ static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool r
     return buf;
 }
 
+/* M-RoPE sections (in pairs), which must cover the rotated dims. */
+static bool read_sections(seer_llm *m, const char *a, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    char key[128];
+    snprintf(key, sizeof key, "%s.rope.dimension_sections", a);
+    uint64_t ns = gguf_get_arr_n(f, key);
+    if (ns < 3 || ns > 4) {
+        seer_error_set(err, "%s: '%s' must hold 4 section sizes (has %llu)", f->path, key, (unsigned long long)ns);
+        return false;
+    }
+    int sum = 0;
+    for (uint64_t i = 0; i < 4; i++) {
+        m->sections[i] = i < ns ? (int)gguf_get_arr_int(f, key, i, 0) : 0;
+        if (m->sections[i] < 0) m->sections[i] = 0;
+        sum += m->sections[i];
+    }
+    if (sum * 2 != m->n_rot) {
+        seer_error_set(err, "%s: rope sections %d+%d+%d+%d do not cover the %d rotated dims", f->path, m->sections[0],
+                       m->sections[1], m->sections[2], m->sections[3], m->n_rot);
+        return false;
+    }
+    return true;
+}
+
+/* Experts: count, how many each row uses, each one's FFN width. */
+static bool read_experts(seer_llm *m, const char *a, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    seer_llm_info *in = &m->info;
+    in->n_expert = (int)key_int(f, a, "expert_count", 0);
+    in->n_expert_used = (int)key_int(f, a, "expert_used_count", 0);
+    if (in->n_expert <= 0 || in->n_expert > 4096 || in->n_expert_used <= 0 || in->n_expert_used > in->n_expert) {
+        seer_error_set(err, "%s: unusable expert counts (%d experts, %d used per token)", f->path, in->n_expert,
+                       in->n_expert_used);
+        return false;
+    }
+    m->n_ff_exp = (int)key_int(f, a, "expert_feed_forward_length", in->n_ff / in->n_expert_used);
+    if (m->n_ff_exp <= 0 || m->n_ff_exp > 1 << 22) {
+        seer_error_set(err, "%s: metadata key '%s.expert_feed_forward_length' is missing or not positive", f->path, a);
+        return false;
+    }
+    if (in->n_ff <= 0) in->n_ff = m->n_ff_exp; /* the FFN scratch width */
+    return true;
+}
+
+/* Gemma 3: which layers slide (sliding_window_pattern: every P-th layer is
+ * global, or one flag per layer), their RoPE base, the global layers'
+ * linear RoPE scaling, the query pre-scale and the logit soft-capping. */
+static bool read_gemma(seer_llm *m, const char *a, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    seer_llm_info *in = &m->info;
+    in->n_swa = (int)key_int(f, a, "attention.sliding_window", 0);
+    if (in->n_swa < 0) in->n_swa = 0;
+    char key[128];
+    snprintf(key, sizeof key, "%s.attention.sliding_window_pattern", a);
+    const uint64_t n_flags = gguf_get_arr_n(f, key);
+    in->swa_pattern = n_flags ? 0 : (int)gguf_get_int(f, key, 6);
+    for (int l = 0; l < in->n_layer && in->n_swa > 0; l++) {
+        const int P = in->swa_pattern;
+        m->layers[l].swa = n_flags ? gguf_get_arr_int(f, key, (uint64_t)l, 0) != 0 : P == 0 || l % P < P - 1;
+    }
+    m->rope_base_swa = (float)key_float(f, a, "rope.freq_base_swa", 10000.0);
+    const char *scaling = NULL;
+    snprintf(key, sizeof key, "%s.rope.scaling.type", a);
+    scaling = gguf_get_str(f, key);
+    if (scaling && strcmp(scaling, "linear") != 0 && strcmp(scaling, "none") != 0) {
+        seer_error_set(err, "%s: RoPE scaling '%.32s' is not supported (only linear)", f->path, scaling);
+        return false;
+    }
+    double factor = key_float(f, a, "rope.scaling.factor", 0.0);
+    if (factor == 0.0) factor = key_float(f, a, "rope.scale_linear", 0.0);
+    m->rope_freq_scale = factor > 0.0 ? (float)(1.0 / factor) : 1.0f;
+    /* llama.cpp scales the 62-layer (27B) model's queries by the width per head */
+    m->attn_scale = in->n_layer == 62 ? 1.0f / sqrtf((float)(in->n_embd / in->n_head)) : 1.0f / sqrtf((float)in->head_dim);
+    m->embd_scale = sqrtf((float)in->n_embd);
+    m->logit_softcap = (float)key_float(f, a, "final_logit_softcapping", 0.0);
+    m->ffn_gelu = true;
+    return true;
+}
+
 static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const gguf_file *f = m->gguf;
     const char *a = ad->name;
@@ -104,7 +194,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     in->n_head_kv = (int)key_int(f, a, "attention.head_count_kv", in->n_head);
     in->n_ctx_train = (int)key_int(f, a, "context_length", 4096);
     const char *missing = in->n_layer <= 0 ? "block_count" : in->n_embd <= 0 ? "embedding_length"
-                        : in->n_ff <= 0 ? "feed_forward_length" : in->n_head <= 0 ? "attention.head_count"
+                        : in->n_ff <= 0 && !ad->moe ? "feed_forward_length" : in->n_head <= 0 ? "attention.head_count"
                         : NULL;
     if (missing) {
         seer_error_set(err, "%s: metadata key '%s.%s' is missing or not positive", f->path, a, missing);
@@ -131,35 +221,32 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     m->rope_base = (float)key_float(f, a, "rope.freq_base", 10000.0);
     m->norm_eps = (float)key_float(f, a, "attention.layer_norm_rms_epsilon", ad->default_eps);
     m->rope = ad->rope;
-    if (ad->rope == LLM_ROPE_MULTI) {
-        char key[128];
-        snprintf(key, sizeof key, "%s.rope.dimension_sections", a);
-        uint64_t ns = gguf_get_arr_n(f, key);
-        if (ns < 3 || ns > 4) {
-            seer_error_set(err, "%s: '%s' must hold 4 section sizes (has %llu)", f->path, key, (unsigned long long)ns);
-            return false;
-        }
-        int sum = 0;
-        for (uint64_t i = 0; i < 4; i++) {
-            m->sections[i] = i < ns ? (int)gguf_get_arr_int(f, key, i, 0) : 0;
-            if (m->sections[i] < 0) m->sections[i] = 0;
-            sum += m->sections[i];
-        }
-        if (sum * 2 != m->n_rot) {
-            seer_error_set(err, "%s: rope sections %d+%d+%d+%d do not cover the %d rotated dims", f->path,
-                           m->sections[0], m->sections[1], m->sections[2], m->sections[3], m->n_rot);
-            return false;
-        }
+    m->rope_freq_scale = 1.0f;
+    m->attn_scale = 1.0f / sqrtf((float)in->head_dim);
+    m->embd_scale = 1.0f;
+    if ((ad->rope == LLM_ROPE_MULTI || ad->rope == LLM_ROPE_IMROPE) && !read_sections(m, a, err)) return false;
+    in->mrope = ad->rope == LLM_ROPE_MULTI || ad->rope == LLM_ROPE_IMROPE;
+    m->moe = ad->moe;
+    if (ad->moe && !read_experts(m, a, err)) return false;
+    in->n_deepstack = ad->deepstack ? (int)key_int(f, a, "n_deepstack_layers", 0) : 0;
+    if (in->n_deepstack < 0 || in->n_deepstack > in->n_layer) {
+        seer_error_set(err, "%s: %d DeepStack layers in a %d-layer model", f->path, in->n_deepstack, in->n_layer);
+        return false;
     }
-    in->mrope = ad->rope == LLM_ROPE_MULTI;
-    in->n_embd_inp = in->n_embd;
+    in->n_embd_inp = in->n_embd * (1 + in->n_deepstack);
     return true;
 }
 
-/* The seven matrices of a layer. */
-static int layer_matrices(llm_layer *L, seer_weight *out[7]) {
-    seer_weight *const mats[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
-    memcpy(out, mats, sizeof mats);
+/* The 2-D matrices of a layer (seven; four and the router in a MoE model,
+ * whose experts stay in the file: a token reads only its own experts). */
+static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[7]) {
+    seer_weight *const dense[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
+    seer_weight *const moe[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->router};
+    if (m->moe) {
+        memcpy(out, moe, sizeof moe);
+        return 5;
+    }
+    memcpy(out, dense, sizeof dense);
     return 7;
 }
 
@@ -182,14 +269,55 @@ static char *arena_new(seer_llm *m, size_t *bytes) {
     *bytes = seer_weight_interleaved_bytes(&m->output);
     for (int l = 0; l < m->info.n_layer; l++) {
         seer_weight *mats[7];
-        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
+        for (int i = 0, n = layer_matrices(m, &m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
     }
     return *bytes ? seer_huge_alloc(*bytes) : NULL;
 }
 
+/* A 3-D expert tensor ne = [n_in, n_out, n_expert], bound as expert 0
+ * (llm_expert gives the others). */
+static bool bind_experts(const seer_llm *m, seer_weight *w, const char *name, int64_t n_in, int64_t n_out,
+                         seer_error *err) {
+    const gguf_tensor *t = gguf_find_tensor(m->gguf, name);
+    if (!t) {
+        seer_error_set(err, "%s: tensor '%s' is missing", m->gguf->path, name);
+        return false;
+    }
+    const seer_type_info *ti = seer_type_get(t->type);
+    char got[96];
+    if (t->ne[0] != n_in || t->ne[1] != n_out || t->ne[2] != m->info.n_expert || t->ne[3] != 1 || !ti ||
+        n_in % ti->block_size != 0) {
+        seer_error_set(err, "%s: tensor '%s' has shape %s (%s), expected [%lld, %lld, %d]", m->gguf->path, name,
+                       shape_str(t, got, sizeof got), seer_type_name(t->type), (long long)n_in, (long long)n_out,
+                       m->info.n_expert);
+        return false;
+    }
+    *w = (seer_weight){.type = t->type, .n_in = n_in, .n_out = n_out, .data = t->data,
+                       .row_bytes = seer_row_bytes(t->type, n_in)};
+    return true;
+}
+
+/* The FFN of layer l: dense, or the router and the experts. */
+static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
+    const seer_llm_info *in = &m->info;
+    const int64_t E = in->n_embd;
+    char n[96];
+#define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
+    if (!m->moe)
+        return bind_matrix(m, &L->w_gate, NAME("ffn_gate.weight"), E, in->n_ff, err) &&
+               bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, in->n_ff, err) &&
+               bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), in->n_ff, E, err);
+    const int64_t F = m->n_ff_exp;
+    return bind_matrix(m, &L->router, NAME("ffn_gate_inp.weight"), E, in->n_expert, err) &&
+           bind_experts(m, &L->gate_exps, NAME("ffn_gate_exps.weight"), E, F, err) &&
+           bind_experts(m, &L->up_exps, NAME("ffn_up_exps.weight"), E, F, err) &&
+           bind_experts(m, &L->down_exps, NAME("ffn_down_exps.weight"), F, E, err);
+#undef NAME
+}
+
 static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const seer_llm_info *in = &m->info;
-    const int64_t E = in->n_embd, F = in->n_ff, Dq = (int64_t)in->n_head * in->head_dim,
+    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * in->head_dim,
                   Dk = (int64_t)in->n_head_kv * in->head_dim;
     bool failed = false;
     for (int l = 0; l < in->n_layer && !failed; l++) {
@@ -202,14 +330,15 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
         if (failed || !bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, Dq, err) ||
             !bind_matrix(m, &L->wk, NAME("attn_k.weight"), E, Dk, err) ||
             !bind_matrix(m, &L->wv, NAME("attn_v.weight"), E, Dk, err) ||
-            !bind_matrix(m, &L->wo, NAME("attn_output.weight"), Dq, E, err) ||
-            !bind_matrix(m, &L->w_gate, NAME("ffn_gate.weight"), E, F, err) ||
-            !bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, F, err) ||
-            !bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), F, E, err))
+            !bind_matrix(m, &L->wo, NAME("attn_output.weight"), Dq, E, err) || !bind_ffn(m, L, l, err))
             return false;
         L->bq = bind_vector(m, NAME("attn_q.bias"), Dq, ad->qkv_bias, err, &failed);
         if (!failed) L->bk = bind_vector(m, NAME("attn_k.bias"), Dk, ad->qkv_bias, err, &failed);
         if (!failed) L->bv = bind_vector(m, NAME("attn_v.bias"), Dk, ad->qkv_bias, err, &failed);
+        if (!failed && ad->qk_norm) L->q_norm = bind_vector(m, NAME("attn_q_norm.weight"), in->head_dim, true, err, &failed);
+        if (!failed && ad->qk_norm) L->k_norm = bind_vector(m, NAME("attn_k_norm.weight"), in->head_dim, true, err, &failed);
+        if (!failed && ad->gemma) L->attn_post_norm = bind_vector(m, NAME("post_attention_norm.weight"), E, true, err, &failed);
+        if (!failed && ad->gemma) L->ffn_post_norm = bind_vector(m, NAME("post_ffw_norm.weight"), E, true, err, &failed);
 #undef NAME
     }
     return !failed;
@@ -224,7 +353,7 @@ static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
     seer_pool *pool = next ? seer_pool_create(0) : NULL;
     for (int l = 0; l < m->info.n_layer; l++) {
         seer_weight *mats[7];
-        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) interleave(m, mats[i], pool, &next);
+        for (int i = 0, n = layer_matrices(m, &m->layers[l], mats); i < n; i++) interleave(m, mats[i], pool, &next);
         if (progress) progress(ud, (float)(l + 1) / (float)m->info.n_layer);
     }
     interleave(m, &m->output, pool, &next);
@@ -277,7 +406,7 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
         else if (strcmp(arch, "clip") == 0)
             seer_error_set(err, "%s is a vision projector (mmproj), not a language model: pass it with --mmproj", path);
         else
-            seer_error_set(err, "%s: architecture '%.64s' is not supported (supported: llama, qwen2, qwen2vl)", path,
+            seer_error_set(err, "%s: architecture '%.64s' is not supported (supported: " SUPPORTED_ARCHES ")", path,
                            arch);
         seer_llm_free(m);
         return NULL;
@@ -313,7 +442,7 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
         seer_error_set(err, "out of memory");
         goto fail;
     }
-    if (!bind_layers(m, ad, err)) goto fail;
+    if ((ad->gemma && !read_gemma(m, ad->name, err)) || !bind_layers(m, ad, err)) goto fail;
     interleave_all(m, progress, ud);
 
     m->vocab = seer_vocab_load(f, err);
@@ -356,6 +485,11 @@ void seer_llm_page_in(const seer_llm *m) {
     page_in(m, &m->output);
     for (int l = 0; m->layers && l < m->info.n_layer; l++) {
         seer_weight *mats[7];
-        for (int i = 0, n = layer_matrices(&m->layers[l], mats); i < n; i++) page_in(m, mats[i]);
+        for (int i = 0, n = layer_matrices(m, &m->layers[l], mats); i < n; i++) page_in(m, mats[i]);
+        const llm_layer *L = &m->layers[l];
+        for (int i = 0; m->moe && i < 3; i++) {
+            const seer_weight *all = i == 0 ? &L->gate_exps : i == 1 ? &L->up_exps : &L->down_exps;
+            gguf_page_in(m->gguf, all->data, (size_t)all->n_out * all->row_bytes * (size_t)m->info.n_expert);
+        }
     }
 }

@@ -3,25 +3,45 @@
  * Decoders build one cos/sin table per position and apply it to every head
  * and layer; the one-shot functions build the table on the stack. */
 #include <math.h>
+#include <stdbool.h>
 
 #include "seer/ops.h"
 
-void seer_rope_table(float *cs, int n_rot, float base, const int sections[4], const float pos[4]) {
-    const int n_pairs = n_rot / 2;
-    int bound[4] = {n_pairs, n_pairs, n_pairs, n_pairs};
-    if (sections) {
-        bound[0] = sections[0];
-        bound[1] = bound[0] + sections[1];
-        bound[2] = bound[1] + sections[2];
-        bound[3] = n_pairs; /* anything past the last section uses e */
+/* The position section (0 t, 1 h, 2 w, 3 e) pair i takes. Contiguous
+ * (Qwen2-VL): sections follow each other. Interleaved (Qwen3-VL, ggml's
+ * IMROPE): within each run of sum(sections) pairs, pair k takes h when
+ * k % 3 == 1 and k < 3·sections[1], w when k % 3 == 2 and k < 3·sections[2],
+ * t when k % 3 == 0 and k < 3·sections[0], else e. */
+static int pair_section(int i, const int sections[4], bool interleaved) {
+    const int total = sections[0] + sections[1] + sections[2] + sections[3];
+    const int k = total > 0 ? i % total : i;
+    if (interleaved) {
+        if (k % 3 == 1 && k < 3 * sections[1]) return 1;
+        if (k % 3 == 2 && k < 3 * sections[2]) return 2;
+        if (k % 3 == 0 && k < 3 * sections[0]) return 0;
+        return 3;
     }
-    for (int i = 0; i < n_pairs; i++) {
-        int s = 0;
-        while (s < 3 && i >= bound[s]) s++;
-        const double theta = (double)pos[sections ? s : 0] * pow((double)base, -2.0 * i / (double)n_rot);
+    if (k < sections[0]) return 0;
+    if (k < sections[0] + sections[1]) return 1;
+    if (k < sections[0] + sections[1] + sections[2]) return 2;
+    return 3;
+}
+
+static void rope_table(float *cs, int n_rot, float base, const int sections[4], bool interleaved, const float pos[4]) {
+    for (int i = 0; i < n_rot / 2; i++) {
+        const int s = sections ? pair_section(i, sections, interleaved) : 0;
+        const double theta = (double)pos[s] * pow((double)base, -2.0 * i / (double)n_rot);
         cs[2 * i] = (float)cos(theta);
         cs[2 * i + 1] = (float)sin(theta);
     }
+}
+
+void seer_rope_table(float *cs, int n_rot, float base, const int sections[4], const float pos[4]) {
+    rope_table(cs, n_rot, base, sections, false, pos);
+}
+
+void seer_rope_table_interleaved(float *cs, int n_rot, float base, const int sections[4], const float pos[4]) {
+    rope_table(cs, n_rot, base, sections, true, pos);
 }
 
 void seer_rope_apply_normal(float *x, int n_rot, const float *cs) {

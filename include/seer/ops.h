@@ -33,6 +33,11 @@ void seer_rope_multi(float *x, int d, const int sections[4], const float pos[4],
  * sections NULL: every pair uses pos[0]; otherwise as seer_rope_multi (pairs
  * beyond the first three sections use pos[3]). */
 void seer_rope_table(float *cs, int n_rot, float base, const int sections[4], const float pos[4]);
+/* The same with the sections interleaved (Qwen3-VL, ggml's IMROPE): pair k
+ * of each sum(sections)-pair run takes h if k % 3 == 1 and k < 3·sections[1],
+ * w if k % 3 == 2 and k < 3·sections[2], t if k % 3 == 0 and
+ * k < 3·sections[0], else e (applied with neox pairing). */
+void seer_rope_table_interleaved(float *cs, int n_rot, float base, const int sections[4], const float pos[4]);
 /* Rotates the first n_rot dims of one head with a table: adjacent pairs
  * (normal) or pairs (i, i + n_rot/2) (neox). */
 void seer_rope_apply_normal(float *x, int n_rot, const float *cs);

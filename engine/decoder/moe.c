@@ -1,0 +1,74 @@
+/* The mixture-of-experts FFN (Qwen3 MoE, Qwen3-VL MoE), as llama.cpp's
+ * build_moe_ffn computes it for these models: router logits, softmax over
+ * all experts, the top n_expert_used, their probabilities renormalised to
+ * sum 1 (the sum clamped below at 2^-14), and the weighted sum of those
+ * experts' SwiGLU FFNs. The experts' matrices are read in place from the
+ * file (llm_expert views into the 3-D tensors): a decode step touches only
+ * the experts its row chose. A prompt's rows are grouped by expert, so each
+ * chosen expert's weights go through one batched product for all its rows. */
+#include <string.h>
+
+#include "decoder/llm_internal.h"
+#include "ops/exp_kernels.h"
+#include "seer/ops.h"
+
+#define MOE_MAX_EXPERTS 4096 /* load.c refuses more */
+
+/* Row probabilities p[n_expert] (softmaxed in place) → the k best experts,
+ * highest first (lowest id on ties), and their renormalised weights. */
+static void route_row(float *p, int n_expert, int k, int32_t *chosen, float *weights) {
+    seer_softmax(p, n_expert);
+    float sum = 0.0f;
+    for (int s = 0; s < k; s++) {
+        int best = -1;
+        for (int e = 0; e < n_expert; e++) {
+            bool taken = false;
+            for (int t = 0; t < s && !taken; t++) taken = chosen[t] == e;
+            if (!taken && (best < 0 || p[e] > p[best])) best = e;
+        }
+        chosen[s] = best;
+        weights[s] = p[best];
+        sum += p[best];
+    }
+    if (sum < 6.103515625e-5f) sum = 6.103515625e-5f; /* as llama.cpp: no division by ~0 */
+    for (int s = 0; s < k; s++) weights[s] /= sum;
+}
+
+void llm_moe_ffn(seer_ctx *c, int l, int n) {
+    const seer_llm *m = c->m;
+    const llm_layer *L = &m->layers[l];
+    const int E = m->info.n_embd, X = m->info.n_expert, K = m->info.n_expert_used, F = m->n_ff_exp;
+    seer_matmul(c->pool, &L->router, c->xn, n, c->moe_probs, NULL);
+    for (int i = 0; i < n; i++)
+        route_row(c->moe_probs + (size_t)i * X, X, K, c->moe_chosen + (size_t)i * K, c->moe_weights + (size_t)i * K);
+
+    /* counting sort of the (row, slot) picks by expert: start[e] .. start[e+1] */
+    int start[MOE_MAX_EXPERTS + 1];
+    memset(start, 0, sizeof(int) * (size_t)(X + 1));
+    for (int t = 0; t < n * K; t++) start[c->moe_chosen[t] + 1]++;
+    for (int e = 0; e < X; e++) start[e + 1] += start[e];
+    int fill[MOE_MAX_EXPERTS];
+    memcpy(fill, start, sizeof(int) * (size_t)X);
+    for (int t = 0; t < n * K; t++) c->moe_rows[fill[c->moe_chosen[t]]++] = t; /* t = row·K + slot */
+
+    memset(c->moe_sum, 0, sizeof(float) * (size_t)n * (size_t)E);
+    for (int e = 0; e < X; e++) {
+        const int cnt = start[e + 1] - start[e];
+        if (cnt == 0) continue;
+        const int32_t *picks = c->moe_rows + start[e];
+        for (int j = 0; j < cnt; j++)
+            memcpy(c->moe_x + (size_t)j * E, c->xn + (size_t)(picks[j] / K) * E, sizeof(float) * (size_t)E);
+        const seer_weight gate = llm_expert(&L->gate_exps, e), up = llm_expert(&L->up_exps, e),
+                          down = llm_expert(&L->down_exps, e);
+        const seer_weight *gate_up[2] = {&gate, &up};
+        seer_matmul_multi(c->pool, 2, gate_up, c->moe_x, cnt, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
+        seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)cnt * F);
+        seer_matmul(c->pool, &down, c->ffn_a, cnt, c->moe_y, NULL);
+        for (int j = 0; j < cnt; j++) {
+            float *dst = c->moe_sum + (size_t)(picks[j] / K) * E;
+            const float w = c->moe_weights[picks[j]], *y = c->moe_y + (size_t)j * E;
+            for (int d = 0; d < E; d++) dst[d] += w * y[d];
+        }
+    }
+    memcpy(c->xn, c->moe_sum, sizeof(float) * (size_t)n * (size_t)E);
+}
