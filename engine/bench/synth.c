@@ -12,7 +12,7 @@
 #include "seer/tensor.h"
 
 typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_F32 } quant_scheme;
-typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM } vocab_kind;
+typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA } vocab_kind;
 
 typedef struct llm_spec {
     const char *arch, *name;
@@ -22,6 +22,13 @@ typedef struct llm_spec {
     bool qkv_bias, tied;
     quant_scheme quant;
     vocab_kind vocab;
+    /* Later families (0 / false where a family has none): */
+    int head_dim;         /* attention.key_length when it is not n_embd / n_head */
+    bool qk_norm;         /* per-head RMSNorm of Q and K (Qwen3, Gemma 3) */
+    int n_expert, n_expert_used, n_ff_exp; /* mixture of experts: every layer's FFN */
+    int n_deepstack;      /* Qwen3-VL: image rows carry this many extra slices */
+    int sliding_window;   /* Gemma 3: window of the local layers, global ones linear-scaled */
+    float rope_scale;     /* linear rope scaling factor of the global layers */
 } llm_spec;
 
 typedef struct vit_spec {
@@ -31,6 +38,9 @@ typedef struct vit_spec {
     float eps, mean[3], std[3];
     int scale_factor, preproc_size, n_wa_pattern;
     bool use_gelu, use_silu;
+    int pos_grid;            /* Qwen3-VL: side of the learned position grid (interpolated) */
+    int deepstack[4];        /* Qwen3-VL: blocks whose output feeds a DeepStack merger */
+    int n_deepstack;
 } vit_spec;
 
 typedef struct model_spec {
@@ -42,12 +52,29 @@ typedef struct model_spec {
 #define CLIP_MEAN {0.48145466f, 0.4578275f, 0.40821073f}
 #define CLIP_STD {0.26862954f, 0.26130258f, 0.27577711f}
 
+/* Each row names the later families' fields only where a family has them;
+ * the others are zero. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const model_spec MODELS[] = {
     {"tiny",
      {"llama", "seer tiny synthetic", 2, 64, 4, 2, 128, 512, 2048, 10000.0f, 1e-5f, {0}, false, false, QUANT_Q8_0,
       VOCAB_SMOLLM},
      {SEER_PROJ_IDEFICS3, "idefics3", "seer tiny synthetic vision", 64, 16, 32, 64, 2, 2, 64, 64, 1e-6f,
       {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 128, 0, true, false}},
+    /* The later families' structure at test size: MoE + DeepStack + IMROPE,
+     * and Gemma 3's local/global layers + pooled SigLIP */
+    {"tiny-qwen3vlmoe",
+     {"qwen3vlmoe", "seer tiny Qwen3-VL MoE synthetic", 2, 64, 4, 2, 128, 512, 2048, 5000000.0f, 1e-6f, {4, 2, 2, 0},
+      false, false, QUANT_Q8_0, VOCAB_QWEN2, .head_dim = 16, .qk_norm = true, .n_expert = 8, .n_expert_used = 2,
+      .n_ff_exp = 32, .n_deepstack = 1},
+     {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "seer tiny Qwen3-VL vision synthetic", 64, 16, 32, 64, 2, 2, 64, 64, 1e-6f,
+      {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 2, .deepstack = {0},
+      .n_deepstack = 1}},
+    {"tiny-gemma3",
+     {"gemma3", "seer tiny Gemma 3 synthetic", 6, 64, 4, 2, 128, 600, 2048, 1000000.0f, 1e-6f, {0}, false, true,
+      QUANT_Q8_0, VOCAB_GEMMA, .head_dim = 32, .qk_norm = true, .sliding_window = 8, .rope_scale = 8.0f},
+     {SEER_PROJ_GEMMA3, "gemma3", "seer tiny Gemma 3 vision synthetic", 112, 14, 32, 64, 2, 2, 64, 64, 1e-6f,
+      {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 0, 0, 0, true, false}},
     /* SmolVLM-256M-Instruct: SmolLM2-135M-sized LLM at Q8_0 + SigLIP-B/16-512 */
     {"smolvlm-256m",
      {"llama", "SmolVLM 256M Instruct (synthetic)", 30, 576, 9, 3, 1536, 49280, 8192, 100000.0f, 1e-5f, {0}, false,
@@ -66,9 +93,35 @@ static const model_spec MODELS[] = {
       QUANT_Q4_K_M, VOCAB_SPM},
      {SEER_PROJ_MLP, "mlp", "LLaVA 1.5 7B vision (synthetic)", 336, 14, 1024, 4096, 23, 16, 4096, 768, 1e-5f,
       CLIP_MEAN, CLIP_STD, 0, 0, 0, false, false}},
+    /* Qwen3-VL-4B-Instruct: Qwen3 LLM at Q4_K_M (tied, q/k norm, interleaved
+     * M-RoPE, 3 DeepStack slices) + 24-block 1024-wide ViT, 16 px patches */
+    {"qwen3vl-4b",
+     {"qwen3vl", "Qwen3-VL 4B Instruct (synthetic)", 36, 2560, 32, 8, 9728, 151936, 262144, 5000000.0f, 1e-6f,
+      {24, 20, 20, 0}, false, true, QUANT_Q4_K_M, VOCAB_QWEN2, .head_dim = 128, .qk_norm = true, .n_deepstack = 3},
+     {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "Qwen3-VL 4B Instruct vision (synthetic)", 768, 16, 1024, 4096, 24, 16,
+      2560, 2560, 1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 48,
+      .deepstack = {5, 11, 17}, .n_deepstack = 3}},
+    /* Qwen3-VL-30B-A3B-Instruct: 48 MoE layers of 128 experts (8 active, 768
+     * wide) at Q4_K_M + 27-block 1152-wide ViT */
+    {"qwen3vl-30b-a3b",
+     {"qwen3vlmoe", "Qwen3-VL 30B A3B Instruct (synthetic)", 48, 2048, 32, 4, 6144, 151936, 262144, 5000000.0f,
+      1e-6f, {24, 20, 20, 0}, false, false, QUANT_Q4_K_M, VOCAB_QWEN2, .head_dim = 128, .qk_norm = true,
+      .n_expert = 128, .n_expert_used = 8, .n_ff_exp = 768, .n_deepstack = 3},
+     {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "Qwen3-VL 30B A3B Instruct vision (synthetic)", 768, 16, 1152, 4304, 27,
+      16, 2048, 2048, 1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 48,
+      .deepstack = {8, 16, 24}, .n_deepstack = 3}},
+    /* Gemma 3 4B IT: 34 layers (5 of 6 with a 1024-token window), 256-wide
+     * heads, Q4_K_M (tied) + SigLIP so400m at 896 px pooled to 256 tokens */
+    {"gemma3-4b",
+     {"gemma3", "Gemma 3 4B IT (synthetic)", 34, 2560, 8, 4, 10240, 262208, 131072, 1000000.0f, 1e-6f, {0}, false,
+      true, QUANT_Q4_K_M, VOCAB_GEMMA, .head_dim = 256, .qk_norm = true, .sliding_window = 1024,
+      .rope_scale = 8.0f},
+     {SEER_PROJ_GEMMA3, "gemma3", "Gemma 3 4B IT vision (synthetic)", 896, 14, 1152, 4304, 27, 16, 2560, 2560,
+      1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 0, 0, 0, true, false}},
 };
 
-static const char *const MODEL_NAMES[] = {"tiny", "smolvlm-256m", "qwen25vl-3b", "llava15-7b", NULL};
+static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "smolvlm-256m", "qwen25vl-3b",
+                                          "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
 
@@ -81,7 +134,16 @@ static const char *const QWEN_TAIL[] = {
     "<|image_pad|>", "<|video_pad|>"};
 
 static bool write_vocab(gguf_writer *w, const llm_spec *s) {
-    if (s->vocab == VOCAB_SPM) return synth_vocab_spm(w, s->n_vocab);
+    if (s->vocab == VOCAB_SPM) return synth_vocab_spm(w, s->n_vocab, NULL, 0);
+    if (s->vocab == VOCAB_GEMMA) {
+        /* Gemma's turn and image markers; a turn ends generation */
+        static const char *const GEMMA_TAIL[] = {"<start_of_turn>", "<end_of_turn>", "<start_of_image>",
+                                                 "<end_of_image>"};
+        if (!synth_vocab_spm(w, s->n_vocab, GEMMA_TAIL, 4)) return false;
+        gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)(s->n_vocab - 3));
+        gguf_writer_set_bool(w, "tokenizer.ggml.add_space_prefix", false);
+        return true;
+    }
     if (s->vocab == VOCAB_QWEN2) {
         int n_tail = (int)(sizeof QWEN_TAIL / sizeof QWEN_TAIL[0]);
         if (!synth_vocab_bpe(w, s->n_vocab, "qwen2", NULL, 0, QWEN_TAIL, n_tail)) return false;
@@ -144,33 +206,86 @@ static void add(synth_weights *sw, gguf_writer *w, const char *name, int type, s
 
 static void blk_name(char *buf, size_t cap, int i, const char *what) { snprintf(buf, cap, "blk.%d.%s", i, what); }
 
+/* A layer's attention and FFN matrices with their roles (for the quant
+ * mixture): dense SwiGLU/GeGLU, or the router and the 3-D expert tensors. */
+static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
+    const int64_t hd = s->head_dim ? s->head_dim : s->n_embd / s->n_head;
+    const int64_t q = hd * s->n_head, kv = hd * s->n_head_kv;
+    struct { const char *role; int64_t in, out; } mats[] = {
+        {"attn_q", s->n_embd, q}, {"attn_k", s->n_embd, kv}, {"attn_v", s->n_embd, kv}, {"attn_output", q, s->n_embd},
+        {"ffn_gate", s->n_embd, s->n_ff}, {"ffn_up", s->n_embd, s->n_ff}, {"ffn_down", s->n_ff, s->n_embd}};
+    const size_t n_mats = s->n_expert ? 4 : sizeof mats / sizeof mats[0];
+    char n[96], what[48];
+    for (size_t m = 0; m < n_mats; m++) {
+        snprintf(what, sizeof what, "%s.weight", mats[m].role);
+        blk_name(n, sizeof n, i, what);
+        add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
+        if (s->qkv_bias && m < 3) {
+            snprintf(what, sizeof what, "%s.bias", mats[m].role);
+            blk_name(n, sizeof n, i, what);
+            add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, mats[m].out, 0);
+        }
+    }
+    if (!s->n_expert) return;
+    blk_name(n, sizeof n, i, "ffn_gate_inp.weight"); /* the router stays F32, as llama-quantize leaves it */
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_WEIGHT, s->n_embd, s->n_expert);
+    struct { const char *name, *role; int64_t in, out; } exps[] = {
+        {"ffn_gate_exps.weight", "ffn_gate", s->n_embd, s->n_ff_exp},
+        {"ffn_up_exps.weight", "ffn_up", s->n_embd, s->n_ff_exp},
+        {"ffn_down_exps.weight", "ffn_down", s->n_ff_exp, s->n_embd}};
+    for (size_t e = 0; e < 3; e++) {
+        int64_t ne[3] = {exps[e].in, exps[e].out, s->n_expert};
+        blk_name(n, sizeof n, i, exps[e].name);
+        synth_add_tensor(sw, w, n, matrix_type(s, exps[e].role, i), 3, ne, SYNTH_WEIGHT);
+    }
+}
+
 static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
-    int head_dim = s->n_embd / s->n_head, kv = head_dim * s->n_head_kv;
+    const int64_t hd = s->head_dim ? s->head_dim : s->n_embd / s->n_head;
     if (!s->tied) add(sw, w, "output.weight", matrix_type(s, "output", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
     add(sw, w, "output_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
     add(sw, w, "token_embd.weight", matrix_type(s, "token_embd", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
-    char n[96];
+    /* the norms of a layer: Gemma 3 adds one after attention and one after the FFN */
+    const char *norms[] = {"attn_norm", "ffn_norm", "post_attention_norm", "post_ffw_norm"};
+    const int n_norms = s->sliding_window ? 4 : 2;
+    char n[96], what[48];
     for (int i = 0; i < s->n_layer; i++) {
-        struct { const char *role; int64_t in, out; } mats[] = {
-            {"attn_q", s->n_embd, s->n_embd}, {"attn_k", s->n_embd, kv}, {"attn_v", s->n_embd, kv},
-            {"attn_output", s->n_embd, s->n_embd}, {"ffn_gate", s->n_embd, s->n_ff}, {"ffn_up", s->n_embd, s->n_ff},
-            {"ffn_down", s->n_ff, s->n_embd}};
-        blk_name(n, sizeof n, i, "attn_norm.weight");
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
-        blk_name(n, sizeof n, i, "ffn_norm.weight");
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
-        for (size_t m = 0; m < sizeof mats / sizeof mats[0]; m++) {
-            char what[48];
-            snprintf(what, sizeof what, "%s.weight", mats[m].role);
+        for (int k = 0; k < n_norms; k++) {
+            snprintf(what, sizeof what, "%s.weight", norms[k]);
             blk_name(n, sizeof n, i, what);
-            add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
-            if (s->qkv_bias && m < 3) {
-                snprintf(what, sizeof what, "%s.bias", mats[m].role);
-                blk_name(n, sizeof n, i, what);
-                add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, mats[m].out, 0);
-            }
+            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         }
+        if (s->qk_norm) {
+            blk_name(n, sizeof n, i, "attn_q_norm.weight");
+            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
+            blk_name(n, sizeof n, i, "attn_k_norm.weight");
+            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
+        }
+        layer_matrices(sw, w, s, i);
     }
+}
+
+/* Keys only some families have: explicit head size, experts, DeepStack,
+ * sliding window and the global layers' rope scaling. */
+static void llm_family_keys(gguf_writer *w, const llm_spec *s) {
+    char k[128];
+#define KEY(suffix) (snprintf(k, sizeof k, "%s.%s", s->arch, suffix), k)
+    if (s->head_dim) {
+        gguf_writer_set_u32(w, KEY("attention.key_length"), (uint32_t)s->head_dim);
+        gguf_writer_set_u32(w, KEY("attention.value_length"), (uint32_t)s->head_dim);
+    }
+    if (s->n_expert) {
+        gguf_writer_set_u32(w, KEY("expert_count"), (uint32_t)s->n_expert);
+        gguf_writer_set_u32(w, KEY("expert_used_count"), (uint32_t)s->n_expert_used);
+        gguf_writer_set_u32(w, KEY("expert_feed_forward_length"), (uint32_t)s->n_ff_exp);
+    }
+    if (s->n_deepstack) gguf_writer_set_u32(w, KEY("n_deepstack_layers"), (uint32_t)s->n_deepstack);
+    if (s->sliding_window) {
+        gguf_writer_set_u32(w, KEY("attention.sliding_window"), (uint32_t)s->sliding_window);
+        gguf_writer_set_str(w, KEY("rope.scaling.type"), "linear");
+        gguf_writer_set_f32(w, KEY("rope.scaling.factor"), s->rope_scale);
+    }
+#undef KEY
 }
 
 static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
@@ -198,9 +313,11 @@ static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
     if (s->sections[0]) gguf_writer_set_arr_i32(w, KEY("rope.dimension_sections"), s->sections, 4);
     else {
         gguf_writer_set_u32(w, KEY("vocab_size"), (uint32_t)s->n_vocab);
-        gguf_writer_set_u32(w, KEY("rope.dimension_count"), (uint32_t)(s->n_embd / s->n_head));
+        const int head_dim = s->head_dim ? s->head_dim : s->n_embd / s->n_head;
+        gguf_writer_set_u32(w, KEY("rope.dimension_count"), (uint32_t)head_dim);
     }
 #undef KEY
+    llm_family_keys(w, s);
     int rc = -1;
     if (!write_vocab(w, s)) {
         seer_error_set(err, "%s: cannot build a %d-token vocabulary", path, s->n_vocab);
@@ -221,12 +338,16 @@ done:
 static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int i) {
     bool rms = s->projector == SEER_PROJ_QWEN25VL; /* RMS norms: weight only */
     char n[96];
-    const char *attn[] = {"attn_q", "attn_k", "attn_v", "attn_out"};
-    for (int a = 0; a < 4; a++) {
-        snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, attn[a]);
-        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_embd);
-        snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, attn[a]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    /* Qwen3-VL keeps Q, K and V in one fused matrix */
+    const bool fused = s->projector == SEER_PROJ_QWEN3VL;
+    const char *attn[] = {"attn_q", "attn_k", "attn_v", "attn_out"}, *attn_fused[] = {"attn_qkv", "attn_out"};
+    const int64_t out_fused[] = {3 * (int64_t)s->n_embd, s->n_embd};
+    for (int a = 0; a < (fused ? 2 : 4); a++) {
+        const int64_t out = fused ? out_fused[a] : s->n_embd;
+        snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, fused ? attn_fused[a] : attn[a]);
+        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, out);
+        snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, fused ? attn_fused[a] : attn[a]);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, out, 0);
     }
     for (int l = 1; l <= 2; l++) {
         snprintf(n, sizeof n, "v.blk.%d.ln%d.weight", i, l);
@@ -252,9 +373,40 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
     }
 }
 
+/* A merger of groups of four patches (4·n_embd wide): norm, then two
+ * matrices with a GELU between them, to the LLM's width. Qwen3-VL's main
+ * merger normalises per patch (v.post_ln), its DeepStack mergers per group. */
+static void merger(synth_weights *sw, gguf_writer *w, const vit_spec *s, const char *fc1, const char *fc2) {
+    const int64_t merged = 4 * (int64_t)s->n_embd;
+    char n[96];
+    snprintf(n, sizeof n, "%s.weight", fc1);
+    add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, merged, merged);
+    snprintf(n, sizeof n, "%s.bias", fc1);
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, merged, 0);
+    snprintf(n, sizeof n, "%s.weight", fc2);
+    add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, merged, s->n_out);
+    snprintf(n, sizeof n, "%s.bias", fc2);
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+}
+
+static void deepstack_mergers(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
+    for (int d = 0; d < s->n_deepstack; d++) {
+        char n[96], fc1[48], fc2[48];
+        const int L = s->deepstack[d];
+        snprintf(n, sizeof n, "v.deepstack.%d.norm.weight", L);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, 4 * (int64_t)s->n_embd, 0);
+        snprintf(n, sizeof n, "v.deepstack.%d.norm.bias", L);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, 4 * (int64_t)s->n_embd, 0);
+        snprintf(fc1, sizeof fc1, "v.deepstack.%d.fc1", L);
+        snprintf(fc2, sizeof fc2, "v.deepstack.%d.fc2", L);
+        merger(sw, w, s, fc1, fc2);
+    }
+}
+
 static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     int64_t grid = s->image_size / s->patch, n_patches = grid * grid;
     int64_t patch_ne[4] = {s->patch, s->patch, 3, s->n_embd};
+    const bool qwen = s->projector == SEER_PROJ_QWEN25VL || s->projector == SEER_PROJ_QWEN3VL;
     if (s->projector == SEER_PROJ_MLP) {
         add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
         add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
@@ -263,12 +415,13 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
         add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
     synth_add_tensor(sw, w, "v.patch_embd.weight", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
-    if (s->projector == SEER_PROJ_QWEN25VL)
-        synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
-    if (s->projector == SEER_PROJ_IDEFICS3) {
+    if (qwen) synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
+    if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || s->projector == SEER_PROJ_QWEN3VL)
         add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3)
         add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches);
-    }
+    if (s->projector == SEER_PROJ_QWEN3VL)
+        add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, (int64_t)s->pos_grid * s->pos_grid);
     if (s->projector == SEER_PROJ_MLP) {
         add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, n_patches + 1);
         add(sw, w, "v.pre_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
@@ -277,18 +430,19 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     for (int i = 0; i < s->n_layer; i++) vit_block(sw, w, s, i);
     if (s->projector != SEER_PROJ_MLP) {
         add(sw, w, "v.post_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
-        if (s->projector == SEER_PROJ_IDEFICS3) add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+        if (s->projector != SEER_PROJ_QWEN25VL && s->projector != SEER_PROJ_QWEN2VL)
+            add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
     if (s->projector == SEER_PROJ_IDEFICS3) {
         int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
         add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
     }
-    if (s->projector == SEER_PROJ_QWEN25VL) {
-        int64_t merged = 4 * (int64_t)s->n_embd;
-        add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, merged, merged);
-        add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, merged, 0);
-        add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, merged, s->n_out);
-        add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    if (qwen) merger(sw, w, s, "mm.0", "mm.2");
+    if (s->projector == SEER_PROJ_QWEN3VL) deepstack_mergers(sw, w, s);
+    if (s->projector == SEER_PROJ_GEMMA3) {
+        add(sw, w, "mm.soft_emb_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        /* stored as the model's raw [vision, text] parameter: ne = [text, vision] */
+        add(sw, w, "mm.input_projection.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_embd);
     }
 }
 
@@ -324,9 +478,17 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
     gguf_writer_set_arr_f32(w, "clip.vision.image_std", s->std, 3);
     if (s->use_silu) gguf_writer_set_bool(w, "clip.use_silu", true);
     else gguf_writer_set_bool(w, "clip.use_gelu", s->use_gelu);
-    if (s->scale_factor) gguf_writer_set_u32(w, "clip.vision.projector.scale_factor", (uint32_t)s->scale_factor);
+    if (s->scale_factor && s->projector == SEER_PROJ_IDEFICS3)
+        gguf_writer_set_u32(w, "clip.vision.projector.scale_factor", (uint32_t)s->scale_factor);
     if (s->preproc_size) gguf_writer_set_u32(w, "clip.vision.preproc_image_size", (uint32_t)s->preproc_size);
     if (s->n_wa_pattern) gguf_writer_set_u32(w, "clip.vision.n_wa_pattern", (uint32_t)s->n_wa_pattern);
+    if (s->projector == SEER_PROJ_QWEN3VL) {
+        uint8_t is_ds[64] = {0}; /* GGUF bools are one byte each */
+        for (int d = 0; d < s->n_deepstack; d++) is_ds[s->deepstack[d]] = 1;
+        gguf_writer_set_u32(w, "clip.vision.spatial_merge_size", 2);
+        gguf_writer_set_raw(w, "clip.vision.is_deepstack_layers", GGUF_TYPE_ARRAY, GGUF_TYPE_BOOL, is_ds,
+                            (uint64_t)s->n_layer);
+    }
     gguf_writer_set_u32(w, "general.quantization_version", 2);
     vit_tensors(sw, w, s);
     int rc = gguf_writer_write(w, path, err);
@@ -340,8 +502,10 @@ int seer_bench_synth(const char *name, const char *dir, seer_error *err) {
     for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++)
         if (name && strcmp(MODELS[i].name, name) == 0) m = &MODELS[i];
     if (!m) {
-        seer_error_set(err, "unknown synthetic model '%s' (known: tiny, smolvlm-256m, qwen25vl-3b, llava15-7b)",
-                       name ? name : "");
+        char known[512] = "";
+        for (const char *const *n = MODEL_NAMES; *n; n++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", n == MODEL_NAMES ? "" : ", ", *n);
+        seer_error_set(err, "unknown synthetic model '%s' (known: %s)", name ? name : "", known);
         return -1;
     }
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {

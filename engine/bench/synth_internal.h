@@ -13,8 +13,9 @@
 bool synth_vocab_bpe(gguf_writer *w, int n_vocab, const char *pre, const char *const *lead, int n_lead,
                      const char *const *tail, int n_tail);
 /* SentencePiece ("llama") vocabulary: <unk> <s> </s>, the 256 byte tokens,
- * then pieces with decreasing scores, n_vocab in all. */
-bool synth_vocab_spm(gguf_writer *w, int n_vocab);
+ * then pieces with decreasing scores, then `tail` control tokens, n_vocab
+ * in all. */
+bool synth_vocab_spm(gguf_writer *w, int n_vocab, const char *const *tail, int n_tail);
 /* Id of special token `name` as synth_vocab_bpe places it, -1 if absent. */
 int synth_vocab_bpe_id(int n_vocab, const char *const *lead, int n_lead, const char *const *tail, int n_tail,
                        const char *name);

@@ -119,9 +119,10 @@ int synth_vocab_bpe_id(int n_vocab, const char *const *lead, int n_lead, const c
     return -1;
 }
 
-bool synth_vocab_spm(gguf_writer *w, int n_vocab) {
+bool synth_vocab_spm(gguf_writer *w, int n_vocab, const char *const *tail, int n_tail) {
     static const char *const SPECIAL[3] = {"<unk>", "<s>", "</s>"};
-    if (n_vocab < 3 + 256 + 95) return false;
+    if (n_tail < 0 || n_vocab - n_tail < 3 + 256 + 95) return false;
+    const int n_pieces_end = n_vocab - n_tail;
     char **tokens = calloc((size_t)n_vocab, sizeof *tokens);
     float *scores = calloc((size_t)n_vocab, sizeof *scores);
     int32_t *types = calloc((size_t)n_vocab, sizeof *types);
@@ -147,24 +148,25 @@ bool synth_vocab_spm(gguf_writer *w, int n_vocab) {
         char buf[2] = {(char)c, '\0'};
         ok = (tokens[t] = strdup(buf)) != NULL;
     }
-    for (int i = 0; ok && i < na && t < n_vocab; i++)
-        for (int j = 0; ok && j < na && t < n_vocab; j++, t++) {
+    for (int i = 0; ok && i < na && t < n_pieces_end; i++)
+        for (int j = 0; ok && j < na && t < n_pieces_end; j++, t++) {
             char buf[16];
             snprintf(buf, sizeof buf, "%s%s", alpha[i], alpha[j]);
             ok = (tokens[t] = strdup(buf)) != NULL;
         }
-    for (int i = 0; ok && i < na && t < n_vocab; i++)
-        for (int j = 0; ok && j < na && t < n_vocab; j++)
-            for (int k = 0; ok && k < na && t < n_vocab; k++, t++) {
+    for (int i = 0; ok && i < na && t < n_pieces_end; i++)
+        for (int j = 0; ok && j < na && t < n_pieces_end; j++)
+            for (int k = 0; ok && k < na && t < n_pieces_end; k++, t++) {
                 char buf[16];
                 snprintf(buf, sizeof buf, "%s%s%s", alpha[i], alpha[j], alpha[k]);
                 ok = (tokens[t] = strdup(buf)) != NULL;
             }
-    ok = ok && t == n_vocab;
-    for (int i = first_piece; ok && i < n_vocab; i++) {
+    ok = ok && t == n_pieces_end;
+    for (int i = first_piece; ok && i < n_pieces_end; i++) {
         types[i] = 1;
         scores[i] = -(float)(i - first_piece);
     }
+    for (int i = 0; ok && i < n_tail; i++, t++) ok = (tokens[t] = strdup(tail[i])) != NULL, types[t] = 3;
     if (ok) {
         gguf_writer_set_str(w, "tokenizer.ggml.model", "llama");
         gguf_writer_set_str(w, "tokenizer.ggml.pre", "default");

@@ -1,7 +1,8 @@
 /* The synthetic "tiny" model: written by seer bench --synth, it has the
  * SmolVLM layout (tensor names, shapes, types, keys), a vocabulary of the
  * declared size whose special tokens sit where the metadata says, loads in
- * the engine (LLM, vocabulary, mmproj) and runs a token. */
+ * the engine (LLM, vocabulary, mmproj) and runs a token. The tiny Qwen3-VL
+ * MoE and Gemma 3 layouts load and run text and image rows. */
 #include "testlib.h"
 
 #include <math.h>
@@ -116,6 +117,90 @@ static void test_loads_and_runs(void) {
     seer_vision_free(vis);
 }
 
+/* The later families' tiny layouts: their own tensors are there, and the
+ * engine loads both files and runs text and image rows through them. */
+static void check_3d(const gguf_file *f, const char *name, int64_t ne0, int64_t ne1, int64_t ne2) {
+    const gguf_tensor *t = gguf_find_tensor(f, name);
+    CHECK_MSG(t && t->ne[0] == ne0 && t->ne[1] == ne1 && t->ne[2] == ne2, "%s: missing or misshapen", name);
+}
+
+static void run_pair(const char *llm_file, const char *mmproj_file, bool image_non_causal) {
+    seer_error err = {{0}};
+    seer_llm *m = seer_llm_load(llm_file, NULL, NULL, &err);
+    CHECK_MSG(m != NULL, "LLM load %s: %s", llm_file, err.msg);
+    seer_vision *vis = seer_vision_load(mmproj_file, &err);
+    CHECK_MSG(vis != NULL, "mmproj load %s: %s", mmproj_file, err.msg);
+    if (m && vis) {
+        const seer_llm_info *in = seer_llm_get_info(m);
+        CHECK_MSG(seer_vision_get_hparams(vis)->n_embd_out == in->n_embd_inp, "projector width %d, LLM input %d",
+                  seer_vision_get_hparams(vis)->n_embd_out, in->n_embd_inp);
+        seer_pool *pool = seer_pool_create(1);
+        seer_ctx *ctx = seer_ctx_new(m, 64, SEER_KV_F16, pool, &err);
+        CHECK_MSG(ctx != NULL, "%s", err.msg);
+        float *rows = calloc(4 * (size_t)in->n_embd_inp, sizeof *rows);
+        if (ctx && rows) {
+            int32_t toks[3] = {1, 300, 42};
+            seer_batch b = {.n = 3, .tokens = toks};
+            CHECK_MSG(seer_ctx_decode(ctx, &b, NULL, &err) == 0, "%s", err.msg);
+            for (int i = 0; i < 4 * in->n_embd_inp; i++) rows[i] = 0.01f * (float)(i % 17);
+            seer_batch img = {.n = 4, .embd = rows, .non_causal = image_non_causal};
+            CHECK_MSG(seer_ctx_decode(ctx, &img, NULL, &err) == 0, "%s", err.msg);
+            const float *logits = seer_ctx_logits(ctx, 0);
+            bool finite = logits != NULL;
+            for (int i = 0; finite && i < in->n_vocab; i++) finite = isfinite(logits[i]);
+            CHECK(finite);
+        }
+        free(rows);
+        seer_ctx_free(ctx);
+        seer_pool_destroy(pool);
+    }
+    seer_vision_free(vis);
+    seer_llm_free(m);
+}
+
+static void test_later_families(void) {
+    seer_error err = {{0}};
+    char llm[512], mmproj[512];
+    CHECK_MSG(seer_bench_synth("tiny-qwen3vlmoe", test_tmpdir(), &err) == 0, "%s", err.msg);
+    snprintf(llm, sizeof llm, "%s/tiny-qwen3vlmoe-llm.gguf", test_tmpdir());
+    snprintf(mmproj, sizeof mmproj, "%s/tiny-qwen3vlmoe-mmproj.gguf", test_tmpdir());
+    gguf_file *f = gguf_open(llm, &err);
+    if (f) {
+        check_3d(f, "blk.1.ffn_gate_exps.weight", 64, 32, 8);
+        check_3d(f, "blk.1.ffn_down_exps.weight", 32, 64, 8);
+        check_tensor(f, "blk.0.ffn_gate_inp.weight", SEER_TYPE_F32, 64, 8);
+        check_tensor(f, "blk.0.attn_q_norm.weight", SEER_TYPE_F32, 16, 1);
+        CHECK(gguf_get_int(f, "qwen3vlmoe.n_deepstack_layers", 0) == 1);
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) {
+        check_tensor(f, "v.blk.0.attn_qkv.weight", SEER_TYPE_F16, 32, 96);
+        check_tensor(f, "v.deepstack.0.fc2.weight", SEER_TYPE_F16, 128, 64);
+        check_tensor(f, "v.position_embd.weight", SEER_TYPE_F32, 32, 4);
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, false);
+
+    CHECK_MSG(seer_bench_synth("tiny-gemma3", test_tmpdir(), &err) == 0, "%s", err.msg);
+    snprintf(llm, sizeof llm, "%s/tiny-gemma3-llm.gguf", test_tmpdir());
+    snprintf(mmproj, sizeof mmproj, "%s/tiny-gemma3-mmproj.gguf", test_tmpdir());
+    f = gguf_open(llm, &err);
+    if (f) {
+        check_tensor(f, "blk.5.post_ffw_norm.weight", SEER_TYPE_F32, 64, 1);
+        check_tensor(f, "blk.0.attn_q.weight", SEER_TYPE_Q8_0, 64, 128); /* 4 heads of 32 */
+        CHECK(gguf_get_int(f, "gemma3.attention.sliding_window", 0) == 8);
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) {
+        check_tensor(f, "mm.input_projection.weight", SEER_TYPE_F16, 64, 32);
+        check_tensor(f, "v.position_embd.weight", SEER_TYPE_F32, 32, 64);
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, true);
+}
+
 int main(void) {
     seer_error err = {{0}};
     CHECK(seer_bench_synth("no-such-model", test_tmpdir(), &err) == -1 && strstr(err.msg, "unknown synthetic"));
@@ -128,5 +213,6 @@ int main(void) {
     test_llm_file();
     test_mmproj_file();
     test_loads_and_runs();
+    test_later_families();
     TEST_MAIN_END();
 }
