@@ -3,6 +3,8 @@
  * preprocesses them (all tiles / overview chunks, in prompt order) and writes
  * every embedding row concatenated, float32 little-endian, row-major
  * [n_tokens][n_embd]. Prints "n_tokens x n_embd" and the timings.
+ * --dump-pixels FILE also writes every encoder input, in encode order, as
+ * three float32 planes (R, G, B) of h×w normalised values, one after another.
  * Exit status: 0 ok, 1 file or model problems, 2 usage. */
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +23,9 @@ static void usage(FILE *out) {
     fprintf(out, "usage: seer encode --mmproj P.gguf --image IMAGE [--image IMAGE …] -o OUT.f32 [-t N]\n"
                  "  Encodes the images with the vision model and writes the embeddings as raw\n"
                  "  float32 rows [n_tokens][n_embd], all chunks of all images concatenated.\n"
-                 "  -t, --threads N  worker threads (default: all cores)\n");
+                 "  -t, --threads N  worker threads (default: all cores)\n"
+                 "  --image-preproc original|llamacpp  as the model's own processor (default) or llama.cpp\n"
+                 "  --dump-pixels FILE  also write each encoder input as float32 planes R, G, B (h x w)\n");
 }
 
 static int usage_error(const char *msg, const char *arg) {
@@ -70,10 +74,32 @@ static int write_output(const char *path, const float *data, size_t n) {
 }
 
 typedef struct encode_args {
-    const char *mmproj, *out;
+    const char *mmproj, *out, *dump_pixels;
     const char *images[MAX_IMAGES];
     int n_images, threads;
+    seer_preproc_mode preproc;
 } encode_args;
+
+/* The encoder inputs written so far (--dump-pixels), planes one after another. */
+typedef struct pixel_dump {
+    float *values;
+    size_t n;
+} pixel_dump;
+
+static int dump_append(pixel_dump *d, const seer_pixels *px) {
+    float *planes = seer_pixels_planes(px);
+    size_t add = (size_t)3 * px->w * px->h;
+    float *grown = planes ? realloc(d->values, (d->n + add) * sizeof(float)) : NULL;
+    if (!grown) {
+        free(planes);
+        return fail("out of memory for --dump-pixels");
+    }
+    memcpy(grown + d->n, planes, add * sizeof(float));
+    d->values = grown;
+    d->n += add;
+    free(planes);
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, encode_args *a) {
     memset(a, 0, sizeof *a);
@@ -84,7 +110,8 @@ static int parse_args(int argc, char **argv, encode_args *a) {
             return 1;
         }
         bool takes = !strcmp(s, "--mmproj") || !strcmp(s, "--image") || !strcmp(s, "-o") || !strcmp(s, "--output") ||
-                     !strcmp(s, "-t") || !strcmp(s, "--threads");
+                     !strcmp(s, "-t") || !strcmp(s, "--threads") || !strcmp(s, "--dump-pixels") ||
+                     !strcmp(s, "--image-preproc");
         if (!takes) return usage_error("unknown argument", s);
         if (i + 1 >= argc) return usage_error("missing value after", s);
         const char *val = argv[++i];
@@ -93,7 +120,11 @@ static int parse_args(int argc, char **argv, encode_args *a) {
             if (a->n_images == MAX_IMAGES) return usage_error("too many images", NULL);
             a->images[a->n_images++] = val;
         } else if (!strcmp(s, "-o") || !strcmp(s, "--output")) a->out = val;
-        else {
+        else if (!strcmp(s, "--dump-pixels")) a->dump_pixels = val;
+        else if (!strcmp(s, "--image-preproc")) {
+            if (!seer_preproc_mode_parse(val, &a->preproc))
+                return usage_error("--image-preproc takes original or llamacpp, not", val);
+        } else {
             char *end;
             long t = strtol(val, &end, 10);
             if (*val == 0 || *end != 0 || t < 1 || t > 1024) return usage_error("invalid thread count", val);
@@ -108,7 +139,7 @@ static int parse_args(int argc, char **argv, encode_args *a) {
 
 /* Appends the embeddings of every chunk of one image to *rows. */
 static int encode_image(seer_vision *v, seer_pool *pool, const char *path, float **rows, size_t *n_rows,
-                        int *n_chunks, double *encode_ms, double *flops) {
+                        int *n_chunks, double *encode_ms, double *flops, pixel_dump *dump) {
     const seer_vision_hparams *hp = seer_vision_get_hparams(v);
     seer_error err = {{0}};
     seer_image img;
@@ -118,6 +149,7 @@ static int encode_image(seer_vision *v, seer_pool *pool, const char *path, float
     seer_image_free(&img);
     if (rc != 0) return fail(err.msg);
     for (int c = 0; c < in.n && rc == 0; c++) {
+        if (dump && (rc = dump_append(dump, &in.inputs[c])) != 0) break;
         int nx, ny;
         seer_vision_out_grid(v, in.inputs[c].w, in.inputs[c].h, &nx, &ny);
         size_t add = (size_t)nx * (size_t)ny;
@@ -152,6 +184,7 @@ int cmd_encode(int argc, char **argv) {
     seer_error err = {{0}};
     seer_vision *v = seer_vision_load(a.mmproj, &err);
     if (!v) return fail(err.msg);
+    seer_vision_set_preproc(v, a.preproc);
     double load_ms = seer_time_ms() - t_start;
     seer_pool *pool = seer_pool_create(a.threads);
     if (!pool) {
@@ -163,10 +196,14 @@ int cmd_encode(int argc, char **argv) {
     size_t n_rows = 0;
     int n_chunks = 0;
     double encode_ms = 0, flops = 0;
+    pixel_dump dump = {0};
     rc = 0;
     for (int i = 0; i < a.n_images && rc == 0; i++)
-        rc = encode_image(v, pool, a.images[i], &rows, &n_rows, &n_chunks, &encode_ms, &flops);
+        rc = encode_image(v, pool, a.images[i], &rows, &n_rows, &n_chunks, &encode_ms, &flops,
+                          a.dump_pixels ? &dump : NULL);
     if (rc == 0) rc = write_output(a.out, rows, n_rows * (size_t)hp->n_embd_out);
+    if (rc == 0 && a.dump_pixels) rc = write_output(a.dump_pixels, dump.values, dump.n);
+    free(dump.values);
     if (rc == 0) {
         printf("%zu x %d\n", n_rows, hp->n_embd_out);
         fprintf(stderr, "seer encode: %d image(s), %d chunk(s), %zu tokens of %d; load %.1f ms, encode %.1f ms "

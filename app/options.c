@@ -38,6 +38,8 @@ void app_options_usage(FILE *out) {
             "  -t, --threads N         threads (default: all cores)\n"
             "  -c, --ctx-size N        context size in tokens (default: min(model's, 4096))\n"
             "      --kv-type f16|f32   KV cache elements (default f16: half the memory and reads)\n"
+            "      --image-preproc original|llamacpp  images prepared as the model's own processor does\n"
+            "                          (default) or as llama.cpp does\n"
             "      --json              one JSON object per event on stdout (prompt, image, token, done, error)\n"
             "      --verbose           more detail on stderr\n"
             "terminal UI:\n"
@@ -161,6 +163,10 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
         } else if (IS("-c") || IS("--ctx-size")) {
             NEED();
             if (!parse_int(val, 0, 1 << 20, &o->n_ctx)) return fail(err, cap, "-c: bad context size '%.64s'", val);
+        } else if (IS("--image-preproc")) {
+            NEED();
+            if (!seer_preproc_mode_parse(val, &o->image_preproc))
+                return fail(err, cap, "--image-preproc takes original or llamacpp, not '%.64s'", val);
         } else if (IS("--kv-type")) {
             NEED();
             if (!seer_kv_type_parse(val, &o->kv_type)) return fail(err, cap, "--kv-type takes f16 or f32, not '%.64s'", val);
@@ -216,6 +222,7 @@ seer_session_params app_options_session_params(const app_options *o) {
     seer_session_params p = seer_session_params_default();
     p.n_ctx = o->n_ctx;
     p.kv_type = o->kv_type;
+    p.image_preproc = o->image_preproc;
     p.n_predict = o->n_predict;
     p.sampling = o->sampling;
     p.chat_template = o->chat_template;

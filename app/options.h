@@ -25,6 +25,7 @@ typedef struct app_options {
     int n_threads;                 /* -t; <= 0: all cores */
     int n_ctx;                     /* -c; <= 0: min(model context, 4096) */
     seer_kv_type kv_type;          /* --kv-type f16|f32 (default f16) */
+    seer_preproc_mode image_preproc; /* --image-preproc original|llamacpp (default original) */
     seer_sampling sampling;        /* --temp --top-k --top-p --min-p --repeat-penalty --repeat-last-n --seed */
     bool seed_set;                 /* --seed given (else a time-based seed) */
     bool raw;                      /* --raw: no chat template */

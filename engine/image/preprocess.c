@@ -79,6 +79,15 @@ static int inputs_push(seer_image_inputs *out, seer_pixels px, const seer_vision
     return 0;
 }
 
+int image_inputs_append_pil(seer_image_inputs *out, const seer_image *src, int w, int h, seer_pil_filter filter,
+                            const seer_vision_hparams *hp) {
+    seer_image r;
+    if (seer_image_resize_pil(src, w, h, filter, &r) != 0) return -1;
+    int rc = image_inputs_append(out, &r, hp);
+    seer_image_free(&r);
+    return rc;
+}
+
 int image_inputs_append(seer_image_inputs *out, const seer_image *img, const seer_vision_hparams *hp) {
     size_t bytes = (size_t)img->w * img->h * 3;
     seer_pixels px = {.w = img->w, .h = img->h, .rgb = malloc(bytes)};
@@ -172,13 +181,20 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
         }
     }
     int rc;
+    const bool original = hp->preproc == SEER_PREPROC_ORIGINAL; /* families without an original rule: llama.cpp's */
     switch (hp->projector) {
     case SEER_PROJ_MLP:
-        rc = hp->anyres ? preprocess_anyres(hp, img, out, err) : preprocess_llava15(hp, img, out, err);
+        rc = hp->anyres ? preprocess_anyres(hp, img, out, err)
+             : original ? preprocess_llava15_original(hp, img, out, err)
+                        : preprocess_llava15(hp, img, out, err);
         break;
-    case SEER_PROJ_IDEFICS3: rc = preprocess_idefics3(hp, img, out, err); break;
+    case SEER_PROJ_IDEFICS3:
+        rc = original ? preprocess_idefics3_original(hp, img, out, err) : preprocess_idefics3(hp, img, out, err);
+        break;
     case SEER_PROJ_QWEN2VL:
-    case SEER_PROJ_QWEN25VL: rc = preprocess_qwen(hp, img, out, err); break;
+    case SEER_PROJ_QWEN25VL:
+        rc = original ? preprocess_qwen_original(hp, img, out, err) : preprocess_qwen(hp, img, out, err);
+        break;
     default:
         seer_error_set(err, "preprocess: unsupported projector '%s'", hp->projector_name);
         rc = -1;

@@ -63,6 +63,23 @@ int preprocess_llava15(const seer_vision_hparams *hp, const seer_image *img, see
 int preprocess_anyres(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
 int preprocess_idefics3(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
 int preprocess_qwen(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
+/* The same families as their authors' processors prepare them
+ * (SEER_PREPROC_ORIGINAL): Pillow-exact resampling, their resize rules. */
+int preprocess_llava15_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                                seer_error *err);
+int preprocess_idefics3_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                                 seer_error *err);
+int preprocess_qwen_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                             seer_error *err);
+/* Appends src resized with Pillow's filter; -1 when out of memory. */
+int image_inputs_append_pil(seer_image_inputs *out, const seer_image *src, int w, int h, seer_pil_filter filter,
+                            const seer_vision_hparams *hp);
+
+/* Qwen2/2.5-VL token bounds (llama.cpp's and the HF processor's
+ * 8·28²..4096·28² pixels); nothing in the GGUF changes them. */
+#define QWEN_MIN_TOKENS 8
+#define QWEN_MAX_TOKENS 4096
+#define QWEN_MERGE 2
 
 /* Qwen2/2.5-VL smart resize: the W̄×H̄ encoder size for an image. */
 void qwen_smart_size(int w, int h, int factor, int64_t min_pixels, int64_t max_pixels, int *out_w, int *out_h);

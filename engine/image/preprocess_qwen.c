@@ -7,12 +7,6 @@
 
 static const uint8_t BLACK[3] = {0, 0, 0};
 
-/* llama.cpp fixes these token bounds for Qwen2/2.5-VL; nothing in the GGUF
- * changes them. */
-#define QWEN_MIN_TOKENS 8
-#define QWEN_MAX_TOKENS 4096
-#define QWEN_MERGE 2
-
 static int round_by(float x, int f) { return (int)roundf(x / (float)f) * f; }
 static int floor_by(float x, int f) { return (int)floorf(x / (float)f) * f; }
 static int ceil_by(float x, int f) { return (int)ceilf(x / (float)f) * f; }

@@ -88,6 +88,7 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
     s->llm = llm;
     s->vocab = seer_llm_vocab(llm);
     s->vision = vision;
+    seer_vision_set_preproc(vision, params->image_preproc);
     s->pool = pool;
     s->sampling = params->sampling;
     s->n_predict = params->n_predict;

@@ -29,4 +29,11 @@ int seer_image_resize_bicubic_rect(const seer_image *src, int w, int h, int x0, 
                                    size_t dst_stride);
 int seer_image_resize_bilinear(const seer_image *src, int w, int h, seer_image *dst);
 
+/* Pillow's Image.resize (what the models' own processors run): separable,
+ * antialiased when shrinking (support scaled by the factor), bicubic a=-0.5,
+ * Lanczos a=3, 22-bit fixed-point passes with Pillow's rounding. dst is
+ * allocated. */
+typedef enum seer_pil_filter { SEER_PIL_BILINEAR, SEER_PIL_BICUBIC, SEER_PIL_LANCZOS } seer_pil_filter;
+int seer_image_resize_pil(const seer_image *src, int w, int h, seer_pil_filter filter, seer_image *dst);
+
 #endif

@@ -18,6 +18,7 @@ typedef struct seer_session_params {
     seer_sampling sampling;
     const char *chat_template; /* style name ("chatml", …) or NULL: detect from the GGUF */
     const char *system_prompt; /* NULL: the style's default (may be none) */
+    seer_preproc_mode image_preproc; /* how images are prepared (default: the model's own processor) */
 } seer_session_params;
 
 seer_session_params seer_session_params_default(void);

@@ -16,6 +16,13 @@ typedef enum seer_projector {
 
 #define SEER_MAX_PINPOINTS 64
 
+/* How images become encoder inputs: as the model's own processor (HF
+ * transformers: Pillow-exact resampling, the authors' resize, pad and tile
+ * rules), the default; or as llama.cpp does it (the conformance data). */
+typedef enum seer_preproc_mode { SEER_PREPROC_ORIGINAL = 0, SEER_PREPROC_LLAMACPP } seer_preproc_mode;
+/* "original" or "llamacpp"; false for anything else. */
+bool seer_preproc_mode_parse(const char *name, seer_preproc_mode *out);
+
 typedef struct seer_vision_hparams {
     seer_projector projector;
     char projector_name[64];
@@ -31,6 +38,7 @@ typedef struct seer_vision_hparams {
     int preproc_image_size;         /* idefics3 refined canvas (2048) */
     int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
     bool use_gelu, use_silu;
+    seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
 } seer_vision_hparams;
 
 /* Reads and checks the clip.* metadata; unsupported projectors are an error
@@ -84,6 +92,8 @@ typedef struct seer_vision seer_vision;
 seer_vision *seer_vision_load(const char *path, seer_error *err);
 void seer_vision_free(seer_vision *v);
 const seer_vision_hparams *seer_vision_get_hparams(const seer_vision *v);
+/* Chooses how this model's images are preprocessed (default: original). */
+void seer_vision_set_preproc(seer_vision *v, seer_preproc_mode mode);
 const gguf_file *seer_vision_gguf(const seer_vision *v);
 
 /* Output grid of one encoder input: n_tokens = nx*ny rows of n_embd_out. */

@@ -87,9 +87,11 @@ void check_tokens(const case_data *cd, const seer_llm *llm, seer_vision *vision,
         /* No encoder: the image grids come from the mmproj hyper-parameters. */
         seer_vision_hparams hp;
         mm = gguf_open(cd->mmproj_path, &err);
-        if (mm && seer_vision_hparams_read(mm, &hp, &err) == 0)
+        if (mm && seer_vision_hparams_read(mm, &hp, &err) == 0) {
+            hp.preproc = SEER_PREPROC_LLAMACPP; /* the expected values are llama.cpp's */
             rc = seer_mtmd_tokenize_hparams(seer_llm_vocab(llm), &hp, cd->prompt, images, cd->n_images, true, &p,
                                             &err);
+        }
     }
     if (rc != 0 && !out->failed) {
         out_fail(out, "tokens: %s", err.msg);

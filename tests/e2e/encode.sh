@@ -20,6 +20,8 @@ one_line "$out" || err "no arguments: error is not one line: $out"
 [ $rc -eq 2 ] || err "bad thread count: exit $rc, want 2"
 "$SEER" encode --mmproj a.gguf --image b.png >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || err "missing -o: exit $rc, want 2"
+"$SEER" encode --mmproj a.gguf --image b.png -o c.f32 --image-preproc pillow >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || err "bad --image-preproc: exit $rc, want 2"
 "$SEER" encode --help | grep -q "usage: seer encode" || err "--help prints no usage"
 
 # File problems: exit 1, one line, no output file.
@@ -89,7 +91,8 @@ for name in llava15-q8_0 llava16-f32 smolvlm-q8_0 qwen25vl-f32-twoimg; do
   want=$(python3 -c 'import json,sys
 ch=[c for c in json.load(open(sys.argv[1]))["chunks"] if c["type"]=="image"]
 print("%d x %d" % (sum(c["n_tokens"] for c in ch), ch[0]["n_embd"]))' "$c/expected/tokens.json")
-  got=$("$SEER" encode --mmproj "$c/$mm" "${args[@]}" -o "$tmp/$name.f32" -t 2 2>"$tmp/$name.err"); rc=$?
+  got=$("$SEER" encode --mmproj "$c/$mm" "${args[@]}" -o "$tmp/$name.f32" -t 2 --image-preproc llamacpp \
+      2>"$tmp/$name.err"); rc=$?
   [ $rc -eq 0 ] || { err "$name: exit $rc: $(cat "$tmp/$name.err")"; continue; }
   [ "$got" = "$want" ] || err "$name: printed [$got], want [$want]"
   grep -q "encode .* ms" "$tmp/$name.err" || err "$name: no timing printed"
@@ -99,7 +102,7 @@ done
 # One thread computes the same embeddings.
 c="$dir/cases/llava15-q8_0"
 "$SEER" encode --mmproj "$c/mmproj.gguf" --image "$dir/images/test-1-positive.png" -o "$tmp/t1.f32" -t 1 \
-  >/dev/null 2>&1 || err "-t 1 failed"
+  --image-preproc llamacpp >/dev/null 2>&1 || err "-t 1 failed"
 python3 -c 'import math, sys
 from array import array
 a, b = array("f", open(sys.argv[1], "rb").read()), array("f", open(sys.argv[2], "rb").read())

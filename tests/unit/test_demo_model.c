@@ -65,6 +65,10 @@ int main(void) {
     seer_error err = {{0}};
     seer_vision *vision = seer_vision_load(MMPROJ_PATH, &err);
     CHECK_MSG(vision != NULL, "%s: %s", MMPROJ_PATH, err.msg);
+    /* The trainer point-sampled its pixels, which llama.cpp's bicubic gives
+     * at integer multiples; the default (LLaVA's own antialiased resize) is
+     * what tests/e2e/demo_model.sh's accuracy runs through. */
+    seer_vision_set_preproc(vision, SEER_PREPROC_LLAMACPP);
     seer_image img = {0};
     CHECK_MSG(seer_image_load(image_path, 0, &img, &err) == 0, "%s", err.msg);
     if (!vision || !img.rgb) TEST_MAIN_END();

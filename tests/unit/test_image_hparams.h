@@ -118,10 +118,13 @@ static int test_vision_hparams(const char *path, seer_vision_hparams *hp, int *v
         gguf_close(g);
         if (rc == 0) {
             *via_engine = 1;
+            hp->preproc = SEER_PREPROC_LLAMACPP; /* the conformance data is llama.cpp's */
             return 0;
         }
     }
-    return th_read_minimal(path, hp);
+    int rc = th_read_minimal(path, hp);
+    hp->preproc = SEER_PREPROC_LLAMACPP;
+    return rc;
 }
 
 #endif

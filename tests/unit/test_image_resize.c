@@ -115,6 +115,7 @@ static void hparams(seer_vision_hparams *hp, seer_projector proj, int image_size
     hp->projector = proj;
     hp->image_size = image_size;
     hp->patch_size = patch;
+    hp->preproc = SEER_PREPROC_LLAMACPP; /* these checks are llama.cpp's rules */
     const float mean[3] = {0.48145466f, 0.4578275f, 0.40821073f}, std[3] = {0.26862954f, 0.26130258f, 0.27577711f};
     memcpy(hp->mean, mean, sizeof mean);
     memcpy(hp->std, std, sizeof std);
