@@ -11,6 +11,7 @@
 #include "seer/gguf.h"
 #include "seer/sanitize.h"
 #include "seer/tensor.h"
+#include "seer/vision.h"
 
 #define LABEL_WIDTH 14
 
@@ -143,6 +144,40 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "logit softcap", arch_key(arch, "final_logit_softcapping", k, sizeof k));
 }
 
+/* What seer makes of the projector: its token output and, for Qwen3-VL and
+ * Gemma 3, the parts that are not metadata keys (DeepStack layers found by
+ * their tensors, the pooling). A file seer cannot run says why. */
+static void summarise_projector(const gguf_file *f) {
+    seer_vision_hparams hp;
+    seer_error err = {{0}};
+    label("support");
+    if (seer_vision_hparams_read(f, &hp, &err) != 0) {
+        fputs("no: ", stdout);
+        put_safe_str(err.msg);
+        putchar('\n');
+        return;
+    }
+    puts("yes");
+    if (hp.projector == SEER_PROJ_QWEN3VL) {
+        label("deepstack");
+        if (hp.n_deepstack == 0) fputs("none", stdout);
+        for (int i = 0; i < hp.n_deepstack; i++) printf("%sblock %d", i ? ", " : "", hp.deepstack_layers[i]);
+        putchar('\n');
+    }
+    if (hp.projector == SEER_PROJ_GEMMA3) {
+        int side = hp.image_size / hp.patch_size / hp.scale_factor;
+        label("pooling");
+        printf("%d×%d average over the %d×%d patch grid → %d tokens\n", hp.scale_factor, hp.scale_factor,
+               hp.image_size / hp.patch_size, hp.image_size / hp.patch_size, side * side);
+    }
+    label("embeddings");
+    if (hp.n_deepstack > 0)
+        printf("%d wide (LLM width %d × %d: main + %d DeepStack)\n", hp.n_embd_out, hp.n_embd_text,
+               1 + hp.n_deepstack, hp.n_deepstack);
+    else
+        printf("%d wide\n", hp.n_embd_out);
+}
+
 static void summarise_mmproj(const gguf_file *f) {
     line_str(f, "projector", "clip.projector_type");
     line_str(f, "projector", "clip.vision.projector_type");
@@ -157,6 +192,7 @@ static void summarise_mmproj(const gguf_file *f) {
     line_int(f, "spatial merge", "clip.vision.spatial_merge_size");
     line_array(f, "image mean", "clip.vision.image_mean");
     line_array(f, "image std", "clip.vision.image_std");
+    summarise_projector(f);
 }
 
 static void summarise_tokenizer(const gguf_file *f) {

@@ -10,8 +10,11 @@ seer_chat_style seer_chat_detect(const char *t) {
     if (!t || !*t) return SEER_CHAT_UNKNOWN;
     /* SmolVLM/Idefics3 opens with <|im_start|> but is not ChatML: check it first. */
     if (has(t, "<end_of_utterance>")) return SEER_CHAT_SMOLVLM;
+    /* Qwen2/2.5-VL's template writes a default system prompt; Qwen3-VL's does not. */
     if (has(t, "<|im_start|>"))
-        return has(t, "<|vision_start|>") ? SEER_CHAT_QWEN2VL : SEER_CHAT_CHATML;
+        return !has(t, "<|vision_start|>")               ? SEER_CHAT_CHATML
+               : has(t, "You are a helpful assistant.") ? SEER_CHAT_QWEN2VL
+                                                        : SEER_CHAT_QWEN3VL;
     if (has(t, "<|start_header_id|>")) return SEER_CHAT_LLAMA3;
     if (has(t, "<start_of_turn>")) return SEER_CHAT_GEMMA;
     if (has(t, "[INST]")) return has(t, "<<SYS>>") ? SEER_CHAT_LLAMA2 : SEER_CHAT_MISTRAL;
@@ -25,11 +28,12 @@ typedef struct style_name { const char *name; seer_chat_style style; } style_nam
 static const style_name NAMES[] = {
     {"chatml", SEER_CHAT_CHATML},   {"vicuna", SEER_CHAT_VICUNA},     {"llama2", SEER_CHAT_LLAMA2},
     {"llama3", SEER_CHAT_LLAMA3},   {"mistral", SEER_CHAT_MISTRAL},   {"gemma", SEER_CHAT_GEMMA},
-    {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},
+    {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},   {"qwen3vl", SEER_CHAT_QWEN3VL},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},
     {"idefics3", SEER_CHAT_SMOLVLM}, {"llama-2", SEER_CHAT_LLAMA2},   {"llama-3", SEER_CHAT_LLAMA3},
+    {"qwen3-vl", SEER_CHAT_QWEN3VL}, {"gemma3", SEER_CHAT_GEMMA},     {"gemma-3", SEER_CHAT_GEMMA},
 };
 
 seer_chat_style seer_chat_from_name(const char *name) {

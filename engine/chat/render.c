@@ -154,7 +154,8 @@ char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs,
     out_str o = {0};
     put_n(&o, "", 0);
     switch (s) {
-    case SEER_CHAT_CHATML: render_chatml(&o, msgs, n_msgs, add_generation_prompt, NULL); break;
+    case SEER_CHAT_CHATML:
+    case SEER_CHAT_QWEN3VL: render_chatml(&o, msgs, n_msgs, add_generation_prompt, NULL); break;
     case SEER_CHAT_QWEN2VL:
         render_chatml(&o, msgs, n_msgs, add_generation_prompt, seer_chat_default_system(s));
         break;

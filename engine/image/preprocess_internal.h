@@ -71,6 +71,15 @@ int preprocess_idefics3_original(const seer_vision_hparams *hp, const seer_image
                                  seer_error *err);
 int preprocess_qwen_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                              seer_error *err);
+/* Qwen3-VL and Gemma 3 as llama.cpp prepares them (Pillow resamplers). */
+int preprocess_qwen3vl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                       seer_error *err);
+int preprocess_gemma3(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
+/* Appends src fitted into tw×th as llama.cpp's resize with PAD_CEIL does it:
+ * aspect kept (image_fit_size), Pillow's filter, centred on black; src as it
+ * is when it has that size. -1 when too large or out of memory. */
+int image_inputs_append_letterbox_pil(seer_image_inputs *out, const seer_image *src, int tw, int th,
+                                      seer_pil_filter filter, const seer_vision_hparams *hp);
 /* Appends src resized with Pillow's filter; -1 when out of memory. */
 int image_inputs_append_pil(seer_image_inputs *out, const seer_image *src, int w, int h, seer_pil_filter filter,
                             const seer_vision_hparams *hp);

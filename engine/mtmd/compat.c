@@ -10,16 +10,17 @@ int seer_mtmd_check_pair(const seer_llm *llm, const seer_vision *vision, seer_er
         seer_error_set(err, "model information unavailable");
         return -1;
     }
-    if (hp->n_embd_out != info->n_embd) {
+    /* Qwen3-VL: each image row is the LLM width times (1 + DeepStack layers) */
+    int width = info->n_embd_inp > 0 ? info->n_embd_inp : info->n_embd;
+    if (hp->n_embd_out != width) {
         seer_error_set(err,
                        "the vision model does not fit this language model: its projector gives %d-wide embeddings, "
-                       "the model's width is %d (wrong --mmproj file?)",
-                       hp->n_embd_out, info->n_embd);
+                       "the model's input width is %d (wrong --mmproj file?)",
+                       hp->n_embd_out, width);
         return -1;
     }
-    bool qwen = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
-    if (qwen && !info->mrope) {
-        seer_error_set(err, "the vision model (%s) needs a Qwen2-VL language model with M-RoPE, not '%s'",
+    if (seer_projector_mrope(hp->projector) && !info->mrope) {
+        seer_error_set(err, "the vision model (%s) needs a Qwen-VL language model with M-RoPE, not '%s'",
                        hp->projector_name, info->arch ? info->arch : "?");
         return -1;
     }

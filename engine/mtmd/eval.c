@@ -1,13 +1,14 @@
 /* Feeding a multimodal prompt to the decoder: consecutive positions, except
  * M-RoPE (t, row, col) for Qwen images, after which the next token
- * continues at P + max(nx, ny). */
+ * continues at P + max(nx, ny). A non-causal image (Gemma 3) goes in one
+ * batch of its own, as llama.cpp decodes it: its rows see each other. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "seer/mtmd.h"
 
 /* Rows per decoder call: bounds the decoder's per-batch scratch. Splitting a
- * chunk does not change the result (causal order is token order). */
+ * causal chunk does not change the result (causal order is token order). */
 #define MTMD_EVAL_BATCH 512
 
 void seer_mrope_image_positions(int32_t P, int nx, int ny, int32_t *pos) {
@@ -43,7 +44,7 @@ int seer_mtmd_eval(seer_ctx *ctx, const seer_mm_prompt *p, const volatile int *c
     int max_rows = 0;
     for (int i = 0; i < p->n_chunks; i++)
         if (p->chunks[i].type == SEER_CHUNK_IMAGE && p->chunks[i].n_tokens > max_rows) max_rows = p->chunks[i].n_tokens;
-    int32_t *pos = malloc(sizeof *pos * 4 * MTMD_EVAL_BATCH);
+    int32_t *pos = malloc(sizeof *pos * 4 * (size_t)(max_rows > MTMD_EVAL_BATCH ? max_rows : MTMD_EVAL_BATCH));
     int32_t *image_pos = max_rows ? malloc(sizeof *image_pos * 4 * (size_t)max_rows) : NULL;
     int32_t *start = malloc(sizeof *start * (size_t)(p->n_chunks + 1));
     if (!pos || (max_rows && !image_pos) || !start) {
@@ -76,9 +77,11 @@ int seer_mtmd_eval(seer_ctx *ctx, const seer_mm_prompt *p, const volatile int *c
         /* Consecutive rows use the decoder's own positions (correct for 1-D
          * and M-RoPE models alike) once its counter is at P. */
         if (!explicit_pos && seer_ctx_next_pos(ctx) != P) seer_ctx_truncate(ctx, seer_ctx_used(ctx), P);
-        for (int r0 = 0; rc == 0 && r0 < c->n_tokens; r0 += MTMD_EVAL_BATCH) {
-            int n = c->n_tokens - r0 < MTMD_EVAL_BATCH ? c->n_tokens - r0 : MTMD_EVAL_BATCH;
-            seer_batch b = {.n = n};
+        const bool non_causal = c->type == SEER_CHUNK_IMAGE && c->non_causal;
+        const int step = non_causal ? c->n_tokens : MTMD_EVAL_BATCH;
+        for (int r0 = 0; rc == 0 && r0 < c->n_tokens; r0 += step) {
+            int n = c->n_tokens - r0 < step ? c->n_tokens - r0 : step;
+            seer_batch b = {.n = n, .non_causal = non_causal};
             if (explicit_pos) {
                 for (int s = 0; s < 4; s++) memcpy(pos + s * n, image_pos + s * c->n_tokens + r0, sizeof *pos * (size_t)n);
                 b.pos = pos;

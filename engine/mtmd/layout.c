@@ -5,8 +5,12 @@
  *                 "\n" after each row but the last, then
  *                 "\n\n<fake_token_around_image><global-img>"[overview]
  *                 "<fake_token_around_image>"
- *   Qwen2/2.5-VL  <|vision_start|>[image]<|vision_end|>, the image taking
- *                 max(nx, ny) positions (M-RoPE) */
+ *   Qwen2/2.5/3-VL <|vision_start|>[image]<|vision_end|>, the image taking
+ *                 max(nx, ny) positions (M-RoPE)
+ *   Gemma 3       <start_of_image>[image]<end_of_image>, the image decoded
+ *                 non-causally
+ * The wrapper texts are tokenized with special tokens parsed: the ids come
+ * from the vocabulary. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,9 +22,8 @@ static int push_input(mtmd_builder *b, const seer_vision_hparams *hp, seer_pixel
                       mtmd_grid_fn grid, const void *grid_ctx) {
     int nx = 0, ny = 0;
     grid(grid_ctx, px->w, px->h, &nx, &ny);
-    bool qwen = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
-    int n_pos = qwen ? (nx > ny ? nx : ny) : nx * ny;
-    return mtmd_push_image(b, px, nx, ny, n_pos, image_index);
+    int n_pos = seer_projector_mrope(hp->projector) ? (nx > ny ? nx : ny) : nx * ny;
+    return mtmd_push_image(b, px, nx, ny, n_pos, seer_projector_non_causal(hp->projector), image_index);
 }
 
 static int layout_idefics3(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
@@ -47,20 +50,28 @@ static int layout_idefics3(mtmd_builder *b, const seer_vision_hparams *hp, seer_
     return 0;
 }
 
+/* One encoder input between two wrapper texts. */
+static int layout_wrapped(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
+                          mtmd_grid_fn grid, const void *grid_ctx, const char *begin, const char *end) {
+    if (in->n != 1) {
+        seer_error_set(b->err, "image %d: expected one encoder input, got %d", image_index + 1, in->n);
+        return -1;
+    }
+    if (push_str(b, begin) || push_input(b, hp, &in->inputs[0], image_index, grid, grid_ctx) || push_str(b, end))
+        return -1;
+    return 0;
+}
+
 int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
                       mtmd_grid_fn grid, const void *grid_ctx) {
     switch (hp->projector) {
     case SEER_PROJ_IDEFICS3: return layout_idefics3(b, hp, in, image_index, grid, grid_ctx);
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
-        if (in->n != 1) {
-            seer_error_set(b->err, "image %d: expected one encoder input, got %d", image_index + 1, in->n);
-            return -1;
-        }
-        if (push_str(b, "<|vision_start|>") || push_input(b, hp, &in->inputs[0], image_index, grid, grid_ctx) ||
-            push_str(b, "<|vision_end|>"))
-            return -1;
-        return 0;
+    case SEER_PROJ_QWEN3VL:
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|vision_start|>", "<|vision_end|>");
+    case SEER_PROJ_GEMMA3:
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<start_of_image>", "<end_of_image>");
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
         for (int i = 0; i < in->n; i++)
             if (push_input(b, hp, &in->inputs[i], image_index, grid, grid_ctx)) return -1;

@@ -18,7 +18,7 @@ int mtmd_push_tokens(mtmd_builder *b, const int32_t *ids, int n);
 /* Tokenizes text with special tokens parsed, no BOS/EOS, and appends it. */
 int mtmd_push_text(mtmd_builder *b, const char *text, size_t len);
 /* Appends an image chunk; takes ownership of px->data. */
-int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos, int image_index);
+int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos, bool non_causal, int image_index);
 
 /* Expands one preprocessed image into the family's wrapper text and image
  * chunks. Takes ownership of the inputs' pixel data. grid() gives the token

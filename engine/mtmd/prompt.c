@@ -74,7 +74,7 @@ int mtmd_push_text(mtmd_builder *b, const char *text, size_t len) {
     return -1;
 }
 
-int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos, int image_index) {
+int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos, bool non_causal, int image_index) {
     int64_t n = (int64_t)nx * ny;
     if (nx <= 0 || ny <= 0 || n_pos <= 0) {
         seer_error_set(b->err, "image %d: the vision model gives no tokens for a %d×%d input", image_index + 1, px->w,
@@ -94,6 +94,7 @@ int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos,
     c->type = SEER_CHUNK_IMAGE;
     c->n_tokens = (int)n;
     c->n_pos = n_pos;
+    c->non_causal = non_causal;
     c->nx = nx;
     c->ny = ny;
     c->image_index = image_index;

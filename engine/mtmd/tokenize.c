@@ -13,10 +13,12 @@ void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, in
     switch (hp->projector) {
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
+    case SEER_PROJ_QWEN3VL:
         *nx = w / (2 * p);
         *ny = h / (2 * p);
         return;
-    case SEER_PROJ_IDEFICS3: {
+    case SEER_PROJ_IDEFICS3:
+    case SEER_PROJ_GEMMA3: {
         int s = hp->scale_factor > 0 ? hp->scale_factor : 1;
         *nx = (w / p / s) * (h / p / s);
         *ny = 1;
@@ -88,7 +90,7 @@ int mtmd_tokenize(const seer_vocab *vocab, const seer_vision_hparams *hp, mtmd_g
     mtmd_builder b = {.p = out, .vocab = vocab, .err = err};
     if (hp) {
         out->n_embd = hp->n_embd_out;
-        out->mrope = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
+        out->mrope = seer_projector_mrope(hp->projector);
     }
     int rc = 0;
     if (add_special && seer_vocab_add_bos(vocab) && seer_vocab_bos(vocab) >= 0) {

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -23,6 +23,8 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"idefics3", SEER_PROJ_IDEFICS3},
         {"qwen2vl_merger", SEER_PROJ_QWEN2VL},
         {"qwen2.5vl_merger", SEER_PROJ_QWEN25VL},
+        {"qwen3vl_merger", SEER_PROJ_QWEN3VL},
+        {"gemma3", SEER_PROJ_GEMMA3},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -40,8 +42,8 @@ static int tensor_n_out(const gguf_file *f, const char *name) {
     return (int)t->ne[1];
 }
 
-/* Width the projector produces, from its last matrix: projection_dim is not
- * reliable (LLaVA files store CLIP's own projection width there). */
+/* LLM width the projector produces, from its last matrix: projection_dim is
+ * not reliable (LLaVA files store CLIP's own projection width there). */
 static int projector_out_width(const gguf_file *f, seer_projector p) {
     switch (p) {
     case SEER_PROJ_MLP: {
@@ -50,7 +52,28 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     }
     case SEER_PROJ_IDEFICS3: return tensor_n_out(f, "mm.model.fc.weight");
     case SEER_PROJ_QWEN2VL:
-    case SEER_PROJ_QWEN25VL: return tensor_n_out(f, "mm.2.weight");
+    case SEER_PROJ_QWEN25VL:
+    case SEER_PROJ_QWEN3VL: return tensor_n_out(f, "mm.2.weight");
+    case SEER_PROJ_GEMMA3: { /* stored transposed: [n_text, n_v] */
+        const gguf_tensor *t = gguf_find_tensor(f, "mm.input_projection.weight");
+        return t && t->n_dims == 2 && t->ne[0] > 0 && t->ne[0] <= MAX_WIDTH ? (int)t->ne[0] : 0;
+    }
+    }
+    return 0;
+}
+
+/* Qwen3-VL: the blocks with a DeepStack merger, found by their tensors
+ * (the file's is_deepstack_layers key is not read, as in llama.cpp). */
+static int read_deepstack(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+    char name[96];
+    for (int l = 0; l < hp->n_layer; l++) {
+        snprintf(name, sizeof name, "v.deepstack.%d.fc1.weight", l);
+        if (!gguf_find_tensor(f, name)) continue;
+        if (hp->n_deepstack == SEER_MAX_DEEPSTACK) {
+            seer_error_set(err, "%s: more than %d DeepStack layers", file_label(f), SEER_MAX_DEEPSTACK);
+            return -1;
+        }
+        hp->deepstack_layers[hp->n_deepstack++] = l;
     }
     return 0;
 }
@@ -188,6 +211,17 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
     }
     if (read_pinpoints(f, hp, err) != 0) return -1;
 
+    if (hp->projector == SEER_PROJ_GEMMA3) {
+        /* llama.cpp's default; written only by converters of test-sized models */
+        int64_t k = gguf_get_int(f, "clip.vision.projector.scale_factor", 4);
+        if (check_range(f, "clip.vision.projector.scale_factor", k, 1, 64, err)) return -1;
+        if ((image_size / patch_size) % k != 0 || image_size % patch_size != 0) {
+            seer_error_set(err, "%s: the %lld-pixel image is not a whole number of %lld×%lld-patch pooling cells",
+                           file_label(f), (long long)image_size, (long long)k, (long long)k);
+            return -1;
+        }
+        hp->scale_factor = (int)k;
+    }
     if (hp->projector == SEER_PROJ_IDEFICS3) {
         int64_t s = gguf_get_int(f, "clip.vision.projector.scale_factor", 1);
         int64_t pre = gguf_get_int(f, "clip.vision.preproc_image_size", image_size);
@@ -207,7 +241,17 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         if (check_range(f, "clip.vision.n_wa_pattern", n, 0, MAX_LAYERS, err)) return -1;
         hp->n_wa_pattern = (int)n;
     }
-    if (hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL) {
+    if (hp->projector == SEER_PROJ_QWEN3VL) {
+        /* llama.cpp merges 2×2 patches whatever the key says */
+        int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 2);
+        if (m != 2) {
+            seer_error_set(err, "%s: clip.vision.spatial_merge_size is %lld (only 2 is supported)", file_label(f),
+                           (long long)m);
+            return -1;
+        }
+        if (read_deepstack(f, hp, err) != 0) return -1;
+    }
+    if (seer_projector_mrope(hp->projector)) {
         if ((n_embd / n_head) % 4 != 0) {
             seer_error_set(err, "%s: head size %lld is not a multiple of 4 (2-D rotary embedding)", file_label(f),
                            (long long)(n_embd / n_head));
@@ -215,10 +259,11 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         }
     }
 
-    hp->n_embd_out = projector_out_width(f, hp->projector);
-    if (hp->n_embd_out <= 0) {
+    hp->n_embd_text = projector_out_width(f, hp->projector);
+    if (hp->n_embd_text <= 0) {
         seer_error_set(err, "%s: the '%s' projector's output matrix is missing", file_label(f), proj);
         return -1;
     }
+    hp->n_embd_out = hp->n_embd_text * (1 + hp->n_deepstack);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* Patch embedding: the stride-p convolution as one matrix product over the
  * patches flattened in the kernel's (channel, ky, kx) order; then the class
- * token and the learned positions where the tower has them. */
+ * token and the learned positions where the tower has them (Qwen3-VL's
+ * resampled to the patch grid). */
 #include <string.h>
 
 #include "vision/vision_internal.h"
@@ -38,7 +39,11 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
         memcpy(x, v->class_embd, (size_t)d * sizeof(float));
         n_seq++;
     }
+    if (v->cfg.pos_interp) { /* Qwen3-VL: the grid resampled, rows in merge-cell order */
+        vit_add_interp_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, l->row, l->col, l->n_patches, x);
+        return;
+    }
     /* Sequence row r (class token first) takes position row r: the layout
-     * is raster order whenever the tower has learned positions. */
+     * is raster order whenever the tower has learned positions as they are. */
     if (v->cfg.pos_embd) vit_add_rows(pool, x, v->pos_embd, n_seq * d);
 }

@@ -2,29 +2,43 @@
  * consecutive sequence rows (after ln_q, applied as the tower's post-LN), so
  * the cell's 4C-wide input is just the next 4 rows; mm.2 · gelu(mm.0 · x).
  * Rows come out in the sequence's cell order and are put back in raster
- * order of the merged grid. */
+ * order of the merged grid. Qwen3-VL's mergers are the same MLP (its
+ * DeepStack ones with a LayerNorm over the 4C features first). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "vision/vision_internal.h"
 
-int vit_project_qwen(const seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
-                     double *flops, seer_error *err) {
-    int64_t n_cells = l->n_patches / 4, mid = v->mm0.w.n_out, d_out = v->hp.n_embd_out;
+int vit_merge_cells(seer_pool *pool, const vit_norm_params *norm, float eps, const vit_linear *fc1,
+                    const vit_linear *fc2, const float *x, const vit_layout *l, float *out, int64_t out_stride,
+                    double *flops, seer_error *err) {
+    int64_t n_cells = l->n_patches / 4, width = fc1->w.n_in, mid = fc1->w.n_out, d_out = fc2->w.n_out;
+    float *normed = norm ? malloc((size_t)(n_cells * width) * sizeof(float)) : NULL;
     float *h = malloc((size_t)(n_cells * mid) * sizeof(float));
     float *y = malloc((size_t)(n_cells * d_out) * sizeof(float));
-    if (!h || !y) {
+    if (!h || !y || (norm && !normed)) {
+        free(normed);
         free(h);
         free(y);
         seer_error_set(err, "vision: out of memory (projector)");
         return -1;
     }
-    vit_linear_apply(pool, &v->mm0, x, n_cells, h, flops);
+    if (norm) {
+        vit_norm_rows(pool, VIT_NORM_LAYER, x, normed, norm, n_cells, width, eps);
+        x = normed;
+    }
+    vit_linear_apply(pool, fc1, x, n_cells, h, flops);
     vit_act_rows(pool, VIT_ACT_GELU_TANH, h, n_cells * mid);
-    vit_linear_apply(pool, &v->mm2, h, n_cells, y, flops);
+    vit_linear_apply(pool, fc2, h, n_cells, y, flops);
     for (int64_t c = 0; c < n_cells; c++)
-        memcpy(out + (int64_t)l->cell_raster[c] * d_out, y + c * d_out, (size_t)d_out * sizeof(float));
+        memcpy(out + (int64_t)l->cell_raster[c] * out_stride, y + c * d_out, (size_t)d_out * sizeof(float));
+    free(normed);
     free(h);
     free(y);
     return 0;
+}
+
+int vit_project_qwen(const seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
+                     double *flops, seer_error *err) {
+    return vit_merge_cells(pool, NULL, v->hp.eps, &v->mm0, &v->mm2, x, l, out, v->hp.n_embd_out, flops, err);
 }

@@ -27,13 +27,22 @@ typedef struct vit_block {
     vit_linear ff_second; /* n_ff → width */
 } vit_block;
 
-/* What distinguishes CLIP, SigLIP, Qwen2-VL and Qwen2.5-VL towers. */
+/* Qwen3-VL DeepStack merger fed by the output of block `layer`: the 4·n_v
+ * features of each 2×2 cell → LayerNorm → fc1 → GELU → fc2 (→ n_embd_text). */
+typedef struct vit_deepstack {
+    int layer;
+    vit_norm_params norm;
+    vit_linear fc1, fc2;
+} vit_deepstack;
+
+/* What distinguishes CLIP, SigLIP, Qwen2-VL, Qwen2.5-VL and Qwen3-VL towers. */
 typedef struct vit_config {
     vit_norm norm;
     vit_act act;
     bool gated_mlp;       /* down(act(gate·x) ⊙ up·x) */
     bool class_token;     /* CLIP: class embedding first, dropped before the projector */
     bool pos_embd;        /* learned absolute position rows */
+    bool pos_interp;      /* Qwen3-VL: the learned square grid interpolated to the patch grid */
     bool pre_ln, post_ln;
     bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
     bool window_attn;     /* Qwen2.5-VL: windowed blocks except every n_wa_pattern-th */
@@ -52,13 +61,16 @@ struct seer_vision {
     const float *class_embd;  /* [n_embd] */
     const float *pos_embd;    /* [n_pos][n_embd] */
     int n_pos;
+    int pos_side;             /* pos_interp: the grid is pos_side × pos_side */
     vit_norm_params pre_ln, post_ln;
     vit_block *blocks;
 
     /* Projector: mlp (mm.0, mm.2 | mlp_norm: mm.0, mm.1 LN, mm.3, mm.4 LN),
-     * idefics3 (fc), qwen merger (mm.0, mm.2). */
+     * idefics3 (fc), qwen merger (mm.0, mm.2), gemma3 (mm0: the input
+     * projection, transposed at load; mm_ln1: the soft-embedding RMSNorm). */
     vit_linear mm0, mm2;
     vit_norm_params mm_ln1, mm_ln2;
+    vit_deepstack *deepstack; /* [hp.n_deepstack] */
 
     /* f32 copies made at load (1-D tensors stored in other types, the summed
      * Qwen patch kernel): freed with the model. */
@@ -136,6 +148,30 @@ int vit_project_idefics3(const struct seer_vision *v, seer_pool *pool, const flo
                          float *out, double *flops, seer_error *err);
 int vit_project_qwen(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                      double *flops, seer_error *err);
+int vit_project_gemma3(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
+                       double *flops, seer_error *err);
+
+/* Qwen merger MLP over 2×2 cells (4 consecutive sequence rows each):
+ * [norm over 4·n_v →] fc1 → GELU → fc2; the row of sequence cell c goes to
+ * out + cell_raster[c]·out_stride (raster order of the merged grid), so the
+ * caller can place it as one slice of a wider row. */
+int vit_merge_cells(seer_pool *pool, const vit_norm_params *norm, float eps, const vit_linear *fc1,
+                    const vit_linear *fc2, const float *x, const vit_layout *l, float *out, int64_t out_stride,
+                    double *flops, seer_error *err);
+/* Qwen3-VL: after block il, the DeepStack merger of that block (if any)
+ * writes its slice of out [n_cells][n_embd_out]. */
+int vit_deepstack_after_block(const struct seer_vision *v, seer_pool *pool, int il, const float *x,
+                              const vit_layout *l, float *out, double *flops, seer_error *err);
+
+/* Qwen3-VL position embeddings: the S×S table (row-major, x fastest) of
+ * n_embd-wide rows resampled to a gw×gh grid as ggml's bilinear upscale
+ * with aligned corners does it, added to x row by row, sequence row i
+ * taking grid cell (row[i], col[i]). */
+void vit_add_interp_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                              const int *row, const int *col, int64_t n, float *x);
+/* Gemma 3: mean over k×k blocks of a gw×gh raster grid of n_embd rows →
+ * (gw/k)×(gh/k) rows, row-major (ggml's pool_2d sum order). */
+void vit_avg_pool(const float *x, int gw, int gh, int64_t n_embd, int k, float *out);
 
 /* y = W·x + b over n rows, counting FLOPs. */
 void vit_linear_apply(seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y, double *flops);

@@ -1,7 +1,9 @@
 /* Loading an mmproj file: hyper-parameters, the switches that pick the tower
  * variant, and every tensor checked for presence and shape. Weights are used
- * in place from the mapping; only small 1-D tensors in non-f32 types and the
- * summed Qwen patch kernel are copied. */
+ * in place from the mapping; only small 1-D tensors in non-f32 types, the
+ * summed Qwen patch kernel and Gemma 3's transposed input projection are
+ * copied. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,9 +168,26 @@ static void pick_config(seer_vision *v) {
     c->pos_embd = gguf_find_tensor(v->gguf, "v.position_embd.weight") != NULL;
     c->pre_ln = gguf_find_tensor(v->gguf, "v.pre_ln.weight") != NULL;
     c->post_ln = gguf_find_tensor(v->gguf, "v.post_ln.weight") != NULL;
-    c->rope2d = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
+    c->pos_interp = c->pos_embd && hp->projector == SEER_PROJ_QWEN3VL;
+    c->rope2d = seer_projector_mrope(hp->projector);
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
     c->mlp_norm = hp->projector == SEER_PROJ_MLP && strcmp(hp->projector_name, "mlp_norm") == 0;
+}
+
+/* Fused attn_qkv (Qwen3-VL): the output rows are q | k | v, so each part is
+ * a view of consecutive rows of the one matrix and of its bias. */
+static int load_fused_qkv(seer_vision *v, const char *prefix, vit_block *b, seer_error *err) {
+    int64_t d = v->hp.n_embd;
+    vit_linear qkv;
+    if (load_linear(v, prefix, d, 3 * d, true, &qkv, err) != 0) return -1;
+    vit_linear *parts[3] = {&b->q, &b->k, &b->v};
+    for (int i = 0; i < 3; i++) {
+        *parts[i] = qkv;
+        parts[i]->w.n_out = d;
+        parts[i]->w.data = (const char *)qkv.w.data + (size_t)(i * d) * qkv.w.row_bytes;
+        parts[i]->b = qkv.b ? qkv.b + i * d : NULL;
+    }
+    return 0;
 }
 
 static int load_block(seer_vision *v, int i, seer_error *err) {
@@ -178,11 +197,15 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
     char p[96];
 #define NAME(s) (snprintf(p, sizeof p, "v.blk.%d.%s", i, s), p)
     if (load_norm(v, NAME("ln1"), d, true, &b->ln1, err) || load_norm(v, NAME("ln2"), d, true, &b->ln2, err) ||
-        load_linear(v, NAME("attn_q"), d, d, true, &b->q, err) ||
-        load_linear(v, NAME("attn_k"), d, d, true, &b->k, err) ||
-        load_linear(v, NAME("attn_v"), d, d, true, &b->v, err) ||
         load_linear(v, NAME("attn_out"), d, d, true, &b->o, err))
         return -1;
+    if (gguf_find_tensor(v->gguf, NAME("attn_qkv.weight"))) {
+        if (load_fused_qkv(v, NAME("attn_qkv"), b, err) != 0) return -1;
+    } else if (load_linear(v, NAME("attn_q"), d, d, true, &b->q, err) ||
+               load_linear(v, NAME("attn_k"), d, d, true, &b->k, err) ||
+               load_linear(v, NAME("attn_v"), d, d, true, &b->v, err)) {
+        return -1;
+    }
     /* Legacy LLaVA converters swap the names: their ffn_down is width → n_ff. */
     const gguf_tensor *down = gguf_find_tensor(v->gguf, NAME("ffn_down.weight"));
     bool swapped = down && down->ne[0] == d && down->ne[1] != d;
@@ -191,6 +214,68 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
         return -1;
     if (v->cfg.gated_mlp && load_linear(v, NAME("ffn_gate"), d, ff, true, &b->ff_gate, err)) return -1;
 #undef NAME
+    return 0;
+}
+
+static int load_deepstack(seer_vision *v, seer_error *err) {
+    const seer_vision_hparams *hp = &v->hp;
+    if (hp->n_deepstack == 0) return 0;
+    int64_t d4 = 4 * (int64_t)hp->n_embd;
+    v->deepstack = calloc((size_t)hp->n_deepstack, sizeof *v->deepstack);
+    if (!v->deepstack) {
+        seer_error_set(err, "%s: out of memory", label(v));
+        return -1;
+    }
+    char p[96];
+    for (int i = 0; i < hp->n_deepstack; i++) {
+        vit_deepstack *ds = &v->deepstack[i];
+        ds->layer = hp->deepstack_layers[i];
+#define NAME(s) (snprintf(p, sizeof p, "v.deepstack.%d.%s", ds->layer, s), p)
+        if (load_norm(v, NAME("norm"), d4, true, &ds->norm, err) ||
+            load_linear(v, NAME("fc1"), d4, -1, true, &ds->fc1, err) ||
+            load_linear(v, NAME("fc2"), ds->fc1.w.n_out, hp->n_embd_text, true, &ds->fc2, err))
+            return -1;
+#undef NAME
+    }
+    return 0;
+}
+
+/* Gemma 3's input projection is stored as the checkpoint's raw parameter,
+ * [n_v][n_text] row-major (ggml ne [n_text, n_v]): the transpose of every
+ * other linear layer. It is transposed once here into n_text rows of n_v, in
+ * its own element type (F16 stays F16); block-quantized files are expanded
+ * to F32. */
+static int load_input_projection(seer_vision *v, seer_error *err) {
+    const char *name = "mm.input_projection.weight";
+    const gguf_tensor *t = gguf_find_tensor(v->gguf, name);
+    int64_t n_v = v->hp.n_embd, n_text = v->hp.n_embd_text;
+    const seer_type_info *ti = t ? seer_type_get(t->type) : NULL;
+    if (!t || !ti || t->n_dims != 2 || t->ne[0] != n_text || t->ne[1] != n_v || n_text % ti->block_size != 0) {
+        seer_error_set(err, "%s: tensor '%s' is missing or not [%lld, %lld]", label(v), name, (long long)n_text,
+                       (long long)n_v);
+        return -1;
+    }
+    bool keep_type = ti->block_size == 1;
+    int type = keep_type ? t->type : SEER_TYPE_F32;
+    size_t es = keep_type ? ti->block_bytes : sizeof(float);
+    char *dst = own_alloc(v, (size_t)(n_v * n_text) * es);
+    float *row = keep_type ? NULL : malloc((size_t)n_text * sizeof(float));
+    if (!dst || (!keep_type && !row)) {
+        free(row);
+        seer_error_set(err, "%s: out of memory", label(v));
+        return -1;
+    }
+    size_t src_row = seer_row_bytes(t->type, n_text);
+    for (int64_t c = 0; c < n_v; c++) { /* source row c: input feature c of every output */
+        const char *src = (const char *)t->data + (size_t)c * src_row;
+        if (!keep_type) {
+            seer_dequantize_row(t->type, src, row, n_text);
+            src = (const char *)row;
+        }
+        for (int64_t o = 0; o < n_text; o++) memcpy(dst + ((size_t)(o * n_v + c)) * es, src + (size_t)o * es, es);
+    }
+    free(row);
+    v->mm0 = (vit_linear){.w = {.type = type, .n_in = n_v, .n_out = n_text, .data = dst, .row_bytes = (size_t)n_v * es}};
     return 0;
 }
 
@@ -216,8 +301,12 @@ static int load_projector(seer_vision *v, seer_error *err) {
     }
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
+    case SEER_PROJ_QWEN3VL:
         if (load_linear(v, "mm.0", 4 * d, -1, true, &v->mm0, err)) return -1;
-        return load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err);
+        if (load_linear(v, "mm.2", v->mm0.w.n_out, hp->n_embd_text, true, &v->mm2, err)) return -1;
+        return load_deepstack(v, err);
+    case SEER_PROJ_GEMMA3:
+        return load_norm(v, "mm.soft_emb_norm", d, true, &v->mm_ln1, err) || load_input_projection(v, err) ? -1 : 0;
     }
     return -1;
 }
@@ -237,6 +326,13 @@ static int load_tower(seer_vision *v, seer_error *err) {
             return -1;
         }
         v->n_pos = (int)t->ne[1];
+        if (v->cfg.pos_interp) {
+            v->pos_side = (int)sqrt((double)v->n_pos);
+            if ((int64_t)v->pos_side * v->pos_side != v->n_pos) {
+                seer_error_set(err, "%s: %d position embeddings do not form a square grid", label(v), v->n_pos);
+                return -1;
+            }
+        }
         if (load_vec(v, "v.position_embd.weight", d * v->n_pos, true, &v->pos_embd, err)) return -1;
     } else if (!v->cfg.rope2d) {
         seer_error_set(err, "%s: tensor 'v.position_embd.weight' is missing", label(v));
@@ -276,6 +372,7 @@ void seer_vision_free(seer_vision *v) {
     for (int i = 0; i < v->n_owned; i++) free(v->owned[i]);
     free(v->owned);
     free(v->blocks);
+    free(v->deepstack);
     gguf_close(v->gguf);
     free(v);
 }
@@ -291,10 +388,12 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     switch (hp->projector) {
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
+    case SEER_PROJ_QWEN3VL:
         *nx = gw / 2;
         *ny = gh / 2;
         return;
     case SEER_PROJ_IDEFICS3:
+    case SEER_PROJ_GEMMA3:
         *nx = (gw / hp->scale_factor) * (gh / hp->scale_factor);
         *ny = 1;
         return;

@@ -146,8 +146,9 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
         return -1;
     }
     int unit = v->cfg.rope2d ? 2 * hp->patch_size
-               : hp->projector == SEER_PROJ_IDEFICS3 ? hp->patch_size * hp->scale_factor
-                                                     : hp->patch_size;
+               : hp->projector == SEER_PROJ_IDEFICS3 || hp->projector == SEER_PROJ_GEMMA3
+                   ? hp->patch_size * hp->scale_factor
+                   : hp->patch_size;
     if (in->w % unit != 0 || in->h % unit != 0) {
         seer_error_set(err, "vision: input %dx%d is not a multiple of %d pixels", in->w, in->h, unit);
         return -1;
@@ -157,7 +158,7 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
         seer_error_set(err, "vision: input %dx%d has too many patches (%lld)", in->w, in->h, (long long)n);
         return -1;
     }
-    if (v->cfg.pos_embd && n + (v->cfg.class_token ? 1 : 0) != v->n_pos) {
+    if (v->cfg.pos_embd && !v->cfg.pos_interp && n + (v->cfg.class_token ? 1 : 0) != v->n_pos) {
         seer_error_set(err, "vision: input %dx%d gives %lld patches but the model has %d positions", in->w, in->h,
                        (long long)n, v->n_pos - (v->cfg.class_token ? 1 : 0));
         return -1;
@@ -205,6 +206,7 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
             goto done;
         }
         run_block(v, pool, il, &l, n_seq, &s, &fl);
+        if (v->deepstack && vit_deepstack_after_block(v, pool, il, s.x, &l, out, &fl, err) != 0) goto done;
     }
     if (cancel && *cancel) {
         seer_error_set(err, "cancelled");
@@ -217,7 +219,9 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
     case SEER_PROJ_MLP: rc = vit_project_mlp(v, pool, patches_out, l.n_patches, out, &fl, err); break;
     case SEER_PROJ_IDEFICS3: rc = vit_project_idefics3(v, pool, patches_out, &l, out, &fl, err); break;
     case SEER_PROJ_QWEN2VL:
-    case SEER_PROJ_QWEN25VL: rc = vit_project_qwen(v, pool, patches_out, &l, out, &fl, err); break;
+    case SEER_PROJ_QWEN25VL:
+    case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, &l, out, &fl, err); break;
+    case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, &l, out, &fl, err); break;
     }
     if (rc == 0 && flops) *flops += fl;
 done:

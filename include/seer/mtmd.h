@@ -22,6 +22,7 @@ typedef struct seer_chunk {
     seer_pixels pixels;                /* encoder input of an image chunk (freed once encoded) */
     int nx, ny;                        /* token grid */
     int n_pos;                         /* positions the chunk takes */
+    bool non_causal;                   /* image rows attend to each other both ways (Gemma 3) */
     float *embd;                       /* [n_tokens][n_embd] once encoded */
     double encode_ms;
 } seer_chunk;
@@ -31,14 +32,15 @@ typedef struct seer_mm_prompt {
     seer_chunk *chunks;
     int n_tokens;                      /* rows over all chunks */
     int n_pos;                         /* positions over all chunks */
-    int n_embd;                        /* width of image embeddings (projector output) */
-    bool mrope;                        /* image chunks take M-RoPE positions (Qwen2/2.5-VL) */
+    int n_embd;                        /* width of image embeddings (projector output, = the LLM's n_embd_inp) */
+    bool mrope;                        /* image chunks take M-RoPE positions (Qwen2/2.5/3-VL) */
 } seer_mm_prompt;
 
 /* Whether a vision model (mmproj) fits a language model: the projector's
- * output width must be the LLM's embedding width, and Qwen2/2.5-VL
- * projectors need an M-RoPE (qwen2vl) LLM. Call it after loading both:
- * eval trusts it. Errors name both widths / kinds. */
+ * output width must be the width of the LLM's input rows (n_embd_inp:
+ * Qwen3-VL's rows carry the DeepStack slices too), and Qwen-VL projectors
+ * need an M-RoPE LLM. Call it after loading both: eval trusts it. Errors
+ * name both widths / kinds. */
 int seer_mtmd_check_pair(const seer_llm *llm, const seer_vision *vision, seer_error *err);
 
 /* Splits text at markers, tokenizes each piece (specials parsed, no BOS/EOS),
@@ -69,7 +71,8 @@ int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, co
  * the context's next position on. Logits of the last row are then available.
  * All or nothing: on error or cancel the context is rolled back to where it
  * was before the call. M-RoPE is used when p->mrope is set (Qwen projectors;
- * their LLMs are qwen2vl). */
+ * their LLMs are qwen2vl / qwen3vl). A non-causal image chunk is decoded as
+ * one batch on its own. */
 int seer_mtmd_eval(seer_ctx *ctx, const seer_mm_prompt *p, const volatile int *cancel, seer_error *err);
 
 /* Start position of every chunk when the prompt begins at pos0 (start has

@@ -12,9 +12,20 @@ typedef enum seer_projector {
     SEER_PROJ_IDEFICS3,   /* SmolVLM */
     SEER_PROJ_QWEN2VL,    /* "qwen2vl_merger" */
     SEER_PROJ_QWEN25VL,   /* "qwen2.5vl_merger" */
+    SEER_PROJ_QWEN3VL,    /* "qwen3vl_merger": Qwen3-VL, with DeepStack mergers */
+    SEER_PROJ_GEMMA3,     /* "gemma3": SigLIP, average pool, soft-embedding norm */
 } seer_projector;
 
+/* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
+static inline bool seer_projector_mrope(seer_projector p) {
+    return p == SEER_PROJ_QWEN2VL || p == SEER_PROJ_QWEN25VL || p == SEER_PROJ_QWEN3VL;
+}
+/* Image chunks of these projectors are decoded with attention among all
+ * their rows (llama.cpp turns causal attention off for them). */
+static inline bool seer_projector_non_causal(seer_projector p) { return p == SEER_PROJ_GEMMA3; }
+
 #define SEER_MAX_PINPOINTS 64
+#define SEER_MAX_DEEPSTACK 32
 
 /* How images become encoder inputs: as the model's own processor (HF
  * transformers: Pillow-exact resampling, the authors' resize, pad and tile
@@ -29,14 +40,19 @@ typedef struct seer_vision_hparams {
     int image_size, patch_size;
     int n_embd, n_ff, n_layer, n_head;
     float eps;
-    int n_embd_out;                 /* LLM width the projector produces */
+    int n_embd_out;                 /* width of each output row (all DeepStack slices included) */
+    int n_embd_text;                /* LLM width: n_embd_out / (1 + n_deepstack) */
     float mean[3], std[3];
     bool anyres;                    /* LLaVA-1.6: image_grid_pinpoints present */
     int n_pinpoints;
     int pinpoints[SEER_MAX_PINPOINTS][2]; /* (width, height) */
-    int scale_factor;               /* idefics3 pixel shuffle */
+    int scale_factor;               /* idefics3 pixel shuffle; gemma3 average pool (k×k patches a token) */
     int preproc_image_size;         /* idefics3 refined canvas (2048) */
     int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
+    /* qwen3vl: blocks whose output also feeds a DeepStack merger (ascending);
+     * each adds an n_embd_text slice to every output row. */
+    int n_deepstack;
+    int deepstack_layers[SEER_MAX_DEEPSTACK];
     bool use_gelu, use_silu;
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
 } seer_vision_hparams;

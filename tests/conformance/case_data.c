@@ -74,7 +74,9 @@ static int load_greedy(case_data *cd, char *why, size_t cap) {
     return 0;
 }
 
-/* The KV cache type the references were computed with. */
+/* The KV cache type the references were computed with, and whether their
+ * image chunks were decoded non-causally (llama.cpp does for the gemma3
+ * projector). */
 static int load_kv_type(case_data *cd, char *why, size_t cap) {
     char *p = path_join(cd->dir, "expected/meta.json");
     char jerr[128];
@@ -83,6 +85,8 @@ static int load_kv_type(case_data *cd, char *why, size_t cap) {
     free(p);
     if (present && !meta) return fail(why, cap, "expected/meta.json: %s", jerr);
     const char *t = json_str(json_get(meta, "kv_cache_type"));
+    const char *proj = json_str(json_get(meta, "projector_type"));
+    cd->image_non_causal = proj && strcmp(proj, "gemma3") == 0;
     cd->kv_type = SEER_KV_F32;
     const bool ok = !t || seer_kv_type_parse(t, &cd->kv_type);
     if (!ok) fail(why, cap, "expected/meta.json: kv_cache_type '%s' is neither f32 nor f16", t);

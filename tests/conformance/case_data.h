@@ -23,6 +23,7 @@ typedef struct case_data {
     char **image_paths;
     int n_predict;
     seer_kv_type kv_type;   /* the references' KV cache (expected/meta.json kv_cache_type; F32 if absent) */
+    bool image_non_causal;  /* image chunks decoded non-causally (meta.json projector_type gemma3) */
     double tol_logits, tol_embd, tol_margin;
     ref_chunk *chunks;
     int n_chunks, n_tokens_total, n_pos_total;
@@ -37,7 +38,7 @@ typedef struct case_data {
  * model file is reported through *missing (the case is then skipped). */
 int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, size_t why_cap);
 void case_data_free(case_data *cd);
-/* Expected embeddings of image chunk k ([n_tokens][n_embd]); NULL if absent. */
+/* Expected embeddings of image chunk k ([n_tokens][n_embd_inp]); NULL if absent. */
 float *case_data_image_embd(const case_data *cd, int k, size_t *n);
 
 #endif

@@ -127,13 +127,13 @@ void check_decoder(const case_data *cd, const seer_llm *llm, seer_pool *pool, ch
         const ref_chunk *r = &cd->chunks[i];
         int32_t *pos = malloc(sizeof *pos * 4 * (size_t)(r->n_tokens ? r->n_tokens : 1));
         float *embd = NULL;
-        seer_batch b = {.n = r->n_tokens, .pos = pos};
+        seer_batch b = {.n = r->n_tokens, .pos = pos, .non_causal = r->image && cd->image_non_causal};
         if (r->image) {
             size_t n = 0;
             embd = case_data_image_embd(cd, r->index, &n);
-            if (!embd || n != (size_t)r->n_tokens * (size_t)info->n_embd) {
+            if (!embd || n != (size_t)r->n_tokens * (size_t)info->n_embd_inp) {
                 out_fail(out, "expected/image_embd_%d.f32: missing or not %d x %d floats", r->index, r->n_tokens,
-                        info->n_embd);
+                        info->n_embd_inp);
             }
             b.embd = embd;
         } else {

@@ -1,6 +1,6 @@
 /* Chat templates: each style renders system + user + assistant + user exactly
  * as the model's own Jinja template does. The expected strings were produced
- * by rendering the real templates (Qwen2-VL and SmolVLM as shipped in their
+ * by rendering the real templates (Qwen2-VL, Qwen3-VL and SmolVLM as shipped in their
  * GGUFs, llava-hf's LLaVA template, Meta's Llama-2/3, Mistral-7B-Instruct
  * v0.2, Gemma 3, generic ChatML) with Python's jinja2, the leading BOS text
  * removed and "<image>" written as the media marker. */
@@ -27,6 +27,10 @@ static const expected_render EXPECTED[] = {
     {SEER_CHAT_QWEN2VL, true, false, "<|im_start|>system\nYou are a terse assistant.<|im_end|>\n<|im_start|>user\n<__media__>  What is in this picture?\n<|im_end|>\n<|im_start|>assistant\nA cat. <|im_end|>\n<|im_start|>user\nAnd its colour?<|im_end|>\n"},
     {SEER_CHAT_QWEN2VL, false, true, "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n<__media__>  What is in this picture?\n<|im_end|>\n<|im_start|>assistant\nA cat. <|im_end|>\n<|im_start|>user\nAnd its colour?<|im_end|>\n<|im_start|>assistant\n"},
     {SEER_CHAT_QWEN2VL, false, false, "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n<__media__>  What is in this picture?\n<|im_end|>\n<|im_start|>assistant\nA cat. <|im_end|>\n<|im_start|>user\nAnd its colour?<|im_end|>\n"},
+    {SEER_CHAT_QWEN3VL, true, true, "<|im_start|>system\nYou are a terse assistant.<|im_end|>\n<|im_start|>user\n<__media__>  What is in this picture?\n<|im_end|>\n<|im_start|>assistant\nA cat. <|im_end|>\n<|im_start|>user\nAnd its colour?<|im_end|>\n<|im_start|>assistant\n"},
+    {SEER_CHAT_QWEN3VL, true, false, "<|im_start|>system\nYou are a terse assistant.<|im_end|>\n<|im_start|>user\n<__media__>  What is in this picture?\n<|im_end|>\n<|im_start|>assistant\nA cat. <|im_end|>\n<|im_start|>user\nAnd its colour?<|im_end|>\n"},
+    {SEER_CHAT_QWEN3VL, false, true, "<|im_start|>user\n<__media__>  What is in this picture?\n<|im_end|>\n<|im_start|>assistant\nA cat. <|im_end|>\n<|im_start|>user\nAnd its colour?<|im_end|>\n<|im_start|>assistant\n"},
+    {SEER_CHAT_QWEN3VL, false, false, "<|im_start|>user\n<__media__>  What is in this picture?\n<|im_end|>\n<|im_start|>assistant\nA cat. <|im_end|>\n<|im_start|>user\nAnd its colour?<|im_end|>\n"},
     {SEER_CHAT_VICUNA, true, true, "You are a terse assistant. USER: <__media__>\n  What is in this picture?\n ASSISTANT: A cat.  USER: And its colour? ASSISTANT:"},
     {SEER_CHAT_VICUNA, true, false, "You are a terse assistant. USER: <__media__>\n  What is in this picture?\n ASSISTANT: A cat.  USER: And its colour? "},
     {SEER_CHAT_VICUNA, false, true, "USER: <__media__>\n  What is in this picture?\n ASSISTANT: A cat.  USER: And its colour? ASSISTANT:"},
@@ -56,7 +60,7 @@ static void check_render(const expected_render *e) {
     char first_user[128];
     /* LLaVA's template writes the image then "\n"; Qwen-VL and SmolVLM put it right before the text. */
     if (e->style == SEER_CHAT_VICUNA) snprintf(first_user, sizeof first_user, "%s\n%s", SEER_MEDIA_MARKER, u1);
-    else if (e->style == SEER_CHAT_QWEN2VL || e->style == SEER_CHAT_SMOLVLM)
+    else if (e->style == SEER_CHAT_QWEN2VL || e->style == SEER_CHAT_QWEN3VL || e->style == SEER_CHAT_SMOLVLM)
         snprintf(first_user, sizeof first_user, "%s%s", SEER_MEDIA_MARKER, u1);
     else snprintf(first_user, sizeof first_user, "%s", u1);
     seer_chat_msg msgs[4] = {
@@ -74,6 +78,8 @@ static void check_detect(void) {
     /* Distinctive pieces of the real templates. */
     CHECK(seer_chat_detect("{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>'}}") == SEER_CHAT_CHATML);
     CHECK(seer_chat_detect("{% if loop.first and message['role'] != 'system' %}<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n{% endif %}<|vision_start|><|image_pad|><|vision_end|>") == SEER_CHAT_QWEN2VL);
+    /* Qwen3-VL: the vision wrapper but no default system prompt */
+    CHECK(seer_chat_detect("{%- if messages[0].role == 'system' %}{{- '<|im_start|>system\n' }}{%- endif %}{{- '<|vision_start|><|image_pad|><|vision_end|>' }}") == SEER_CHAT_QWEN3VL);
     CHECK(seer_chat_detect("<|im_start|>{% for message in messages %}{{message['role'] | capitalize}}{{':'}}<end_of_utterance>\n{% endfor %}{{ 'Assistant:' }}") == SEER_CHAT_SMOLVLM);
     CHECK(seer_chat_detect("{% if message['role'] != 'system' %}{{ message['role'].upper() + ': '}}{% endif %}{{ 'ASSISTANT:' }}") == SEER_CHAT_VICUNA);
     CHECK(seer_chat_detect("{{ system_message }} USER: {{ content }} ASSISTANT: {{ answer }}</s>") == SEER_CHAT_VICUNA);
@@ -87,13 +93,14 @@ static void check_detect(void) {
 }
 
 static void check_names(void) {
-    for (int s = SEER_CHAT_CHATML; s <= SEER_CHAT_QWEN2VL; s++)
+    for (int s = SEER_CHAT_CHATML; s <= SEER_CHAT_QWEN3VL; s++)
         CHECK_MSG(seer_chat_from_name(seer_chat_style_name((seer_chat_style)s)) == (seer_chat_style)s, "style %d does not round-trip", s);
     CHECK(seer_chat_from_name("llava") == SEER_CHAT_VICUNA);
     CHECK(seer_chat_from_name("no-such-style") == SEER_CHAT_UNKNOWN);
     CHECK(seer_chat_from_name(NULL) == SEER_CHAT_UNKNOWN);
     CHECK(strcmp(seer_chat_default_system(SEER_CHAT_QWEN2VL), "You are a helpful assistant.") == 0);
     CHECK(seer_chat_default_system(SEER_CHAT_CHATML) == NULL);
+    CHECK(seer_chat_default_system(SEER_CHAT_QWEN3VL) == NULL);
     /* Fallbacks when a model has no usable template: LLaVA files get Vicuna with LLaVA's system prompt. */
     bool fb = false;
     CHECK(seer_chat_for_model(NULL, "mlp", &fb) == SEER_CHAT_VICUNA && fb);

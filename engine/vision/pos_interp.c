@@ -1,0 +1,55 @@
+/* Qwen3-VL's learned position table is a square grid; an image's patch grid
+ * rarely is. llama.cpp resamples the table with ggml's bilinear upscale in
+ * align-corners mode: the grid's outer rows and columns land on the table's
+ * outer ones. The float32 arithmetic below follows ggml's CPU kernel step by
+ * step (the scale factor, the clamped neighbour indices, the fraction taken
+ * from the clamped lower index, the weighted sum's order), so the rows match
+ * it to the last bit. */
+#include <math.h>
+
+#include "vision/vision_internal.h"
+
+/* Source coordinate of each of n_dst output positions over n_src table
+ * positions: lower index, upper index, fraction. */
+static void axis_sample(int n_src, int n_dst, int i, int *lo, int *hi, float *frac) {
+    float sf = n_dst > 1 && n_src > 1 ? (float)(n_dst - 1) / (float)(n_src - 1) : (float)n_dst / (float)n_src;
+    float x = (float)i / sf;
+    int a = (int)floorf(x), b = a + 1;
+    a = a < 0 ? 0 : a > n_src - 1 ? n_src - 1 : a;
+    b = b < 0 ? 0 : b > n_src - 1 ? n_src - 1 : b;
+    float d = x - (float)a;
+    *lo = a;
+    *hi = b;
+    *frac = d < 0.0f ? 0.0f : d > 1.0f ? 1.0f : d;
+}
+
+typedef struct interp_job {
+    const float *table;
+    int side, gw, gh;
+    int64_t n_embd;
+    const int *row, *col;
+    float *x;
+} interp_job;
+
+static void interp_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const interp_job *j = ctx;
+    const int64_t d = j->n_embd;
+    for (int64_t r = r0; r < r1; r++) {
+        int x0, x1, y0, y1;
+        float dx, dy;
+        axis_sample(j->side, j->gw, j->col[r], &x0, &x1, &dx);
+        axis_sample(j->side, j->gh, j->row[r], &y0, &y1, &dy);
+        const float *a = j->table + ((int64_t)y0 * j->side + x0) * d, *b = j->table + ((int64_t)y0 * j->side + x1) * d;
+        const float *c = j->table + ((int64_t)y1 * j->side + x0) * d, *e = j->table + ((int64_t)y1 * j->side + x1) * d;
+        float *out = j->x + r * d;
+        for (int64_t k = 0; k < d; k++)
+            out[k] += a[k] * (1 - dx) * (1 - dy) + b[k] * dx * (1 - dy) + c[k] * (1 - dx) * dy + e[k] * dx * dy;
+    }
+}
+
+void vit_add_interp_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                              const int *row, const int *col, int64_t n, float *x) {
+    interp_job j = {.table = table, .side = side, .gw = gw, .gh = gh, .n_embd = n_embd, .row = row, .col = col, .x = x};
+    seer_pool_for(pool, n, 1, interp_range, &j);
+}

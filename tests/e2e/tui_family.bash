@@ -1,0 +1,60 @@
+# A chat in the TUI on one conformance case's model files (sourced by
+# tui_qwen3vl.sh, tui_gemma3.sh): the image given on the command line is
+# attached to the first turn; two questions, both answers stream; the second
+# turn prefills only its own tokens and the cache holds the whole
+# conversation; /clear empties the cache and the next turn starts over.
+. "$(dirname "$0")/tui_lib.bash"
+
+# family_chat CASE: the case folder under tests/conformance/cases.
+family_chat() {
+  local dir
+  dir="$(cd "$(dirname "$0")/../conformance/cases" && pwd)/$1"
+  local image
+  image="$(cd "$(dirname "$0")/../conformance/images" && pwd)/scene-320x200.png"
+  [ -f "$dir/model.gguf" ] && [ -f "$dir/mmproj.gguf" ] || { echo "SKIP: case $1 not found"; exit 0; }
+  start 120 36 -m "$dir/model.gguf" --mmproj "$dir/mmproj.gguf" "$image" -n 6 --temp 0
+  wait_log '^loaded' 20
+  wait_log '^image [0-9]+ tokens' 20
+  local img_tokens
+  img_tokens=$(grep -m1 -oE '^image [0-9]+' "$LOG" | cut -d' ' -f2)
+
+  type_line "What is in the picture?"
+  wait_log '^done' 60 1
+  local p1 r1 u1
+  p1=$(grep -E '^prefill' "$LOG" | sed -n 1p | cut -d' ' -f2)
+  r1=$(grep -E '^done' "$LOG" | sed -n 1p | grep -oE 'tokens [0-9]+' | cut -d' ' -f2)
+  u1=$(grep -E '^done' "$LOG" | sed -n 1p | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+  [ "$p1" -gt "$img_tokens" ] || fail "first prefill ($p1) should hold the image ($img_tokens tokens) and the question"
+  [ "$r1" -gt 0 ] && [ "$(grep -cE '^token' "$LOG")" -eq "$r1" ] || fail "first answer did not stream ($r1 tokens)"
+  screen | grep -qF "› What is in the picture?" || fail "user turn not in the transcript"
+
+  type_line "And the colours?"
+  wait_log '^done' 60 2
+  local p2 r2 u2
+  p2=$(grep -E '^prefill' "$LOG" | sed -n 2p | cut -d' ' -f2)
+  r2=$(grep -E '^done' "$LOG" | sed -n 2p | grep -oE 'tokens [0-9]+' | cut -d' ' -f2)
+  u2=$(grep -E '^done' "$LOG" | sed -n 2p | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+  [ "$r2" -gt 0 ] && [ "$(grep -cE '^token' "$LOG")" -eq $((r1 + r2)) ] || fail "second answer did not stream ($r2 tokens)"
+  [ "$p2" -gt 0 ] && [ "$p2" -lt 30 ] || fail "second prefill ($p2) re-read the conversation ($u1 tokens cached)"
+  [ "$u2" -eq $((u1 + p2 + r2)) ] || fail "cache $u2 != $u1 + $p2 + $r2: the conversation was not kept in the KV cache"
+  wait_screen_re "prefill +$p2 tok" 5
+
+  type_line "/clear"
+  wait_log '^cleared' 5
+  wait_screen "new conversation"
+  type_line "What is in the picture?"
+  wait_log '^done' 60 3
+  local p3 r3 u3
+  p3=$(grep -E '^prefill' "$LOG" | sed -n 3p | cut -d' ' -f2)
+  r3=$(grep -E '^done' "$LOG" | sed -n 3p | grep -oE 'tokens [0-9]+' | cut -d' ' -f2)
+  u3=$(grep -E '^done' "$LOG" | sed -n 3p | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+  # the same question without the image, from an empty cache
+  [ "$p3" -lt "$p1" ] && [ "$p3" -gt 0 ] || fail "after /clear: prefill $p3 (first turn with the image: $p1)"
+  [ "$u3" -eq $((p3 + r3)) ] || fail "after /clear the cache holds $u3, not $p3 + $r3"
+
+  type_line "/quit"
+  local code
+  code=$(wait_exit 10)
+  [ "$code" = "SEER_EXIT=0" ] || fail "exit: $code"
+  echo ok
+}
