@@ -78,6 +78,18 @@ seer_vec_dot16_fn seer_vec_dot16_get(int type);
 /* The kernel of one level, or NULL when the CPU lacks it. */
 seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type);
 
+/* The same for nr (1..SEER_DOT16_MAX_ROWS) activation rows act_stride
+ * bytes apart: out[16·r + k] is row r's dot with weight row k, exactly
+ * what the one-row kernel gives (prompts on CPUs without AMX: each weight
+ * vector loaded serves every activation row). */
+#define SEER_DOT16_MAX_ROWS 4
+typedef void (*seer_vec_dot16_rows_fn)(int64_t n, const void *group, const void *act, size_t act_stride, int nr,
+                                       float *out);
+/* The kernel at seer_simd_level(), or NULL when that level has none for `type`. */
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type);
+/* The AVX-512 build's kernels (NULL where it has none). */
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type);
+
 /* Bytes of one group of 16 rows of n_in weights of `type`, or 0 when such
  * rows have no interleaved layout (their type has none, or n_in is not a
  * whole number of the layout's blocks). */

@@ -87,6 +87,11 @@ seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type) {
 
 seer_vec_dot16_fn seer_vec_dot16_get(int type) { return seer_vec_dot16_kernel(seer_simd_level(), type); }
 
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) {
+    const dispatch *d = get_tables();
+    return d->has_level[SEER_SIMD_AVX512] && seer_simd_level() >= SEER_SIMD_AVX512 ? seer_vec_dot16_rows_avx512(type) : NULL;
+}
+
 const char *seer_simd_name(void) { return seer_simd_level_name(seer_simd_level()); }
 
 seer_q8_panel_fn seer_q8_panel_kernel(void) {

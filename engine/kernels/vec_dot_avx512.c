@@ -106,67 +106,109 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
     return hsum_ps(acc);
 }
 
-/* Sixteen interleaved Q4_K rows × Q8_K with 512-bit vectors: one lane per
- * row of the whole group (the 256-bit kernel's two halves at once). The
- * high nibbles are multiplied in place, as 16× their value (VPDPBUSD does
- * not saturate and a sub-block's sum still fits in 32 bits), and the sums
- * shifted back once per sub-block. */
-static void dot16_q4_K_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+/* The one-row kernel (decode) and the several-row one (nr = 1..4, a
+ * prompt without AMX) of a type's dot16xn_TYPE_512, NR a constant in each
+ * so that its per-row registers stay registers. */
+#define DOT16_KERNELS(t)                                                                                          \
+    static void dot16_##t##_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {              \
+        dot16xn_##t##_512(n, w, a, 0, 1, out);                                                                    \
+    }                                                                                                             \
+    static void dot16_rows_##t##_512(int64_t n, const void *w, const void *a, size_t act_stride, int nr,          \
+                                     float *out) {                                                                \
+        switch (nr) {                                                                                             \
+        case 4: dot16xn_##t##_512(n, w, a, act_stride, 4, out); break;                                            \
+        case 3: dot16xn_##t##_512(n, w, a, act_stride, 3, out); break;                                            \
+        case 2: dot16xn_##t##_512(n, w, a, act_stride, 2, out); break;                                            \
+        default: dot16xn_##t##_512(n, w, a, act_stride, 1, out); break;                                           \
+        }                                                                                                         \
+    }
+
+/* Sixteen interleaved Q4_K rows × NR rows of Q8_K activations (rows
+ * act_stride bytes apart) with 512-bit vectors: one lane per weight row
+ * of the whole group (the 256-bit kernel's two halves at once). The high
+ * nibbles are multiplied in place, as 16× their value (VPDPBUSD does not
+ * saturate and a sub-block's sum still fits in 32 bits), and the sums
+ * shifted back once per sub-block. With NR > 1 (prompts without AMX) each
+ * weight vector loaded and split into nibbles serves NR activation rows,
+ * whose 4-byte runs VPDPBUSD takes as broadcast memory operands; each
+ * row's float steps are exactly those of NR = 1, so a prompt's rows get
+ * the numbers decode gives them. */
+static inline __attribute__((always_inline)) void dot16xn_q4_K_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
     const block_q4_Kx16 *x = w;
-    const block_q8_K *y = a;
     const __m512i m4 = _mm512_set1_epi8(0x0F);
-    __m512 acc = _mm512_setzero_ps(), acc_mins = _mm512_setzero_ps();
+    __m512 acc[4], acc_mins[4];
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) acc[r] = acc_mins[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
         stream_prefetch(&pf, Q4_KX16_HEAD_LINES);
-        __m128i bsums = _mm_hadd_epi16(_mm_loadu_si128((const __m128i *)y[i].bsums),
-                                       _mm_loadu_si128((const __m128i *)(y[i].bsums + 8)));
-        /* sums of the 8 sub-blocks' activations, as 16-bit pairs (2c, 2c+1) */
-        const __m512i pair_sums[4] = {_mm512_broadcastd_epi32(bsums), _mm512_broadcastd_epi32(_mm_srli_si128(bsums, 4)),
-                                      _mm512_broadcastd_epi32(_mm_srli_si128(bsums, 8)),
-                                      _mm512_broadcastd_epi32(_mm_srli_si128(bsums, 12))};
-        __m512i isum = _mm512_setzero_si512(), msum = _mm512_setzero_si512();
+        const block_q8_K *y[4];
+        /* per row, the sums of the 8 sub-blocks' activations as 16-bit pairs (2c, 2c+1) */
+        int32_t pair_sums[4][4];
+        #pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) {
+            y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
+            __m128i bsums = _mm_hadd_epi16(_mm_loadu_si128((const __m128i *)y[r]->bsums),
+                                           _mm_loadu_si128((const __m128i *)(y[r]->bsums + 8)));
+            _mm_storeu_si128((__m128i *)pair_sums[r], bsums);
+        }
+        __m512i isum[4], msum[4];
+        #pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) isum[r] = msum[r] = _mm512_setzero_si512();
+        #pragma GCC unroll 4
         for (int c = 0; c < 4; c++) {
-            __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+            __m512i lo[4], hi[4];
+            #pragma GCC unroll 4
+            for (int r = 0; r < NR; r++) lo[r] = hi[r] = _mm512_setzero_si512();
+            #pragma GCC unroll 8
             for (int g = 0; g < 8; g++) {
                 stream_prefetch(&pf, 1);
                 __m512i q = _mm512_loadu_si512((const void *)x[i].qs[c][g][0]);
-                lo = _mm512_dpbusd_epi32(lo, _mm512_and_si512(q, m4),
-                                         _mm512_set1_epi32((int)load_u32((const uint8_t *)y[i].qs + 64 * c + 4 * g)));
-                hi = _mm512_dpbusd_epi32(hi, _mm512_andnot_si512(m4, q),
-                                         _mm512_set1_epi32((int)load_u32((const uint8_t *)y[i].qs + 64 * c + 32 + 4 * g)));
+                __m512i q_lo = _mm512_and_si512(q, m4), q_hi = _mm512_andnot_si512(m4, q);
+                #pragma GCC unroll 4
+                for (int r = 0; r < NR; r++) {
+                    const uint8_t *qa = (const uint8_t *)y[r]->qs + 64 * c + 4 * g;
+                    lo[r] = _mm512_dpbusd_epi32(lo[r], q_lo, _mm512_set1_epi32((int)load_u32(qa)));
+                    hi[r] = _mm512_dpbusd_epi32(hi[r], q_hi, _mm512_set1_epi32((int)load_u32(qa + 32)));
+                }
             }
-            hi = _mm512_srai_epi32(hi, 4);
             __m512i sc_lo = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x[i].scales[2 * c]));
             __m512i sc_hi = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x[i].scales[2 * c + 1]));
-            isum = _mm512_add_epi32(isum, _mm512_add_epi32(_mm512_mullo_epi32(lo, sc_lo), _mm512_mullo_epi32(hi, sc_hi)));
             __m512i mins = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)x[i].mins[c][0]));
-            msum = _mm512_add_epi32(msum, _mm512_madd_epi16(mins, pair_sums[c]));
+            #pragma GCC unroll 4
+            for (int r = 0; r < NR; r++) {
+                isum[r] = _mm512_add_epi32(isum[r], _mm512_add_epi32(_mm512_mullo_epi32(lo[r], sc_lo),
+                                                                     _mm512_mullo_epi32(_mm512_srai_epi32(hi[r], 4), sc_hi)));
+                msum[r] = _mm512_add_epi32(msum[r], _mm512_madd_epi16(mins, _mm512_set1_epi32(pair_sums[r][c])));
+            }
         }
-        __m512 yd = _mm512_set1_ps(y[i].d);
-        __m512 d = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d)), yd);
-        __m512 dmin = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].dmin)), yd);
-        acc = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(isum), acc);
-        acc_mins = _mm512_fmadd_ps(dmin, _mm512_cvtepi32_ps(msum), acc_mins);
+        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d));
+        __m512 dmin16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].dmin));
+        #pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) {
+            __m512 yd = _mm512_set1_ps(y[r]->d);
+            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, yd), _mm512_cvtepi32_ps(isum[r]), acc[r]);
+            acc_mins[r] = _mm512_fmadd_ps(_mm512_mul_ps(dmin16, yd), _mm512_cvtepi32_ps(msum[r]), acc_mins[r]);
+        }
     }
-    _mm512_storeu_ps(out, _mm512_sub_ps(acc, acc_mins));
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, _mm512_sub_ps(acc[r], acc_mins[r]));
 }
 
+DOT16_KERNELS(q4_K)
+
 /* Four runs of 4 weights of 16 Q6_K rows from 192 bytes at p (two ql
- * loads, one qh: q[h][g] of block_q6_Kx16), as unsigned value + 32, each
- * multiplied by its 4 activations (at a, a + 32, a + 64, a + 96) into s[t]. */
-static inline void q6_K_runs_512(const uint8_t *p, const uint8_t *a, __m512i *s0, __m512i *s1, __m512i *s2, __m512i *s3) {
+ * loads, one qh: q[h][g] of block_q6_Kx16), as unsigned value + 32: run t
+ * goes with the activations at +32t. */
+static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
     __m512i q0 = _mm512_loadu_si512((const void *)p), q1 = _mm512_loadu_si512((const void *)(p + 64));
     __m512i qh = _mm512_loadu_si512((const void *)(p + 128));
-    __m512i u0 = _mm512_or_si512(_mm512_and_si512(q0, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4), m30));
-    __m512i u1 = _mm512_or_si512(_mm512_and_si512(q1, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 2), m30));
-    __m512i u2 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q0, 4), m4), _mm512_and_si512(qh, m30));
-    __m512i u3 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4), _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30));
-    *s0 = _mm512_dpbusd_epi32(*s0, u0, _mm512_set1_epi32((int)load_u32(a)));
-    *s1 = _mm512_dpbusd_epi32(*s1, u1, _mm512_set1_epi32((int)load_u32(a + 32)));
-    *s2 = _mm512_dpbusd_epi32(*s2, u2, _mm512_set1_epi32((int)load_u32(a + 64)));
-    *s3 = _mm512_dpbusd_epi32(*s3, u3, _mm512_set1_epi32((int)load_u32(a + 96)));
+    u[0] = _mm512_or_si512(_mm512_and_si512(q0, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4), m30));
+    u[1] = _mm512_or_si512(_mm512_and_si512(q1, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 2), m30));
+    u[2] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q0, 4), m4), _mm512_and_si512(qh, m30));
+    u[3] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4), _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30));
 }
 
 /* isum + scale · (s − 32 · activation sum), per row, for group grp. */
@@ -175,68 +217,111 @@ static inline __m512i q6_K_scaled_512(__m512i isum, __m512i s, const block_q6_Kx
     return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(32 * y->bsums[grp])), sc));
 }
 
-/* Sixteen interleaved Q6_K rows × Q8_K with 512-bit vectors, one lane per
- * row: VPDPBUSD sums each run of 4 weights against its 4 activations into
- * the accumulator of the run's group of 16 weights; a group's sum less 32 ·
- * its activation sum (the block sums) is scaled per lane by the row's
- * scale. The group is read front to back, one stream. */
-static void dot16_q6_K_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+/* Sixteen interleaved Q6_K rows × NR rows of Q8_K activations with 512-bit
+ * vectors, one lane per weight row: VPDPBUSD sums each run of 4 weights
+ * against its 4 activations into the accumulator of the run's group of 16
+ * weights; a group's sum less 32 · its activation sum (the block sums) is
+ * scaled per lane by the row's scale. The group is read front to back, one
+ * stream; with NR > 1 the weights unpacked once serve every activation
+ * row, whose float steps are those of NR = 1 (as dot16xn_q4_K_512). */
+static inline __attribute__((always_inline)) void dot16xn_q6_K_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
     const block_q6_Kx16 *x = w;
-    const block_q8_K *y = a;
-    __m512 acc = _mm512_setzero_ps();
+    __m512 acc[4];
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
-        const uint8_t *q8 = (const uint8_t *)y[i].qs;
-        __m512i isum = _mm512_setzero_si512();
+        const block_q8_K *y[4];
+        __m512i isum[4];
+#pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) {
+            y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
+            isum[r] = _mm512_setzero_si512();
+        }
+#pragma GCC unroll 2
         for (int h = 0; h < 2; h++)
+#pragma GCC unroll 2
             for (int half = 0; half < 2; half++) { /* weights 16·half .. 16·half + 15 of each run of 32 */
-                __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
+                __m512i s[4][4];
+#pragma GCC unroll 4
+                for (int r = 0; r < NR; r++) s[r][0] = s[r][1] = s[r][2] = s[r][3] = _mm512_setzero_si512();
+#pragma GCC unroll 4
                 for (int g = 4 * half; g < 4 * half + 4; g++) {
                     stream_prefetch(&pf, 3);
-                    q6_K_runs_512(x[i].q[h][g][0][0], q8 + 128 * h + 4 * g, &s0, &s1, &s2, &s3);
+                    __m512i u[4];
+                    q6_K_runs_512(x[i].q[h][g][0][0], u);
+#pragma GCC unroll 4
+                    for (int r = 0; r < NR; r++) {
+                        const uint8_t *q8 = (const uint8_t *)y[r]->qs + 128 * h + 4 * g;
+#pragma GCC unroll 4
+                        for (int t = 0; t < 4; t++)
+                            s[r][t] = _mm512_dpbusd_epi32(s[r][t], u[t], _mm512_set1_epi32((int)load_u32(q8 + 32 * t)));
+                    }
                 }
                 int grp = 8 * h + half; /* run t's group is grp + 2t */
-                isum = q6_K_scaled_512(isum, s0, &x[i], &y[i], grp);
-                isum = q6_K_scaled_512(isum, s1, &x[i], &y[i], grp + 2);
-                isum = q6_K_scaled_512(isum, s2, &x[i], &y[i], grp + 4);
-                isum = q6_K_scaled_512(isum, s3, &x[i], &y[i], grp + 6);
+#pragma GCC unroll 4
+                for (int r = 0; r < NR; r++)
+#pragma GCC unroll 4
+                    for (int t = 0; t < 4; t++) isum[r] = q6_K_scaled_512(isum[r], s[r][t], &x[i], y[r], grp + 2 * t);
             }
         stream_prefetch(&pf, Q6_KX16_TAIL_LINES);
-        __m512 d = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d)), _mm512_set1_ps(y[i].d));
-        acc = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(isum), acc);
+        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d));
+#pragma GCC unroll 4
+        for (int r = 0; r < NR; r++)
+            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
     }
-    _mm512_storeu_ps(out, acc);
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
 
-/* Sixteen interleaved Q8_0 rows × Q8_0 with 512-bit vectors. VPDPBUSD
- * wants one unsigned side: the weights flipped to w + 128 (an XOR) give
- * Σ w·a + 128 Σ a, and the activations' sum comes off once per block. */
-static void dot16_q8_0_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+DOT16_KERNELS(q6_K)
+
+/* Sixteen interleaved Q8_0 rows × NR rows of Q8_0 activations with
+ * 512-bit vectors. VPDPBUSD wants one unsigned side: the weights flipped
+ * to w + 128 (an XOR, once for all NR rows) give Σ w·a + 128 Σ a, and the
+ * activations' sum comes off once per block. */
+static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
     const block_q8_0x16 *x = w;
-    const block_q8_0 *y = a;
     const __m512i flip = _mm512_set1_epi8((char)0x80);
-    __m512 acc = _mm512_setzero_ps();
+    __m512 acc[4];
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t b = 0; b < n / 32; b++) {
         const block_q8_0x16 *u = x + b / 2;
         int s = (int)(b % 2);
         if (s == 0) stream_prefetch(&pf, Q8_0X16_HEAD_LINES);
-        const uint8_t *q8 = (const uint8_t *)y[b].qs;
-        __m512i sum = _mm512_setzero_si512();
+        const block_q8_0 *y[4];
+        __m512i sum[4];
+#pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) {
+            y[r] = (const block_q8_0 *)((const char *)a + (size_t)r * act_stride) + b;
+            sum[r] = _mm512_setzero_si512();
+        }
+#pragma GCC unroll 8
         for (int g = 0; g < 8; g++) {
             stream_prefetch(&pf, 1);
-            sum = _mm512_dpbusd_epi32(sum, _mm512_xor_si512(_mm512_loadu_si512((const void *)u->qs[s][g][0]), flip),
-                                      _mm512_set1_epi32((int)load_u32(q8 + 4 * g)));
+            __m512i q = _mm512_xor_si512(_mm512_loadu_si512((const void *)u->qs[s][g][0]), flip);
+#pragma GCC unroll 4
+            for (int r = 0; r < NR; r++)
+                sum[r] = _mm512_dpbusd_epi32(sum[r], q, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r]->qs + 4 * g)));
         }
-        __m256i a8 = _mm256_loadu_si256((const __m256i *)q8); /* Σ a: byte sums of a + 128, less 32 · 128 */
-        __m256i sad = _mm256_sad_epu8(_mm256_xor_si256(a8, _mm256_set1_epi8((char)0x80)), _mm256_setzero_si256());
-        int sum_a = hsum_i32(sad) - 32 * 128;
-        __m512i isum = _mm512_sub_epi32(sum, _mm512_set1_epi32(128 * sum_a));
-        __m512 d = _mm512_mul_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d[s])), _mm512_set1_ps(h2f(y[b].d)));
-        acc = _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(isum), acc);
+        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d[s]));
+#pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) {
+            __m256i a8 = _mm256_loadu_si256((const __m256i *)y[r]->qs); /* Σ a: byte sums of a + 128, less 32 · 128 */
+            __m256i sad = _mm256_sad_epu8(_mm256_xor_si256(a8, _mm256_set1_epi8((char)0x80)), _mm256_setzero_si256());
+            int sum_a = hsum_i32(sad) - 32 * 128;
+            __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(128 * sum_a));
+            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r]->d))), _mm512_cvtepi32_ps(isum), acc[r]);
+        }
     }
-    _mm512_storeu_ps(out, acc);
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
+DOT16_KERNELS(q8_0)
 
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                               seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
@@ -248,6 +333,13 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_Q4_K] = dot16_q4_K_512;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
+}
+
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
+    return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K_512
+           : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_512
+           : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
+                                    : NULL;
 }
 
 /* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, a broadcast
@@ -361,4 +453,8 @@ void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const
     seer_q8_panel2_avx512(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1);
 }
 bool seer_q8_panel_avx512_built(void) { return false; }
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
+    (void)type;
+    return NULL;
+}
 #endif
