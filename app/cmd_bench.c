@@ -406,6 +406,11 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     print_json_str("name", r->name);
     print_json_str("mmproj", o->mmproj ? o->mmproj : "");
     print_json_str("weight_type", seer_type_name(info->weight_type));
+    seer_bench_kernels k = seer_bench_kernels_for(info->weight_type);
+    printf("\"kernels\": {\"simd\": \"%s\", \"amx_int8\": %s, \"amx_bf16\": %s, \"int8_gemm\": %s, \"prompt\": \"%s\", "
+           "\"decode\": \"%s\", \"encode\": \"%s\"}, ",
+           k.simd, k.amx_int8 ? "true" : "false", k.amx_bf16 ? "true" : "false", k.int8_gemm ? "true" : "false", k.prompt,
+           k.decode, k.encode);
     printf("\"threads\": %d, \"n_prompt\": %d, \"n_gen\": %d, \"reps\": %d, \"kv_type\": \"%s\", ", threads, o->n_prompt,
            o->n_gen, o->reps, seer_kv_type_name(o->kv_type));
     printf("\"load_ms\": %.1f, \"encode_ms\": %.1f, \"encode_ms_spread\": %.1f, \"image_tokens\": %d, ", r->load_ms,
@@ -429,6 +434,9 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
            seer_type_name(info->weight_type), (double)info->n_params / 1e6, r->work.bytes_per_token / 1e6);
     free(name);
     printf("threads      %d, %d reps (median, spread = max - min)\n", threads, o->reps);
+    seer_bench_kernels k = seer_bench_kernels_for(info->weight_type);
+    printf("kernels      %s%s%s: prompt %s, decode %s, encode %s\n", k.simd, k.amx_int8 ? " + AMX-INT8" : "",
+           k.amx_bf16 ? " + AMX-BF16" : "", k.prompt, k.decode, k.encode);
     printf("machine      %.1f GB/s read (±%.1f) around each generation, %.1f GFLOP/s f32 GEMM (%d x %d x %d)\n",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
     printf("load         %.0f ms\n", r->load_ms);

@@ -17,6 +17,20 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps);
  * best of `reps`. 0 on allocation failure. */
 double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
 
+/* The kernels a model of weight_type takes at the SIMD level in force
+ * (SEER_SIMD, SEER_AMX), as seer_matmul chooses them, for interleaved
+ * weights (the default): prompt "dot16x4" (interleaved groups, four
+ * activation rows a call), "int8_gemm_amx", "int8_gemm_amx_in_place",
+ * "int8_gemm_avx512" or "sgemm_f32" (dequantize + BLAS); decode "dot16"
+ * (interleaved) or "dot"; encode (F16) "f16_amx_bf16" or "sgemm_f32". */
+typedef struct seer_bench_kernels {
+    const char *simd;         /* seer_simd_level_name: "scalar", "avx2", "avx512-vnni" */
+    bool amx_int8, amx_bf16;  /* AMX tiles in use (the CPU has them and SEER_AMX is not 0) */
+    bool int8_gemm;           /* the type has an int8 GEMM at this level */
+    const char *prompt, *decode, *encode;
+} seer_bench_kernels;
+seer_bench_kernels seer_bench_kernels_for(int weight_type);
+
 /* ---- the work ---- */
 
 /* What one decoded token reads and what one prompt token computes, from the

@@ -1,0 +1,27 @@
+/* Which kernels a model's products take here, named for seer bench's JSON:
+ * the same choices seer_matmul makes (matmul.c), asked of the same
+ * dispatch functions, so a table from another host says what ran there. */
+#include <stdint.h>
+
+#include "kernels/gemm_f16_internal.h"
+#include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
+#include "kernels/matmul_internal.h"
+#include "seer/bench.h"
+#include "seer/cpu.h"
+
+seer_bench_kernels seer_bench_kernels_for(int weight_type) {
+    seer_bench_kernels k = {.simd = seer_simd_level_name(seer_simd_level()),
+                            .amx_int8 = seer_q8_panel_amx_ready(),
+                            .amx_bf16 = seer_amx_bf16_ready()};
+    bool int8_gemm = seer_int8_gemm_supports(weight_type) && seer_q8_panel_get();
+    bool grouped = seer_vec_dot16_get(weight_type) != NULL;
+    k.int8_gemm = int8_gemm;
+    if (seer_matmul_gemm_min_rows(weight_type) == INT64_MAX) k.prompt = "dot16x4";
+    else if (int8_gemm && k.amx_int8) k.prompt = weight_type == SEER_TYPE_Q8_0 ? "int8_gemm_amx_in_place" : "int8_gemm_amx";
+    else if (int8_gemm) k.prompt = "int8_gemm_avx512";
+    else k.prompt = "sgemm_f32";
+    k.decode = grouped ? "dot16" : "dot";
+    k.encode = k.amx_bf16 ? "f16_amx_bf16" : "sgemm_f32";
+    return k;
+}
