@@ -92,5 +92,8 @@ int image_inputs_append_pil(seer_image_inputs *out, const seer_image *src, int w
 
 /* Qwen2/2.5-VL smart resize: the W̄×H̄ encoder size for an image. */
 void qwen_smart_size(int w, int h, int factor, int64_t min_pixels, int64_t max_pixels, int *out_w, int *out_h);
+/* The encoder size llama.cpp gives a Qwen-VL image (patch × 2 multiples,
+ * 8 to 4096 tokens), or -1 with err set for absurd aspect ratios. */
+int qwen_llamacpp_size(const seer_vision_hparams *hp, const seer_image *img, int *W, int *H, seer_error *err);
 
 #endif

@@ -28,16 +28,21 @@ void qwen_smart_size(int w, int h, int f, int64_t min_pixels, int64_t max_pixels
     *out_h = hb;
 }
 
-int preprocess_qwen(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err) {
+int qwen_llamacpp_size(const seer_vision_hparams *hp, const seer_image *img, int *W, int *H, seer_error *err) {
     const int f = hp->patch_size * QWEN_MERGE;
     const int64_t unit = (int64_t)f * f;
-    int W, H;
-    qwen_smart_size(img->w, img->h, f, QWEN_MIN_TOKENS * unit, QWEN_MAX_TOKENS * unit, &W, &H);
-    if ((int64_t)W * H > QWEN_MAX_TOKENS * unit) { /* only for absurd aspect ratios */
+    qwen_smart_size(img->w, img->h, f, QWEN_MIN_TOKENS * unit, QWEN_MAX_TOKENS * unit, W, H);
+    if ((int64_t)*W * *H > QWEN_MAX_TOKENS * unit) { /* only for absurd aspect ratios */
         seer_error_set(err, "preprocess: a %d×%d image is too narrow for this model (aspect ratio over %d:1)", img->w,
                        img->h, QWEN_MAX_TOKENS);
         return -1;
     }
+    return 0;
+}
+
+int preprocess_qwen(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err) {
+    int W, H;
+    if (qwen_llamacpp_size(hp, img, &W, &H, err) != 0) return -1;
     int rc;
     if (W == img->w && H == img->h) {
         rc = image_inputs_append(out, img, hp);

@@ -5,15 +5,8 @@
 
 int preprocess_qwen3vl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err) {
-    const int f = hp->patch_size * QWEN_MERGE;
-    const int64_t unit = (int64_t)f * f;
     int W, H;
-    qwen_smart_size(img->w, img->h, f, QWEN_MIN_TOKENS * unit, QWEN_MAX_TOKENS * unit, &W, &H);
-    if ((int64_t)W * H > QWEN_MAX_TOKENS * unit) { /* only for absurd aspect ratios */
-        seer_error_set(err, "preprocess: a %d×%d image is too narrow for this model (aspect ratio over %d:1)", img->w,
-                       img->h, QWEN_MAX_TOKENS);
-        return -1;
-    }
+    if (qwen_llamacpp_size(hp, img, &W, &H, err) != 0) return -1;
     if (image_inputs_append_letterbox_pil(out, img, W, H, SEER_PIL_BICUBIC, hp) != 0) {
         seer_error_set(err, "preprocess: %d×%d input too large or out of memory", W, H);
         return -1;

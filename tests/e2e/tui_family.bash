@@ -5,6 +5,13 @@
 # conversation; /clear empties the cache and the next turn starts over.
 . "$(dirname "$0")/tui_lib.bash"
 
+# turn_stats N: P, R, U = prefill tokens, reply tokens, cache used of turn N.
+turn_stats() {
+  P=$(grep -E '^prefill' "$LOG" | sed -n "$1p" | cut -d' ' -f2)
+  R=$(grep -E '^done' "$LOG" | sed -n "$1p" | grep -oE 'tokens [0-9]+' | cut -d' ' -f2)
+  U=$(grep -E '^done' "$LOG" | sed -n "$1p" | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+}
+
 # family_chat CASE: the case folder under tests/conformance/cases.
 family_chat() {
   local dir
@@ -20,20 +27,16 @@ family_chat() {
 
   type_line "What is in the picture?"
   wait_log '^done' 60 1
-  local p1 r1 u1
-  p1=$(grep -E '^prefill' "$LOG" | sed -n 1p | cut -d' ' -f2)
-  r1=$(grep -E '^done' "$LOG" | sed -n 1p | grep -oE 'tokens [0-9]+' | cut -d' ' -f2)
-  u1=$(grep -E '^done' "$LOG" | sed -n 1p | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+  turn_stats 1
+  local p1=$P r1=$R u1=$U
   [ "$p1" -gt "$img_tokens" ] || fail "first prefill ($p1) should hold the image ($img_tokens tokens) and the question"
   [ "$r1" -gt 0 ] && [ "$(grep -cE '^token' "$LOG")" -eq "$r1" ] || fail "first answer did not stream ($r1 tokens)"
   screen | grep -qF "› What is in the picture?" || fail "user turn not in the transcript"
 
   type_line "And the colours?"
   wait_log '^done' 60 2
-  local p2 r2 u2
-  p2=$(grep -E '^prefill' "$LOG" | sed -n 2p | cut -d' ' -f2)
-  r2=$(grep -E '^done' "$LOG" | sed -n 2p | grep -oE 'tokens [0-9]+' | cut -d' ' -f2)
-  u2=$(grep -E '^done' "$LOG" | sed -n 2p | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+  turn_stats 2
+  local p2=$P r2=$R u2=$U
   [ "$r2" -gt 0 ] && [ "$(grep -cE '^token' "$LOG")" -eq $((r1 + r2)) ] || fail "second answer did not stream ($r2 tokens)"
   [ "$p2" -gt 0 ] && [ "$p2" -lt 30 ] || fail "second prefill ($p2) re-read the conversation ($u1 tokens cached)"
   [ "$u2" -eq $((u1 + p2 + r2)) ] || fail "cache $u2 != $u1 + $p2 + $r2: the conversation was not kept in the KV cache"
@@ -44,10 +47,8 @@ family_chat() {
   wait_screen "new conversation"
   type_line "What is in the picture?"
   wait_log '^done' 60 3
-  local p3 r3 u3
-  p3=$(grep -E '^prefill' "$LOG" | sed -n 3p | cut -d' ' -f2)
-  r3=$(grep -E '^done' "$LOG" | sed -n 3p | grep -oE 'tokens [0-9]+' | cut -d' ' -f2)
-  u3=$(grep -E '^done' "$LOG" | sed -n 3p | grep -oE 'used [0-9]+' | cut -d' ' -f2)
+  turn_stats 3
+  local p3=$P r3=$R u3=$U
   # the same question without the image, from an empty cache
   [ "$p3" -lt "$p1" ] && [ "$p3" -gt 0 ] || fail "after /clear: prefill $p3 (first turn with the image: $p1)"
   [ "$u3" -eq $((p3 + r3)) ] || fail "after /clear the cache holds $u3, not $p3 + $r3"
