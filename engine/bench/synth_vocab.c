@@ -161,6 +161,14 @@ bool synth_vocab_spm(gguf_writer *w, int n_vocab, const char *const *tail, int n
                 snprintf(buf, sizeof buf, "%s%s%s", alpha[i], alpha[j], alpha[k]);
                 ok = (tokens[t] = strdup(buf)) != NULL;
             }
+    /* Gemma's 262k tokens need some of four symbols ("▁" + three letters) */
+    for (int i = 1; ok && i < na && t < n_pieces_end; i++)
+        for (int j = 1; ok && j < na && t < n_pieces_end; j++)
+            for (int k = 1; ok && k < na && t < n_pieces_end; k++, t++) {
+                char buf[16];
+                snprintf(buf, sizeof buf, "%s%s%s%s", alpha[0], alpha[i], alpha[j], alpha[k]);
+                ok = (tokens[t] = strdup(buf)) != NULL;
+            }
     ok = ok && t == n_pieces_end;
     for (int i = first_piece; ok && i < n_pieces_end; i++) {
         types[i] = 1;
