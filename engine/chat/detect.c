@@ -10,10 +10,12 @@ seer_chat_style seer_chat_detect(const char *t) {
     if (!t || !*t) return SEER_CHAT_UNKNOWN;
     /* SmolVLM/Idefics3 opens with <|im_start|> but is not ChatML: check it first. */
     if (has(t, "<end_of_utterance>")) return SEER_CHAT_SMOLVLM;
-    /* Qwen2/2.5-VL's template writes a default system prompt; Qwen3-VL's does not. */
+    /* Qwen2/2.5-VL's template writes a default system prompt; Qwen3-VL's does
+     * not, and its Thinking models' opens every reply with <think>. */
     if (has(t, "<|im_start|>"))
         return !has(t, "<|vision_start|>")               ? SEER_CHAT_CHATML
                : has(t, "You are a helpful assistant.") ? SEER_CHAT_QWEN2VL
+               : has(t, "<think>")                      ? SEER_CHAT_QWEN3VL_THINKING
                                                         : SEER_CHAT_QWEN3VL;
     if (has(t, "<|start_header_id|>")) return SEER_CHAT_LLAMA3;
     if (has(t, "<start_of_turn>")) return SEER_CHAT_GEMMA;
@@ -29,6 +31,7 @@ static const style_name NAMES[] = {
     {"chatml", SEER_CHAT_CHATML},   {"vicuna", SEER_CHAT_VICUNA},     {"llama2", SEER_CHAT_LLAMA2},
     {"llama3", SEER_CHAT_LLAMA3},   {"mistral", SEER_CHAT_MISTRAL},   {"gemma", SEER_CHAT_GEMMA},
     {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},   {"qwen3vl", SEER_CHAT_QWEN3VL},
+    {"qwen3vl-thinking", SEER_CHAT_QWEN3VL_THINKING},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},

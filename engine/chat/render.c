@@ -45,12 +45,25 @@ static void put_trimmed(out_str *o, const char *s) {
 static const char *content_of(const seer_chat_msg *m) { return m->content ? m->content : ""; }
 static bool role_is(const seer_chat_msg *m, const char *r) { return m->role && strcmp(m->role, r) == 0; }
 
-static void render_chatml(out_str *o, const seer_chat_msg *msgs, int n, bool gen, const char *default_system) {
+/* Qwen3 thinking templates: a past reply keeps only what follows its
+ * reasoning (the text after "</think>", leading newlines dropped). */
+static const char *past_reply(const seer_chat_msg *m) {
+    const char *c = content_of(m), *end = strstr(c, "</think>");
+    if (!end) return c;
+    for (c = end + strlen("</think>"); *c == '\n'; c++) {}
+    return c;
+}
+
+/* think: Qwen3 thinking models (replies open with "<think>\n"). */
+static void render_chatml(out_str *o, const seer_chat_msg *msgs, int n, bool gen, const char *default_system,
+                          bool think) {
     if (default_system && (n == 0 || !role_is(&msgs[0], "system")))
         put(o, "<|im_start|>system\n", default_system, "<|im_end|>\n", NULL);
-    for (int i = 0; i < n; i++)
-        put(o, "<|im_start|>", msgs[i].role ? msgs[i].role : "user", "\n", content_of(&msgs[i]), "<|im_end|>\n", NULL);
-    if (gen) put(o, "<|im_start|>assistant\n", NULL);
+    for (int i = 0; i < n; i++) {
+        const char *c = think && role_is(&msgs[i], "assistant") ? past_reply(&msgs[i]) : content_of(&msgs[i]);
+        put(o, "<|im_start|>", msgs[i].role ? msgs[i].role : "user", "\n", c, "<|im_end|>\n", NULL);
+    }
+    if (gen) put(o, think ? "<|im_start|>assistant\n<think>\n" : "<|im_start|>assistant\n", NULL);
 }
 
 /* LLaVA (HF llava-1.5 / 1.6-vicuna): "SYSTEM USER: text ASSISTANT: text ... ASSISTANT:". */
@@ -155,9 +168,12 @@ char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs,
     put_n(&o, "", 0);
     switch (s) {
     case SEER_CHAT_CHATML:
-    case SEER_CHAT_QWEN3VL: render_chatml(&o, msgs, n_msgs, add_generation_prompt, NULL); break;
+    case SEER_CHAT_QWEN3VL:
+    case SEER_CHAT_QWEN3VL_THINKING:
+        render_chatml(&o, msgs, n_msgs, add_generation_prompt, NULL, s == SEER_CHAT_QWEN3VL_THINKING);
+        break;
     case SEER_CHAT_QWEN2VL:
-        render_chatml(&o, msgs, n_msgs, add_generation_prompt, seer_chat_default_system(s));
+        render_chatml(&o, msgs, n_msgs, add_generation_prompt, seer_chat_default_system(s), false);
         break;
     case SEER_CHAT_VICUNA: render_vicuna(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_LLAMA2: render_llama2(&o, msgs, n_msgs); break;

@@ -8,6 +8,7 @@ typedef enum seer_chat_style {
     SEER_CHAT_UNKNOWN = 0, SEER_CHAT_CHATML, SEER_CHAT_VICUNA, SEER_CHAT_LLAMA2, SEER_CHAT_LLAMA3,
     SEER_CHAT_MISTRAL, SEER_CHAT_GEMMA, SEER_CHAT_SMOLVLM, SEER_CHAT_QWEN2VL,
     SEER_CHAT_QWEN3VL, /* ChatML with vision, no default system prompt */
+    SEER_CHAT_QWEN3VL_THINKING, /* the same; replies open with <think>, past reasoning is dropped */
 } seer_chat_style;
 
 typedef struct seer_chat_msg {
@@ -19,7 +20,8 @@ typedef struct seer_chat_msg {
 
 /* Detects the style from a Jinja template text (NULL → UNKNOWN). */
 seer_chat_style seer_chat_detect(const char *template_text);
-/* By name: "chatml", "vicuna", "llama2", "llama3", "mistral", "gemma", "smolvlm", "qwen2vl", "qwen3vl". */
+/* By name: "chatml", "vicuna", "llama2", "llama3", "mistral", "gemma", "smolvlm", "qwen2vl", "qwen3vl",
+ * "qwen3vl-thinking". */
 seer_chat_style seer_chat_from_name(const char *name);
 const char *seer_chat_style_name(seer_chat_style s);
 /* The style for a model: the one its template text shows, else a fallback

@@ -78,6 +78,7 @@ static void check_detect(void) {
     /* Distinctive pieces of the real templates. */
     CHECK(seer_chat_detect("{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>'}}") == SEER_CHAT_CHATML);
     CHECK(seer_chat_detect("{% if loop.first and message['role'] != 'system' %}<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n{% endif %}<|vision_start|><|image_pad|><|vision_end|>") == SEER_CHAT_QWEN2VL);
+    CHECK(seer_chat_detect("{{- '<|vision_start|><|image_pad|><|vision_end|>' }}{%- if '</think>' in content %}{{- '<|im_start|>assistant\\n<think>\\n' }}") == SEER_CHAT_QWEN3VL_THINKING);
     /* Qwen3-VL: the vision wrapper but no default system prompt */
     CHECK(seer_chat_detect("{%- if messages[0].role == 'system' %}{{- '<|im_start|>system\n' }}{%- endif %}{{- '<|vision_start|><|image_pad|><|vision_end|>' }}") == SEER_CHAT_QWEN3VL);
     CHECK(seer_chat_detect("<|im_start|>{% for message in messages %}{{message['role'] | capitalize}}{{':'}}<end_of_utterance>\n{% endfor %}{{ 'Assistant:' }}") == SEER_CHAT_SMOLVLM);
@@ -93,7 +94,7 @@ static void check_detect(void) {
 }
 
 static void check_names(void) {
-    for (int s = SEER_CHAT_CHATML; s <= SEER_CHAT_QWEN3VL; s++)
+    for (int s = SEER_CHAT_CHATML; s <= SEER_CHAT_QWEN3VL_THINKING; s++)
         CHECK_MSG(seer_chat_from_name(seer_chat_style_name((seer_chat_style)s)) == (seer_chat_style)s, "style %d does not round-trip", s);
     CHECK(seer_chat_from_name("llava") == SEER_CHAT_VICUNA);
     CHECK(seer_chat_from_name("no-such-style") == SEER_CHAT_UNKNOWN);
@@ -110,6 +111,13 @@ static void check_names(void) {
     CHECK(seer_chat_for_model("{{ '<|im_start|>' + message['role'] }}", "mlp", &fb) == SEER_CHAT_CHATML && !fb);
     CHECK(strncmp(seer_chat_default_system(SEER_CHAT_VICUNA), "A chat between a curious human", 30) == 0);
     seer_error err = {{0}};
+    /* Thinking: the reply opens with <think>; a past reply keeps only its answer. */
+    seer_chat_msg think[3] = {{"user", "<__media__>Why?"}, {"assistant", "<think>\nhmm\n</think>\n\nBecause."}, {"user", "Sure?"}};
+    char *t = seer_chat_render(SEER_CHAT_QWEN3VL_THINKING, think, 3, true, &err);
+    CHECK_MSG(t && strcmp(t, "<|im_start|>user\n<__media__>Why?<|im_end|>\n<|im_start|>assistant\nBecause.<|im_end|>\n"
+                             "<|im_start|>user\nSure?<|im_end|>\n<|im_start|>assistant\n<think>\n") == 0,
+              "thinking render: [%s]", t ? t : err.msg);
+    free(t);
     CHECK(seer_chat_render(SEER_CHAT_UNKNOWN, NULL, 0, true, &err) == NULL && err.msg[0]);
     char *empty = seer_chat_render(SEER_CHAT_CHATML, NULL, 0, true, &err);
     CHECK(empty && strcmp(empty, "<|im_start|>assistant\n") == 0);
