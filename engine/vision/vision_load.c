@@ -334,7 +334,7 @@ static int load_tower(seer_vision *v, seer_error *err) {
             }
         }
         if (load_vec(v, "v.position_embd.weight", d * v->n_pos, true, &v->pos_embd, err)) return -1;
-    } else if (!v->cfg.rope2d) {
+    } else if (!v->cfg.rope2d || hp->projector == SEER_PROJ_QWEN3VL) { /* Qwen2/2.5-VL: rotary positions only */
         seer_error_set(err, "%s: tensor 'v.position_embd.weight' is missing", label(v));
         return -1;
     }

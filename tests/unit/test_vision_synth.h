@@ -1,5 +1,5 @@
 /* Random-weight mmproj files in the layouts llama.cpp's converters write
- * (CLIP/LLaVA, SigLIP/Idefics3, Qwen2-VL, Qwen2.5-VL), any size, for the
+ * (CLIP/LLaVA, SigLIP/Idefics3, Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Gemma 3), any size, for the
  * vision unit tests and the encoder benchmarks. Tensor data is generated at
  * write time, seeded by the tensor's role, so two files that differ only in
  * naming (legacy LLaVA's swapped ffn names) hold the same numbers. */
@@ -14,7 +14,7 @@
 #include "seer/gguf.h"
 #include "seer/tensor.h"
 
-typedef enum { SYNTH_CLIP, SYNTH_SIGLIP, SYNTH_QWEN2VL, SYNTH_QWEN25VL } synth_family;
+typedef enum { SYNTH_CLIP, SYNTH_SIGLIP, SYNTH_QWEN2VL, SYNTH_QWEN25VL, SYNTH_QWEN3VL, SYNTH_GEMMA3 } synth_family;
 
 typedef struct synth_spec {
     synth_family family;
@@ -23,8 +23,11 @@ typedef struct synth_spec {
     int patch_type;         /* type of the patch kernel */
     bool legacy_swap;       /* CLIP: ffn_down/ffn_up names swapped as legacy LLaVA writes them */
     bool mlp_norm;          /* CLIP: "mlp_norm" projector, its LayerNorms with weight 1 and bias 0 */
-    int scale_factor;       /* SigLIP/Idefics3 */
+    int scale_factor;       /* SigLIP/Idefics3, Gemma 3 (average pool) */
     int n_wa_pattern;       /* Qwen2.5-VL */
+    int pos_side;           /* Qwen3-VL: learned position grid pos_side² (0: none written) */
+    unsigned deepstack;     /* Qwen3-VL: bit i set = block i feeds a DeepStack merger */
+    int merge_size;         /* Qwen3-VL: clip.vision.spatial_merge_size written when > 0 */
     unsigned seed;
 } synth_spec;
 
@@ -113,9 +116,12 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
     synth_writer sw = {.w = gguf_writer_new(), .s = s};
     gguf_writer *w = sw.w;
     int64_t d = s->n_embd, ff = s->n_ff, p = s->patch, g = s->image_size / s->patch;
-    bool qwen = s->family == SYNTH_QWEN2VL || s->family == SYNTH_QWEN25VL;
-    const char *proj = s->family == SYNTH_CLIP     ? (s->mlp_norm ? "mlp_norm" : "mlp")
-                       : s->family == SYNTH_SIGLIP ? "idefics3"
+    bool qwen = s->family == SYNTH_QWEN2VL || s->family == SYNTH_QWEN25VL || s->family == SYNTH_QWEN3VL;
+    bool siglip = s->family == SYNTH_SIGLIP || s->family == SYNTH_GEMMA3, q3 = s->family == SYNTH_QWEN3VL;
+    const char *proj = s->family == SYNTH_CLIP      ? (s->mlp_norm ? "mlp_norm" : "mlp")
+                       : s->family == SYNTH_SIGLIP  ? "idefics3"
+                       : s->family == SYNTH_GEMMA3  ? "gemma3"
+                       : s->family == SYNTH_QWEN3VL ? "qwen3vl_merger"
                        : s->family == SYNTH_QWEN2VL ? "qwen2vl_merger"
                                                     : "qwen2.5vl_merger";
     gguf_writer_set_str(w, "general.architecture", "clip");
@@ -130,8 +136,11 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
     gguf_writer_set_u32(w, "clip.vision.attention.head_count", (uint32_t)s->n_head);
     gguf_writer_set_u32(w, "clip.vision.projection_dim", (uint32_t)s->n_out);
     gguf_writer_set_f32(w, "clip.vision.attention.layer_norm_epsilon", s->family == SYNTH_CLIP ? 1e-5f : 1e-6f);
-    gguf_writer_set_arr_f32(w, "clip.vision.image_mean", s->family == SYNTH_SIGLIP ? half : clip_mean, 3);
-    gguf_writer_set_arr_f32(w, "clip.vision.image_std", s->family == SYNTH_SIGLIP ? half : clip_std, 3);
+    gguf_writer_set_arr_f32(w, "clip.vision.image_mean", siglip || q3 ? half : clip_mean, 3);
+    gguf_writer_set_arr_f32(w, "clip.vision.image_std", siglip || q3 ? half : clip_std, 3);
+    if (s->family == SYNTH_GEMMA3 || q3) gguf_writer_set_bool(w, "clip.use_gelu", true);
+    if (s->family == SYNTH_GEMMA3) gguf_writer_set_u32(w, "clip.vision.projector.scale_factor", (uint32_t)s->scale_factor);
+    if (q3 && s->merge_size > 0) gguf_writer_set_u32(w, "clip.vision.spatial_merge_size", (uint32_t)s->merge_size);
     if (s->family == SYNTH_CLIP) gguf_writer_set_bool(w, "clip.use_gelu", false);
     if (s->family == SYNTH_SIGLIP) {
         gguf_writer_set_bool(w, "clip.use_gelu", true);
@@ -148,13 +157,13 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
     if (qwen)
         synth_tensor(&sw, "v.patch_embd.weight.1", "v.patch_embd.weight.1", s->patch_type, 4, p, p, 3, d,
                      1.0f / sqrtf(3.0f * p * p), 0);
-    if (s->family == SYNTH_SIGLIP) synth_vec(&sw, "v.patch_embd.bias", d, 0.05f, 0);
+    if (siglip || q3) synth_vec(&sw, "v.patch_embd.bias", d, 0.05f, 0);
     if (s->family == SYNTH_CLIP) {
         synth_vec(&sw, "v.class_embd", d, 0.5f, 0);
         synth_norm(&sw, "v.pre_ln", d, true);
     }
-    if (!qwen) {
-        int64_t n_pos = g * g + (s->family == SYNTH_CLIP ? 1 : 0);
+    if (!qwen || (q3 && s->pos_side > 0)) {
+        int64_t n_pos = q3 ? (int64_t)s->pos_side * s->pos_side : g * g + (s->family == SYNTH_CLIP ? 1 : 0);
         synth_tensor(&sw, "v.position_embd.weight", "v.position_embd.weight",
                      s->matrix_type == SEER_TYPE_F32 ? SEER_TYPE_F32 : SEER_TYPE_F16, 2, d, n_pos, 1, 1, 0.2f, 0);
     }
@@ -165,7 +174,8 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
         synth_norm(&sw, BLK("ln1"), d, nb);
         synth_norm(&sw, BLK("ln2"), d, nb);
         static const char *attn[4] = {"attn_q", "attn_k", "attn_v", "attn_out"};
-        for (int a = 0; a < 4; a++) {
+        if (q3) synth_linear(&sw, BLK("attn_qkv"), BLK("attn_qkv"), d, 3 * d, true); /* fused, then attn_out */
+        for (int a = q3 ? 3 : 0; a < 4; a++) {
             char nn[96];
             snprintf(nn, sizeof nn, "v.blk.%d.%s", i, attn[a]);
             synth_linear(&sw, nn, nn, d, d, true);
@@ -176,6 +186,14 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
         synth_linear(&sw, BLK(s->legacy_swap ? "ffn_up" : "ffn_down"), r, ff, d, true);
         if (s->family == SYNTH_QWEN25VL) synth_linear(&sw, BLK("ffn_gate"), BLK("ffn_gate"), d, ff, true);
 #undef BLK
+        if (q3 && (s->deepstack >> i & 1)) {
+            snprintf(n, sizeof n, "v.deepstack.%d.norm", i);
+            synth_norm(&sw, n, 4 * d, true);
+            snprintf(n, sizeof n, "v.deepstack.%d.fc1", i);
+            synth_linear(&sw, n, n, 4 * d, 4 * d, true);
+            snprintf(n, sizeof n, "v.deepstack.%d.fc2", i);
+            synth_linear(&sw, n, n, 4 * d, s->n_out, true);
+        }
     }
     if (s->family != SYNTH_CLIP) synth_norm(&sw, "v.post_ln", d, s->family != SYNTH_QWEN25VL);
     if (s->family == SYNTH_CLIP && s->mlp_norm) {
@@ -190,6 +208,11 @@ static int synth_write(const synth_spec *s, const char *path, seer_error *err) {
         synth_linear(&sw, "mm.2", "mm.2", s->n_out, s->n_out, true);
     } else if (s->family == SYNTH_SIGLIP) {
         synth_linear(&sw, "mm.model.fc", "mm.model.fc", d * s->scale_factor * s->scale_factor, s->n_out, false);
+    } else if (s->family == SYNTH_GEMMA3) { /* the projection stored transposed: ne [n_out, d] */
+        synth_vec(&sw, "mm.soft_emb_norm.weight", d, 0.1f, 1.0f);
+        synth_tensor(&sw, "mm.input_projection.weight", "mm.input_projection.weight",
+                     s->matrix_type == SEER_TYPE_F32 ? SEER_TYPE_F32 : SEER_TYPE_F16, 2, s->n_out, d, 1, 1,
+                     1.0f / sqrtf((float)d), 0);
     } else {
         synth_linear(&sw, "mm.0", "mm.0", 4 * d, 4 * d, true);
         synth_linear(&sw, "mm.2", "mm.2", 4 * d, s->n_out, true);

@@ -350,11 +350,17 @@ static void test_families_threads(seer_pool *pool2) {
          .n_out = 16, .matrix_type = SEER_TYPE_Q8_0, .patch_type = SEER_TYPE_F16, .scale_factor = 2, .seed = 2},
         {.family = SYNTH_QWEN2VL, .image_size = 560, .patch = 14, .n_embd = 32, .n_ff = 64, .n_layer = 2, .n_head = 2,
          .n_out = 16, .matrix_type = SEER_TYPE_F32, .patch_type = SEER_TYPE_F32, .seed = 3},
+        /* Qwen3-VL: 3×3 position grid resampled to 6×4 patches, DeepStack after block 0 */
+        {.family = SYNTH_QWEN3VL, .image_size = 48, .patch = 16, .n_embd = 32, .n_ff = 64, .n_layer = 2, .n_head = 2,
+         .n_out = 16, .matrix_type = SEER_TYPE_F16, .patch_type = SEER_TYPE_F16, .pos_side = 3, .deepstack = 1,
+         .seed = 5},
+        {.family = SYNTH_GEMMA3, .image_size = 64, .patch = 16, .n_embd = 32, .n_ff = 64, .n_layer = 2, .n_head = 2,
+         .n_out = 16, .matrix_type = SEER_TYPE_F16, .patch_type = SEER_TYPE_F16, .scale_factor = 2, .seed = 6},
     };
-    int sizes[][2] = {{42, 42}, {64, 64}, {84, 56}};
-    int tokens[] = {9, 4, 6};
+    int sizes[][2] = {{42, 42}, {64, 64}, {84, 56}, {96, 64}, {64, 64}};
+    int tokens[] = {9, 4, 6, 6, 4}, widths[] = {16, 16, 16, 32, 16};
     seer_pool *pool1 = seer_pool_create(1);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         seer_error err = {{0}};
         char name[32];
         snprintf(name, sizeof name, "family%d.gguf", i);
@@ -364,7 +370,7 @@ static void test_families_threads(seer_pool *pool2) {
         int n1 = 0, n2 = 0;
         float *o1 = encode_file(path, pool1, sizes[i][0], sizes[i][1], px, &n1);
         float *o2 = encode_file(path, pool2, sizes[i][0], sizes[i][1], px, &n2);
-        CHECK_MSG(n1 == tokens[i] * 16, "family %d: %d outputs", i, n1);
+        CHECK_MSG(n1 == tokens[i] * widths[i], "family %d: %d outputs", i, n1);
         if (o1 && o2 && n1 == n2) {
             double num = 0, den = 0;
             for (int k = 0; k < n1; k++) {
@@ -378,6 +384,40 @@ static void test_families_threads(seer_pool *pool2) {
         free(px);
     }
     seer_pool_destroy(pool1);
+}
+
+/* Qwen3-VL and Gemma 3 files that cannot run say why in one line; a good
+ * Qwen3-VL file reports its DeepStack layers and row width. */
+static void test_new_family_files(void) {
+    synth_spec q = {.family = SYNTH_QWEN3VL, .image_size = 48, .patch = 16, .n_embd = 32, .n_ff = 64, .n_layer = 3,
+                    .n_head = 2, .n_out = 16, .matrix_type = SEER_TYPE_F32, .patch_type = SEER_TYPE_F32,
+                    .pos_side = 3, .deepstack = 5, .seed = 7};
+    seer_error err = {{0}};
+    char *path = tmp_path("q3.gguf");
+    CHECK(synth_write(&q, path, &err) == 0);
+    seer_vision *v = seer_vision_load(path, &err);
+    CHECK_MSG(v != NULL, "%s", err.msg);
+    if (v) {
+        const seer_vision_hparams *hp = seer_vision_get_hparams(v);
+        CHECK(hp->projector == SEER_PROJ_QWEN3VL && hp->n_deepstack == 2 && hp->deepstack_layers[0] == 0 &&
+              hp->deepstack_layers[1] == 2 && hp->n_embd_text == 16 && hp->n_embd_out == 48);
+        seer_vision_free(v);
+    }
+    struct { synth_spec s; const char *msg; } bad[] = {
+        {q, "'v.position_embd.weight' is missing"},
+        {q, "spatial_merge_size is 3 (only 2 is supported)"},
+        {{.family = SYNTH_GEMMA3, .image_size = 64, .patch = 16, .n_embd = 32, .n_ff = 64, .n_layer = 1, .n_head = 2,
+          .n_out = 16, .matrix_type = SEER_TYPE_F32, .patch_type = SEER_TYPE_F32, .scale_factor = 3, .seed = 8},
+         "not a whole number of 3×3-patch pooling cells"},
+    };
+    bad[0].s.pos_side = 0;
+    bad[1].s.merge_size = 3;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        path = tmp_path("bad.gguf");
+        CHECK(synth_write(&bad[i].s, path, &err) == 0);
+        CHECK(seer_vision_load(path, &err) == NULL);
+        CHECK_MSG(strstr(err.msg, bad[i].msg) != NULL && !strchr(err.msg, '\n'), "case %zu: %s", i, err.msg);
+    }
 }
 
 static void test_input_checks_and_cancel(seer_pool *pool) {
@@ -467,6 +507,7 @@ int main(int argc, char **argv) {
     test_mlp_norm(pool);
     test_window_isolation(pool);
     test_families_threads(pool);
+    test_new_family_files();
     test_input_checks_and_cancel(pool);
     seer_pool_destroy(pool);
     TEST_MAIN_END();
