@@ -23,7 +23,8 @@
 
 #define FUZZ_MAX_PIXELS (1 << 12)
 
-static seer_vision_hparams families[5];
+#define N_FAMILIES 7
+static seer_vision_hparams families[N_FAMILIES];
 
 static void family(seer_vision_hparams *hp, seer_projector proj, int image_size, int patch) {
     memset(hp, 0, sizeof *hp);
@@ -48,6 +49,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
      * the down- and the upscaling branch run. */
     family(&families[3], SEER_PROJ_QWEN2VL, 28, 1);
     family(&families[4], SEER_PROJ_QWEN25VL, 28, 3);
+    family(&families[5], SEER_PROJ_QWEN3VL, 32, 1);             /* Qwen3-VL: Pillow bicubic letterbox */
+    family(&families[6], SEER_PROJ_GEMMA3, 16, 2);              /* Gemma 3: Pillow bilinear letterbox */
+    families[6].scale_factor = 2;
     return 0;
 }
 
@@ -60,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * mutation that appends one moves an image to the next family):
      * preprocessing is most of a run's cost. */
     seer_image_inputs in;
-    if (seer_image_preprocess(&families[size % 5], &img, &in, &err) == 0) {
+    if (seer_image_preprocess(&families[size % N_FAMILIES], &img, &in, &err) == 0) {
         for (int i = 0; i < in.n; i++) free(seer_pixels_planes(&in.inputs[i])); /* deferred tiles are made here */
         seer_image_inputs_free(&in);
     }

@@ -92,14 +92,16 @@ static void family(seer_vision_hparams *hp, int which) {
         hp->preproc_image_size = 10;
         break;
     case 3: hp->projector = SEER_PROJ_QWEN2VL; hp->patch_size = 1; break;
-    default: hp->projector = SEER_PROJ_QWEN25VL; hp->patch_size = 1; break;
+    case 4: hp->projector = SEER_PROJ_QWEN25VL; hp->patch_size = 1; break;
+    case 5: hp->projector = SEER_PROJ_QWEN3VL; hp->patch_size = 1; break;  /* <|vision_start|> wrappers, M-RoPE */
+    default: hp->projector = SEER_PROJ_GEMMA3; hp->scale_factor = 2; break; /* <start_of_image> wrappers, non-causal */
     }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     seer_vision_hparams hp;
-    family(&hp, data[0] % 5);
+    family(&hp, data[0] % 7);
     const int n_images = data[1] & 3;
     const bool add_special = data[1] & 4;
     size_t off = 2;
