@@ -119,9 +119,11 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->k = alloc_floats(B * kv_dim, &total);
     c->v = alloc_floats(B * kv_dim, &total);
     c->attn = alloc_floats(B * Dq, &total);
-    const size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp); /* dense or an expert's */
-    c->ffn_a = alloc_floats(B * F, &total);
-    c->ffn_b = alloc_floats(B * F, &total);
+    /* dense rows, or an expert's; a decode step holds all its experts' at once */
+    const size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp);
+    const size_t F_rows = B > (size_t)in->n_expert_used ? B : (size_t)in->n_expert_used;
+    c->ffn_a = alloc_floats(F_rows * F, &total);
+    c->ffn_b = alloc_floats(F_rows * F, &total);
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
     bool any_swa = false;
     for (int l = 0; l < in->n_layer; l++) any_swa |= m->layers[l].swa;

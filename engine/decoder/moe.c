@@ -4,8 +4,9 @@
  * sum 1 (the sum clamped below at 2^-14), and the weighted sum of those
  * experts' SwiGLU FFNs. The experts' matrices are read in place from the
  * file (llm_expert views into the 3-D tensors): a decode step touches only
- * the experts its row chose. A prompt's rows are grouped by expert, so each
- * chosen expert's weights go through one batched product for all its rows. */
+ * the experts its row chose, their gate and up products in one dispatch. A
+ * prompt's rows are grouped by expert, so each chosen expert's weights go
+ * through one batched product for all its rows. */
 #include <string.h>
 
 #include "decoder/llm_internal.h"
@@ -34,6 +35,40 @@ static void route_row(float *p, int n_expert, int k, int32_t *chosen, float *wei
     for (int s = 0; s < k; s++) weights[s] /= sum;
 }
 
+/* A decode step's row: the gate and up products of all its experts read
+ * the same input, so they go out together (one dispatch, the activations
+ * quantized once); then each expert's down product. */
+static void one_row(seer_ctx *c, const llm_layer *L) {
+    const seer_llm *m = c->m;
+    const int E = m->info.n_embd, K = m->info.n_expert_used, F = m->n_ff_exp;
+    enum { PER_CALL = SEER_MATMUL_MAX_PARTS / 2 };
+    for (int s0 = 0; s0 < K; s0 += PER_CALL) {
+        const int ns = K - s0 < PER_CALL ? K - s0 : PER_CALL;
+        seer_weight mats[SEER_MATMUL_MAX_PARTS];
+        const seer_weight *w[SEER_MATMUL_MAX_PARTS];
+        float *y[SEER_MATMUL_MAX_PARTS];
+        for (int s = 0; s < ns; s++) {
+            const int e = c->moe_chosen[s0 + s];
+            mats[2 * s] = llm_expert(&L->gate_exps, e);
+            mats[2 * s + 1] = llm_expert(&L->up_exps, e);
+            w[2 * s] = &mats[2 * s];
+            w[2 * s + 1] = &mats[2 * s + 1];
+            y[2 * s] = c->ffn_a + (size_t)(s0 + s) * F;
+            y[2 * s + 1] = c->ffn_b + (size_t)(s0 + s) * F;
+        }
+        seer_matmul_multi(c->pool, 2 * ns, w, c->xn, 1, y, NULL);
+    }
+    seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)K * F);
+    memset(c->moe_sum, 0, sizeof(float) * (size_t)E);
+    for (int s = 0; s < K; s++) {
+        const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s]);
+        seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_y, NULL);
+        const float w = c->moe_weights[s];
+        for (int d = 0; d < E; d++) c->moe_sum[d] += w * c->moe_y[d];
+    }
+    memcpy(c->xn, c->moe_sum, sizeof(float) * (size_t)E);
+}
+
 void llm_moe_ffn(seer_ctx *c, int l, int n) {
     const seer_llm *m = c->m;
     const llm_layer *L = &m->layers[l];
@@ -41,6 +76,10 @@ void llm_moe_ffn(seer_ctx *c, int l, int n) {
     seer_matmul(c->pool, &L->router, c->xn, n, c->moe_probs, NULL);
     for (int i = 0; i < n; i++)
         route_row(c->moe_probs + (size_t)i * X, X, K, c->moe_chosen + (size_t)i * K, c->moe_weights + (size_t)i * K);
+    if (n == 1) {
+        one_row(c, L);
+        return;
+    }
 
     /* counting sort of the (row, slot) picks by expert: start[e] .. start[e+1] */
     int start[MOE_MAX_EXPERTS + 1];

@@ -89,7 +89,7 @@ static void *scratch(seer_pool *pool, int slot, size_t bytes, void **owned) {
 
 /* One weight of a fused product: several weights that read the same input
  * (Q, K, V; gate, up) share the activation quantization and one dispatch. */
-#define MAX_PARTS 4
+#define MAX_PARTS SEER_MATMUL_MAX_PARTS
 typedef struct matmul_part {
     const seer_weight *w;
     float *y;

@@ -42,10 +42,12 @@ void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t 
 #define SEER_MATMUL_ROW_GRAIN 16
 
 /* Several weights of the same type and input width applied to the same x
- * (Q, K and V; gate and up): y[i] = x · w[i]^T (+ bias[i]; bias may be NULL).
- * The activations are quantized once for all of them; for few rows (decode)
- * all output rows also go out in one dispatch. Results are exactly those
- * of one seer_matmul per weight. */
+ * (Q, K and V; gate and up; the gate and up of every expert a decode step
+ * chose): y[i] = x · w[i]^T (+ bias[i]; bias may be NULL). Up to
+ * SEER_MATMUL_MAX_PARTS weights: the activations are quantized once for all
+ * of them; for few rows (decode) all output rows also go out in one
+ * dispatch. Results are exactly those of one seer_matmul per weight. */
+#define SEER_MATMUL_MAX_PARTS 16
 void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
                        float *const y[], const float *const bias[]);
 
@@ -57,7 +59,7 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
  * Q8_0 read in place on AMX, where nothing is packed per product, so
  * threads lose nothing by each reading all the weights. scratch: at least
  * seer_matmul_rows_scratch_bytes(n_rows, w[0]->n_in) bytes, 64-aligned,
- * the calling thread's own. At most 4 weights, all with the same n_in. */
+ * the calling thread's own. At most SEER_MATMUL_MAX_PARTS weights, all with the same n_in. */
 bool seer_matmul_rows_supported(const seer_weight *w);
 size_t seer_matmul_rows_scratch_bytes(int64_t n_rows, int64_t n_in);
 void seer_matmul_rows(int n, const seer_weight *const w[], const float *x, int64_t n_rows, float *const y[],
