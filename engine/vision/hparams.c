@@ -242,7 +242,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         hp->n_wa_pattern = (int)n;
     }
     if (hp->projector == SEER_PROJ_QWEN3VL) {
-        /* llama.cpp merges 2×2 patches whatever the key says */
+        /* llama.cpp's Qwen3-VL graph hard-codes the 2×2 merge (other sizes do not run there either) */
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 2);
         if (m != 2) {
             seer_error_set(err, "%s: clip.vision.spatial_merge_size is %lld (only 2 is supported)", file_label(f),
