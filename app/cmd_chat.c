@@ -244,9 +244,9 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     if (seer_mtmd_tokenize(seer_llm_vocab(r->llm), r->vision, r->text, r->images, r->n_loaded, true, &r->prompt,
                            &err) != 0)
         return report_error(&r->out, "%s", err.msg), 1;
-    if (r->prompt.n_embd && r->prompt.n_embd != info->n_embd)
+    if (r->prompt.n_embd && r->prompt.n_embd != info->n_embd_inp)
         return report_error(&r->out, "the projector makes %d-wide image embeddings but the model is %d wide",
-                            r->prompt.n_embd, info->n_embd), 1;
+                            r->prompt.n_embd, info->n_embd_inp), 1;
     if (r->vision && seer_mtmd_encode(r->vision, r->pool, &r->prompt, &interrupted, &err) != 0)
         return interrupted ? 130 : (report_error(&r->out, "%s", err.msg), 1);
     for (int i = 0; i < r->n_loaded; i++) {
