@@ -1,5 +1,6 @@
 #include "testlib.h"
 
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,4 +35,27 @@ const char *test_conformance_dir(void) {
     if (!d || !*d) d = "../shared/conformance";
     struct stat st;
     return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? d : NULL;
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int test_each_case(const char *root, int (*fn)(const char *root, const char *name, void *ctx), void *ctx) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/cases", root);
+    DIR *d = opendir(path);
+    if (!d) {
+        printf("SKIP: %s not readable\n", path);
+        return 0;
+    }
+    char *names[256];
+    int n = 0, sum = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;)
+        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    for (int i = 0; i < n; i++) {
+        sum += fn(root, names[i], ctx);
+        free(names[i]);
+    }
+    return sum;
 }

@@ -18,5 +18,12 @@ extern int test_failures;
 const char *test_tmpdir(void);
 /* Path of the shared conformance folder, or NULL (test then skips that part). */
 const char *test_conformance_dir(void);
+/* The project's own conformance folder (tests/conformance, relative to the
+ * source tree the tests run from). */
+#define TEST_OWN_CONFORMANCE_DIR "tests/conformance"
+/* Calls fn(root, name, ctx) for every case folder under root/cases in name
+ * order and returns the sum of what it returned; a missing folder is
+ * reported as skipped and gives 0. */
+int test_each_case(const char *root, int (*fn)(const char *root, const char *name, void *ctx), void *ctx);
 
 #endif

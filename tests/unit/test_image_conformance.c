@@ -2,8 +2,7 @@
  * decode + preprocess each image and compare every stored
  * expected/image_input_<k>.f32 (max abs ≤ the case's image_input_max_abs,
  * 1e-5 by default: the PNG cases and, with stb as decoder, the JPEG ones are
- * reproduced exactly). Skips when the conformance folder is absent. */
-#include <dirent.h>
+ * reproduced exactly). Skips a conformance folder that is absent. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +22,8 @@ static float *read_f32(const char *path, size_t *n) {
     return (float *)buf;
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int run_case(const char *root, const char *name) {
+static int run_case(const char *root, const char *name, void *ctx) {
+    (void)ctx;
     char path[1024];
     snprintf(path, sizeof path, "%s/cases/%s/case.json", root, name);
     tj cs;
@@ -122,31 +120,13 @@ static int run_case(const char *root, const char *name) {
     return compared;
 }
 
+/* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL,
+ * Gemma 3, …), preprocessed as llama.cpp does. */
 int main(void) {
-    const char *root = test_conformance_dir();
-    if (!root) {
-        printf("SKIP: conformance folder not found (set CONFORMANCE_DIR)\n");
-        return 0;
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/cases", root);
-    DIR *d = opendir(path);
-    if (!d) {
-        printf("SKIP: %s unreadable\n", path);
-        return 0;
-    }
-    char *names[256];
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < 256)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
-    int compared = 0;
-    for (int i = 0; i < n; i++) {
-        compared += run_case(root, names[i]);
-        free(names[i]);
-    }
-    CHECK_MSG(compared > 0, "no image_input file compared");
+    const char *shared = test_conformance_dir();
+    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
+    int compared = (shared ? test_each_case(shared, run_case, NULL) : 0) +
+                   test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, NULL);
+    CHECK_MSG(compared > 0 || !shared, "no image_input file compared");
     TEST_MAIN_END();
 }

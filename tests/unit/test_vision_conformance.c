@@ -4,7 +4,6 @@
  * compared with expected/image_embd_<k>.f32 by rel_l2 against the case's
  * image_embd_rel_l2. This isolates the ViT from decoding and resizing.
  * Skips a conformance folder that is absent. */
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +84,8 @@ static int check_chunk(const char *dir, const char *name, seer_vision *v, seer_p
     return 1;
 }
 
-static int run_case(const char *root, const char *name, seer_pool *pool) {
+static int run_case(const char *root, const char *name, void *pool_ctx) {
+    seer_pool *pool = pool_ctx;
     char dir[1024], path[1200];
     snprintf(dir, sizeof dir, "%s/cases/%s", root, name);
     snprintf(path, sizeof path, "%s/case.json", dir);
@@ -121,43 +121,16 @@ static int run_case(const char *root, const char *name, seer_pool *pool) {
     return compared;
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* Every case under root/cases; adds to *total and *cases. */
-static void run_root(const char *root, seer_pool *pool, int *total, int *cases) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/cases", root);
-    DIR *d = opendir(path);
-    if (!d) {
-        printf("SKIP: %s not readable\n", path);
-        return;
-    }
-    char *names[256];
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d)) && n < 256;)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
-    for (int i = 0; i < n; i++) {
-        int c = run_case(root, names[i], pool);
-        *total += c;
-        *cases += c > 0;
-        free(names[i]);
-    }
-}
-
-/* The shared cases (CONFORMANCE_DIR) and the project's own
- * (tests/conformance, run from the source tree: Qwen3-VL, Gemma 3, …). */
+/* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL,
+ * Gemma 3, …). */
 int main(void) {
     const char *shared = test_conformance_dir();
-    const char *own = "tests/conformance";
     if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
     seer_pool *pool = seer_pool_create(2);
-    int total = 0, cases = 0;
-    if (shared) run_root(shared, pool, &total, &cases);
-    run_root(own, pool, &total, &cases);
+    int total = (shared ? test_each_case(shared, run_case, pool) : 0) +
+                test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, pool);
     seer_pool_destroy(pool);
-    printf("vision conformance: %d chunks in %d cases\n", total, cases);
+    printf("vision conformance: %d chunks\n", total);
     CHECK_MSG(total > 0 || !shared, "no vision chunk was compared");
     TEST_MAIN_END();
 }
