@@ -8,7 +8,6 @@
  *      same n_tokens / n_pos / grid for every image chunk (needs the GGUF
  *      reader and tokenizer; skipped with a message while they are missing).
  * Skips when the conformance folder is absent. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +107,7 @@ static int check_tokenize(const char *root, const char *name, const tj *cs, cons
         snprintf(path, sizeof path, "%s/cases/%s/%s", root, name, mmproj->str);
         have_hp = test_vision_hparams(path, &hp, &via_engine) == 0;
         CHECK_MSG(have_hp, "%s: cannot read %s", name, path);
+        hp.preproc = tj_case_preproc(cs);
     }
     const tj *images = tj_get(cs, "images");
     int n_img = images ? images->n : 0;
@@ -165,51 +165,39 @@ static int check_tokenize(const char *root, const char *name, const tj *cs, cons
     return 1;
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-int main(void) {
-    const char *root = test_conformance_dir();
-    if (!root) {
-        printf("SKIP: conformance folder not found (set CONFORMANCE_DIR)\n");
-        return 0;
-    }
+/* Positions and tokenization of one case; returns 1 when tokenization was compared. */
+static int run_case(const char *root, const char *name, void *ctx) {
+    (void)ctx;
     char path[1024];
-    snprintf(path, sizeof path, "%s/cases", root);
-    DIR *d = opendir(path);
-    if (!d) {
-        printf("SKIP: %s unreadable\n", path);
-        return 0;
+    tj cs, tokens, meta;
+    snprintf(path, sizeof path, "%s/cases/%s/case.json", root, name);
+    if (tj_load(path, &cs) != 0) return 0;
+    snprintf(path, sizeof path, "%s/cases/%s/expected/tokens.json", root, name);
+    int have_tokens = tj_load(path, &tokens) == 0;
+    snprintf(path, sizeof path, "%s/cases/%s/expected/meta.json", root, name);
+    int have_meta = tj_load(path, &meta) == 0;
+    CHECK_MSG(have_tokens && have_meta, "%s: tokens.json or meta.json unreadable", name);
+    int done = 0;
+    if (have_tokens && have_meta) {
+        const tj *mrope = tj_get(&meta, "mrope");
+        check_positions(name, &tokens, mrope && mrope->num != 0);
+        const char *skip = NULL;
+        done = check_tokenize(root, name, &cs, &tokens, &skip);
+        printf("%-24s positions checked; tokenization %s%s\n", name, done ? "checked" : "SKIPPED: ", done ? "" : skip);
     }
-    char *names[256];
-    int n = 0, tokenized = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < 256)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
-    for (int i = 0; i < n; i++) {
-        tj cs, tokens, meta;
-        snprintf(path, sizeof path, "%s/cases/%s/case.json", root, names[i]);
-        if (tj_load(path, &cs) != 0) { free(names[i]); continue; }
-        snprintf(path, sizeof path, "%s/cases/%s/expected/tokens.json", root, names[i]);
-        int have_tokens = tj_load(path, &tokens) == 0;
-        snprintf(path, sizeof path, "%s/cases/%s/expected/meta.json", root, names[i]);
-        int have_meta = tj_load(path, &meta) == 0;
-        CHECK_MSG(have_tokens && have_meta, "%s: tokens.json or meta.json unreadable", names[i]);
-        if (have_tokens && have_meta) {
-            const tj *mrope = tj_get(&meta, "mrope");
-            check_positions(names[i], &tokens, mrope && mrope->num != 0);
-            const char *skip = NULL;
-            int done = check_tokenize(root, names[i], &cs, &tokens, &skip);
-            tokenized += done;
-            printf("%-24s positions checked; tokenization %s%s\n", names[i], done ? "checked" : "SKIPPED: ",
-                   done ? "" : skip);
-        }
-        if (have_tokens) tj_free(&tokens);
-        if (have_meta) tj_free(&meta);
-        tj_free(&cs);
-        free(names[i]);
-    }
+    if (have_tokens) tj_free(&tokens);
+    if (have_meta) tj_free(&meta);
+    tj_free(&cs);
+    return done;
+}
+
+/* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL,
+ * Gemma 3, …). */
+int main(void) {
+    const char *shared = test_conformance_dir();
+    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
+    int tokenized = (shared ? test_each_case(shared, run_case, NULL) : 0) +
+                    test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, NULL);
     if (!tokenized) printf("NOTE: tokenization not compared (GGUF reader / tokenizer not available yet)\n");
     TEST_MAIN_END();
 }

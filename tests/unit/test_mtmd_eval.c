@@ -7,7 +7,6 @@
  * image, text, image, text). Also: a cancelled eval leaves the context as it
  * was, and generation continues at the right position. Skips what cannot
  * run yet (no conformance folder, decoder or tokenizer missing). */
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +30,8 @@ static double rel_l2(const float *x, const float *ref, size_t n) {
 }
 
 /* Returns 1 when the case ran, 0 when skipped. */
-static int run_case(const char *root, const char *name, seer_pool *pool) {
+static int run_case(const char *root, const char *name, void *pool_ctx) {
+    seer_pool *pool = pool_ctx;
     char path[1024];
     snprintf(path, sizeof path, "%s/cases/%s/case.json", root, name);
     tj cs;
@@ -53,6 +53,7 @@ static int run_case(const char *root, const char *name, seer_pool *pool) {
         int via_engine;
         snprintf(path, sizeof path, "%s/cases/%s/%s", root, name, mmproj->str);
         have_hp = test_vision_hparams(path, &hp, &via_engine) == 0;
+        hp.preproc = tj_case_preproc(&cs);
     }
     const tj *images = tj_get(&cs, "images");
     int n_img = images ? images->n : 0;
@@ -69,7 +70,7 @@ static int run_case(const char *root, const char *name, seer_pool *pool) {
         goto out;
     }
     /* llama.cpp's embeddings for the image chunks, in chunk order. */
-    int k = 0;
+    int k = 0, width = info->n_embd_inp > 0 ? info->n_embd_inp : info->n_embd; /* Qwen3-VL: DeepStack slices too */
     bool ok = true;
     for (int i = 0; i < p.n_chunks && ok; i++) {
         seer_chunk *c = &p.chunks[i];
@@ -77,11 +78,11 @@ static int run_case(const char *root, const char *name, seer_pool *pool) {
         snprintf(path, sizeof path, "%s/cases/%s/expected/image_embd_%d.f32", root, name, k++);
         size_t len;
         char *data = tj_read_file(path, &len);
-        ok = data && len == sizeof(float) * (size_t)c->n_tokens * (size_t)info->n_embd;
-        CHECK_MSG(ok, "%s: %s missing or not %d×%d floats", name, path, c->n_tokens, info->n_embd);
+        ok = data && len == sizeof(float) * (size_t)c->n_tokens * (size_t)width;
+        CHECK_MSG(ok, "%s: %s missing or not %d×%d floats", name, path, c->n_tokens, width);
         c->embd = (float *)data;
     }
-    p.n_embd = info->n_embd;
+    p.n_embd = width;
     seer_ctx *ctx = ok ? seer_ctx_new(llm, 4096, SEER_KV_F32, pool, &err) : NULL;
     if (ok && !ctx) CHECK_MSG(0, "%s: context: %s", name, err.msg);
     if (ctx) {
@@ -127,34 +128,14 @@ out:
     return ran;
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
+/* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL:
+ * DeepStack-wide rows; Gemma 3: a non-causal image chunk). */
 int main(void) {
-    const char *root = test_conformance_dir();
-    if (!root) {
-        printf("SKIP: conformance folder not found (set CONFORMANCE_DIR)\n");
-        return 0;
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/cases", root);
-    DIR *d = opendir(path);
-    if (!d) {
-        printf("SKIP: %s unreadable\n", path);
-        return 0;
-    }
-    char *names[256];
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < 256)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    const char *shared = test_conformance_dir();
+    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
     seer_pool *pool = seer_pool_create(2);
-    int ran = 0;
-    for (int i = 0; i < n; i++) {
-        ran += run_case(root, names[i], pool);
-        free(names[i]);
-    }
+    int ran = (shared ? test_each_case(shared, run_case, pool) : 0) +
+              test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, pool);
     seer_pool_destroy(pool);
     if (!ran) printf("NOTE: no case ran (decoder not available yet)\n");
     TEST_MAIN_END();
