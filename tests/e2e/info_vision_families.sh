@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `seer info` on Qwen3-VL and Gemma 3 mmproj files (the conformance cases'):
+# the parts that are not metadata keys are described — DeepStack blocks and
+# the row width they make, Gemma 3's pooling — and a projector seer cannot
+# run says why in one line.
+set -u
+: "${SEER:?SEER must point at the seer binary}"
+cases="$(cd "$(dirname "$0")/../conformance/cases" && pwd)"
+fail() { echo "FAIL: $*"; exit 1; }
+checked=0
+
+g="$cases/gemma3-f32/mmproj.gguf"
+if [ -f "$g" ]; then
+  out=$("$SEER" info "$g") || fail "seer info $g"
+  echo "$out" | grep -qE '^support +yes$' || fail "gemma3: no 'support yes' line"$'\n'"$out"
+  echo "$out" | grep -qE '^pooling +4×4 average over the 16×16 patch grid → 16 tokens$' \
+    || fail "gemma3: pooling line"$'\n'"$out"
+  checked=$((checked + 1))
+fi
+
+q="$cases/qwen3vl-f32/mmproj.gguf"
+if [ -f "$q" ]; then
+  out=$("$SEER" info "$q") || fail "seer info $q"
+  echo "$out" | grep -qE '^deepstack +block [0-9]+(, block [0-9]+)*$' || fail "qwen3vl: deepstack line"$'\n'"$out"
+  n=$(echo "$out" | grep -E '^deepstack' | grep -o 'block' | wc -l)
+  echo "$out" | grep -qE "^embeddings +[0-9]+ wide \(LLM width [0-9]+ × $((n + 1)): main \+ $n DeepStack\)$" \
+    || fail "qwen3vl: embeddings line"$'\n'"$out"
+  checked=$((checked + 1))
+fi
+
+# A projector seer does not run: the support line names it (LDP is MobileVLM's).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ -f "$g" ]; then
+  python3 - "$g" "$tmp/ldp.gguf" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+# same length as "gemma3" so the GGUF string lengths stay right
+open(sys.argv[2], "wb").write(data.replace(b"\x06\x00\x00\x00\x00\x00\x00\x00gemma3", b"\x06\x00\x00\x00\x00\x00\x00\x00ldpv3x", 1))
+PY
+  out=$("$SEER" info "$tmp/ldp.gguf") || fail "seer info on an unsupported projector failed"
+  echo "$out" | grep -qE "^support +no: .*projector type 'ldpv3x' is not supported" || fail "unsupported: $out"
+fi
+[ "$checked" -gt 0 ] || { echo "SKIP: no Qwen3-VL / Gemma 3 case files"; exit 0; }
+echo ok
