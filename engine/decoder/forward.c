@@ -10,7 +10,6 @@
 
 #include "decoder/llm_internal.h"
 #include "kernels/matmul_internal.h"
-#include "ops/exp_kernels.h"
 #include "seer/ops.h"
 
 /* x = each row's embedding: a token's (×embd_scale), or the first n_embd
@@ -144,12 +143,14 @@ static void attn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     rmsnorm_into(c, c->m->layers[l].ffn_norm, r0, r1);
 }
 
-/* a = act(a) * b: SiLU (SwiGLU) or tanh GELU (GeGLU). */
+/* a = act(a) * b: SiLU (SwiGLU) or tanh GELU (GeGLU, as llama.cpp rounds it). */
 static void ffn_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     (void)l;
     const int F = c->m->info.n_ff;
-    seer_exp_gate(c->m->ffn_gelu ? SEER_GATE_GELU_TANH : SEER_GATE_SILU, c->ffn_a + (size_t)r0 * F,
-                  c->ffn_b + (size_t)r0 * F, (r1 - r0) * F);
+    float *a = c->ffn_a + (size_t)r0 * F;
+    const float *b = c->ffn_b + (size_t)r0 * F;
+    if (c->m->ffn_gelu) seer_geglu_f16(a, b, (r1 - r0) * F);
+    else seer_swiglu(a, b, (r1 - r0) * F);
 }
 
 /* x += the FFN's output (in xn), then layer l's DeepStack slice of the

@@ -1,12 +1,14 @@
 /* Element-wise activations in exact float math (the conformance tolerances
- * are set for exact math; llama.cpp's FP16 lookup tables are not emulated),
- * except SwiGLU, which goes to the SIMD exp kernels: the decoder runs it on
+ * are set for exact math; llama.cpp's FP16 lookup tables are not emulated,
+ * but for the decoders' GeGLU, seer_geglu_f16), except SwiGLU, which goes to the SIMD exp kernels: the decoder runs it on
  * the FFN width of one row between two matrix products, alone on one core
  * while the others wait (libm's expf there cost 5% of a decode step). */
 #include <math.h>
+#include <pthread.h>
 
 #include "ops/exp_kernels.h"
 #include "seer/ops.h"
+#include "seer/tensor.h"
 
 static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
@@ -31,6 +33,26 @@ void seer_quick_gelu(float *x, int64_t n) {
 }
 
 void seer_swiglu(float *a, const float *b, int64_t n) { seer_exp_gate(SEER_GATE_SILU, a, b, n); }
+
+/* GELU of every FP16 value, rounded to FP16, as ggml's CPU backend builds
+ * its table (tanh form in float). */
+static uint16_t gelu_f16_table[1 << 16];
+static pthread_once_t gelu_f16_once = PTHREAD_ONCE_INIT;
+
+static void gelu_f16_fill(void) {
+    for (int i = 0; i < 1 << 16; i++) {
+        const float x = seer_fp16_to_f32((uint16_t)i);
+        gelu_f16_table[i] = seer_f32_to_fp16(0.5f * x * (1.0f + tanhf(SEER_GELU_K * x * (1.0f + 0.044715f * x * x))));
+    }
+}
+
+void seer_geglu_f16(float *a, const float *b, int64_t n) {
+    pthread_once(&gelu_f16_once, gelu_f16_fill);
+    for (int64_t i = 0; i < n; i++) {
+        const float x = a[i];
+        a[i] = x <= -10.0f ? 0.0f : x >= 10.0f ? x * b[i] : seer_fp16_to_f32(gelu_f16_table[seer_f32_to_fp16(x)]) * b[i];
+    }
+}
 
 void seer_add(float *dst, const float *src, int64_t n) {
     for (int64_t i = 0; i < n; i++) dst[i] += src[i];

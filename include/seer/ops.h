@@ -16,6 +16,12 @@ void seer_gelu_erf(float *x, int64_t n);
 void seer_quick_gelu(float *x, int64_t n);  /* x·σ(1.702x) */
 /* a[i] = silu(a[i]) * b[i] */
 void seer_swiglu(float *a, const float *b, int64_t n);
+/* a[i] = gelu(a[i]) * b[i] as llama.cpp's CPU backend computes GeGLU: the
+ * tanh GELU looked up by a[i] rounded to FP16, in a table of FP16 results
+ * (exact below -10 and above 10). The decoders' FFN (Gemma 3) uses it:
+ * its rounding, up to 2^-11 relative, moved whole logits by 4e-4 relative
+ * against llama.cpp's on a 12-layer random model. */
+void seer_geglu_f16(float *a, const float *b, int64_t n);
 void seer_softmax(float *x, int64_t n);
 void seer_add(float *dst, const float *src, int64_t n);
 

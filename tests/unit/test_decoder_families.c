@@ -4,7 +4,8 @@
  * masks): per-head Q/K RMSNorm, interleaved M-RoPE with the 4th position,
  * DeepStack slices, top-k expert routing renormalised, post-norms, GeGLU,
  * scaled token embeddings, sliding windows with their own RoPE base, linear
- * RoPE scaling, logit soft-capping, and non-causal batches. Also the
+ * RoPE scaling, logit soft-capping, and non-causal batches. The GELU is
+ * llama.cpp's (input and result rounded to FP16, as its table). Also the
  * interleaved M-RoPE table against ggml's rule. Models are written here with
  * the GGUF writer (F32, tied output head). */
 #include <math.h>
@@ -186,7 +187,12 @@ static void rope(const model *m, int l, double *v, const int pos[4]) {
 }
 
 static double silu(double x) { return x / (1 + exp(-x)); }
-static double gelu(double x) { return 0.5 * x * (1 + tanh(sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))); }
+/* llama.cpp's GELU: x rounded to FP16, the result too (its lookup table) */
+static double gelu(double x) {
+    if (x <= -10 || x >= 10) return x <= -10 ? 0 : x;
+    const double h = seer_fp16_to_f32(seer_f32_to_fp16((float)x));
+    return seer_fp16_to_f32(seer_f32_to_fp16((float)(0.5 * h * (1 + tanh(sqrt(2 / M_PI) * (h + 0.044715 * h * h * h))))));
+}
 
 /* The experts of one normed row, weighted: softmax, top K, renormalised. */
 static void moe(const model *m, int l, const double *xn, double *out) {
