@@ -145,13 +145,24 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
         seer_error_set(err, "vision: no input pixels");
         return -1;
     }
-    int unit = v->cfg.rope2d ? 2 * hp->patch_size
-               : hp->projector == SEER_PROJ_IDEFICS3 || hp->projector == SEER_PROJ_GEMMA3
-                   ? hp->patch_size * hp->scale_factor
-                   : hp->patch_size;
-    if (in->w % unit != 0 || in->h % unit != 0) {
-        seer_error_set(err, "vision: input %dx%d is not a multiple of %d pixels", in->w, in->h, unit);
-        return -1;
+    if (hp->projector == SEER_PROJ_IDEFICS3) {
+        /* The stride-p convolution drops the last w % p columns and rows (as
+         * llama.cpp's does: SmolVLM-Instruct's 384 px over 14 px patches is
+         * a 27×27 grid); the pixel shuffle needs that grid in whole s×s cells. */
+        int s = hp->scale_factor, gw = in->w / hp->patch_size, gh = in->h / hp->patch_size;
+        if (gw < s || gh < s || gw % s != 0 || gh % s != 0) {
+            seer_error_set(err, "vision: input %dx%d gives a %dx%d patch grid, not a multiple of the pixel shuffle's %d",
+                           in->w, in->h, gw, gh, s);
+            return -1;
+        }
+    } else {
+        int unit = v->cfg.rope2d                         ? 2 * hp->patch_size
+                   : hp->projector == SEER_PROJ_GEMMA3 ? hp->patch_size * hp->scale_factor
+                                                       : hp->patch_size;
+        if (in->w % unit != 0 || in->h % unit != 0) {
+            seer_error_set(err, "vision: input %dx%d is not a multiple of %d pixels", in->w, in->h, unit);
+            return -1;
+        }
     }
     int64_t n = (int64_t)(in->w / hp->patch_size) * (in->h / hp->patch_size);
     if (n > MAX_PATCHES) {

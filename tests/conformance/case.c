@@ -36,7 +36,7 @@ void run_case(const char *dir, seer_pool *pool, case_result *res) {
     char vision_note[SEER_ERR_MAX + 16] = "";
     if (cd.mmproj_path) {
         vision = seer_vision_load(cd.mmproj_path, &err);
-        seer_vision_set_preproc(vision, SEER_PREPROC_LLAMACPP); /* the expected values are llama.cpp's */
+        seer_vision_set_preproc(vision, cd.image_preproc); /* as the reference prepared its images */
         if (!vision) snprintf(vision_note, sizeof vision_note, "%s", err.msg[0] ? err.msg : "not available");
     }
     check_out tok, dec, pipe;

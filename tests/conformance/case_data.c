@@ -125,6 +125,10 @@ int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, siz
         cd->image_paths[i] = path_join(dir, ip ? ip : "");
     }
     cd->n_predict = (int)json_num(json_get(cd->cj, "n_predict"), 16);
+    const char *preproc = json_str(json_get(cd->cj, "image_preproc"));
+    cd->image_preproc = SEER_PREPROC_LLAMACPP;
+    if (preproc && !seer_preproc_mode_parse(preproc, &cd->image_preproc))
+        return fail(why, cap, "case.json: image_preproc '%s' is neither llamacpp nor original", preproc);
     const json_value *tol = json_get(cd->cj, "tolerance");
     cd->tol_logits = json_num(json_get(tol, "logits_rel_l2"), 1e-3);
     cd->tol_embd = json_num(json_get(tol, "image_embd_rel_l2"), 1e-2);

@@ -5,6 +5,7 @@
 
 #include "conformance.h"
 #include "seer/llm.h"
+#include "seer/vision.h"
 
 typedef struct ref_chunk {
     bool image;
@@ -24,6 +25,10 @@ typedef struct case_data {
     int n_predict;
     seer_kv_type kv_type;   /* the references' KV cache (expected/meta.json kv_cache_type; F32 if absent) */
     bool image_non_causal;  /* image chunks decoded non-causally (meta.json projector_type gemma3) */
+    /* How the reference prepared its images: case.json "image_preproc", "llamacpp" (default: the llama.cpp the
+     * shared cases were made with) or "original" (a llama.cpp whose rule for the family is the model's own
+     * processor's, e.g. upstream's Idefics3). */
+    seer_preproc_mode image_preproc;
     double tol_logits, tol_embd, tol_margin;
     ref_chunk *chunks;
     int n_chunks, n_tokens_total, n_pos_total;

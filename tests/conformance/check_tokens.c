@@ -88,7 +88,7 @@ void check_tokens(const case_data *cd, const seer_llm *llm, seer_vision *vision,
         seer_vision_hparams hp;
         mm = gguf_open(cd->mmproj_path, &err);
         if (mm && seer_vision_hparams_read(mm, &hp, &err) == 0) {
-            hp.preproc = SEER_PREPROC_LLAMACPP; /* the expected values are llama.cpp's */
+            hp.preproc = cd->image_preproc; /* as the reference prepared its images */
             rc = seer_mtmd_tokenize_hparams(seer_llm_vocab(llm), &hp, cd->prompt, images, cd->n_images, true, &p,
                                             &err);
         }

@@ -46,6 +46,7 @@ static int run_case(const char *root, const char *name, void *ctx) {
         tj_free(&cs);
         return 0;
     }
+    hp.preproc = tj_case_preproc(&cs);
     tj tokens;
     snprintf(path, sizeof path, "%s/cases/%s/expected/tokens.json", root, name);
     CHECK_MSG(tj_load(path, &tokens) == 0, "%s: cannot read tokens.json", name);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seer/vision.h"
+
 typedef enum { TJ_NULL, TJ_BOOL, TJ_NUM, TJ_STR, TJ_ARR, TJ_OBJ } tj_type;
 
 typedef struct tj {
@@ -128,6 +130,14 @@ static int tj_load(const char *path, tj *out) {
     int rc = tj_parse(&p, out);
     free(text);
     return rc;
+}
+
+/* The preprocessing a conformance case's reference used: case.json
+ * "image_preproc" ("original" where that llama.cpp's rule is the model's own
+ * processor, as upstream's Idefics3 is), llama.cpp's by default. */
+static inline seer_preproc_mode tj_case_preproc(const tj *cs) {
+    const tj *p = tj_get(cs, "image_preproc");
+    return p && p->type == TJ_STR && strcmp(p->str, "original") == 0 ? SEER_PREPROC_ORIGINAL : SEER_PREPROC_LLAMACPP;
 }
 
 #endif

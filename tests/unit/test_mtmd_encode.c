@@ -38,7 +38,7 @@ static void run_case(const char *root, const char *name, seer_pool *pool) {
     seer_error err = {{0}};
     snprintf(path, sizeof path, "%s/cases/%s/%s", root, name, str_of(tj_get(&cs, "mmproj")));
     seer_vision *vision = seer_vision_load(path, &err);
-    seer_vision_set_preproc(vision, SEER_PREPROC_LLAMACPP); /* the expected values are llama.cpp's */
+    seer_vision_set_preproc(vision, tj_case_preproc(&cs)); /* as the reference prepared its images */
     snprintf(path, sizeof path, "%s/cases/%s/%s", root, name, str_of(tj_get(&cs, "llm")));
     seer_llm *llm = vision ? seer_llm_load(path, NULL, NULL, &err) : NULL;
     if (!vision || !llm) {
