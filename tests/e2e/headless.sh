@@ -88,11 +88,12 @@ else
   echo "SKIP: conformance text model not found under $conf"
 fi
 
-# 7. a conformance VLM through the CLI (--raw prompt with its marker, --image): llama.cpp's greedy tokens
+# 7. a conformance VLM through the CLI (--raw prompt with its marker, --image, llama.cpp's image preprocessing):
+# llama.cpp's greedy tokens
 vcase="$conf/cases/qwen25vl-f32"
 if [ -f "$vcase/model.gguf" ] && [ -f "$vcase/mmproj.gguf" ]; then
   got=$("$SEER" -m "$vcase/model.gguf" --mmproj "$vcase/mmproj.gguf" --image "$conf/images/test-1.jpeg" --raw \
-        -f "$vcase/prompt.txt" -n 16 --temp 0 --kv-type f32 --json 2>"$tmp/err" |
+        -f "$vcase/prompt.txt" -n 16 --temp 0 --kv-type f32 --image-preproc llamacpp --json 2>"$tmp/err" |
         python3 -c 'import json,sys
 ev=[json.loads(l) for l in sys.stdin]
 print([e["n_tokens"] for e in ev if e["event"]=="prompt"][0], " ".join(str(e["id"]) for e in ev if e["event"]=="token"))')
