@@ -27,20 +27,24 @@ ifneq ($(PKG),)
   UI_CFLAGS   := $(shell pkg-config --cflags ncursesw libsixel readline 2>/dev/null)
   UI_LIBS     := $(shell pkg-config --libs ncursesw libsixel readline 2>/dev/null)
   STB_CFLAGS  := $(shell pkg-config --cflags stb 2>/dev/null || echo -I/usr/include/stb)
+  CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
+  CURL_LIBS   := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
 else
   BLAS_CFLAGS := -I/usr/include/$(ARCH)-linux-gnu/openblas-pthread
   BLAS_LIBS   := -lopenblas
   UI_CFLAGS   := -I/usr/include/sixel
   UI_LIBS     := -lsixel -lncursesw -ltinfo -lreadline
   STB_CFLAGS  := -I/usr/include/stb
+  CURL_CFLAGS :=
+  CURL_LIBS   := -lcurl
 endif
 STB_LIBS := -lstb
 
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Iengine $(BLAS_CFLAGS) $(STB_CFLAGS) $(SANFLAGS) -MMD -MP
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Iengine $(BLAS_CFLAGS) $(STB_CFLAGS) $(CURL_CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS  += $(SANFLAGS)
-LIBS     := $(BLAS_LIBS) $(STB_LIBS) -lpthread -lm
+LIBS     := $(BLAS_LIBS) $(STB_LIBS) $(CURL_LIBS) -lpthread -lm
 
 # SIMD kernels: each file is built for its instruction set and chosen at run time.
 ifeq ($(ARCH),x86_64)

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "commands.h"
+#include "hub_fetch.h"
 #include "seer/bench.h"
 #include "seer/image.h"
 #include "seer/llm.h"
@@ -22,6 +23,7 @@
 
 typedef struct bench_opts {
     const char *model, *mmproj, *image, *synth, *out;
+    app_hub_args hub; /* -hf: model (and projector) from the hub */
     int n_prompt, n_gen, threads, reps;
     seer_kv_type kv_type;
     bool json;
@@ -46,6 +48,7 @@ typedef struct bench_result {
 static void usage(FILE *out) {
     fprintf(out,
             "usage: seer bench -m LLM.gguf [--mmproj MMPROJ.gguf] [--image IMG] [-p N_PROMPT] [-n N_GEN]\n"
+            "                  (or -hf USER/REPO[:QUANT] [--hf-file PATH] [--offline] [--no-mmproj])\n"
             "                  [-t THREADS] [-r REPS] [--kv-type f16|f32] [--json]\n"
             "       seer bench --synth NAME --out DIR\n"
             "  Measures load time, image encode, prompt processing and generation speed, time to\n"
@@ -85,6 +88,9 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return 1;
+        const int hub = app_hub_arg(argc, argv, &i, &o->hub);
+        if (hub < 0) return fail_usage("missing value after", a);
+        if (hub > 0) continue;
         if (strcmp(a, "--json") == 0) { o->json = true; continue; }
         if (strcmp(a, "--kv-type") == 0) {
             if (!v) return fail_usage("missing value after", a);
@@ -107,8 +113,9 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
         i++;
     }
     if (o->synth) return o->out ? 0 : fail_usage("--synth needs --out DIR", NULL);
-    if (!o->model) return fail_usage("missing -m LLM.gguf", NULL);
-    if (o->image && !o->mmproj) return fail_usage("--image needs --mmproj", NULL);
+    if (app_hub_args_problem(&o->hub)) return fail_usage(app_hub_args_problem(&o->hub), NULL);
+    if (!o->model == !o->hub.repo) return fail_usage("give -m LLM.gguf or -hf USER/REPO[:QUANT]", NULL);
+    if (o->image && !o->mmproj && !o->hub.repo) return fail_usage("--image needs --mmproj", NULL);
     if (o->n_prompt < 1) return fail_usage("-p must be at least 1", NULL);
     return 0;
 }
@@ -474,11 +481,23 @@ int cmd_bench(int argc, char **argv) {
                 (seer_time_ms() - t0) / 1e3);
         return 0;
     }
+    seer_hub_files hub = {0};
+    if (o.hub.repo) {
+        const int rc = app_hub_fetch(&o.hub, !o.mmproj, &hub, &err);
+        if (rc) return rc;
+        o.model = hub.model;
+        if (!o.mmproj) o.mmproj = hub.mmproj;
+    }
     bench_result r = {0};
     seer_llm_info info = {0};
-    if (run_bench(&o, &r, &info, &err) != 0) return fail(&err);
+    const int rc = run_bench(&o, &r, &info, &err);
+    if (rc != 0) {
+        seer_hub_files_free(&hub);
+        return fail(&err);
+    }
     int threads = o.threads > 0 ? o.threads : seer_cpu_count();
     if (o.json) print_json(&o, &info, &r, threads);
     else print_text(&o, &info, &r, threads);
+    seer_hub_files_free(&hub);
     return 0;
 }

@@ -381,17 +381,8 @@ static int run_headless(const app_options *opts) {
     return rc;
 }
 
-int cmd_chat(int argc, char **argv) {
-    app_options opts;
-    char err[512] = "";
-    if (app_options_parse(argc, argv, &opts, err, sizeof err) != 0) {
-        fprintf(stderr, "seer: %s (try 'seer --help')\n", err);
-        return 2;
-    }
-    if (opts.help) {
-        app_options_usage(stdout);
-        return 0;
-    }
+/* The chat on local files (-hf already resolved to them). */
+static int run_chat(app_options opts) {
     const char *files[2 + APP_MAX_IMAGES] = {opts.model_path, opts.mmproj_path};
     int n_files = 2;
     for (int i = 0; i < opts.n_images; i++) files[n_files++] = opts.images[i];
@@ -419,4 +410,37 @@ int cmd_chat(int argc, char **argv) {
         return 2;
     }
     return run_headless(&opts);
+}
+
+int cmd_chat(int argc, char **argv) {
+    app_options opts;
+    char err[512] = "";
+    if (app_options_parse(argc, argv, &opts, err, sizeof err) != 0) {
+        fprintf(stderr, "seer: %s (try 'seer --help')\n", err);
+        return 2;
+    }
+    if (opts.help) {
+        app_options_usage(stdout);
+        return 0;
+    }
+    if (!opts.hub.repo) return run_chat(opts);
+    /* --mmproj given explicitly wins over the repository's */
+    seer_hub_files hub;
+    seer_error hub_err;
+    int rc = app_hub_fetch(&opts.hub, !opts.mmproj_path, &hub, &hub_err);
+    if (rc) {
+        if (opts.json) report_error(&(chat_out){.json = true}, "%s", hub_err.msg);
+        return rc;
+    }
+    opts.model_path = hub.model;
+    if (!opts.mmproj_path) opts.mmproj_path = hub.mmproj;
+    if (opts.n_images > 0 && !opts.mmproj_path) {
+        fprintf(stderr, "seer: %s has no mmproj file: images need a vision projector (add --mmproj FILE)\n",
+                opts.hub.repo);
+        rc = 2;
+    } else {
+        rc = run_chat(opts);
+    }
+    seer_hub_files_free(&hub);
+    return rc;
 }

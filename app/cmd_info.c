@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "hub_fetch.h"
 #include "seer/gguf.h"
 #include "seer/sanitize.h"
 #include "seer/tensor.h"
@@ -17,6 +18,7 @@
 
 static void usage(FILE *out) {
     fprintf(out, "usage: seer info FILE.gguf [--all]\n"
+                 "       seer info -hf USER/REPO[:QUANT] [--hf-file PATH] [--offline] [--all]\n"
                  "  Summarises a GGUF model or mmproj file.\n"
                  "  --all   also list every metadata key and every tensor\n");
 }
@@ -275,7 +277,14 @@ static const char *file_kind(const gguf_file *f, const char *arch) {
 int cmd_info(int argc, char **argv) {
     const char *path = NULL;
     bool all = false;
+    app_hub_args hub_args = {0};
     for (int i = 1; i < argc; i++) {
+        const int hub = app_hub_arg(argc, argv, &i, &hub_args);
+        if (hub < 0) {
+            usage(stderr);
+            return 2;
+        }
+        if (hub > 0) continue;
         if (strcmp(argv[i], "--all") == 0 || strcmp(argv[i], "-a") == 0) all = true;
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
@@ -293,16 +302,23 @@ int cmd_info(int argc, char **argv) {
             return 2;
         }
     }
-    if (!path) {
+    if ((!path) == (!hub_args.repo) || app_hub_args_problem(&hub_args)) {
         usage(stderr);
         return 2;
     }
     seer_error err = {{0}};
+    seer_hub_files hub = {0};
+    if (hub_args.repo) {
+        const int rc = app_hub_fetch(&hub_args, false, &hub, &err);
+        if (rc) return rc;
+        path = hub.model;
+    }
     gguf_file *f = gguf_open(path, &err);
     if (!f) {
         char *safe = seer_text_sanitize_dup(err.msg, strlen(err.msg), 0);
         fprintf(stderr, "seer: %s\n", safe ? safe : "cannot open the file");
         free(safe);
+        seer_hub_files_free(&hub);
         return 1;
     }
     const char *arch = gguf_get_str(f, "general.architecture");
@@ -323,6 +339,7 @@ int cmd_info(int argc, char **argv) {
     summarise_tensors(f);
     if (all) list_all(f);
     gguf_close(f);
+    seer_hub_files_free(&hub);
     if (fflush(stdout) != 0) return 1;
     return 0;
 }

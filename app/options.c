@@ -11,6 +11,7 @@
 void app_options_usage(FILE *out) {
     fprintf(out,
             "usage: seer -m MODEL.gguf [--mmproj MMPROJ.gguf] [--image IMG]... [-p PROMPT | -f FILE] [options]\n"
+            "       seer -hf USER/REPO[:QUANT] ... (a model from the Hugging Face hub)\n"
             "       seer info | tokenize | encode | bench ... (see 'seer COMMAND --help')\n"
             "\n"
             "Chat with a (vision-)language model. With -p or -f the answer streams to stdout and\n"
@@ -18,7 +19,9 @@ void app_options_usage(FILE *out) {
             "\n"
             "model and input:\n"
             "  -m, --model FILE        language model (GGUF)\n"
-            "      --mmproj FILE       vision projector (GGUF) for images\n"
+            "      --mmproj FILE       vision projector (GGUF) for images\n");
+    app_hub_usage(out);
+    fprintf(out,
             "      --image FILE        attach an image (repeatable); a bare image path works too\n"
             "  -p, --prompt TEXT       the user message\n"
             "  -f, --file FILE         read the prompt from FILE ('-' = standard input)\n"
@@ -95,6 +98,9 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
     o->n_predict = -1;
     o->sampling = seer_sampling_default();
     for (int i = 1; i < argc; i++) {
+        const int hub = app_hub_arg(argc, argv, &i, &o->hub);
+        if (hub < 0) return fail(err, cap, "%s needs a value", argv[i]);
+        if (hub > 0) continue;
         const char *a = argv[i];
         /* --name=value is accepted too */
         char name[64];
@@ -211,8 +217,12 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
     if (!o->seed_set) o->sampling.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
     if (o->help) return 0;
     if (o->prompt && o->prompt_file) return fail(err, cap, "give either -p or -f, not both%s", "");
-    if (!o->model_path) return fail(err, cap, "no model given: use -m MODEL.gguf%s", "");
-    if (o->n_images > 0 && !o->mmproj_path) return fail(err, cap, "images need a vision projector: add --mmproj FILE%s", "");
+    const char *hub_problem = app_hub_args_problem(&o->hub);
+    if (hub_problem) return fail(err, cap, "%s", hub_problem);
+    if (o->model_path && o->hub.repo) return fail(err, cap, "give either -m or -hf, not both%s", "");
+    if (!o->model_path && !o->hub.repo)
+        return fail(err, cap, "no model given: use -m MODEL.gguf or -hf USER/REPO[:QUANT]%s", "");
+    if (o->n_images > 0 && !o->mmproj_path && !o->hub.repo) return fail(err, cap, "images need a vision projector: add --mmproj FILE%s", "");
     o->tui = !o->prompt && !o->prompt_file && !o->json && !o->no_tui && isatty(STDIN_FILENO) &&
              isatty(STDOUT_FILENO);
     return 0;

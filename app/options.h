@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "hub_fetch.h"
 #include "seer/sampler.h"
 #include "seer/session.h"
 
@@ -17,6 +18,7 @@ typedef enum app_sixel_mode { APP_SIXEL_AUTO = 0, APP_SIXEL_ON, APP_SIXEL_OFF } 
 typedef struct app_options {
     const char *model_path;        /* -m */
     const char *mmproj_path;       /* --mmproj (NULL: text only) */
+    app_hub_args hub;              /* -hf user/repo[:TAG], --hf-file, --offline, --no-mmproj */
     const char *prompt;            /* -p */
     const char *prompt_file;       /* -f ('-' = standard input) */
     const char *images[APP_MAX_IMAGES]; /* --image …, and bare image paths */
