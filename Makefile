@@ -75,7 +75,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
 SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
 
-.PHONY: all test unit conformance e2e run bench bench-models fuzz fuzz-build demo-model demo-eval clean
+.PHONY: all deps test unit conformance e2e run bench bench-models fuzz fuzz-build demo-model demo-eval clean
 all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
@@ -138,6 +138,11 @@ test: $(UNIT_BIN) $(TOOL_BIN) $(CONF_BIN) $(SEER)
 	echo "== conformance"; $(CONF_BIN) $(CONFORMANCE_DIR) || status=1; \
 	echo "== end-to-end"; SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh || status=1; \
 	exit $$status
+
+# The Debian packages seer needs (./setup: sudo only when not root). A fresh
+# Debian has no make yet, so the README's first command runs ./setup itself.
+deps:
+	./setup
 
 run: $(SEER)
 	./$(SEER) -m assets/models/demo-llm.gguf --mmproj assets/models/demo-mmproj.gguf assets/images/demo.png

@@ -48,6 +48,8 @@ void app_options_usage(FILE *out) {
             "terminal UI:\n"
             "      --theme NAME        colour theme (themes/NAME)\n"
             "      --sixel auto|on|off image previews with sixel graphics\n"
+            "      --preview quadrant|sextant|halfblock  block glyphs of the preview without sixel\n"
+            "                          (default quadrant; sextant needs a font with U+1FB00..1FB3B)\n"
             "      --no-tui            never start the interactive UI\n"
             "  -h, --help              this help\n");
 }
@@ -160,6 +162,10 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
             else if (!strcmp(val, "on")) o->sixel = APP_SIXEL_ON;
             else if (!strcmp(val, "off")) o->sixel = APP_SIXEL_OFF;
             else return fail(err, cap, "--sixel takes auto, on or off, not '%.64s'", val);
+        } else if (IS("--preview")) {
+            NEED();
+            if (!cell_art_parse(val, &o->preview))
+                return fail(err, cap, "--preview takes quadrant, sextant or halfblock, not '%.64s'", val);
         } else if (IS("-n") || IS("--n-predict")) {
             NEED();
             if (!parse_int(val, -1, 1 << 24, &o->n_predict)) return fail(err, cap, "-n: bad count '%.64s'", val);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../ui/cell_fit.h"
 #include "hub_fetch.h"
 #include "seer/sampler.h"
 #include "seer/session.h"
@@ -36,6 +37,7 @@ typedef struct app_options {
     const char *system_prompt;     /* --system TEXT (NULL: the template's default) */
     const char *theme;             /* --theme NAME (TUI) */
     app_sixel_mode sixel;          /* --sixel auto|on|off (TUI) */
+    cell_art preview;              /* --preview quadrant|halfblock|sextant: text art without sixel (TUI) */
     bool no_tui;                   /* --no-tui: never start the TUI */
     bool tui;                      /* decided by app_options_parse: start the TUI */
     bool help;                     /* --help */

@@ -1,4 +1,4 @@
-/* Image preview rendering: scaled RGB → sixel bytes or half-block cells. */
+/* Image preview rendering: scaled RGB → sixel bytes or block-glyph cells. */
 #include "preview.h"
 
 #include <poll.h>
@@ -80,38 +80,55 @@ done:
 }
 
 static unsigned rgb_at(const seer_image *im, int x, int y) {
+    /* A cell past the picture's last sub-pixel row or column repeats it. */
+    if (x >= im->w) x = im->w - 1;
+    if (y >= im->h) y = im->h - 1;
     const uint8_t *p = im->rgb + ((size_t)y * (size_t)im->w + (size_t)x) * 3;
     return (unsigned)p[0] << 16 | (unsigned)p[1] << 8 | p[2];
 }
 
-void preview_draw_halfblock(WINDOW *win, const seer_image *img) {
+/* Without colours: a shade character by the cell's mean brightness. */
+static const char *shade(const unsigned *sub, int n) {
+    static const char *const SHADES[] = {" ", "\u2591", "\u2592", "\u2593", "\u2588"};
+    int sum = 0;
+    for (int i = 0; i < n; i++) sum += (int)((sub[i] >> 16 & 255) + (sub[i] >> 8 & 255) + (sub[i] & 255));
+    return SHADES[sum / (3 * n) * 5 / 256];
+}
+
+void preview_draw_cells(WINDOW *win, const seer_image *img, cell_art art) {
     int h, w;
     getmaxyx(win, h, w);
     werase(win);
-    if (!img || !img->rgb || w < 1 || h < 1) return;
-    int tw, th;
-    preview_fit(img->w, img->h, w, h * 2, &tw, &th);
+    if (!img || !img->rgb || img->w < 1 || img->h < 1 || w < 1 || h < 1) return;
+    int sx, sy;
+    cell_art_grid(art, &sx, &sy);
+    /* Fit in square units (a cell is taken as twice as high as wide), then
+     * sample sx*sy sub-pixels per cell, which need not be square. */
+    double s = (double)w / img->w < 2.0 * h / img->h ? (double)w / img->w : 2.0 * h / img->h;
+    int cols = (int)(img->w * s * sx + 0.5), rows = (int)(img->h * s / 2 * sy + 0.5);
+    cols = cols < 1 ? 1 : cols > w * sx ? w * sx : cols;
+    rows = rows < 1 ? 1 : rows > h * sy ? h * sy : rows;
+    /* Antialiased when shrinking: every source pixel counts towards the
+     * sub-pixels, so fine texture averages out instead of aliasing. */
     seer_image sc;
-    if (seer_image_resize_bilinear(img, tw, th, &sc) != 0) return;
-    int x0 = (w - tw) / 2, rows = (th + 1) / 2, y0 = (h - rows) / 2;
+    if (seer_image_resize_pil(img, cols, rows, SEER_PIL_BILINEAR, &sc) != 0) return;
+    int cw = (cols + sx - 1) / sx, ch = (rows + sy - 1) / sy;
+    int x0 = (w - cw) / 2, y0 = (h - ch) / 2;
     bool colour = ui_color_depth() > 0;
     ui_rgb_pairs_reset();
-    static const char *const SHADES[] = {" ", "░", "▒", "▓", "█"};
-    for (int r = 0; r < rows; r++) {
-        for (int x = 0; x < tw; x++) {
-            unsigned top = rgb_at(&sc, x, 2 * r);
-            bool has_bottom = 2 * r + 1 < th;
-            unsigned bot = has_bottom ? rgb_at(&sc, x, 2 * r + 1) : 0;
+    for (int r = 0; r < ch; r++) {
+        for (int c = 0; c < cw; c++) {
+            unsigned sub[CELL_MAX_SUB];
+            for (int j = 0; j < sy; j++)
+                for (int i = 0; i < sx; i++) sub[j * sx + i] = rgb_at(&sc, c * sx + i, r * sy + j);
             if (colour) {
-                int pair = ui_rgb_pair(top, has_bottom ? bot : top);
+                cell_glyph g = cell_fit(art, sub);
+                int pair = ui_rgb_pair(g.fg, g.bg);
                 wattr_set(win, A_NORMAL, 0, &pair);
-                mvwaddstr(win, y0 + r, x0 + x, has_bottom ? "▀" : "▀");
+                mvwaddstr(win, y0 + r, x0 + c, g.utf8);
             } else {
-                unsigned a = top, b = has_bottom ? bot : top;
-                int lum = (int)((((a >> 16) & 255) + ((a >> 8) & 255) + (a & 255) + ((b >> 16) & 255) +
-                                 ((b >> 8) & 255) + (b & 255)) / 6);
                 wattrset(win, A_NORMAL);
-                mvwaddstr(win, y0 + r, x0 + x, SHADES[lum * 5 / 256]);
+                mvwaddstr(win, y0 + r, x0 + c, shade(sub, sx * sy));
             }
         }
     }

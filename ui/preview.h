@@ -1,5 +1,5 @@
 /* The image preview pane: sixel (libsixel) when the terminal has it,
- * otherwise colour half-block art. */
+ * otherwise colour block-glyph art. */
 #ifndef SEER_UI_PREVIEW_H
 #define SEER_UI_PREVIEW_H
 
@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cell_fit.h"
 #include "seer/image.h"
 
 /* Largest size that fits w×h keeping the aspect ratio (at least 1×1). */
@@ -15,9 +16,10 @@ void preview_fit(int iw, int ih, int w, int h, int *ow, int *oh);
 /* Sixel bytes (DCS … ST) of img scaled to fit pw×ph pixels; *out malloc'd. */
 int preview_sixel_encode(const seer_image *img, int pw, int ph, char **out, size_t *len, int *out_w, int *out_h);
 
-/* Draws img into win as half blocks (two pixels per cell, ▀ with foreground
- * = upper, background = lower), centred. Without colours: shade characters. */
-void preview_draw_halfblock(WINDOW *win, const seer_image *img);
+/* Draws img into win as block glyphs (see cell_fit.h: half blocks,
+ * quadrants or sextants, two colours per cell), centred. Without colours:
+ * shade characters. */
+void preview_draw_cells(WINDOW *win, const seer_image *img, cell_art art);
 
 /* Asks the terminal (before curses starts) for its primary device
  * attributes and cell size; true when the DA1 reply lists sixel (4). */

@@ -423,8 +423,8 @@ int tui_run(const tui_config *cfg) {
     bool has_sixel = preview_detect_sixel(&t->cell_w, &t->cell_h);
     t->sixel = cfg->sixel == TUI_SIXEL_ON || (cfg->sixel == TUI_SIXEL_AUTO && has_sixel);
 
-    log_event(t, "terminal cell %dx%d px, sixel %s (terminal %s)", t->cell_w, t->cell_h, t->sixel ? "on" : "off",
-              has_sixel ? "has sixel" : "no sixel");
+    log_event(t, "terminal cell %dx%d px, sixel %s (terminal %s), text art %s", t->cell_w, t->cell_h,
+              t->sixel ? "on" : "off", has_sixel ? "has sixel" : "no sixel", cell_art_name(t->cfg.preview));
     seer_worker_config wc = {cfg->model_path, cfg->mmproj_path, cfg->n_threads, cfg->params};
     seer_error err = {{0}};
     t->worker = seer_worker_start(&wc, &err);

@@ -2,6 +2,7 @@
 #ifndef SEER_UI_TUI_H
 #define SEER_UI_TUI_H
 
+#include "cell_fit.h"
 #include "seer/session.h"
 
 typedef enum tui_sixel_mode { TUI_SIXEL_AUTO = 0, TUI_SIXEL_ON, TUI_SIXEL_OFF } tui_sixel_mode;
@@ -14,6 +15,7 @@ typedef struct tui_config {
     int n_images;
     const char *theme;               /* NULL: "dark" */
     tui_sixel_mode sixel;
+    cell_art preview;                /* glyphs of the text-art preview (no sixel) */
     int n_threads;                   /* <= 0: all cores */
     seer_session_params params;
 } tui_config;

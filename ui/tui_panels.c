@@ -51,6 +51,11 @@ void tui_layout(tui *t) {
             t->preview_h = preview_h - 1;
             t->preview_w = side_w;
             t->w_preview = newwin(preview_h, side_w, 0, main_w + 1);
+            if (t->event_log) {
+                fprintf(t->event_log, "preview pane %dx%d cells at %d,%d\n", t->preview_w, t->preview_h,
+                        t->preview_x, t->preview_y);
+                fflush(t->event_log);
+            }
         }
         t->w_timings = newwin(main_h - preview_h, side_w, preview_h, main_w + 1);
     }
@@ -208,7 +213,7 @@ void tui_draw_preview(tui *t) {
     if (im && im->img.rgb && !t->sixel) {
         WINDOW *sub = derwin(w, t->preview_h, t->preview_w, 1, 0);
         if (sub) {
-            preview_draw_halfblock(sub, &im->img);
+            preview_draw_cells(sub, &im->img, t->cfg.preview);
             delwin(sub);
         }
     }

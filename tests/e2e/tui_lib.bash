@@ -44,10 +44,11 @@ open(path, "wb").write(b"P6 %d %d 255\n" % (w, h) + bytes(px))
 PY
 }
 
-# start W H ARGS…: runs seer in a fresh pane of W×H cells.
+# start W H ARGS…: runs seer in a fresh pane of W×H cells (TERM: $TUI_TERM,
+# default xterm-256color).
 start() {
   local w=$1 h=$2; shift 2
-  local cmd="${EXTRA_ENV:-} SEER_EVENT_LOG='$LOG' TERM=xterm-256color '$SEER'"
+  local cmd="${EXTRA_ENV:-} SEER_EVENT_LOG='$LOG' TERM=${TUI_TERM:-xterm-256color} '$SEER'"
   for a in "$@"; do cmd+=" '$a'"; done
   tmux -u -L "$SOCK" new-session -d -s "$PANE" -x "$w" -y "$h" "$cmd; echo SEER_EXIT=\$? > '$T/exit'; sleep 60"
 }
@@ -65,7 +66,8 @@ stop_seer() {
 }
 
 screen() { tmux -u -L "$SOCK" capture-pane -p -t "$PANE" 2>/dev/null; }
-screen_escapes() { tmux -u -L "$SOCK" capture-pane -e -p -t "$PANE" 2>/dev/null; }
+# With colours; -N keeps trailing blanks (a coloured space is picture).
+screen_escapes() { tmux -u -L "$SOCK" capture-pane -e -N -p -t "$PANE" 2>/dev/null; }
 keys() { tmux -u -L "$SOCK" send-keys -t "$PANE" "$@"; }
 type_line() { tmux -u -L "$SOCK" send-keys -t "$PANE" -l "$1"; tmux -u -L "$SOCK" send-keys -t "$PANE" Enter; }
 resize() { tmux -u -L "$SOCK" resize-window -t "$PANE" -x "$1" -y "$2"; }

@@ -1,60 +1,45 @@
 #!/usr/bin/env bash
-# Image preview: (1) half-block art in a 256-colour terminal shows the
-# image's colours in the right places; (2) with --sixel on, the sixel bytes
-# seer emits decode (libsixel's sixel2png) to the source image scaled to fit
-# the pane, aspect kept.
+# Image preview: (1) text art in a 256-colour terminal, in each of its glyph
+# sets (quadrants, the default; sextants; half blocks): read back from the
+# screen into sub-pixels (glyph shapes by their Unicode names, fg/bg colours),
+# a picture of colour quadrants keeps its aspect and colours, and striped
+# pictures made to map one to one onto the sub-pixel grid come back exactly;
+# (2) with --sixel on, the sixel bytes seer emits decode (libsixel's
+# sixel2png) to the source image scaled to fit the pane, aspect kept.
 . "$(dirname "$0")/tui_lib.bash"
+ART_PY="$(dirname "$0")/preview_art.py"
 make_model
 make_image "$T/quad.ppm" 64 48
-start 120 36 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" --sixel off -n 2 "$T/quad.ppm"
-wait_log '^image' 15
-wait_screen "Image 1/1"
-sleep 0.3
-screen_escapes > "$T/screen.ans"
-python3 - "$T/screen.ans" <<'PY' || fail "half-block colours wrong"
-import re, sys
-# xterm-256 colours of pure red, green, blue, white.
-want = {"red": 196, "green": 46, "blue": 21, "white": 231}
-rows = []
-for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
-    fg = bg = None
-    cells = []
-    for m in re.finditer(r"\x1b\[([0-9;]*)m|([^\x1b])", line):
-        if m.group(1) is not None:
-            p = [int(x) if x else 0 for x in m.group(1).split(";")]
-            i = 0
-            while i < len(p):
-                if p[i] == 0: fg = bg = None
-                elif p[i] in (38, 48) and i + 2 < len(p) and p[i + 1] == 5:
-                    if p[i] == 38: fg = p[i + 2]
-                    else: bg = p[i + 2]
-                    i += 2
-                elif p[i] == 39: fg = None
-                elif p[i] == 49: bg = None
-                i += 1
-        else:
-            cells.append((m.group(2), fg, bg))
-    rows.append(cells)
-art = [(y, [(x, c) for x, c in enumerate(r) if c[0] == "▀"]) for y, r in enumerate(rows)]
-art = [(y, c) for y, c in art if len(c) >= 8]
-assert len(art) >= 4, "no half-block art found"
-top_y, top = art[0]
-bot_y, bot = art[-1]
-def colours(cells, which):
-    return [c[1] if which == "fg" else c[2] for _, c in cells]
-t = colours(top, "fg"); b = colours(bot, "bg")
-n = len(t)
-left, right = t[: n // 4], t[-(n // 4):]
-assert all(c == want["red"] for c in left), f"top-left {left}"
-assert all(c == want["green"] for c in right), f"top-right {right}"
-left, right = b[: n // 4], b[-(n // 4):]
-assert all(c == want["blue"] for c in left), f"bottom-left {left}"
-assert all(c == want["white"] for c in right), f"bottom-right {right}"
-# 64x48 image: the art keeps the 4:3 aspect (cells are two pixels high).
-h = (bot_y - top_y + 1) * 2
-assert abs(n / h - 64 / 48) < 0.15, f"aspect {n}x{h}"
-PY
-keys C-d; wait_exit 5 >/dev/null
+# A 120x36 terminal gives a 40x22-cell preview pane at column 80, row 1 (the
+# event log says so; checked below). screen-256color has no back-colour erase,
+# so curses writes every coloured space (tmux leaves cells cleared with a
+# background colour out of its captures).
+export TUI_TERM=screen-256color
+for art in quadrant sextant halfblock; do
+  for kind in vstripes hstripes; do python3 "$ART_PY" make $kind $art 40 22 "$T/$kind.ppm"; done
+  args=(--sixel off -n 2 "$T/quad.ppm" "$T/vstripes.ppm" "$T/hstripes.ppm")
+  [ $art = quadrant ] || args=(--preview $art "${args[@]}")
+  start 120 36 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" "${args[@]}"
+  wait_log '^image' 15
+  grep -q "^preview pane 40x22 cells at 80,1$" "$LOG" || fail "preview pane: $(grep -m1 '^preview pane' "$LOG")"
+  grep -q "text art $art" "$LOG" || fail "event log does not name the $art text art"
+  n=1
+  for kind in quad vstripes hstripes; do
+    type_line "/images $n"
+    wait_screen "Image $n/3 $kind.ppm"
+    sleep 0.3
+    screen_escapes > "$T/screen.ans"
+    python3 "$ART_PY" check $kind $art "$T/screen.ans" 80 1 40 22 "$T/$kind.ppm" > "$T/check.out" 2>&1 \
+      || fail "$art text art of $kind.ppm: $(tail -1 "$T/check.out")"
+    n=$((n + 1))
+  done
+  keys C-d; wait_exit 5 >/dev/null
+  stop_seer
+done
+unset TUI_TERM
+EXTRA_ENV="" start 120 36 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" --preview octant "$T/quad.ppm"
+for i in $(seq 30); do [ -s "$T/exit" ] && break; sleep 0.1; done
+screen | grep -q "^seer: --preview takes quadrant, sextant or halfblock, not 'octant'" || fail "bad --preview not refused"
 stop_seer
 
 command -v sixel2png >/dev/null && command -v convert >/dev/null || { echo "ok (sixel part skipped: no sixel2png/convert)"; exit 0; }
