@@ -90,24 +90,39 @@ static inline uint8_t pil_clip8(int32_t ss) {
     return (uint8_t)(ss < 0 ? 0 : ss > 255 ? 255 : ss);
 }
 
-/* src (sw×h) → dst (dw×h) along rows. */
-static void pass_horizontal(const uint8_t *src, int sw, int h, const pil_axis *a, int dw, uint8_t *dst) {
-    for (int y = 0; y < h; y++) {
-        const uint8_t *row = src + (size_t)y * sw * 3;
-        for (int xx = 0; xx < dw; xx++) {
-            const int32_t *k = a->weights + (size_t)xx * a->ksize;
-            const uint8_t *p = row + (size_t)a->first[xx] * 3;
-            int32_t s0 = 1 << (PIL_PRECISION_BITS - 1), s1 = s0, s2 = s0;
-            for (int x = 0; x < a->count[xx]; x++) {
-                s0 += p[x * 3 + 0] * k[x];
-                s1 += p[x * 3 + 1] * k[x];
-                s2 += p[x * 3 + 2] * k[x];
-            }
-            uint8_t *o = dst + ((size_t)y * dw + xx) * 3;
-            o[0] = pil_clip8(s0);
-            o[1] = pil_clip8(s1);
-            o[2] = pil_clip8(s2);
+/* The picture a resize reads: src placed at (x, y) on a cw×ch canvas of
+ * colour fill (or src alone), one row at a time, never made whole. */
+typedef struct pil_canvas {
+    const seer_image *src;
+    int cw, ch, x, y;
+    uint8_t fill[3];
+} pil_canvas;
+
+/* Row r of the canvas: src's own row when it covers the canvas width,
+ * otherwise made in buf (cw pixels). */
+static const uint8_t *canvas_row(const pil_canvas *c, int r, uint8_t *buf) {
+    const seer_image *s = c->src;
+    bool inside = r >= c->y && r < c->y + s->h;
+    if (inside && c->x == 0 && s->w == c->cw) return s->rgb + (size_t)(r - c->y) * s->w * 3;
+    for (int i = 0; i < c->cw; i++) memcpy(buf + (size_t)i * 3, c->fill, 3);
+    if (inside) memcpy(buf + (size_t)c->x * 3, s->rgb + (size_t)(r - c->y) * s->w * 3, (size_t)s->w * 3);
+    return buf;
+}
+
+/* One canvas row (cw pixels) → dw pixels. */
+static void pass_horizontal(const uint8_t *row, const pil_axis *a, int dw, uint8_t *o) {
+    for (int xx = 0; xx < dw; xx++, o += 3) {
+        const int32_t *k = a->weights + (size_t)xx * a->ksize;
+        const uint8_t *p = row + (size_t)a->first[xx] * 3;
+        int32_t s0 = 1 << (PIL_PRECISION_BITS - 1), s1 = s0, s2 = s0;
+        for (int x = 0; x < a->count[xx]; x++) {
+            s0 += p[x * 3 + 0] * k[x];
+            s1 += p[x * 3 + 1] * k[x];
+            s2 += p[x * 3 + 2] * k[x];
         }
+        o[0] = pil_clip8(s0);
+        o[1] = pil_clip8(s1);
+        o[2] = pil_clip8(s2);
     }
 }
 
@@ -126,41 +141,55 @@ static void pass_vertical(const uint8_t *src, int w, const pil_axis *a, int dh, 
     }
 }
 
-int seer_image_resize_pil(const seer_image *src, int w, int h, seer_pil_filter filter, seer_image *dst) {
-    if (dst) {
-        dst->rgb = NULL;
-        dst->w = dst->h = 0;
-    }
-    if (!src || !src->rgb || src->w <= 0 || src->h <= 0 || !dst || w <= 0 || h <= 0 ||
-        (int64_t)w * h > SEER_IMAGE_DEFAULT_MAX_PIXELS)
+/* Pillow's order: the horizontal pass (skipped when the width stays) into a
+ * w×ch picture, then the vertical pass (skipped when the height stays). */
+static int resize_canvas(const pil_canvas *c, int w, int h, seer_pil_filter filter, seer_image *dst) {
+    dst->rgb = NULL;
+    dst->w = dst->h = 0;
+    if (!c->src || !c->src->rgb || c->src->w <= 0 || c->src->h <= 0 || c->x < 0 || c->y < 0 ||
+        c->x > c->cw - c->src->w || c->y > c->ch - c->src->h || w <= 0 || h <= 0 ||
+        (int64_t)w * h > SEER_IMAGE_DEFAULT_MAX_PIXELS || (int64_t)w * c->ch > SEER_IMAGE_DEFAULT_MAX_PIXELS)
         return -1;
-    const int sw = src->w, sh = src->h;
     pil_axis ax = {0}, ay = {0};
-    uint8_t *mid = NULL, *out = malloc((size_t)w * h * 3);
+    uint8_t *row = malloc((size_t)c->cw * 3), *mid = malloc((size_t)w * c->ch * 3), *out = NULL;
     int rc = -1;
-    if (!out || axis_make(&ax, sw, w, filter) != 0) goto done;
-    if (axis_make(&ay, sh, h, filter) != 0) {
-        axis_free(&ax);
-        goto done;
+    if (!row || !mid || axis_make(&ax, c->cw, w, filter) != 0) goto done;
+    if (axis_make(&ay, c->ch, h, filter) != 0) goto done_x;
+    for (int r = 0; r < c->ch; r++) {
+        const uint8_t *in = canvas_row(c, r, row);
+        if (w != c->cw) pass_horizontal(in, &ax, w, mid + (size_t)r * w * 3);
+        else memcpy(mid + (size_t)r * w * 3, in, (size_t)w * 3);
     }
-    const uint8_t *rows = src->rgb; /* after the horizontal pass: w×sh (or the source when no pass) */
-    if (w != sw) {
-        if (!(mid = malloc((size_t)w * sh * 3))) goto done_axes;
-        pass_horizontal(src->rgb, sw, sh, &ax, w, h != sh ? mid : out);
-        rows = mid;
+    if (h != c->ch) {
+        if (!(out = malloc((size_t)w * h * 3))) goto done_y;
+        pass_vertical(mid, w, &ay, h, out);
+    } else {
+        out = mid; /* already w×h */
+        mid = NULL;
     }
-    if (h != sh) pass_vertical(rows, w, &ay, h, out);
-    else if (w == sw) memcpy(out, src->rgb, (size_t)w * h * 3);
     dst->rgb = out;
     dst->w = w;
     dst->h = h;
-    out = NULL;
     rc = 0;
-done_axes:
-    axis_free(&ax);
+done_y:
     axis_free(&ay);
+done_x:
+    axis_free(&ax);
 done:
+    free(row);
     free(mid);
-    free(out);
     return rc;
+}
+
+int seer_image_resize_pil(const seer_image *src, int w, int h, seer_pil_filter filter, seer_image *dst) {
+    if (!dst) return -1;
+    pil_canvas c = {.src = src, .cw = src ? src->w : 0, .ch = src ? src->h : 0};
+    return resize_canvas(&c, w, h, filter, dst);
+}
+
+int seer_image_resize_pil_on_canvas(const seer_image *src, int cw, int ch, int x, int y, const uint8_t fill[3], int w,
+                                    int h, seer_pil_filter filter, seer_image *dst) {
+    if (!dst || !fill) return -1;
+    pil_canvas c = {.src = src, .cw = cw, .ch = ch, .x = x, .y = y, .fill = {fill[0], fill[1], fill[2]}};
+    return resize_canvas(&c, w, h, filter, dst);
 }

@@ -35,5 +35,9 @@ int seer_image_resize_bilinear(const seer_image *src, int w, int h, seer_image *
  * allocated. */
 typedef enum seer_pil_filter { SEER_PIL_BILINEAR, SEER_PIL_BICUBIC, SEER_PIL_LANCZOS } seer_pil_filter;
 int seer_image_resize_pil(const seer_image *src, int w, int h, seer_pil_filter filter, seer_image *dst);
+/* The same resize of src placed at (x, y) on a cw×ch canvas of colour fill,
+ * the canvas never made whole (a tall panorama padded to a square). */
+int seer_image_resize_pil_on_canvas(const seer_image *src, int cw, int ch, int x, int y, const uint8_t fill[3], int w,
+                                    int h, seer_pil_filter filter, seer_image *dst);
 
 #endif

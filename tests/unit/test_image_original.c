@@ -142,8 +142,31 @@ static void check_pil_by_hand(void) {
     CHECK(seer_image_resize_pil(&src, 0, 1, SEER_PIL_BICUBIC, &dst) != 0 && dst.rgb == NULL);
 }
 
+/* LLaVA's square of a panorama is never made whole: 20000×3 pixels padded
+ * to 20000² (400 M pixels) becomes one 336² input, grey above and below. */
+static void check_panorama(void) {
+    seer_vision_hparams hp;
+    family_hparams("llava15pad", &hp);
+    for (int c = 0; c < 3; c++) hp.mean[c] = hp.std[c] = 0.5f;
+    seer_image pano = {.w = 20000, .h = 3, .rgb = malloc(20000 * 3 * 3)};
+    if (!pano.rgb) return;
+    memset(pano.rgb, 255, 20000 * 3 * 3);
+    seer_image_inputs in;
+    seer_error err;
+    CHECK_MSG(seer_image_preprocess(&hp, &pano, &in, &err) == 0 && in.n == 1, "panorama: %s", err.msg);
+    if (in.n == 1) {
+        const seer_pixels *p = &in.inputs[0];
+        CHECK(p->w == 336 && p->h == 336);
+        CHECK_MSG(p->rgb[0] == 127 && p->rgb[((size_t)168 * 336 + 100) * 3] > 127, "panorama: corner %d, middle %d",
+                  p->rgb[0], p->rgb[((size_t)168 * 336 + 100) * 3]);
+    }
+    seer_image_inputs_free(&in);
+    seer_image_free(&pano);
+}
+
 int main(void) {
     check_pil_by_hand();
+    check_panorama();
     const char *root = test_conformance_dir();
     char path[1024];
     snprintf(path, sizeof path, "%s/preprocess/index.json", root ? root : ".");
