@@ -164,9 +164,32 @@ static void check_panorama(void) {
     seer_image_free(&pano);
 }
 
+/* Qwen's two smart resizes disagree by a cell where a side is an odd
+ * multiple of 14 pixels: 70/28 = 2.5 rounds to 2 in Python (half to even,
+ * the processor) and to 3 in llama.cpp (half away from zero). */
+static void check_qwen_rounding(void) {
+    seer_vision_hparams hp;
+    family_hparams("qwen25vl", &hp);
+    for (int c = 0; c < 3; c++) hp.mean[c] = hp.std[c] = 0.5f;
+    seer_image img = {.w = 1000, .h = 70, .rgb = calloc(1000 * 70, 3)};
+    const int want_h[2] = {56, 84};
+    for (int mode = 0; mode < 2 && img.rgb; mode++) {
+        hp.preproc = mode ? SEER_PREPROC_LLAMACPP : SEER_PREPROC_ORIGINAL;
+        seer_image_inputs in;
+        seer_error err;
+        CHECK_MSG(seer_image_preprocess(&hp, &img, &in, &err) == 0 && in.n == 1, "%s", err.msg);
+        if (in.n == 1)
+            CHECK_MSG(in.inputs[0].w == 1008 && in.inputs[0].h == want_h[mode], "qwen 1000x70 mode %d: %dx%d", mode,
+                      in.inputs[0].w, in.inputs[0].h);
+        seer_image_inputs_free(&in);
+    }
+    seer_image_free(&img);
+}
+
 int main(void) {
     check_pil_by_hand();
     check_panorama();
+    check_qwen_rounding();
     const char *root = test_conformance_dir();
     char path[1024];
     snprintf(path, sizeof path, "%s/preprocess/index.json", root ? root : ".");
