@@ -16,9 +16,10 @@ turn_stats() {
 family_chat() {
   local dir
   dir="$(cd "$(dirname "$0")/../conformance/cases" && pwd)/$1"
-  local image
-  image="$(cd "$(dirname "$0")/../conformance/images" && pwd)/scene-320x200.png"
   [ -f "$dir/model.gguf" ] && [ -f "$dir/mmproj.gguf" ] || { echo "SKIP: case $1 not found"; exit 0; }
+  local image  # the case's first image
+  image="$dir/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["images"][0])' "$dir/case.json")"
+  [ -f "$image" ] || fail "case $1: image $image not found"
   start 120 36 -m "$dir/model.gguf" --mmproj "$dir/mmproj.gguf" "$image" -n 6 --temp 0
   wait_log '^loaded' 20
   wait_log '^image [0-9]+ tokens' 20
