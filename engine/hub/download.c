@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -203,7 +204,10 @@ int hub_download(hub_http *h, const char *url, const hub_file *f, const char *de
     }
     int rc = -1;
     if (fseeko(t.out, 0, SEEK_END) == 0) t.on_disk = (uint64_t)ftello(t.out);
-    if (f->size && t.on_disk > f->size && !restart(&t)) {
+    /* two seers appending to one partial file would spoil it */
+    if (flock(fileno(t.out), LOCK_EX | LOCK_NB) != 0) {
+        seer_error_set(err, "%.200s is being downloaded by another process (%.200s)", f->path, part);
+    } else if (f->size && t.on_disk > f->size && !restart(&t)) {
         seer_error_set(err, "cannot write %.300s: %s", part, strerror(t.write_errno));
     } else if (!hash_existing(&t)) {
         seer_error_set(err, "cannot read %.300s", part);

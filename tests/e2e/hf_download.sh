@@ -45,11 +45,14 @@ for f in tiny-Q4_K_M.gguf tiny-F16.gguf mmproj-tiny-Q8_0.gguf mmproj-tiny-F32.gg
 done
 ls "$C/blobs" | grep -q downloadInProgress && fail "a partial file was left"
 
-# --- re-use: a second run downloads nothing
+# --- re-use: a second run downloads nothing (HF_ENDPOINT, without the final '/', is read too)
 before=$(grep -c '/resolve/' "$HUB_LOG")
-got=$("$SEER" -hf test/tiny:Q8_0 "${ASK[@]}" 2>"$T/err") || fail "second run exited $?"
+refs=$(grep -c '/refs ' "$HUB_LOG")
+got=$(env -u MODEL_ENDPOINT HF_ENDPOINT="${MODEL_ENDPOINT%/}" "$SEER" -hf test/tiny:Q8_0 "${ASK[@]}" 2>"$T/err") \
+  || fail "second run exited $?"
 [ "$got" = "$want" ] || fail "second run answered '$got'"
 [ "$(grep -c '/resolve/' "$HUB_LOG")" -eq "$before" ] || fail "the second run downloaded again"
+[ "$(grep -c '/refs ' "$HUB_LOG")" -eq $((refs + 1)) ] || fail "HF_ENDPOINT was not asked"
 grep -q downloading "$T/err" && fail "the second run says it downloads"
 
 # --- no tag: Q4_K_M (the projector is already there); --hf-file picks by name
@@ -114,6 +117,9 @@ part="$HF_HUB_CACHE/models--test--tiny/blobs/$s.downloadInProgress"
 "$SEER" -hf test/tiny:Q8_0 -p hi 2>"$T/err" >/dev/null &
 pid=$!
 for ((i = 0; i < 100; i++)); do [ "$(stat -c %s "$part" 2>/dev/null || echo 0)" -ge 300000 ] && break; sleep 0.1; done
+# a second seer does not write into the same partial file
+"$SEER" -hf test/tiny:Q8_0 -p hi >/dev/null 2>"$T/err2" && fail "two downloads of one file ran at once"
+grep -q "tiny-Q8_0.gguf is being downloaded by another process" "$T/err2" || fail "second download: $(cat "$T/err2")"
 kill -INT $pid
 wait $pid; code=$?
 [ $code -eq 130 ] || fail "Ctrl-C during the download: exit $code"
