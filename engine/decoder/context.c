@@ -137,9 +137,8 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
         c->moe_chosen = (int32_t *)alloc_floats(B * K, &total);
         c->moe_rows = (int32_t *)alloc_floats(B * K, &total);
         c->moe_x = alloc_floats(B * E, &total);
-        c->moe_y = alloc_floats(B * E, &total);
-        c->moe_sum = alloc_floats(B * E, &total);
-        moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y && c->moe_sum;
+        c->moe_y = alloc_floats(B * K * E, &total);
+        moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y;
     }
     c->embd_row = alloc_floats(m->tok_embd.row_bytes / sizeof(float) + 1, &total);
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
@@ -189,7 +188,6 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->moe_rows);
     free(c->moe_x);
     free(c->moe_y);
-    free(c->moe_sum);
     free(c->embd_row);
     free(c->scores);
     free(c->tile_scores);

@@ -71,8 +71,9 @@ struct seer_ctx {
     /* MoE scratch (NULL otherwise): router probabilities [n_batch][n_expert],
      * each row's chosen experts and weights [n_batch][n_expert_used], rows
      * grouped by expert [n_batch·n_expert_used], an expert's gathered rows
-     * and their output [n_batch][n_embd], the weighted sum [n_batch][n_embd]. */
-    float *moe_probs, *moe_weights, *moe_x, *moe_y, *moe_sum;
+     * (then their output) [n_batch][n_embd], every pick's weighted output
+     * [n_batch][n_expert_used][n_embd]. */
+    float *moe_probs, *moe_weights, *moe_x, *moe_y;
     int32_t *moe_chosen, *moe_rows;
     void *embd_row;              /* one token embedding row as stored, read from the file */
     float *scores;               /* [n_threads][query group][n_ctx] */

@@ -35,12 +35,31 @@ static void route_row(float *p, int n_expert, int k, int32_t *chosen, float *wei
     for (int s = 0; s < k; s++) weights[s] /= sum;
 }
 
+/* Pick t's (row t / K, slot t % K) expert output, weighted, into moe_y. */
+static void weigh_pick(seer_ctx *c, int t, const float *y) {
+    const int E = c->m->info.n_embd;
+    const float w = c->moe_weights[t];
+    float *dst = c->moe_y + (size_t)t * E;
+    for (int d = 0; d < E; d++) dst[d] = w * y[d];
+}
+
+/* Each row's weighted expert outputs summed slot by slot, in the order
+ * llama.cpp adds them (the sums of a quantized model stay the same bits). */
+static void sum_picks(seer_ctx *c, int n) {
+    const int E = c->m->info.n_embd, K = c->m->info.n_expert_used;
+    for (int i = 0; i < n; i++) {
+        float *out = c->xn + (size_t)i * E;
+        memcpy(out, c->moe_y + (size_t)i * K * E, sizeof(float) * (size_t)E);
+        for (int s = 1; s < K; s++) seer_add(out, c->moe_y + ((size_t)i * K + s) * E, E);
+    }
+}
+
 /* A decode step's row: the gate and up products of all its experts read
  * the same input, so they go out together (one dispatch, the activations
  * quantized once); then each expert's down product. */
 static void one_row(seer_ctx *c, const llm_layer *L) {
     const seer_llm *m = c->m;
-    const int E = m->info.n_embd, K = m->info.n_expert_used, F = m->n_ff_exp;
+    const int K = m->info.n_expert_used, F = m->n_ff_exp;
     enum { PER_CALL = SEER_MATMUL_MAX_PARTS / 2 };
     for (int s0 = 0; s0 < K; s0 += PER_CALL) {
         const int ns = K - s0 < PER_CALL ? K - s0 : PER_CALL;
@@ -59,14 +78,12 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
         seer_matmul_multi(c->pool, 2 * ns, w, c->xn, 1, y, NULL);
     }
     seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)K * F);
-    memset(c->moe_sum, 0, sizeof(float) * (size_t)E);
     for (int s = 0; s < K; s++) {
         const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s]);
-        seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_y, NULL);
-        const float w = c->moe_weights[s];
-        for (int d = 0; d < E; d++) c->moe_sum[d] += w * c->moe_y[d];
+        seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_x, NULL);
+        weigh_pick(c, s, c->moe_x);
     }
-    memcpy(c->xn, c->moe_sum, sizeof(float) * (size_t)E);
+    sum_picks(c, 1);
 }
 
 void llm_moe_ffn(seer_ctx *c, int l, int n) {
@@ -90,7 +107,6 @@ void llm_moe_ffn(seer_ctx *c, int l, int n) {
     memcpy(fill, start, sizeof(int) * (size_t)X);
     for (int t = 0; t < n * K; t++) c->moe_rows[fill[c->moe_chosen[t]]++] = t; /* t = row·K + slot */
 
-    memset(c->moe_sum, 0, sizeof(float) * (size_t)n * (size_t)E);
     for (int e = 0; e < X; e++) {
         const int cnt = start[e + 1] - start[e];
         if (cnt == 0) continue;
@@ -102,12 +118,8 @@ void llm_moe_ffn(seer_ctx *c, int l, int n) {
         const seer_weight *gate_up[2] = {&gate, &up};
         seer_matmul_multi(c->pool, 2, gate_up, c->moe_x, cnt, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
         seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)cnt * F);
-        seer_matmul(c->pool, &down, c->ffn_a, cnt, c->moe_y, NULL);
-        for (int j = 0; j < cnt; j++) {
-            float *dst = c->moe_sum + (size_t)(picks[j] / K) * E;
-            const float w = c->moe_weights[picks[j]], *y = c->moe_y + (size_t)j * E;
-            for (int d = 0; d < E; d++) dst[d] += w * y[d];
-        }
+        seer_matmul(c->pool, &down, c->ffn_a, cnt, c->moe_x, NULL); /* the gathered rows are used up */
+        for (int j = 0; j < cnt; j++) weigh_pick(c, picks[j], c->moe_x + (size_t)j * E);
     }
-    memcpy(c->xn, c->moe_sum, sizeof(float) * (size_t)n * (size_t)E);
+    sum_picks(c, n);
 }
