@@ -59,7 +59,8 @@ int seer_mtmd_tokenize_hparams(const seer_vocab *vocab, const seer_vision_hparam
                                const seer_image *images, int n_images, bool add_special, seer_mm_prompt *out,
                                seer_error *err);
 /* Token grid of one encoder input of w×h pixels as llama.cpp reports it:
- * flat n×1 for LLaVA and SmolVLM, (w/2p)×(h/2p) merged cells for Qwen. */
+ * flat n×1 for LLaVA, SmolVLM and Gemma 3, (w/2p)×(h/2p) merged cells for
+ * Qwen. */
 void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, int *nx, int *ny);
 
 /* Encodes every image chunk that has no embedding yet. */
