@@ -1,0 +1,142 @@
+"""Shared pieces of the conformance-case generators (gen_gemma3.py, gen_idefics3.py).
+
+The generators write random-weight GGUF files in the layouts llama.cpp's
+converters write for real checkpoints. They use gguf-py from a llama.cpp
+checkout given on the command line (never a copy of it), numpy, and nothing
+else. The vocabularies are learned from the English text below; the test
+images come from gen_images.py.
+"""
+
+import collections
+import os
+import re
+import sys
+
+import numpy as np
+
+# Our own English text: the corpus the toy vocabularies are learned from.
+CORPUS = """
+The small picture shows a red house with a yellow door, a green hill behind it and a blue sky above.
+There are two windows on the front of the house and a third one in the roof. A path of grey stones
+leads from the door to the bottom of the picture, where a white fence runs from the left side to the
+right side. On the hill stand three trees; the tallest one is on the left and the smallest one is close
+to the house. The sun is in the top right corner, partly hidden by a cloud that looks like a sheep.
+Describe what you see in the image, count the objects, and say where each one is. Which colour is the
+door? Is the window open or closed? How many trees are there, and which one is the tallest? What is
+in the top left corner of the picture, and what is below the cloud? Answer in one short sentence.
+A careful answer names the shapes, their colours and their places: the circle is above the square,
+the triangle is to the right of the circle, and the star is near the bottom edge of the frame.
+Numbers help too: there are 3 trees, 2 windows, 1 door and 12 stones on the path, 7 of them grey.
+People often ask about the weather in a photo, the time of day, the season, or the mood of a scene.
+The model should read the text on a sign, tell a cat from a dog, and notice when something is missing.
+When nothing like a circle is in the picture, the right answer is that there is no circle at all.
+"""
+
+
+def import_gguf(llama_cpp):
+    """gguf-py from the llama.cpp checkout (kept there, imported from there)."""
+    path = os.path.join(llama_cpp, "gguf-py")
+    if not os.path.isdir(os.path.join(path, "gguf")):
+        sys.exit(f"no gguf-py under {llama_cpp}")
+    sys.path.insert(0, path)
+    import gguf  # noqa: E402
+    return gguf
+
+
+def learn_merges(words, n_merges, min_count=1):
+    """Byte-pair learning over a word-frequency table.
+
+    words: {tuple_of_symbols: count}. Returns the merged pairs in the order they
+    were learned (most frequent pair first, ties broken by the pair's text so
+    the result does not depend on dict order); stops early when no pair occurs
+    min_count times."""
+    words = dict(words)
+    merges = []
+    for _ in range(n_merges):
+        pairs = collections.Counter()
+        for sym, n in words.items():
+            for a, b in zip(sym, sym[1:]):
+                pairs[(a, b)] += n
+        if not pairs:
+            break
+        best = max(pairs.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        if pairs[best] < min_count:
+            break
+        merges.append(best)
+        joined = best[0] + best[1]
+        new_words = {}
+        for sym, n in words.items():
+            out, i = [], 0
+            while i < len(sym):
+                if i + 1 < len(sym) and (sym[i], sym[i + 1]) == best:
+                    out.append(joined)
+                    i += 2
+                else:
+                    out.append(sym[i])
+                    i += 1
+            new_words[tuple(out)] = new_words.get(tuple(out), 0) + n
+        words = new_words
+    return merges
+
+
+def gpt2_byte_chars():
+    """GPT-2's reversible byte -> printable character table (the one
+    byte-level BPE vocabularies are written in): printable bytes stand for
+    themselves, the others take code points from 256 up, in byte order."""
+    keep = set(range(ord("!"), ord("~") + 1)) | set(range(0xA1, 0xAC + 1)) | set(range(0xAE, 0xFF + 1))
+    table, extra = {}, 0
+    for b in range(256):
+        if b in keep:
+            table[b] = chr(b)
+        else:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return table
+
+
+def word_counts(text, space_symbol, to_symbols):
+    """Words of the corpus with the space that precedes them written as
+    space_symbol, split into symbols by to_symbols, with their counts.
+    Punctuation is split off into words of its own, so no piece spans a
+    word and the mark after it."""
+    counts = collections.Counter()
+    for line in text.strip().split("\n"):
+        for i, w in enumerate(line.split(" ")):
+            for j, part in enumerate(re.findall(r"[A-Za-z0-9]+|[^A-Za-z0-9]+", w)):
+                lead = space_symbol if i and j == 0 else ""
+                counts[tuple(to_symbols(lead + part))] += 1
+    return counts
+
+
+# ---- random weights ----
+
+class Weights:
+    """Seeded random tensors, float32, shapes in numpy order (HF order: a
+    linear layer is [out, in], which is ggml's [in, out])."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def normal(self, shape, std):
+        return (self.rng.standard_normal(shape) * std).astype(np.float32)
+
+    def linear(self, n_out, n_in, gain=1.0):
+        return self.normal((n_out, n_in), gain / np.sqrt(n_in))
+
+    def around_one(self, n, spread=0.1):
+        return (1.0 + self.rng.standard_normal(n) * spread).astype(np.float32)
+
+
+def write_gguf(gguf, path, arch, kv, tensors):
+    """kv: list of (writer method name, *args) applied in order; tensors: list of
+    (name, numpy array) in file order; the array's dtype picks the GGUF type
+    (float32 -> F32, float16 -> F16)."""
+    w = gguf.GGUFWriter(path, arch)
+    for call in kv:
+        getattr(w, call[0])(*call[1:])
+    for name, arr in tensors:
+        w.add_tensor(name, np.ascontiguousarray(arr))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
