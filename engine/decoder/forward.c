@@ -36,19 +36,18 @@ static void embed_rows(seer_ctx *c, int n, const int32_t *tokens, const float *e
     }
 }
 
-/* One cos/sin table per row: rope_cs for the global layers (positions
- * scaled by rope_freq_scale), rope_cs_swa for the sliding-window ones. */
+/* One cos/sin table per row: rope_cs (positions scaled by rope_freq_scale:
+ * linear RoPE scaling), and rope_cs_swa for sliding-window layers (their
+ * own base, unscaled). */
 static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
     const seer_llm *m = c->m;
     for (int i = 0; i < n; i++) {
-        const float *p = rows_pos + 4 * i;
+        const float *p = rows_pos + 4 * i, sc = m->rope_freq_scale;
+        const float scaled[4] = {p[0] * sc, p[1] * sc, p[2] * sc, p[3] * sc};
         float *cs = c->rope_cs + (size_t)i * m->n_rot;
-        if (m->rope == LLM_ROPE_IMROPE) seer_rope_table_interleaved(cs, m->n_rot, m->rope_base, m->sections, p);
-        else if (m->rope == LLM_ROPE_MULTI) seer_rope_table(cs, m->n_rot, m->rope_base, m->sections, p);
-        else {
-            const float scaled[4] = {p[0] * m->rope_freq_scale};
-            seer_rope_table(cs, m->n_rot, m->rope_base, NULL, scaled);
-        }
+        if (m->rope == LLM_ROPE_IMROPE) seer_rope_table_interleaved(cs, m->n_rot, m->rope_base, m->sections, scaled);
+        else if (m->rope == LLM_ROPE_MULTI) seer_rope_table(cs, m->n_rot, m->rope_base, m->sections, scaled);
+        else seer_rope_table(cs, m->n_rot, m->rope_base, NULL, scaled);
         if (c->rope_cs_swa) seer_rope_table(c->rope_cs_swa + (size_t)i * m->n_rot, m->n_rot, m->rope_base_swa, NULL, p);
         c->kv_pos[c->n_used + i] = (int32_t)p[0];
     }

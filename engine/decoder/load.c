@@ -149,9 +149,10 @@ static bool read_experts(seer_llm *m, const char *a, seer_error *err) {
 }
 
 /* Gemma 3: which layers slide (sliding_window_pattern: every P-th layer is
- * global, or one flag per layer), their RoPE base, the global layers'
- * linear RoPE scaling, the query pre-scale and the logit soft-capping. */
-static bool read_gemma(seer_llm *m, const char *a, seer_error *err) {
+ * global, or one flag per layer), their RoPE base (unscaled: the linear
+ * scaling is the global layers'), the query pre-scale and the logit
+ * soft-capping. */
+static void read_gemma(seer_llm *m, const char *a) {
     const gguf_file *f = m->gguf;
     seer_llm_info *in = &m->info;
     in->n_swa = (int)key_int(f, a, "attention.sliding_window", 0);
@@ -165,21 +166,30 @@ static bool read_gemma(seer_llm *m, const char *a, seer_error *err) {
         m->layers[l].swa = n_flags ? gguf_get_arr_int(f, key, (uint64_t)l, 0) != 0 : P == 0 || l % P < P - 1;
     }
     m->rope_base_swa = (float)key_float(f, a, "rope.freq_base_swa", 10000.0);
-    const char *scaling = NULL;
-    snprintf(key, sizeof key, "%s.rope.scaling.type", a);
-    scaling = gguf_get_str(f, key);
-    if (scaling && strcmp(scaling, "linear") != 0 && strcmp(scaling, "none") != 0) {
-        seer_error_set(err, "%s: RoPE scaling '%.32s' is not supported (only linear)", f->path, scaling);
-        return false;
-    }
-    double factor = key_float(f, a, "rope.scaling.factor", 0.0);
-    if (factor == 0.0) factor = key_float(f, a, "rope.scale_linear", 0.0);
-    m->rope_freq_scale = factor > 0.0 ? (float)(1.0 / factor) : 1.0f;
     /* llama.cpp scales the 62-layer (27B) model's queries by the width per head */
     m->attn_scale = in->n_layer == 62 ? 1.0f / sqrtf((float)(in->n_embd / in->n_head)) : 1.0f / sqrtf((float)in->head_dim);
     m->embd_scale = sqrtf((float)in->n_embd);
     m->logit_softcap = (float)key_float(f, a, "final_logit_softcapping", 0.0);
     m->ffn_gelu = true;
+}
+
+/* RoPE scaling as llama.cpp reads it: linear unless the type says
+ * otherwise, factor from rope.scaling.factor (or rope.scale_linear), none
+ * never scales. YaRN and the others change more than the positions: refused
+ * when they would scale at all. */
+static bool read_rope_scaling(seer_llm *m, const char *a, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    char key[128];
+    snprintf(key, sizeof key, "%s.rope.scaling.type", a);
+    const char *type = gguf_get_str(f, key);
+    double factor = key_float(f, a, "rope.scaling.factor", 0.0);
+    if (factor == 0.0) factor = key_float(f, a, "rope.scale_linear", 0.0);
+    const bool none = type && strcmp(type, "none") == 0, linear = !type || strcmp(type, "linear") == 0;
+    if (!none && !linear && factor > 1.0) {
+        seer_error_set(err, "%s: RoPE scaling '%.32s' (factor %g) is not supported (only linear)", f->path, type, factor);
+        return false;
+    }
+    m->rope_freq_scale = linear && factor > 0.0 ? (float)(1.0 / factor) : 1.0f;
     return true;
 }
 
@@ -221,7 +231,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     m->rope_base = (float)key_float(f, a, "rope.freq_base", 10000.0);
     m->norm_eps = (float)key_float(f, a, "attention.layer_norm_rms_epsilon", ad->default_eps);
     m->rope = ad->rope;
-    m->rope_freq_scale = 1.0f;
+    if (!read_rope_scaling(m, a, err)) return false;
     m->attn_scale = 1.0f / sqrtf((float)in->head_dim);
     m->embd_scale = 1.0f;
     if ((ad->rope == LLM_ROPE_MULTI || ad->rope == LLM_ROPE_IMROPE) && !read_sections(m, a, err)) return false;
@@ -442,7 +452,8 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
         seer_error_set(err, "out of memory");
         goto fail;
     }
-    if ((ad->gemma && !read_gemma(m, ad->name, err)) || !bind_layers(m, ad, err)) goto fail;
+    if (ad->gemma) read_gemma(m, ad->name);
+    if (!bind_layers(m, ad, err)) goto fail;
     interleave_all(m, progress, ud);
 
     m->vocab = seer_vocab_load(f, err);

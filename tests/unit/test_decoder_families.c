@@ -34,6 +34,7 @@ typedef struct model {
 
 static const int SECTIONS[4] = {1, 1, 1, 1}; /* 4 pairs: t, h, w, then e (k = 3 is not < 3·1) */
 static const float EPS = 1e-6f, BASE = 10000.0f, BASE_SWA = 100.0f, ROPE_FACTOR = 2.0f, SOFTCAP = 4.0f;
+static const char *rope_scaling = "linear"; /* what write_model writes (the refusal test changes it) */
 
 static unsigned rng = 7;
 static float frand(float scale) {
@@ -93,7 +94,7 @@ static void write_model(const model *m, const char *path) {
         gguf_writer_set_u32(w, KEY("attention.sliding_window"), WIN);
         gguf_writer_set_u32(w, KEY("attention.sliding_window_pattern"), PAT);
         gguf_writer_set_f32(w, KEY("rope.freq_base_swa"), BASE_SWA);
-        gguf_writer_set_str(w, KEY("rope.scaling.type"), "linear");
+        gguf_writer_set_str(w, KEY("rope.scaling.type"), rope_scaling);
         gguf_writer_set_f32(w, KEY("rope.scaling.factor"), ROPE_FACTOR);
         gguf_writer_set_f32(w, KEY("final_logit_softcapping"), SOFTCAP);
     } else {
@@ -469,6 +470,15 @@ static void test_gemma3(seer_pool *pool) {
     seer_ctx_free(wide);
     seer_ctx_free(c);
     seer_llm_free(llm);
+
+    /* YaRN scaling is refused in one line naming it, not silently ignored */
+    rope_scaling = "yarn";
+    char path[512];
+    snprintf(path, sizeof path, "%s/gemma3-yarn.gguf", test_tmpdir());
+    write_model(&m, path);
+    rope_scaling = "linear";
+    CHECK(seer_llm_load(path, NULL, NULL, &err) == NULL);
+    CHECK_MSG(strstr(err.msg, "yarn") && strstr(err.msg, "not supported"), "%s", err.msg);
 }
 
 /* seer_rope_table_interleaved against ggml's IMROPE rule written out,
