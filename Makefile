@@ -119,12 +119,14 @@ $(CONF_BIN): $(CONF_SRC) $(TESTLIB_OBJ) $(LIBSEER)
 
 CONFORMANCE_DIR ?= ../shared/conformance
 export CONFORMANCE_DIR
+# The project's own cases (made by tools/conformance-ref) run beside the shared ones.
+CONFORMANCE_DIRS := tests/conformance/cases $(CONFORMANCE_DIR)
 
 unit: $(UNIT_BIN) $(TOOL_BIN) $(SEER)
 	@tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN)
 
 conformance: $(CONF_BIN)
-	$(CONF_BIN) $(CONFORMANCE_DIR)
+	$(CONF_BIN) $(CONFORMANCE_DIRS)
 
 e2e: $(SEER) $(TOOL_BIN)
 	@SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh
@@ -135,7 +137,7 @@ e2e: $(SEER) $(TOOL_BIN)
 test: $(UNIT_BIN) $(TOOL_BIN) $(CONF_BIN) $(SEER)
 	@status=0; \
 	echo "== unit tests"; tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN) || status=1; \
-	echo "== conformance"; $(CONF_BIN) $(CONFORMANCE_DIR) || status=1; \
+	echo "== conformance"; $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
 	echo "== end-to-end"; SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh || status=1; \
 	exit $$status
 

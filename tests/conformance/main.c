@@ -1,6 +1,7 @@
-/* conformance DIR: walks DIR (default $CONFORMANCE_DIR) recursively; every
- * folder with a case.json is a case. One line per case, then
- * "N passed, N failed[, N skipped]". Exit status 1 when any case failed. */
+/* conformance DIR...: walks each DIR (default $CONFORMANCE_DIR) recursively;
+ * every folder with a case.json is a case. One line per case, then one
+ * "N passed, N failed[, N skipped]" over all folders (a folder that does not
+ * exist is one skip). Exit status 1 when any case failed. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,19 +60,28 @@ static void walk(const char *dir, seer_pool *pool, tally *t) {
 }
 
 int main(int argc, char **argv) {
-    const char *dir = argc > 1 ? argv[1] : getenv("CONFORMANCE_DIR");
-    if (!dir || !*dir) {
-        fprintf(stderr, "usage: conformance DIR (or set CONFORMANCE_DIR)\n");
-        return 2;
+    const char *env = getenv("CONFORMANCE_DIR");
+    const char *const *dirs = (const char *const *)argv + 1;
+    int n_dirs = argc - 1;
+    if (n_dirs == 0 && env && *env) {
+        dirs = &env;
+        n_dirs = 1;
     }
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        printf("SKIP conformance: folder %s not found\n0 passed, 0 failed, 1 skipped\n", dir);
-        return 0;
+    if (n_dirs == 0) {
+        fprintf(stderr, "usage: conformance DIR... (or set CONFORMANCE_DIR)\n");
+        return 2;
     }
     seer_pool *pool = seer_pool_create(0);
     tally t = {0};
-    walk(dir, pool, &t);
+    for (int i = 0; i < n_dirs; i++) {
+        struct stat st;
+        if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            printf("SKIP conformance: folder %s not found\n", dirs[i]);
+            t.skipped++;
+            continue;
+        }
+        walk(dirs[i], pool, &t);
+    }
     seer_pool_destroy(pool);
     printf("%d passed, %d failed", t.passed, t.failed);
     if (t.skipped) printf(", %d skipped", t.skipped);

@@ -435,6 +435,8 @@ int main(int argc, char ** argv) {
         llama_token t = argmax_with_margin(logits, n_vocab, &m);
         gen.push_back(t);
         margins.push_back(m);
+        if (llama_vocab_is_eog(vocab, t))   // engines may stop there: cases should not contain one
+            fprintf(stderr, "conformance-dump: warning: greedy step %d is an end-of-generation token (%d)\n", step, t);
         pieces.push_back(piece_of(vocab, t));
         if (step + 1 == o.n_predict) break;
         decode_text(lctx, &t, 1, n_past, true);

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Regenerates seer's Qwen3-VL conformance cases from scratch: test images,
+# random-weight GGUF files (gen_qwen3vl.py), the Q4_K_M LLM (llama.cpp's
+# llama-quantize), and every expected/ folder (conformance-dump). case.json and
+# prompt.txt are written by hand and kept.
+# Usage: tools/conformance-ref/make_qwen3vl_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+llama=${1:?usage: make_qwen3vl_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]}
+build=${2:-$llama/build-avx2}
+py=/usr/bin/python3   # Debian's, with python3-numpy
+cases=$repo/tests/conformance/cases
+dump=$here/build/conformance-dump
+[ -x "$dump" ] || "$here/build.sh" "$llama" "$build"
+quantize=$(find "$build" -name llama-quantize -type f | head -n 1)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$py" "$here/gen_images.py" "$repo/tests/conformance/images"
+
+gen() { "$py" "$here/gen_qwen3vl.py" --llama-cpp "$llama" "$@"; }
+gen --config qwen3vl-f32 --llm "$cases/qwen3vl-f32/model.gguf" --mmproj "$cases/qwen3vl-f32/mmproj.gguf"
+gen --config qwen3vlmoe-f32 --llm "$cases/qwen3vlmoe-f32/model.gguf" --mmproj "$cases/qwen3vlmoe-f32/mmproj.gguf"
+# the Q4_K_M case: F32 LLM from the generator (not kept), quantized as a user would
+gen --config qwen3vl-q4src --llm "$tmp/q4src-f32.gguf" --mmproj "$cases/qwen3vl-q4_k-twoimg/mmproj.gguf"
+"$quantize" "$tmp/q4src-f32.gguf" "$cases/qwen3vl-q4_k-twoimg/model.gguf" Q4_K_M > "$tmp/quantize.log" 2>&1 ||
+    { cat "$tmp/quantize.log"; exit 1; }
+
+for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vlmoe-f32 text-qwen3vl-f32; do
+    "$dump" --case "$cases/$c"
+done
