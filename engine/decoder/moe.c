@@ -19,14 +19,14 @@
  * highest first (lowest id on ties), and their renormalised weights. */
 static void route_row(float *p, int n_expert, int k, int32_t *chosen, float *weights) {
     seer_softmax(p, n_expert);
+    bool taken[MOE_MAX_EXPERTS];
+    memset(taken, 0, sizeof(bool) * (size_t)n_expert);
     float sum = 0.0f;
     for (int s = 0; s < k; s++) {
         int best = -1;
-        for (int e = 0; e < n_expert; e++) {
-            bool taken = false;
-            for (int t = 0; t < s && !taken; t++) taken = chosen[t] == e;
-            if (!taken && (best < 0 || p[e] > p[best])) best = e;
-        }
+        for (int e = 0; e < n_expert; e++)
+            if (!taken[e] && (best < 0 || p[e] > p[best])) best = e;
+        taken[best] = true;
         chosen[s] = best;
         weights[s] = p[best];
         sum += p[best];
