@@ -11,11 +11,13 @@ seer_chat_style seer_chat_detect(const char *t) {
     /* SmolVLM/Idefics3 opens with <|im_start|> but is not ChatML: check it first. */
     if (has(t, "<end_of_utterance>")) return SEER_CHAT_SMOLVLM;
     /* Qwen2/2.5-VL's template writes a default system prompt; Qwen3-VL's does
-     * not, and its Thinking models' opens every reply with <think>. */
+     * not, and its Thinking models' generation prompt is the assistant header
+     * followed by <think> (a template that only mentions <think>, e.g. to
+     * strip past reasoning, is not a thinking one). */
     if (has(t, "<|im_start|>"))
         return !has(t, "<|vision_start|>")               ? SEER_CHAT_CHATML
                : has(t, "You are a helpful assistant.") ? SEER_CHAT_QWEN2VL
-               : has(t, "<think>")                      ? SEER_CHAT_QWEN3VL_THINKING
+               : has(t, "assistant\\n<think>")          ? SEER_CHAT_QWEN3VL_THINKING
                                                         : SEER_CHAT_QWEN3VL;
     if (has(t, "<|start_header_id|>")) return SEER_CHAT_LLAMA3;
     if (has(t, "<start_of_turn>")) return SEER_CHAT_GEMMA;
