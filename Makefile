@@ -119,8 +119,10 @@ $(CONF_BIN): $(CONF_SRC) $(TESTLIB_OBJ) $(LIBSEER)
 
 CONFORMANCE_DIR ?= ../shared/conformance
 export CONFORMANCE_DIR
-# The project's own cases (made by tools/conformance-ref) run beside the shared ones.
-CONFORMANCE_DIRS := tests/conformance/cases $(CONFORMANCE_DIR)
+# The project's own cases (made by tools/conformance-ref) run beside the shared ones;
+# the unit tests read the rest of CONFORMANCE_DIR (vocab/, preprocess/, ...).
+CONFORMANCE_CASES ?= $(CONFORMANCE_DIR)/cases
+CONFORMANCE_DIRS := tests/conformance/cases $(CONFORMANCE_CASES)
 
 unit: $(UNIT_BIN) $(TOOL_BIN) $(SEER)
 	@tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN)

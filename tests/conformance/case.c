@@ -39,23 +39,27 @@ void run_case(const char *dir, seer_pool *pool, case_result *res) {
         seer_vision_set_preproc(vision, cd.image_preproc); /* as the reference prepared its images */
         if (!vision) snprintf(vision_note, sizeof vision_note, "%s", err.msg[0] ? err.msg : "not available");
     }
-    check_out tok, dec, pipe;
+    check_out tok, dec, enc, pipe;
     memset(&tok, 0, sizeof tok);
     memset(&dec, 0, sizeof dec);
+    memset(&enc, 0, sizeof enc);
     memset(&pipe, 0, sizeof pipe);
     check_tokens(&cd, llm, vision, &tok);
     check_decoder(&cd, llm, pool, &dec);
+    if (vision) check_encoder(&cd, vision, pool, &enc);
     if (vision) check_pipeline(&cd, llm, vision, pool, &pipe);
 
     bool failed = false;
     report(res, "", &tok, &failed);
     report(res, cd.mmproj_path ? "decoder-only: " : "", &dec, &failed);
+    report(res, "encoder: ", &enc, &failed);
     report(res, "pipeline: ", &pipe, &failed);
     if (failed) {
         res->status = CASE_FAIL;
     } else {
         res->status = CASE_PASS;
         detail_add(res, " (%s; %s%s", tok.text, cd.mmproj_path ? "decoder-only: " : "", dec.text);
+        if (enc.text[0]) detail_add(res, "; encoder: %s", enc.text);
         if (vision) detail_add(res, "; pipeline: %s)", pipe.text);
         else if (cd.mmproj_path) detail_add(res, "; pipeline skipped, vision: %s)", vision_note);
         else detail_add(res, ")");

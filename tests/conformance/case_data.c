@@ -44,6 +44,13 @@ static int load_tokens(case_data *cd, char *why, size_t cap) {
         r->index = (int)json_num(json_get(c, "index"), i);
         r->nx = (int)json_num(json_get(c, "nx"), r->n_tokens);
         r->ny = (int)json_num(json_get(c, "ny"), 1);
+        const json_value *shapes = json_get(c, "input_shapes");
+        const json_value *shape = json_at(shapes, 0);
+        if (json_len(shapes) == 1 && json_len(shape) == 4 && json_num(json_at(shape, 0), 0) == 1 &&
+            json_num(json_at(shape, 1), 0) == 3) {
+            r->input_h = (int)json_num(json_at(shape, 2), 0);
+            r->input_w = (int)json_num(json_at(shape, 3), 0);
+        }
         const json_value *dp = json_get(c, "decoder_pos");
         if (dp) {
             if ((int)json_len(dp) != r->n_tokens) {
@@ -106,6 +113,10 @@ int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, siz
     const char *llm = json_str(json_get(cd->cj, "llm"));
     const char *mmproj = json_str(json_get(cd->cj, "mmproj"));
     const char *prompt = json_str(json_get(cd->cj, "prompt_file"));
+    if (!prompt && json_get(cd->cj, "inputs")) { /* an embeddings case (embeddings/README.md): not a prompt to run */
+        *missing = true;
+        return fail(why, cap, "an embeddings case (inputs, no prompt_file): not run by this checker");
+    }
     if (!llm || !prompt) return fail(why, cap, "case.json lacks %s", !llm ? "llm" : "prompt_file");
     cd->llm_path = path_join(dir, llm);
     if (mmproj) cd->mmproj_path = path_join(dir, mmproj);
@@ -133,6 +144,7 @@ int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, siz
     cd->tol_logits = json_num(json_get(tol, "logits_rel_l2"), 1e-3);
     cd->tol_embd = json_num(json_get(tol, "image_embd_rel_l2"), 1e-2);
     cd->tol_margin = json_num(json_get(tol, "greedy_margin_threshold"), 0.01);
+    cd->tol_pixels = json_num(json_get(tol, "image_input_max_abs"), -1);
     if (load_tokens(cd, why, cap) || load_greedy(cd, why, cap) || load_kv_type(cd, why, cap)) return -1;
     p = path_join(dir, "expected/logits_prefill.f32");
     cd->logits = read_f32(p, &cd->n_logits);
@@ -141,14 +153,18 @@ int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, siz
     return 0;
 }
 
-float *case_data_image_embd(const case_data *cd, int k, size_t *n) {
+static float *expected_f32(const case_data *cd, const char *what, int k, size_t *n) {
     char rel[64];
-    snprintf(rel, sizeof rel, "expected/image_embd_%d.f32", k);
+    snprintf(rel, sizeof rel, "expected/%s_%d.f32", what, k);
     char *p = path_join(cd->dir, rel);
-    float *e = read_f32(p, n);
+    float *e = file_exists(p) ? read_f32(p, n) : NULL;
     free(p);
     return e;
 }
+
+float *case_data_image_embd(const case_data *cd, int k, size_t *n) { return expected_f32(cd, "image_embd", k, n); }
+
+float *case_data_image_input(const case_data *cd, int k, size_t *n) { return expected_f32(cd, "image_input", k, n); }
 
 void case_data_free(case_data *cd) {
     free(cd->dir);

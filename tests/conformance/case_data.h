@@ -12,6 +12,7 @@ typedef struct ref_chunk {
     int32_t *tokens;        /* text: ids (owned) */
     int n_tokens, n_pos, pos, index, nx, ny;
     int32_t *dpos;          /* M-RoPE image: [n_tokens][3] = t, column, row offsets (owned) */
+    int input_w, input_h;   /* size of its one encoder input (input_shapes [[1,3,h,w]]); 0 when not that */
 } ref_chunk;
 
 typedef struct case_data {
@@ -30,6 +31,7 @@ typedef struct case_data {
      * processor's, e.g. upstream's Idefics3). */
     seer_preproc_mode image_preproc;
     double tol_logits, tol_embd, tol_margin;
+    double tol_pixels;      /* image_input_max_abs; < 0 when the case sets none (pixels not compared) */
     ref_chunk *chunks;
     int n_chunks, n_tokens_total, n_pos_total;
     float *logits;
@@ -45,5 +47,7 @@ int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, siz
 void case_data_free(case_data *cd);
 /* Expected embeddings of image chunk k ([n_tokens][n_embd_inp]); NULL if absent. */
 float *case_data_image_embd(const case_data *cd, int k, size_t *n);
+/* Pixels llama.cpp fed its encoder for image chunk k ([3][h][w]); NULL if not kept. */
+float *case_data_image_input(const case_data *cd, int k, size_t *n);
 
 #endif

@@ -1,8 +1,41 @@
 /* Full pipeline: images → preprocessing → encoder + projector → embeddings
  * compared with image_embd_<k>.f32, then the prompt through the decoder. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "checks.h"
+
+/* seer's encoder inputs against the kept image_input_<k>.f32 files (the i-th
+ * image chunk against the i-th expected one); 0 when within image_input_max_abs. */
+static int compare_pixels(const case_data *cd, const seer_mm_prompt *p, check_out *out) {
+    double worst = 0;
+    int ref_i = 0, n_compared = 0;
+    for (int i = 0; i < p->n_chunks; i++) {
+        const seer_chunk *c = &p->chunks[i];
+        if (c->type != SEER_CHUNK_IMAGE) continue;
+        while (ref_i < cd->n_chunks && !cd->chunks[ref_i].image) ref_i++;
+        if (ref_i >= cd->n_chunks) break; /* the embedding comparison reports the extra chunk */
+        const ref_chunk *r = &cd->chunks[ref_i++];
+        size_t n = 0;
+        float *ref = r->input_w > 0 ? case_data_image_input(cd, r->index, &n) : NULL;
+        if (!ref) continue; /* not kept */
+        const double d = n == (size_t)3 * r->input_w * r->input_h ? pixels_max_abs(&c->pixels, ref, r->input_w, r->input_h)
+                                                                  : INFINITY;
+        free(ref);
+        if (!(d <= cd->tol_pixels)) {
+            if (isinf(d))
+                out_fail(out, "image_input_%d: seer's input is %dx%d, the reference's %dx%d", r->index, c->pixels.w,
+                         c->pixels.h, r->input_w, r->input_h);
+            else
+                out_fail(out, "image_input_%d max abs %.3g > %.3g", r->index, d, cd->tol_pixels);
+            return -1;
+        }
+        if (d > worst) worst = d;
+        n_compared++;
+    }
+    if (n_compared) out_add(out, "pixels %.2g, ", worst);
+    return 0;
+}
 
 void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *vision, seer_pool *pool,
                     check_out *out) {
@@ -17,8 +50,12 @@ void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *visio
         out_fail(out, "image %s: %s", cd->image_paths[loaded], err.msg);
         goto done;
     }
-    if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, cd->prompt, images, cd->n_images, true, &p, &err) != 0 ||
-        seer_mtmd_encode(vision, pool, &p, NULL, &err) != 0) {
+    if (seer_mtmd_tokenize(seer_llm_vocab(llm), vision, cd->prompt, images, cd->n_images, true, &p, &err) != 0) {
+        out_fail(out, "%s", err.msg);
+        goto done;
+    }
+    if (cd->tol_pixels >= 0 && compare_pixels(cd, &p, out) != 0) goto done;
+    if (seer_mtmd_encode(vision, pool, &p, NULL, &err) != 0) {
         out_fail(out, "%s", err.msg);
         goto done;
     }

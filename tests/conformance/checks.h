@@ -23,6 +23,12 @@ void check_decoder(const case_data *cd, const seer_llm *llm, seer_pool *pool, ch
 void check_pipeline(const case_data *cd, const seer_llm *llm, seer_vision *vision, seer_pool *pool,
                     check_out *out);
 
+/* d. the reference's encoder inputs (image_input_<k>.f32, where kept) → encoder + projector; adds nothing to
+ * out when the case kept no inputs. */
+void check_encoder(const case_data *cd, seer_vision *vision, seer_pool *pool, check_out *out);
+/* Largest |mine - ref| over one encoder input of w×h (ref: [3][h][w]); infinite when the sizes differ. */
+double pixels_max_abs(const seer_pixels *mine, const float *ref, int w, int h);
+
 /* Shared by b and c: compares the logits now in ctx with the expected ones,
  * then runs greedy decoding from next_pos (free-running by the README's
  * margin rule, then teacher-forced). */
