@@ -59,3 +59,11 @@ int test_each_case(const char *root, int (*fn)(const char *root, const char *nam
     }
     return sum;
 }
+
+int test_each_conformance_case(int (*fn)(const char *root, const char *name, void *ctx), void *ctx,
+                               int *have_shared) {
+    const char *shared = test_conformance_dir();
+    *have_shared = shared != NULL;
+    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
+    return (shared ? test_each_case(shared, fn, ctx) : 0) + test_each_case("tests/conformance", fn, ctx);
+}

@@ -18,12 +18,15 @@ extern int test_failures;
 const char *test_tmpdir(void);
 /* Path of the shared conformance folder, or NULL (test then skips that part). */
 const char *test_conformance_dir(void);
-/* The project's own conformance folder (tests/conformance, relative to the
- * source tree the tests run from). */
-#define TEST_OWN_CONFORMANCE_DIR "tests/conformance"
 /* Calls fn(root, name, ctx) for every case folder under root/cases in name
  * order and returns the sum of what it returned; a missing folder is
  * reported as skipped and gives 0. */
 int test_each_case(const char *root, int (*fn)(const char *root, const char *name, void *ctx), void *ctx);
+/* test_each_case over the shared cases (test_conformance_dir(); a SKIP line
+ * when absent) and then the project's own (tests/conformance, relative to
+ * the source tree the tests run from: Qwen3-VL, Gemma 3, …). *have_shared
+ * tells whether the shared folder was there. */
+int test_each_conformance_case(int (*fn)(const char *root, const char *name, void *ctx), void *ctx,
+                               int *have_shared);
 
 #endif

@@ -121,13 +121,9 @@ static int run_case(const char *root, const char *name, void *ctx) {
     return compared;
 }
 
-/* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL,
- * Gemma 3, …), preprocessed as llama.cpp does. */
 int main(void) {
-    const char *shared = test_conformance_dir();
-    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
-    int compared = (shared ? test_each_case(shared, run_case, NULL) : 0) +
-                   test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, NULL);
+    int shared;
+    int compared = test_each_conformance_case(run_case, NULL, &shared);
     CHECK_MSG(compared > 0 || !shared, "no image_input file compared");
     TEST_MAIN_END();
 }

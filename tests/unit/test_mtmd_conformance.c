@@ -191,13 +191,9 @@ static int run_case(const char *root, const char *name, void *ctx) {
     return done;
 }
 
-/* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL,
- * Gemma 3, …). */
 int main(void) {
-    const char *shared = test_conformance_dir();
-    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
-    int tokenized = (shared ? test_each_case(shared, run_case, NULL) : 0) +
-                    test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, NULL);
+    int shared;
+    int tokenized = test_each_conformance_case(run_case, NULL, &shared);
     if (!tokenized) printf("NOTE: tokenization not compared (GGUF reader / tokenizer not available yet)\n");
     TEST_MAIN_END();
 }

@@ -128,14 +128,12 @@ out:
     return ran;
 }
 
-/* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL:
- * DeepStack-wide rows; Gemma 3: a non-causal image chunk). */
+/* Qwen3-VL's own cases have DeepStack-wide rows, Gemma 3's a non-causal
+ * image chunk. */
 int main(void) {
-    const char *shared = test_conformance_dir();
-    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
+    int shared;
     seer_pool *pool = seer_pool_create(2);
-    int ran = (shared ? test_each_case(shared, run_case, pool) : 0) +
-              test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, pool);
+    int ran = test_each_conformance_case(run_case, pool, &shared);
     seer_pool_destroy(pool);
     if (!ran) printf("NOTE: no case ran (decoder not available yet)\n");
     TEST_MAIN_END();

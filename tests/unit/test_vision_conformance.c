@@ -124,11 +124,9 @@ static int run_case(const char *root, const char *name, void *pool_ctx) {
 /* The shared cases (CONFORMANCE_DIR) and the project's own (Qwen3-VL,
  * Gemma 3, …). */
 int main(void) {
-    const char *shared = test_conformance_dir();
-    if (!shared) printf("SKIP: shared conformance folder not found (set CONFORMANCE_DIR)\n");
+    int shared;
     seer_pool *pool = seer_pool_create(2);
-    int total = (shared ? test_each_case(shared, run_case, pool) : 0) +
-                test_each_case(TEST_OWN_CONFORMANCE_DIR, run_case, pool);
+    int total = test_each_conformance_case(run_case, pool, &shared);
     seer_pool_destroy(pool);
     printf("vision conformance: %d chunks\n", total);
     CHECK_MSG(total > 0 || !shared, "no vision chunk was compared");
