@@ -115,7 +115,7 @@ int case_data_load(case_data *cd, const char *dir, bool *missing, char *why, siz
     const char *prompt = json_str(json_get(cd->cj, "prompt_file"));
     if (!prompt && json_get(cd->cj, "inputs")) { /* an embeddings case (embeddings/README.md): not a prompt to run */
         *missing = true;
-        return fail(why, cap, "an embeddings case (inputs, no prompt_file): not run by this checker");
+        return fail(why, cap, "%s", "an embeddings case (inputs, no prompt_file): not run by this checker");
     }
     if (!llm || !prompt) return fail(why, cap, "case.json lacks %s", !llm ? "llm" : "prompt_file");
     cd->llm_path = path_join(dir, llm);
