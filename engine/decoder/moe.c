@@ -54,9 +54,31 @@ static void sum_picks(seer_ctx *c, int n) {
     }
 }
 
+/* Down products of a decode step's experts [s0, s1), each on the calling
+ * thread alone, into their picks' rows of moe_y, weighted. */
+typedef struct down_job {
+    seer_ctx *c;
+    const llm_layer *L;
+} down_job;
+
+static void down_range(void *ctx, int64_t s0, int64_t s1, int ith) {
+    (void)ith;
+    const down_job *j = ctx;
+    seer_ctx *c = j->c;
+    const int E = c->m->info.n_embd, F = c->m->n_ff_exp;
+    for (int64_t s = s0; s < s1; s++) {
+        const seer_weight down = llm_expert(&j->L->down_exps, c->moe_chosen[s]);
+        float *y = c->moe_y + (size_t)s * E;
+        seer_matmul(NULL, &down, c->ffn_a + (size_t)s * F, 1, y, NULL);
+        weigh_pick(c, (int)s, y);
+    }
+}
+
 /* A decode step's row: the gate and up products of all its experts read
  * the same input, so they go out together (one dispatch, the activations
- * quantized once); then each expert's down product. */
+ * quantized once); then the down products, one expert per thread at a time
+ * when there are enough of them (one dispatch instead of one each), else
+ * each over the whole pool. */
 static void one_row(seer_ctx *c, const llm_layer *L) {
     const seer_llm *m = c->m;
     const int K = m->info.n_expert_used, F = m->n_ff_exp;
@@ -78,10 +100,15 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
         seer_matmul_multi(c->pool, 2 * ns, w, c->xn, 1, y, NULL);
     }
     seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)K * F);
-    for (int s = 0; s < K; s++) {
-        const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s]);
-        seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_x, NULL);
-        weigh_pick(c, s, c->moe_x);
+    if (K >= seer_pool_size(c->pool)) {
+        down_job j = {.c = c, .L = L};
+        seer_pool_for(c->pool, K, 1, down_range, &j);
+    } else {
+        for (int s = 0; s < K; s++) {
+            const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s]);
+            seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_x, NULL);
+            weigh_pick(c, s, c->moe_x);
+        }
     }
     sum_picks(c, 1);
 }
