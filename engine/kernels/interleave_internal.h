@@ -87,7 +87,8 @@ typedef void (*seer_vec_dot16_rows_fn)(int64_t n, const void *group, const void 
                                        float *out);
 /* The kernel at seer_simd_level(), or NULL when that level has none for `type`. */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type);
-/* The AVX-512 build's kernels (NULL where it has none). */
+/* The AVX2 and AVX-512 builds' kernels (NULL where they have none). */
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx2(int type);
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type);
 
 /* Bytes of one group of 16 rows of n_in weights of `type`, or 0 when such

@@ -548,8 +548,9 @@ int64_t seer_matmul_gemm_min_rows(int type) {
      * beats the int8 GEMM at any prompt length: a group's nibbles split
      * once serve four activation rows and the scales apply once per
      * super-block (Qwen2.5-VL's 2048 × 2048 Q4_K at 128 rows on one Zen 4
-     * core: int8 GEMM 11.7-11.9 ms, this 4.1-4.8 ms). */
-    if (seer_vec_dot16_rows_get(type) && !seer_q8_panel_amx_ready()) return INT64_MAX;
+     * core: int8 GEMM 11.7-11.9 ms, this 4.1-4.8 ms; at AVX2, against
+     * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). */
+    if (seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready())) return INT64_MAX;
     if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
     if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
     return 64;

@@ -89,7 +89,11 @@ seer_vec_dot16_fn seer_vec_dot16_get(int type) { return seer_vec_dot16_kernel(se
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) {
     const dispatch *d = get_tables();
-    return d->has_level[SEER_SIMD_AVX512] && seer_simd_level() >= SEER_SIMD_AVX512 ? seer_vec_dot16_rows_avx512(type) : NULL;
+    int level = seer_simd_level();
+    seer_vec_dot16_rows_fn f = NULL;
+    if (level >= SEER_SIMD_AVX512 && d->has_level[SEER_SIMD_AVX512]) f = seer_vec_dot16_rows_avx512(type);
+    if (!f && level >= SEER_SIMD_AVX2 && d->has_level[SEER_SIMD_AVX2]) f = seer_vec_dot16_rows_avx2(type);
+    return f;
 }
 
 const char *seer_simd_name(void) { return seer_simd_level_name(seer_simd_level()); }

@@ -106,22 +106,13 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
     return hsum_ps(acc);
 }
 
-/* The one-row kernel (decode) and the several-row one (nr = 1..4, a
- * prompt without AMX) of a type's dot16xn_TYPE_512, NR a constant in each
- * so that its per-row registers stay registers. */
+/* The one-row kernel (decode) and the several-row one of a type's
+ * dot16xn_TYPE_512 (DOT16_ROWS, vec_dot_x86.inc). */
 #define DOT16_KERNELS(t)                                                                                          \
     static void dot16_##t##_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {              \
         dot16xn_##t##_512(n, w, a, 0, 1, out);                                                                    \
     }                                                                                                             \
-    static void dot16_rows_##t##_512(int64_t n, const void *w, const void *a, size_t act_stride, int nr,          \
-                                     float *out) {                                                                \
-        switch (nr) {                                                                                             \
-        case 4: dot16xn_##t##_512(n, w, a, act_stride, 4, out); break;                                            \
-        case 3: dot16xn_##t##_512(n, w, a, act_stride, 3, out); break;                                            \
-        case 2: dot16xn_##t##_512(n, w, a, act_stride, 2, out); break;                                            \
-        default: dot16xn_##t##_512(n, w, a, act_stride, 1, out); break;                                           \
-        }                                                                                                         \
-    }
+    DOT16_ROWS(dot16_rows_##t##_512, dot16xn_##t##_512)
 
 /* Sixteen interleaved Q4_K rows × NR rows of Q8_K activations (rows
  * act_stride bytes apart) with 512-bit vectors: one lane per weight row
