@@ -35,6 +35,7 @@ typedef struct model {
 static const int SECTIONS[4] = {1, 1, 1, 1}; /* 4 pairs: t, h, w, then e (k = 3 is not < 3·1) */
 static const float EPS = 1e-6f, BASE = 10000.0f, BASE_SWA = 100.0f, ROPE_FACTOR = 2.0f, SOFTCAP = 4.0f;
 static const char *rope_scaling = "linear"; /* what write_model writes (the refusal test changes it) */
+static int expert_count_key = X;            /* the expert count written (the shape-error test changes it) */
 
 static unsigned rng = 7;
 static float frand(float scale) {
@@ -100,7 +101,7 @@ static void write_model(const model *m, const char *path) {
     } else {
         gguf_writer_set_arr_i32(w, KEY("rope.dimension_sections"), SECTIONS, 4);
         gguf_writer_set_u32(w, KEY("n_deepstack_layers"), D);
-        gguf_writer_set_u32(w, KEY("expert_count"), X);
+        gguf_writer_set_u32(w, KEY("expert_count"), (uint32_t)expert_count_key);
         gguf_writer_set_u32(w, KEY("expert_used_count"), K);
         gguf_writer_set_u32(w, KEY("expert_feed_forward_length"), FE);
     }
@@ -405,6 +406,16 @@ static void test_qwen3vlmoe(seer_pool *pool) {
     }
     seer_ctx_free(c);
     seer_llm_free(llm);
+
+    /* a router and experts that do not hold expert_count experts: one line naming the tensor and both shapes */
+    expert_count_key = X + 1;
+    char path[512];
+    snprintf(path, sizeof path, "%s/qwen3vlmoe-bad.gguf", test_tmpdir());
+    write_model(&m, path);
+    expert_count_key = X;
+    CHECK(seer_llm_load(path, NULL, NULL, &err) == NULL);
+    CHECK_MSG(strstr(err.msg, "blk.0.ffn_gate_inp.weight") && strstr(err.msg, "[32, 6]") && strstr(err.msg, "[32, 7]"),
+              "%s", err.msg);
 }
 
 /* A prompt longer than the window (GEMM tiles), a non-causal batch of
