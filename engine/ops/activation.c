@@ -46,11 +46,21 @@ static void gelu_f16_fill(void) {
     }
 }
 
+/* In chunks: the row conversions to and from FP16 have SIMD versions. */
 void seer_geglu_f16(float *a, const float *b, int64_t n) {
     pthread_once(&gelu_f16_once, gelu_f16_fill);
-    for (int64_t i = 0; i < n; i++) {
-        const float x = a[i];
-        a[i] = x <= -10.0f ? 0.0f : x >= 10.0f ? x * b[i] : seer_fp16_to_f32(gelu_f16_table[seer_f32_to_fp16(x)]) * b[i];
+    enum { CHUNK = 256 };
+    uint16_t h[CHUNK];
+    float g[CHUNK];
+    for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {
+        const int64_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
+        seer_quantize_row(SEER_TYPE_F16, a + i0, h, m);
+        for (int64_t k = 0; k < m; k++) h[k] = gelu_f16_table[h[k]];
+        seer_dequantize_row(SEER_TYPE_F16, h, g, m);
+        for (int64_t k = 0; k < m; k++) {
+            const float x = a[i0 + k];
+            a[i0 + k] = x <= -10.0f ? 0.0f : x >= 10.0f ? x * b[i0 + k] : g[k] * b[i0 + k];
+        }
     }
 }
 
