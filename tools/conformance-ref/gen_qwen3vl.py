@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Random-weight Qwen3-VL GGUF files in the layout llama.cpp's converter writes.
+"""Random-weight Qwen3-VL (and plain Qwen3) GGUF files in the layout llama.cpp's converter writes.
 
 The tensors are first made under their Hugging Face names and shapes
 (Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration), then
@@ -61,13 +61,26 @@ CONFIGS = {
         mrope_section=[6, 5, 5], tied=False, ffn_gain=2.0,
         vision=dict(hidden=64, heads=4, ffn=256, depth=5, deepstack=[1, 3], grid=8, dtype="f32"),
     ),
+    # the plain text archs Qwen3-VL's LLMs are built on (Qwen3ForCausalLM, Qwen3MoeForCausalLM):
+    # ordinary NEOX RoPE with base 1e6, no DeepStack; the MoE experts are stored one tensor
+    # per expert in HF and stacked by the converter
+    "qwen3-f32": dict(
+        arch="qwen3", seed=3142, name="Qwen3 tiny random",
+        n_embd=128, n_layer=4, n_head=4, n_head_kv=2, head_dim=64, n_ff=384, tied=True, ffn_gain=2.0,
+    ),
+    "qwen3moe-f32": dict(
+        arch="qwen3moe", seed=3154, name="Qwen3-MoE tiny random",
+        n_embd=128, n_layer=3, n_head=4, n_head_kv=2, head_dim=32, n_ff=256,
+        n_expert=16, n_expert_used=4, n_ff_exp=64, tied=False, ffn_gain=2.0,
+    ),
 }
 
 VOCAB_SIZE = 1024
 N_MERGES = 700
-ROPE_THETA = 5000000.0
 RMS_EPS = 1e-6
-CONTEXT_LENGTH = 262144
+# Qwen3-VL's text config / Qwen3's config
+ROPE_THETA = {"qwen3vl": 5000000.0, "qwen3vlmoe": 5000000.0, "qwen3": 1000000.0, "qwen3moe": 1000000.0}
+CONTEXT_LENGTH = {"qwen3vl": 262144, "qwen3vlmoe": 262144, "qwen3": 40960, "qwen3moe": 40960}
 
 # Qwen3's added tokens, in their order; the six without <|...|> are not special
 # (the converter writes them as USER_DEFINED, the others as CONTROL)
@@ -245,7 +258,14 @@ def hf_text_tensors(cfg, init, n_vocab):
         t[p + "self_attn.q_norm.weight"] = init.norm(hd, 1.6, 0.2)
         t[p + "self_attn.k_norm.weight"] = init.norm(hd, 1.6, 0.2)
         t[p + "post_attention_layernorm.weight"] = init.norm(e)
-        if cfg["arch"] == "qwen3vlmoe":
+        if cfg["arch"] == "qwen3moe":
+            nx, f = cfg["n_expert"], cfg["n_ff_exp"]
+            t[p + "mlp.gate.weight"] = init.linear(nx, e, 3.0)
+            for x in range(nx):
+                t[p + f"mlp.experts.{x}.gate_proj.weight"] = init.linear(f, e, g_ffn)
+                t[p + f"mlp.experts.{x}.up_proj.weight"] = init.linear(f, e, g_ffn)
+                t[p + f"mlp.experts.{x}.down_proj.weight"] = init.linear(e, f)
+        elif cfg["arch"] == "qwen3vlmoe":
             nx, f = cfg["n_expert"], cfg["n_ff_exp"]
             # a router with large logits, so the top-k choice and its weights matter
             t[p + "mlp.gate.weight"] = init.linear(nx, e, 3.0)
@@ -307,9 +327,26 @@ def store_type(gguf, gguf_name, n_dims, ftype_f16):
     return np.float16 if ftype_f16 else np.float32
 
 
+def stack_experts(cfg, hf):
+    """Qwen2MoeModel.modify_tensors: the per-expert matrices of a layer become one
+    [n_expert, rows, cols] tensor named model.layers.N.mlp.experts.W.weight."""
+    out = {}
+    for name, data in hf.items():
+        m = re.match(r"(model\.layers\.\d+\.mlp\.experts)\.(\d+)\.(\w+)\.weight$", name)
+        if not m:
+            out[name] = data
+        elif m.group(2) == "0":
+            parts = [hf[f"{m.group(1)}.{x}.{m.group(3)}.weight"] for x in range(cfg["n_expert"])]
+            out[f"{m.group(1)}.{m.group(3)}.weight"] = np.stack(parts, axis=0)
+    return out
+
+
 def convert_text(gguf, cfg, hf):
-    arch = gguf.MODEL_ARCH.QWEN3VLMOE if cfg["arch"] == "qwen3vlmoe" else gguf.MODEL_ARCH.QWEN3VL
+    arch = {"qwen3vl": gguf.MODEL_ARCH.QWEN3VL, "qwen3vlmoe": gguf.MODEL_ARCH.QWEN3VLMOE,
+            "qwen3": gguf.MODEL_ARCH.QWEN3, "qwen3moe": gguf.MODEL_ARCH.QWEN3MOE}[cfg["arch"]]
     tmap = gguf.get_tensor_name_map(arch, cfg["n_layer"])
+    if cfg["arch"] == "qwen3moe":
+        hf = stack_experts(cfg, hf)
     out = []
     for name, data in hf.items():
         if name.endswith("mlp.experts.down_proj"):
@@ -372,23 +409,27 @@ def write_llm(gguf, cfg, path, vocab):
     w.add_type(gguf.GGUFType.MODEL)
     w.add_name(cfg["name"])
     w.add_block_count(cfg["n_layer"])
-    w.add_context_length(CONTEXT_LENGTH)
+    w.add_context_length(CONTEXT_LENGTH[arch_name])
     w.add_embedding_length(cfg["n_embd"])
     w.add_feed_forward_length(cfg["n_ff"])
     w.add_head_count(cfg["n_head"])
     w.add_head_count_kv(cfg["n_head_kv"])
-    w.add_rope_dimension_sections((cfg["mrope_section"] + [0, 0, 0, 0])[:4])   # padded to 4 as the converter does
-    w.add_rope_freq_base(ROPE_THETA)
+    vl = "vision" in cfg
+    if vl:
+        w.add_rope_dimension_sections((cfg["mrope_section"] + [0, 0, 0, 0])[:4])   # padded to 4 as the converter does
+    w.add_rope_freq_base(ROPE_THETA[arch_name])
     w.add_layer_norm_rms_eps(RMS_EPS)
-    if arch_name == "qwen3vlmoe":
+    moe = "n_expert" in cfg
+    if moe:
         w.add_expert_count(cfg["n_expert"])
         w.add_expert_used_count(cfg["n_expert_used"])
     w.add_key_length(cfg["head_dim"])
     w.add_value_length(cfg["head_dim"])
     w.add_file_type(gguf.LlamaFileType.ALL_F32)
-    if arch_name == "qwen3vlmoe":
+    if moe:
         w.add_expert_feed_forward_length(cfg["n_ff_exp"])
-    w.add_num_deepstack_layers(len(cfg["vision"]["deepstack"]))
+    if vl:
+        w.add_num_deepstack_layers(len(cfg["vision"]["deepstack"]))
     w.add_tokenizer_model("gpt2")
     w.add_tokenizer_pre("qwen2")
     w.add_token_list(vocab["tokens"])
@@ -460,6 +501,8 @@ def main():
     if a.llm:
         write_llm(gguf, cfg, Path(a.llm), build_vocab(gguf))
     if a.mmproj:
+        if "vision" not in cfg:
+            sys.exit(f"gen_qwen3vl: {a.config} is a text-only configuration")
         write_mmproj(gguf, cfg, Path(a.mmproj))
 
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates seer's Qwen3-VL conformance cases from scratch: test images,
+# Regenerates seer's Qwen3-VL (and plain Qwen3) conformance cases from scratch: test images,
 # random-weight GGUF files (gen_qwen3vl.py), the Q4_K_M LLM (llama.cpp's
 # llama-quantize), and every expected/ folder (conformance-dump). case.json and
 # prompt.txt are written by hand and kept.
@@ -22,11 +22,13 @@ trap 'rm -rf "$tmp"' EXIT
 gen() { "$py" "$here/gen_qwen3vl.py" --llama-cpp "$llama" "$@"; }
 gen --config qwen3vl-f32 --llm "$cases/qwen3vl-f32/model.gguf" --mmproj "$cases/qwen3vl-f32/mmproj.gguf"
 gen --config qwen3vlmoe-f32 --llm "$cases/qwen3vlmoe-f32/model.gguf" --mmproj "$cases/qwen3vlmoe-f32/mmproj.gguf"
+gen --config qwen3-f32 --llm "$cases/text-qwen3-f32/model.gguf"
+gen --config qwen3moe-f32 --llm "$cases/text-qwen3moe-f32/model.gguf"
 # the Q4_K_M case: F32 LLM from the generator (not kept), quantized as a user would
 gen --config qwen3vl-q4src --llm "$tmp/q4src-f32.gguf" --mmproj "$cases/qwen3vl-q4_k-twoimg/mmproj.gguf"
 "$quantize" "$tmp/q4src-f32.gguf" "$cases/qwen3vl-q4_k-twoimg/model.gguf" Q4_K_M > "$tmp/quantize.log" 2>&1 ||
     { cat "$tmp/quantize.log"; exit 1; }
 
-for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vlmoe-f32 text-qwen3vl-f32; do
+for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vlmoe-f32 text-qwen3vl-f32 text-qwen3-f32 text-qwen3moe-f32; do
     "$dump" --case "$cases/$c"
 done
