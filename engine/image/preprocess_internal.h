@@ -71,6 +71,8 @@ int preprocess_idefics3_original(const seer_vision_hparams *hp, const seer_image
                                  seer_error *err);
 int preprocess_qwen_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                              seer_error *err);
+int preprocess_gemma3_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                               seer_error *err);
 /* Qwen3-VL and Gemma 3 as llama.cpp prepares them (Pillow resamplers). */
 int preprocess_qwen3vl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
