@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from refgen_common import gpt2_byte_chars
+
 CONFIGS = {
     # dense, tied head, head_dim 64 with sections [12,10,10]: 32 rotation pairs, the
     # interleaved rule leaves pair 31 to the 4th (always 0) position, as [24,20,20] does
@@ -152,21 +154,6 @@ largest? The sofa is the largest object, followed by the table and the lamp in t
 # ---------------------------------------------------------------------------------------------
 # vocabulary
 
-def bytes_to_unicode():
-    # GPT-2's byte-level mapping: printable bytes stand for themselves, the others are
-    # shifted to code points from 256 up (this is the table tokenizer.json files use)
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("\xa1"), ord("\xac") + 1)) + \
-        list(range(ord("\xae"), ord("\xff") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return bs, [chr(c) for c in cs]
-
-
 def pretokenize(text):
     # the qwen2 pre-tokenizer's pattern for ASCII text: contractions, letters with one
     # leading non-letter, single digits, punctuation runs, newlines, spaces
@@ -175,8 +162,9 @@ def pretokenize(text):
 
 
 def learn_bpe(text, n_merges):
-    bs, cs = bytes_to_unicode()
-    byte_char = dict(zip(bs, cs))
+    byte_char = gpt2_byte_chars()
+    # GPT-2's order of the byte tokens: printable bytes (which stand for themselves) first
+    cs = sorted(byte_char.values())
     words = Counter("".join(byte_char[b] for b in w.encode("utf-8")) for w in pretokenize(text))
     splits = {w: list(w) for w in words}
     merges = []
