@@ -51,7 +51,8 @@ static char *render_first(seer_session *s, int n, bool add_generation_prompt, se
 
 /* When the template re-renders the last reply differently from what the
  * model produced (e.g. "Assistant: " + content where the model wrote
- * " content"), the cache is still a valid prefix of the conversation: the new
+ * " content", or Gemma's trimmed content where the model wrote " content"),
+ * the cache is still a valid prefix of the conversation: the new
  * text is the end of the reply's turn (its end-of-turn marker, which was not
  * decoded) plus what the new message adds to the rendering. NULL when the
  * template does not allow this. */
@@ -64,8 +65,16 @@ static char *suffix_after_reply(seer_session *s, const char *full, seer_error *e
     if (past && before && starts_with(full, past, np) && starts_with(past, before, nb)) {
         const char *reply = s->msgs[s->n_msgs - 1].content;
         const char *rest = past + nb; /* the rendered reply and its end of turn */
-        const char *at = *reply ? strstr(rest, reply) : NULL;
-        const char *closing = at ? at + strlen(reply) : *reply ? NULL : rest;
+        /* the reply as the template wrote it: verbatim, or trimmed (Gemma's
+         * template trims; the model may have opened with a space) */
+        size_t r0 = 0, r1 = strlen(reply);
+        const char *at = r1 ? strstr(rest, reply) : NULL;
+        if (!at) {
+            while (r0 < r1 && strchr(" \t\n\r\v\f", reply[r0])) r0++;
+            while (r1 > r0 && strchr(" \t\n\r\v\f", reply[r1 - 1])) r1--;
+            at = r1 > r0 ? memmem(rest, strlen(rest), reply + r0, r1 - r0) : NULL;
+        }
+        const char *closing = at ? at + (r1 - r0) : r1 > r0 ? NULL : rest;
         if (closing) {
             size_t nc = strlen(closing), nn = strlen(full + np);
             out = malloc(nc + nn + 1);
