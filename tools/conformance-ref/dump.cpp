@@ -216,7 +216,7 @@ static options parse_args(int argc, char ** argv) {
 }
 
 static void quiet_log(ggml_log_level level, const char * text, void *) {
-    if (level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN) fputs(text, stderr);
+    if (level == GGML_LOG_LEVEL_ERROR) fputs(text, stderr);   // its warnings (e.g. Qwen-VL token limits) are noise here
 }
 
 static std::string projector_type(const std::string & mmproj) {
