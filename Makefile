@@ -75,7 +75,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
 SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
 
-.PHONY: all deps test unit conformance e2e run bench bench-models fuzz fuzz-build demo-model demo-eval clean
+.PHONY: all deps test unit conformance e2e run bench bench-models compare fuzz fuzz-build demo-model demo-eval clean
 all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
@@ -177,6 +177,11 @@ bench-models: $(SEER)
 	@for m in $(BENCH_MODELS); do [ -f $(BENCH_DIR)/$$m-mmproj.gguf ] || ./$(SEER) bench --synth $$m --out $(BENCH_DIR) || exit 1; done
 bench: bench-models
 	@tools/bench/run.sh ./$(SEER) $(BENCH_DIR) $(BENCH_MODELS)
+# Side by side with upstream llama.cpp (node-llama-cpp 3.22.1's bundle) built
+# for this machine into ~/.cache/seer/compare (never committed): the native
+# lane, then the emulated ones (COMPARE_LANES="native noamx avx2").
+compare: $(SEER)
+	@BENCH_DIR=$(BENCH_DIR) COMPARE_MODELS="$(BENCH_MODELS)" tools/compare/compare.sh ./$(SEER) $(COMPARE_LANES)
 
 # Fuzzing: every tests/fuzz/fuzz_<name>.c runs FUZZ_TIME seconds on its corpus
 # tests/fuzz/corpus/<name> (findings go to tests/fuzz/out/).

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# make compare: seer side by side with upstream llama.cpp built for this
+# machine, on the same synthetic files, back to back (llama.cpp first, then
+# seer, for each model and thread count). Nothing of llama.cpp is kept in the
+# project: its source comes from the node-llama-cpp npm package's git bundle
+# and is built into a cache folder.
+#   tools/compare/compare.sh SEER [LANE...]
+# Lanes (default: native, plus avx2; noamx where the CPU has AMX):
+#   native  seer as it runs here   vs llama.cpp built with GGML_NATIVE=ON
+#   noamx   SEER_AMX=0             vs llama.cpp built for this CPU without AMX
+#   avx2    SEER_SIMD=avx2         vs llama.cpp built GGML_NATIVE=OFF, AVX2/FMA/F16C only
+# Environment: COMPARE_DIR (~/.cache/seer/compare), BENCH_DIR (the synthetic
+# models, ~/.cache/seer/bench-models), COMPARE_MODELS, COMPARE_THREADS ("2 1"),
+# COMPARE_REPS (3), COMPARE_JOBS (make -j for llama.cpp, 2), LLAMA_CPP_SRC (use
+# this checkout instead of fetching), COMPARE_IMAGE (the image to encode:
+# llama.cpp's tools/mtmd/test-1.jpeg by default).
+set -euo pipefail
+seer=$(realpath "${1:?usage: compare.sh SEER [native|noamx|avx2]...}")
+shift
+dir=${COMPARE_DIR:-$HOME/.cache/seer/compare}
+models_dir=${BENCH_DIR:-$HOME/.cache/seer/bench-models}
+models=${COMPARE_MODELS:-smolvlm-256m qwen25vl-3b llava15-7b}
+threads=${COMPARE_THREADS:-2 1}
+reps=${COMPARE_REPS:-3}
+jobs=${COMPARE_JOBS:-2}
+package=node-llama-cpp@3.22.1
+has_amx=$(grep -qw amx_int8 /proc/cpuinfo && echo 1 || echo 0)
+lanes=("$@")
+if [ ${#lanes[@]} -eq 0 ]; then
+  lanes=(native)
+  [ "$has_amx" = 1 ] && lanes+=(noamx)
+  lanes+=(avx2)
+fi
+mkdir -p "$dir" "$models_dir"
+log=$dir/compare.log
+: >"$log"
+say() { echo "compare: $*" >&2; }
+
+# ---- llama.cpp: source, then one build per lane ----
+src=${LLAMA_CPP_SRC:-$dir/llama.cpp}
+if [ ! -f "$src/CMakeLists.txt" ]; then
+  say "fetching $package (npm) and cloning its llama.cpp bundle"
+  (cd "$dir" && rm -rf package && npm pack "$package" --silent >/dev/null &&
+    tar xzf node-llama-cpp-3.22.1.tgz package/llama/gitRelease.bundle &&
+    git clone -q package/llama/gitRelease.bundle "$src")
+fi
+
+cmake_flags() {
+  local common=(-DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF
+    -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_CCACHE=OFF)
+  case $1 in
+    native) echo "${common[@]} -DGGML_NATIVE=ON" ;;
+    noamx) echo "${common[@]} -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON" \
+      "-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON" \
+      "-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" ;;
+    avx2) echo "${common[@]} -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
+      "-DGGML_BMI2=OFF -DGGML_AVX_VNNI=OFF -DGGML_AVX512=OFF" ;;
+    *) say "unknown lane '$1' (native, noamx or avx2)"; exit 2 ;;
+  esac
+}
+
+build_lane() { # prints the bin folder
+  local b=$dir/build-$1
+  if [ ! -x "$b/bin/llama-bench" ] || [ ! -x "$b/bin/llama-mtmd-cli" ]; then
+    say "building llama.cpp ($1 lane) in $b"
+    # shellcheck disable=SC2046
+    cmake -S "$src" -B "$b" $(cmake_flags "$1") >>"$log" 2>&1
+    nice cmake --build "$b" --target llama-bench llama-mtmd-cli -j "$jobs" >>"$log" 2>&1 ||
+      { say "llama.cpp build failed, see $log"; exit 1; }
+  fi
+  echo "$b/bin"
+}
+
+lane_env() { # seer's setting for the lane
+  case $1 in native) echo "" ;; noamx) echo SEER_AMX=0 ;; avx2) echo SEER_SIMD=avx2 ;; esac
+}
+
+# ---- the synthetic models ----
+for m in $models; do
+  [ -f "$models_dir/$m-mmproj.gguf" ] || "$seer" bench --synth "$m" --out "$models_dir" >>"$log" 2>&1 ||
+    { say "seer bench --synth $m failed, see $log"; exit 1; }
+done
+image=${COMPARE_IMAGE:-$src/tools/mtmd/test-1.jpeg}
+[ -f "$image" ] || { say "no image at $image"; exit 1; }
+
+# ---- measuring ----
+json_field() {
+  node -e 'const v=JSON.parse(require("fs").readFileSync(0,"utf8"))[process.argv[1]];
+    console.log(typeof v === "object" ? JSON.stringify(v) : v)' "$1"
+}
+
+llama_speeds() { # BIN MODEL THREADS -> "pp tg"
+  "$1/llama-bench" -m "$2" -p 128 -n 32 -t "$3" -r "$reps" -o json 2>>"$log" |
+    node -e 'const a=JSON.parse(require("fs").readFileSync(0,"utf8"));
+      const ts=f=>a.filter(f).map(t=>t.avg_ts)[0];
+      console.log(ts(t=>t.n_prompt>0&&t.n_gen==0), ts(t=>t.n_gen>0&&t.n_prompt==0))'
+}
+
+llama_encode_ms() { # BIN MODEL MMPROJ THREADS -> the fastest of reps, every image chunk's encode summed
+  # the synthetic files have no chat template; the template does not change the encode
+  local best="" ms
+  for _ in $(seq "$reps"); do
+    ms=$("$1/llama-mtmd-cli" -m "$2" --mmproj "$3" --image "$image" -p "Describe this image." -n 1 -t "$4" --chat-template chatml \
+      --temp 0 2>&1 | tee -a "$log" | sed -n 's/.*\(slice encoded\|batch encoding done\) in \([0-9]*\) ms.*/\2/p' | awk '{s+=$1} END {print s+0}')
+    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+  done
+  echo "$best"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "n/a" }'; }
+
+echo "host: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs, AMX: $([ "$has_amx" = 1 ] && echo yes || echo no)"
+echo "llama.cpp: $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?') from $package; seer: $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "prompt 128 tokens, 32 generated (llama-bench -p 128 -n 32 vs seer bench), image encode of $(basename "$image")"
+echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench --image), $reps repetitions each, back to back"
+for lane in "${lanes[@]}"; do
+  if [ "$lane" = noamx ] && [ "$has_amx" = 0 ]; then
+    echo; echo "lane noamx: this CPU has no AMX, the native lane is that comparison"; continue
+  fi
+  bin=$(build_lane "$lane")
+  env_set=$(lane_env "$lane")
+  echo
+  echo "lane $lane (seer ${env_set:-as is} vs llama.cpp $(cmake_flags "$lane" | grep -o 'GGML_NATIVE=[A-Z]*'))"
+  echo
+  echo "| model | threads | prompt tok/s seer / llama.cpp | generation tok/s | image encode ms |"
+  echo "|---|---|---|---|---|"
+  for t in $threads; do
+    for m in $models; do
+      llm=$models_dir/$m-llm.gguf mm=$models_dir/$m-mmproj.gguf
+      read -r l_pp l_tg < <(llama_speeds "$bin" "$llm" "$t")
+      l_enc=$(llama_encode_ms "$bin" "$llm" "$mm" "$t")
+      # shellcheck disable=SC2086
+      s=$(env $env_set "$seer" bench -m "$llm" --mmproj "$mm" --image "$image" -p 128 -n 32 -t "$t" -r "$reps" --json 2>>"$log")
+      s_pp=$(json_field pp_tok_s <<<"$s") s_tg=$(json_field tg_tok_s <<<"$s") s_enc=$(json_field encode_ms <<<"$s")
+      printf '| %s | %s | %.1f / %.1f = %s | %.2f / %.2f = %s | %.0f / %.0f = %s |\n' "$m" "$t" \
+        "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" \
+        "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")"
+      echo "  seer kernels: $(json_field kernels <<<"$s")" >>"$log"
+    done
+  done
+done
+echo
+echo "(ratios: seer / llama.cpp for tok/s, llama.cpp / seer for ms: above 1 means seer is faster; log: $log)"
