@@ -13,7 +13,9 @@
 # models, ~/.cache/seer/bench-models), COMPARE_MODELS, COMPARE_THREADS ("2 1"),
 # COMPARE_REPS (3), COMPARE_JOBS (make -j for llama.cpp, 2), LLAMA_CPP_SRC (use
 # this checkout instead of fetching), COMPARE_IMAGE (the image to encode:
-# llama.cpp's tools/mtmd/test-1.jpeg by default).
+# llama.cpp's tools/mtmd/test-1.jpeg by default), COMPARE_BIN_NATIVE,
+# COMPARE_BIN_NOAMX, COMPARE_BIN_AVX2 (a folder with llama-bench and
+# llama-mtmd-cli built that way already: no build for that lane).
 set -euo pipefail
 seer=$(realpath "${1:?usage: compare.sh SEER [native|noamx|avx2]...}")
 shift
@@ -60,7 +62,8 @@ cmake_flags() {
 }
 
 build_lane() { # prints the bin folder
-  local b=$dir/build-$1
+  local b=$dir/build-$1 given="COMPARE_BIN_${1^^}"
+  if [ -n "${!given:-}" ]; then echo "${!given}"; return; fi
   if [ ! -x "$b/bin/llama-bench" ] || [ ! -x "$b/bin/llama-mtmd-cli" ]; then
     say "building llama.cpp ($1 lane) in $b"
     # shellcheck disable=SC2046
