@@ -162,36 +162,24 @@ def llm_tensors(p, n_vocab, W):
     out = [("token_embd.weight", W.normal((n_vocab, e), p["embd_std"]))]
     for i in range(p["n_layer"]):
         b = f"blk.{i}."
+        out += [(b + "attn_norm.weight", W.around_one(e))]
+        out += rc.attention_tensors(W, b, e, p["n_head"], p["n_head_kv"], hd)
         out += [
-            (b + "attn_norm.weight", W.around_one(e)),
-            (b + "attn_q.weight", W.linear(p["n_head"] * hd, e)),
-            (b + "attn_k.weight", W.linear(p["n_head_kv"] * hd, e)),
-            (b + "attn_v.weight", W.linear(p["n_head_kv"] * hd, e)),
-            (b + "attn_output.weight", W.linear(e, p["n_head"] * hd)),
             (b + "attn_q_norm.weight", W.around_one(hd)),
             (b + "attn_k_norm.weight", W.around_one(hd)),
             (b + "post_attention_norm.weight", W.around_one(e)),
             (b + "ffn_norm.weight", W.around_one(e)),
-            (b + "ffn_gate.weight", W.linear(ff, e)),
-            (b + "ffn_up.weight", W.linear(ff, e)),
-            (b + "ffn_down.weight", W.linear(e, ff)),
-            (b + "post_ffw_norm.weight", W.around_one(e)),
         ]
+        out += rc.glu_ffn_tensors(W, b, e, ff)
+        out += [(b + "post_ffw_norm.weight", W.around_one(e))]
     out.append(("output_norm.weight", W.around_one(e) * p["out_norm"]))
     return out
 
 
 def llm_kv(gguf, p, vocab):
     tokens, scores, types = vocab
-    return [
-        ("add_type", gguf.GGUFType.MODEL),
-        ("add_name", "Gemma 3 (random weights, tiny)"),
-        ("add_block_count", p["n_layer"]),
-        ("add_context_length", 131072),
-        ("add_embedding_length", p["n_embd"]),
-        ("add_feed_forward_length", p["n_ff"]),
-        ("add_head_count", p["n_head"]),
-        ("add_head_count_kv", p["n_head_kv"]),
+    return rc.text_model_kv(gguf, "Gemma 3 (random weights, tiny)", p["n_layer"], 131072, p["n_embd"], p["n_ff"],
+                            p["n_head"], p["n_head_kv"]) + [
         ("add_rope_scaling_type", gguf.RopeScalingType.LINEAR),
         ("add_rope_scaling_factor", 8.0),
         ("add_rope_freq_base", 1000000.0),
@@ -219,51 +207,20 @@ def llm_kv(gguf, p, vocab):
 
 
 def mmproj_tensors(p, W, f16):
-    c, ff, ps = p["v_width"], p["v_ff"], p["patch"]
-    n_pos = (p["image_size"] // ps) ** 2
     mat = (lambda a: a.astype(np.float16)) if f16 else (lambda a: a)
-    out = [
-        ("v.patch_embd.weight", W.normal((c, 3, ps, ps), 1.0 / np.sqrt(3 * ps * ps))),
-        ("v.patch_embd.bias", W.normal((c,), 0.02)),
-        ("v.position_embd.weight", W.normal((n_pos, c), 0.3)),
-    ]
-    for i in range(p["v_blocks"]):
-        b = f"v.blk.{i}."
-        out += [
-            (b + "attn_q.weight", mat(W.linear(c, c))), (b + "attn_q.bias", W.normal((c,), 0.02)),
-            (b + "attn_k.weight", mat(W.linear(c, c))), (b + "attn_k.bias", W.normal((c,), 0.02)),
-            (b + "attn_v.weight", mat(W.linear(c, c))), (b + "attn_v.bias", W.normal((c,), 0.02)),
-            (b + "attn_out.weight", mat(W.linear(c, c))), (b + "attn_out.bias", W.normal((c,), 0.02)),
-            (b + "ln1.weight", W.around_one(c)), (b + "ln1.bias", W.normal((c,), 0.02)),
-            (b + "ffn_up.weight", mat(W.linear(ff, c))), (b + "ffn_up.bias", W.normal((ff,), 0.02)),
-            (b + "ffn_down.weight", mat(W.linear(c, ff))), (b + "ffn_down.bias", W.normal((c,), 0.02)),
-            (b + "ln2.weight", W.around_one(c)), (b + "ln2.bias", W.normal((c,), 0.02)),
-        ]
-    out += [
-        ("v.post_ln.weight", W.around_one(c)),
-        ("v.post_ln.bias", W.normal((c,), 0.02)),
+    n_pos = (p["image_size"] // p["patch"]) ** 2
+    return rc.siglip_tensors(W, p["v_width"], p["v_ff"], p["v_blocks"], p["patch"], n_pos, mat) + [
         # raw nn.Parameter [vision, text], always F16 (tensor_force_quant)
-        ("mm.input_projection.weight", W.normal((c, p["n_embd"]), 1.0 / np.sqrt(c)).astype(np.float16)),
-        ("mm.soft_emb_norm.weight", W.around_one(c)),
+        ("mm.input_projection.weight", W.normal((p["v_width"], p["n_embd"]), 1.0 / np.sqrt(p["v_width"])).astype(np.float16)),
+        ("mm.soft_emb_norm.weight", W.around_one(p["v_width"])),
     ]
-    return out
 
 
 def mmproj_kv(gguf, p, f16):
-    kv = [
-        ("add_type", gguf.GGUFType.MMPROJ),
-        ("add_name", "Gemma 3 (random weights, tiny)"),
-        ("add_file_type", gguf.LlamaFileType.MOSTLY_F16 if f16 else gguf.LlamaFileType.ALL_F32),
-        ("add_clip_has_vision_encoder", True),
-        ("add_vision_projection_dim", p["n_embd"]),
-        ("add_vision_image_size", p["image_size"]),
-        ("add_vision_patch_size", p["patch"]),
-        ("add_vision_embedding_length", p["v_width"]),
-        ("add_vision_feed_forward_length", p["v_ff"]),
-        ("add_vision_block_count", p["v_blocks"]),
-        ("add_vision_head_count", p["v_heads"]),
-        ("add_vision_image_mean", [0.5, 0.5, 0.5]),
-        ("add_vision_image_std", [0.5, 0.5, 0.5]),
+    kv = rc.mmproj_kv(gguf, "Gemma 3 (random weights, tiny)",
+                      gguf.LlamaFileType.MOSTLY_F16 if f16 else gguf.LlamaFileType.ALL_F32,
+                      p["n_embd"], p["image_size"], p["patch"], p["v_width"], p["v_ff"], p["v_blocks"], p["v_heads"])
+    kv += [
         ("add_clip_projector_type", gguf.VisionProjectorType.GEMMA3),
         ("add_vision_attention_layernorm_eps", 1e-6),
         ("add_vision_use_gelu", True),

@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import refgen_common as rc  # noqa: E402
 
-P = dict(seed=36, n_embd=64, n_layer=4, n_head=4, n_head_kv=4, n_ff=192,
+P = dict(seed=39, n_embd=64, n_layer=4, n_head=4, n_head_kv=4, n_ff=192,
          v_width=64, v_ff=256, v_blocks=3, v_heads=4,
          image_size=384, patch=14, scale_factor=3, preproc_image_size=1536)
 
@@ -82,17 +82,10 @@ def llm_tensors(n_vocab, W):
     out = [("token_embd.weight", W.normal((n_vocab, e), 1.0))]
     for i in range(P["n_layer"]):
         b = f"blk.{i}."
-        out += [
-            (b + "attn_norm.weight", W.around_one(e)),
-            (b + "attn_q.weight", W.linear(P["n_head"] * hd, e)),
-            (b + "attn_k.weight", W.linear(P["n_head_kv"] * hd, e)),
-            (b + "attn_v.weight", W.linear(P["n_head_kv"] * hd, e)),
-            (b + "attn_output.weight", W.linear(e, P["n_head"] * hd)),
-            (b + "ffn_norm.weight", W.around_one(e)),
-            (b + "ffn_gate.weight", W.linear(ff, e)),
-            (b + "ffn_up.weight", W.linear(ff, e)),
-            (b + "ffn_down.weight", W.linear(e, ff)),
-        ]
+        out += [(b + "attn_norm.weight", W.around_one(e))]
+        out += rc.attention_tensors(W, b, e, P["n_head"], P["n_head_kv"], hd)
+        out += [(b + "ffn_norm.weight", W.around_one(e))]
+        out += rc.glu_ffn_tensors(W, b, e, ff)
     out += [("output_norm.weight", W.around_one(e)), ("output.weight", W.linear(n_vocab, e, gain=3.0))]
     return out
 
@@ -100,15 +93,8 @@ def llm_tensors(n_vocab, W):
 def llm_kv(gguf, vocab):
     toks, types, merges = vocab
     hd = P["n_embd"] // P["n_head"]
-    return [
-        ("add_type", gguf.GGUFType.MODEL),
-        ("add_name", "SmolVLM Instruct (random weights, tiny)"),
-        ("add_block_count", P["n_layer"]),
-        ("add_context_length", 16384),
-        ("add_embedding_length", P["n_embd"]),
-        ("add_feed_forward_length", P["n_ff"]),
-        ("add_head_count", P["n_head"]),
-        ("add_head_count_kv", P["n_head_kv"]),
+    return rc.text_model_kv(gguf, "SmolVLM Instruct (random weights, tiny)", P["n_layer"], 16384, P["n_embd"], P["n_ff"],
+                            P["n_head"], P["n_head_kv"]) + [
         ("add_rope_freq_base", 273768.0),
         ("add_layer_norm_rms_eps", 1e-5),
         ("add_key_length", hd),
@@ -133,49 +119,15 @@ def llm_kv(gguf, vocab):
 
 
 def mmproj_tensors(W):
-    c, ff, ps = P["v_width"], P["v_ff"], P["patch"]
-    n_pos = (P["image_size"] // ps) ** 2
-    out = [
-        ("v.patch_embd.weight", W.normal((c, 3, ps, ps), 1.0 / np.sqrt(3 * ps * ps))),
-        ("v.patch_embd.bias", W.normal((c,), 0.02)),
-        ("v.position_embd.weight", W.normal((n_pos, c), 0.3)),
+    n_pos = (P["image_size"] // P["patch"]) ** 2
+    return rc.siglip_tensors(W, P["v_width"], P["v_ff"], P["v_blocks"], P["patch"], n_pos) + [
+        ("mm.model.fc.weight", W.linear(P["n_embd"], P["v_width"] * P["scale_factor"] ** 2)),
     ]
-    for i in range(P["v_blocks"]):
-        b = f"v.blk.{i}."
-        out += [
-            (b + "attn_k.weight", W.linear(c, c)), (b + "attn_k.bias", W.normal((c,), 0.02)),
-            (b + "attn_v.weight", W.linear(c, c)), (b + "attn_v.bias", W.normal((c,), 0.02)),
-            (b + "attn_q.weight", W.linear(c, c)), (b + "attn_q.bias", W.normal((c,), 0.02)),
-            (b + "attn_out.weight", W.linear(c, c)), (b + "attn_out.bias", W.normal((c,), 0.02)),
-            (b + "ln1.weight", W.around_one(c)), (b + "ln1.bias", W.normal((c,), 0.02)),
-            (b + "ffn_up.weight", W.linear(ff, c)), (b + "ffn_up.bias", W.normal((ff,), 0.02)),
-            (b + "ffn_down.weight", W.linear(c, ff)), (b + "ffn_down.bias", W.normal((c,), 0.02)),
-            (b + "ln2.weight", W.around_one(c)), (b + "ln2.bias", W.normal((c,), 0.02)),
-        ]
-    s2 = P["scale_factor"] ** 2
-    out += [
-        ("v.post_ln.weight", W.around_one(c)),
-        ("v.post_ln.bias", W.normal((c,), 0.02)),
-        ("mm.model.fc.weight", W.linear(P["n_embd"], c * s2)),
-    ]
-    return out
 
 
 def mmproj_kv(gguf):
-    return [
-        ("add_type", gguf.GGUFType.MMPROJ),
-        ("add_name", "SmolVLM Instruct (random weights, tiny)"),
-        ("add_file_type", gguf.LlamaFileType.ALL_F32),
-        ("add_clip_has_vision_encoder", True),
-        ("add_vision_projection_dim", P["n_embd"]),
-        ("add_vision_image_size", P["image_size"]),
-        ("add_vision_patch_size", P["patch"]),
-        ("add_vision_embedding_length", P["v_width"]),
-        ("add_vision_feed_forward_length", P["v_ff"]),
-        ("add_vision_block_count", P["v_blocks"]),
-        ("add_vision_head_count", P["v_heads"]),
-        ("add_vision_image_mean", [0.5, 0.5, 0.5]),
-        ("add_vision_image_std", [0.5, 0.5, 0.5]),
+    return rc.mmproj_kv(gguf, "SmolVLM Instruct (random weights, tiny)", gguf.LlamaFileType.ALL_F32,
+                        P["n_embd"], P["image_size"], P["patch"], P["v_width"], P["v_ff"], P["v_blocks"], P["v_heads"]) + [
         ("add_clip_projector_type", gguf.VisionProjectorType.IDEFICS3),
         ("add_vision_attention_layernorm_eps", 1e-6),
         ("add_vision_projector_scale_factor", P["scale_factor"]),

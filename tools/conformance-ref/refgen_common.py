@@ -127,6 +127,88 @@ class Weights:
         return (1.0 + self.rng.standard_normal(n) * spread).astype(np.float32)
 
 
+def text_model_kv(gguf, name, n_layer, n_ctx, n_embd, n_ff, n_head, n_head_kv):
+    """The first keys conversion/base.py TextModel.set_gguf_parameters writes,
+    in its order (the architecture's own keys follow)."""
+    return [
+        ("add_type", gguf.GGUFType.MODEL),
+        ("add_name", name),
+        ("add_block_count", n_layer),
+        ("add_context_length", n_ctx),
+        ("add_embedding_length", n_embd),
+        ("add_feed_forward_length", n_ff),
+        ("add_head_count", n_head),
+        ("add_head_count_kv", n_head_kv),
+    ]
+
+
+def attention_tensors(W, b, n_embd, n_head, n_head_kv, head_dim):
+    """blk.N attention projections of a decoder layer (b = "blk.N.")."""
+    return [
+        (b + "attn_q.weight", W.linear(n_head * head_dim, n_embd)),
+        (b + "attn_k.weight", W.linear(n_head_kv * head_dim, n_embd)),
+        (b + "attn_v.weight", W.linear(n_head_kv * head_dim, n_embd)),
+        (b + "attn_output.weight", W.linear(n_embd, n_head * head_dim)),
+    ]
+
+
+def glu_ffn_tensors(W, b, n_embd, n_ff):
+    """blk.N gated FFN (gate, up, down) of a decoder layer."""
+    return [
+        (b + "ffn_gate.weight", W.linear(n_ff, n_embd)),
+        (b + "ffn_up.weight", W.linear(n_ff, n_embd)),
+        (b + "ffn_down.weight", W.linear(n_embd, n_ff)),
+    ]
+
+
+def mmproj_kv(gguf, name, ftype, n_text, image_size, patch, width, ff, blocks, heads):
+    """The keys conversion/base.py MmprojModel.set_gguf_parameters writes for a
+    vision encoder, in its order (the projector's own keys follow)."""
+    return [
+        ("add_type", gguf.GGUFType.MMPROJ),
+        ("add_name", name),
+        ("add_file_type", ftype),
+        ("add_clip_has_vision_encoder", True),
+        ("add_vision_projection_dim", n_text),
+        ("add_vision_image_size", image_size),
+        ("add_vision_patch_size", patch),
+        ("add_vision_embedding_length", width),
+        ("add_vision_feed_forward_length", ff),
+        ("add_vision_block_count", blocks),
+        ("add_vision_head_count", heads),
+        ("add_vision_image_mean", [0.5, 0.5, 0.5]),
+        ("add_vision_image_std", [0.5, 0.5, 0.5]),
+    ]
+
+
+def siglip_tensors(W, width, ff, blocks, patch, n_pos, mat=lambda a: a):
+    """A SigLIP tower under llama.cpp's names: patch convolution with bias,
+    learned positions (no class token), LayerNorm blocks with biases (ffn_up
+    = fc1, ffn_down = fc2), post-LN. mat converts the block matrices (F16 in
+    an F16 file); the patch kernel and positions stay F32, as the converters
+    keep tensors whose HF name contains '.embeddings.'."""
+    c = width
+    out = [
+        ("v.patch_embd.weight", W.normal((c, 3, patch, patch), 1.0 / np.sqrt(3 * patch * patch))),
+        ("v.patch_embd.bias", W.normal((c,), 0.02)),
+        ("v.position_embd.weight", W.normal((n_pos, c), 0.3)),
+    ]
+    for i in range(blocks):
+        b = f"v.blk.{i}."
+        out += [
+            (b + "attn_q.weight", mat(W.linear(c, c))), (b + "attn_q.bias", W.normal((c,), 0.02)),
+            (b + "attn_k.weight", mat(W.linear(c, c))), (b + "attn_k.bias", W.normal((c,), 0.02)),
+            (b + "attn_v.weight", mat(W.linear(c, c))), (b + "attn_v.bias", W.normal((c,), 0.02)),
+            (b + "attn_out.weight", mat(W.linear(c, c))), (b + "attn_out.bias", W.normal((c,), 0.02)),
+            (b + "ln1.weight", W.around_one(c)), (b + "ln1.bias", W.normal((c,), 0.02)),
+            (b + "ffn_up.weight", mat(W.linear(ff, c))), (b + "ffn_up.bias", W.normal((ff,), 0.02)),
+            (b + "ffn_down.weight", mat(W.linear(c, ff))), (b + "ffn_down.bias", W.normal((c,), 0.02)),
+            (b + "ln2.weight", W.around_one(c)), (b + "ln2.bias", W.normal((c,), 0.02)),
+        ]
+    out += [("v.post_ln.weight", W.around_one(c)), ("v.post_ln.bias", W.normal((c,), 0.02))]
+    return out
+
+
 def write_gguf(gguf, path, arch, kv, tensors):
     """kv: list of (writer method name, *args) applied in order; tensors: list of
     (name, numpy array) in file order; the array's dtype picks the GGUF type
