@@ -146,8 +146,8 @@ int hub_model_parts(const hub_listing *l, int primary, int *parts, int cap) {
     for (int k = 0; k < si.count; k++) parts[k] = -1;
     for (int i = 0; i < l->n; i++) {
         const hub_split_info other = hub_split_info_of(l->files[i].path);
-        if (other.count == si.count && other.prefix_len == si.prefix_len &&
-            strncmp(l->files[i].path, model, si.prefix_len) == 0)
+        if (other.count == si.count && other.index >= 1 && other.index <= si.count &&
+            other.prefix_len == si.prefix_len && strncmp(l->files[i].path, model, si.prefix_len) == 0)
             parts[other.index - 1] = i;
     }
     for (int k = 0; k < si.count; k++)

@@ -37,6 +37,8 @@ int hub_listing_add(hub_listing *l, const char *path, const char *oid, uint64_t 
 void hub_listing_free(hub_listing *l);
 bool hub_is_hex(const char *s, size_t len);
 bool hub_path_safe(const char *path); /* relative, no empty, '.' or '..' component, no control bytes */
+/* The files of a tree answer (entries of type "file" with a safe path). */
+int hub_listing_from_tree(const json_value *tree, hub_listing *out, seer_error *err);
 struct hub_http;
 /* The files of the repository's main branch (else its first) from the hub's
  * API; branch gets the branch's name. 0; or -1 with err, *unreachable when

@@ -92,6 +92,28 @@ static int find_commit(hub_http *h, const char *repo, const char *what, char com
     return 0;
 }
 
+int hub_listing_from_tree(const json_value *tree, hub_listing *out, seer_error *err) {
+    if (!tree || tree->type != JSON_ARRAY) {
+        seer_error_set(err, "the file list is not a list");
+        return -1;
+    }
+    for (size_t i = 0; i < json_len(tree); i++) {
+        const json_value *item = json_at(tree, i);
+        const char *type = json_str(json_get(item, "type")), *path = json_str(json_get(item, "path"));
+        if (!type || strcmp(type, "file") != 0 || !path || !hub_path_safe(path)) continue;
+        const json_value *lfs = json_get(item, "lfs");
+        const json_value *src = lfs && lfs->type == JSON_OBJECT ? lfs : item;
+        const char *oid = json_str(json_get(src, "oid"));
+        if (!oid || !(hub_is_hex(oid, 64) || hub_is_hex(oid, 40))) oid = "";
+        const double size = json_num(json_get(src, "size"), 0);
+        if (hub_listing_add(out, path, oid, size > 0 && size < 1e18 ? (uint64_t)size : 0)) {
+            seer_error_set(err, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int hub_list_remote(hub_http *h, const char *repo, hub_listing *out, char branch[64], bool *unreachable,
                     seer_error *err) {
     memset(out, 0, sizeof *out);
@@ -102,25 +124,12 @@ int hub_list_remote(hub_http *h, const char *repo, hub_listing *out, char branch
     snprintf(url, sizeof url, "%sapi/models/%s/tree/%s?recursive=true", h->endpoint, repo, out->commit);
     json_value *tree = NULL;
     if (get_json(h, url, what, &tree, unreachable, err)) return -1;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < json_len(tree); i++) {
-        const json_value *item = json_at(tree, i);
-        const char *type = json_str(json_get(item, "type")), *path = json_str(json_get(item, "path"));
-        if (!type || strcmp(type, "file") != 0 || !path || !hub_path_safe(path)) continue;
-        const json_value *lfs = json_get(item, "lfs");
-        const json_value *src = lfs && lfs->type == JSON_OBJECT ? lfs : item;
-        const char *oid = json_str(json_get(src, "oid"));
-        if (!oid || !(hub_is_hex(oid, 64) || hub_is_hex(oid, 40))) oid = "";
-        const double size = json_num(json_get(src, "size"), 0);
-        rc = hub_listing_add(out, path, oid, size > 0 && size < 1e18 ? (uint64_t)size : 0);
-    }
-    if (tree && tree->type != JSON_ARRAY) {
-        seer_error_set(err, "%s: the file list is not a list", what);
-        rc = -1;
-    } else if (rc) {
-        seer_error_set(err, "out of memory");
-    }
+    seer_error why;
+    const int rc = hub_listing_from_tree(tree, out, &why);
     json_free(tree);
-    if (rc) hub_listing_free(out);
+    if (rc) {
+        seer_error_set(err, "%s: %s", what, why.msg);
+        hub_listing_free(out);
+    }
     return rc;
 }

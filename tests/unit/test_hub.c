@@ -72,7 +72,8 @@ static void test_choose(void) {
 
     /* split models: the first part, then every part in order; one missing: none */
     const char *split[] = {"big-Q4_K_M-00002-of-00003.gguf", "big-Q4_K_M-00001-of-00003.gguf",
-                           "big-Q4_K_M-00003-of-00003.gguf", "small-Q8_0-00001-of-00002.gguf", NULL};
+                           "big-Q4_K_M-00003-of-00003.gguf", "small-Q8_0-00001-of-00002.gguf",
+                           "big-Q4_K_M-00009-of-00003.gguf", "big-Q4_K_M-00000-of-00003.gguf", NULL};
     l = listing(split);
     const int first = hub_choose_model(&l, "");
     CHECK_CHOICE(&l, first, "big-Q4_K_M-00001-of-00003.gguf");
