@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "seer/sanitize.h"
@@ -81,13 +82,26 @@ static void show_progress(const seer_hub_progress *p, void *user) {
     }
     char eta[32] = "--:--";
     if (rate > 0 && p->total > p->done) human_time((p->total - p->done) / 1048576.0 / rate, eta, sizeof eta);
-    const int width = 24;
-    const int filled = p->total ? (int)(width * (double)p->done / (double)p->total) : 0;
-    char bar[32];
-    for (int k = 0; k < width; k++) bar[k] = k < filled ? '#' : '-';
-    bar[width] = 0;
-    fprintf(stderr, "\r%-32.32s [%s] %3d%% %7.1f/%.1f MB %6.1f MB/s ETA %s\033[K", name, bar,
-            p->total ? (int)(100.0 * p->done / p->total) : 0, mb, total_mb, rate, eta);
+    char numbers[128];
+    const int n = snprintf(numbers, sizeof numbers, "%3d%% %7.1f/%.1f MB %6.1f MB/s ETA %s",
+                           p->total ? (int)(100.0 * p->done / p->total) : 0, mb, total_mb, rate, eta);
+    /* one line that fits the terminal (a wrapped line would not be redrawn in place) */
+    struct winsize ws;
+    const int cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+    int name_w = cols / 4 < 32 ? cols / 4 : 32;
+    int bar_w = cols - 1 - n - name_w - 4;
+    if (bar_w > 30) bar_w = 30;
+    char bar[40] = "";
+    if (bar_w >= 5) {
+        const int filled = p->total ? (int)(bar_w * (double)p->done / (double)p->total) : 0;
+        bar[0] = '[';
+        for (int k = 0; k < bar_w; k++) bar[1 + k] = k < filled ? '#' : '-';
+        bar[1 + bar_w] = ']';
+        bar[2 + bar_w] = 0;
+    } else {
+        name_w = cols - 2 - n > 0 ? cols - 2 - n : 0;
+    }
+    fprintf(stderr, "\r%-*.*s %s%s%s\033[K", name_w, name_w, name, bar, *bar ? " " : "", numbers);
     if (p->finished) fputc('\n', stderr);
     fflush(stderr);
 }

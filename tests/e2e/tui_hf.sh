@@ -12,13 +12,15 @@ IMG="$ASSETS/images/demo.png"
 
 start_hub --stall tiny-Q8_0.gguf:300000
 EXTRA_ENV="MODEL_ENDPOINT='$MODEL_ENDPOINT' HF_HUB_CACHE='$HF_HUB_CACHE'"
-start 120 30 -hf test/tiny:Q8_0 --temp 0 -n 8 "$IMG"
+start 80 30 -hf test/tiny:Q8_0 --temp 0 -n 8 "$IMG"
 wait_screen "0.3/1.4 MB" 20
-screen | grep -E "tiny-Q8_0.gguf +\[#+-+\] +[0-9]+% +0\.3/1\.4 MB .* ETA" >/dev/null || fail "no progress bar"
+# one line within the 80 columns: name, bar, percentage, MB, rate, time left
+screen | grep -E "^tiny-Q8_0.gguf +\[#+-+\] +[0-9]+% +0\.3/1\.4 MB +[0-9.]+ MB/s ETA [0-9:-]+ *$" >/dev/null \
+  || fail "no progress bar on one line"
 keys C-c
 code=$(wait_exit 10)
 [ "$code" = "SEER_EXIT=130" ] || fail "Ctrl-C during the download: $code"
-wait_screen "the same command resumes it"
+wait_screen "stopped at 0.3 of 1.4 MB"
 stop_seer
 
 start_hub
