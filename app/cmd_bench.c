@@ -484,7 +484,7 @@ int cmd_bench(int argc, char **argv) {
     seer_hub_files hub = {0};
     if (o.hub.repo) {
         const int rc = app_hub_fetch(&o.hub, !o.mmproj, &hub, &err);
-        if (rc) return rc;
+        if (rc) return fail(&err), rc;
         o.model = hub.model;
         if (!o.mmproj) o.mmproj = hub.mmproj;
     }

@@ -429,7 +429,7 @@ int cmd_chat(int argc, char **argv) {
     seer_error hub_err;
     int rc = app_hub_fetch(&opts.hub, !opts.mmproj_path, &hub, &hub_err);
     if (rc) {
-        if (opts.json) report_error(&(chat_out){.json = true}, "%s", hub_err.msg);
+        report_error(&(chat_out){.json = opts.json}, "%s", hub_err.msg);
         return rc;
     }
     opts.model_path = hub.model;

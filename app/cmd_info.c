@@ -310,7 +310,12 @@ int cmd_info(int argc, char **argv) {
     seer_hub_files hub = {0};
     if (hub_args.repo) {
         const int rc = app_hub_fetch(&hub_args, false, &hub, &err);
-        if (rc) return rc;
+        if (rc) {
+            char *safe = seer_text_sanitize_dup(err.msg, strlen(err.msg), 0);
+            fprintf(stderr, "seer: %s\n", safe ? safe : "cannot fetch the model");
+            free(safe);
+            return rc;
+        }
         path = hub.model;
     }
     gguf_file *f = gguf_open(path, &err);

@@ -135,10 +135,7 @@ int app_hub_fetch(const app_hub_args *a, bool want_mmproj, seer_hub_files *files
         seer_error_set(err, "%s is a split GGUF (%d files, now in the cache); seer loads single-file models: join "
                             "them with llama-gguf-split --merge", a->repo, files->n_parts);
         seer_hub_files_free(files);
-    } else if (rc == 0) {
-        return 0;
+        return 1;
     }
-    seer_text_sanitize(err->msg, strlen(err->msg), safe, sizeof safe, 0);
-    fprintf(stderr, "seer: %s\n", safe);
-    return rc == SEER_HUB_CANCELLED ? 130 : 1;
+    return rc == 0 ? 0 : rc == SEER_HUB_CANCELLED ? 130 : 1;
 }

@@ -29,7 +29,7 @@ const char *app_hub_args_problem(const app_hub_args *a);
 /* Fetches what a->repo names (the projector too when want_mmproj), with a
  * progress bar on a terminal and plain lines otherwise (stderr), Ctrl-C
  * stopping it resumably. Returns 0, or an exit code (1 failure, 130
- * interrupted) after printing one line; err holds that line. */
+ * interrupted) with the one-line reason in err, for the caller to show. */
 int app_hub_fetch(const app_hub_args *a, bool want_mmproj, seer_hub_files *files, seer_error *err);
 
 #endif

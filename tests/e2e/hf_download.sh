@@ -66,6 +66,9 @@ grep -q "downloading tiny-Q4_K_M.gguf" "$T/err" || fail "no tag did not choose Q
 "$SEER" -hf test/tiny:Q3_K -p hi >/dev/null 2>"$T/err" && fail "a missing tag succeeded"
 one_line
 grep -q "no GGUF model for tag Q3_K (tags: F16, Q4_K_M, Q8_0)" "$T/err" || fail "missing tag: $(cat "$T/err")"
+"$SEER" -hf test/tiny:Q3_K -p hi --json >"$T/out" 2>"$T/err" && fail "a missing tag succeeded (--json)"
+one_line
+grep -q '^{"event":"error","message":"test/tiny has no GGUF model for tag Q3_K' "$T/out" || fail "--json error: $(cat "$T/out")"
 "$SEER" -hf test/nope -p hi >/dev/null 2>"$T/err" && fail "a missing repository succeeded"
 one_line
 grep -q "repository test/nope .*not found (HTTP 404)" "$T/err" || fail "missing repository: $(cat "$T/err")"
