@@ -199,6 +199,7 @@ void seer_ctx_free(seer_ctx *c) {
 }
 
 int seer_ctx_size(const seer_ctx *c) { return c ? c->n_ctx : 0; }
+const seer_llm *seer_ctx_model(const seer_ctx *c) { return c ? c->m : NULL; }
 seer_kv_type seer_ctx_kv_type(const seer_ctx *c) { return c ? c->kv_type : SEER_KV_F16; }
 int seer_ctx_used(const seer_ctx *c) { return c ? c->n_used : 0; }
 int32_t seer_ctx_next_pos(const seer_ctx *c) { return c ? c->next_pos : 0; }
@@ -272,7 +273,8 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
         const float *embd = b->embd ? b->embd + (size_t)r0 * (size_t)in->n_embd_inp : NULL;
         const bool last = r0 + n == b->n;
         const llm_logits want = b->logits_all ? LLM_LOGITS_ALL : last ? LLM_LOGITS_LAST : LLM_LOGITS_NONE;
-        if (llm_forward(c, n, tokens, embd, rows_pos, b->non_causal, want, r0, cancel) != 0) {
+        float *hidden = b->hidden ? b->hidden + (size_t)r0 * (size_t)in->n_embd : NULL;
+        if (llm_forward(c, n, tokens, embd, rows_pos, b->non_causal, want, r0, hidden, cancel) != 0) {
             c->n_used = used0; /* rows written past n_used are simply unused */
             c->next_pos = pos0;
             seer_error_set(err, "cancelled");

@@ -255,7 +255,7 @@ static int layers(seer_ctx *c, int n, const volatile int *cancel) {
 }
 
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
-                bool non_causal, llm_logits want, int logits_row0, const volatile int *cancel) {
+                bool non_causal, llm_logits want, int logits_row0, float *hidden, const volatile int *cancel) {
     const seer_llm *m = c->m;
     const int E = m->info.n_embd;
     c->embd_inp = embd;
@@ -263,6 +263,11 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
     embed_rows(c, n, tokens, embd);
     rope_tables(c, n, rows_pos);
     if (layers(c, n, cancel) != 0 || (cancel && *cancel)) return -1;
+    if (hidden) { /* embeddings: the normed states are the output, no head */
+        memcpy(hidden, c->x, sizeof(float) * (size_t)n * (size_t)E);
+        seer_rmsnorm(hidden, m->output_norm, n, E, m->norm_eps);
+        return 0;
+    }
     if (want == LLM_LOGITS_NONE) return 0;
     const int first = want == LLM_LOGITS_ALL ? 0 : n - 1;
     const int rows = n - first;

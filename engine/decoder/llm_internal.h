@@ -114,10 +114,11 @@ typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm
 
 /* The forward pass of up to n_batch rows written at cache rows n_used…; does
  * not move n_used. rows_pos: [n][4] positions. Logits go to c->logits (row
- * logits_row0 + i for LLM_LOGITS_ALL, row 0 for the last row). Returns 0, or
- * -1 when cancelled (then the cache rows below n_used are untouched). */
+ * logits_row0 + i for LLM_LOGITS_ALL, row 0 for the last row); with hidden
+ * (non-NULL), the n rows' normed final states go there instead. Returns 0,
+ * or -1 when cancelled (then the cache rows below n_used are untouched). */
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
-                bool non_causal, llm_logits want, int logits_row0, const volatile int *cancel);
+                bool non_causal, llm_logits want, int logits_row0, float *hidden, const volatile int *cancel);
 
 /* Attention of the batch's queries over the cache: row i sees cache rows
  * [0, n_used + i] (causal) or [0, n_used + n) (c->non_causal), less those a

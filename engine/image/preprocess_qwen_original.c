@@ -36,9 +36,10 @@ int preprocess_qwen_original(const seer_vision_hparams *hp, const seer_image *im
                        img->h, QWEN_MAX_ASPECT);
         return -1;
     }
+    const int max_tokens = hp->max_image_tokens > 0 ? hp->max_image_tokens : QWEN_MAX_TOKENS;
     int W, H;
-    smart_size_hf(img->w, img->h, f, QWEN_MIN_TOKENS * unit, QWEN_MAX_TOKENS * unit, &W, &H);
-    if (W <= 0 || H <= 0 || (double)W * H > QWEN_MAX_TOKENS * unit * 1.01 ||
+    smart_size_hf(img->w, img->h, f, QWEN_MIN_TOKENS * unit, max_tokens * unit, &W, &H);
+    if (W <= 0 || H <= 0 || (double)W * H > max_tokens * unit * 1.01 ||
         image_inputs_append_pil(out, img, W, H, SEER_PIL_BICUBIC, hp) != 0) {
         seer_error_set(err, "preprocess: %d×%d input too large or out of memory", W, H);
         return -1;

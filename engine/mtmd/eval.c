@@ -33,7 +33,14 @@ int32_t seer_mtmd_positions(const seer_mm_prompt *p, int32_t pos0, int32_t *star
 }
 
 int seer_mtmd_eval(seer_ctx *ctx, const seer_mm_prompt *p, const volatile int *cancel, seer_error *err) {
+    return seer_mtmd_eval_hidden(ctx, p, NULL, cancel, err);
+}
+
+int seer_mtmd_eval_hidden(seer_ctx *ctx, const seer_mm_prompt *p, float *hidden, const volatile int *cancel,
+                          seer_error *err) {
     if (!ctx || !p) return -1;
+    const size_t n_embd = (size_t)seer_llm_get_info(seer_ctx_model(ctx))->n_embd;
+    size_t row = 0; /* prompt row of the next batch (where its hidden states go) */
     const int used0 = seer_ctx_used(ctx);
     const int32_t pos0 = seer_ctx_next_pos(ctx);
     if (used0 + p->n_tokens > seer_ctx_size(ctx)) {
@@ -88,7 +95,9 @@ int seer_mtmd_eval(seer_ctx *ctx, const seer_mm_prompt *p, const volatile int *c
             }
             if (c->type == SEER_CHUNK_TEXT) b.tokens = c->tokens + r0;
             else b.embd = c->embd + (size_t)r0 * (size_t)p->n_embd;
+            if (hidden) b.hidden = hidden + row * n_embd;
             rc = seer_ctx_decode(ctx, &b, cancel, err);
+            row += (size_t)n;
         }
     }
     free(pos);

@@ -15,3 +15,7 @@ bool seer_preproc_mode_parse(const char *name, seer_preproc_mode *out) {
 void seer_vision_set_preproc(seer_vision *v, seer_preproc_mode mode) {
     if (v) v->hp.preproc = mode;
 }
+
+void seer_vision_set_max_image_tokens(seer_vision *v, int max_tokens) {
+    if (v) v->hp.max_image_tokens = max_tokens > 0 ? max_tokens : 0;
+}

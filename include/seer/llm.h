@@ -58,6 +58,7 @@ double seer_kv_cache_bytes(const seer_llm_info *info, int n_ctx, seer_kv_type kv
 seer_kv_type seer_ctx_kv_type(const seer_ctx *c);
 void seer_ctx_free(seer_ctx *c);
 int seer_ctx_size(const seer_ctx *c);     /* n_ctx */
+const seer_llm *seer_ctx_model(const seer_ctx *c);
 int seer_ctx_used(const seer_ctx *c);     /* KV rows filled */
 int32_t seer_ctx_next_pos(const seer_ctx *c); /* position the next token takes by default */
 /* Drops KV rows from `n_keep` on (cancel, rollback, /clear with 0) and sets
@@ -78,6 +79,9 @@ typedef struct seer_batch {
      * (sliding windows still apply), as llama.cpp decodes a Gemma 3 image
      * chunk; the batch must then fit in one forward pass (error otherwise). */
     bool non_causal;
+    /* When non-NULL: receives every row's final hidden state (after the
+     * output norm), [n][n_embd], and no logits are computed (embeddings). */
+    float *hidden;
 } seer_batch;
 
 /* Runs the batch, appending it to the KV cache. next_pos becomes

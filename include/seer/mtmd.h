@@ -75,6 +75,10 @@ int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, co
  * their LLMs are qwen2vl / qwen3vl). A non-causal image chunk is decoded as
  * one batch on its own. */
 int seer_mtmd_eval(seer_ctx *ctx, const seer_mm_prompt *p, const volatile int *cancel, seer_error *err);
+/* The same, writing every prompt row's final hidden state (after the output
+ * norm) to hidden [p->n_tokens][n_embd] instead of computing logits. */
+int seer_mtmd_eval_hidden(seer_ctx *ctx, const seer_mm_prompt *p, float *hidden, const volatile int *cancel,
+                          seer_error *err);
 
 /* Start position of every chunk when the prompt begins at pos0 (start has
  * n_chunks entries, may be NULL); returns the position after the prompt. */

@@ -55,6 +55,7 @@ typedef struct seer_vision_hparams {
     int deepstack_layers[SEER_MAX_DEEPSTACK];
     bool use_gelu, use_silu;
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
+    int max_image_tokens;           /* Qwen2/2.5-VL original mode: merged tokens per image at most (0: 4096) */
 } seer_vision_hparams;
 
 /* Reads and checks the clip.* metadata; unsupported projectors are an error
@@ -110,6 +111,8 @@ void seer_vision_free(seer_vision *v);
 const seer_vision_hparams *seer_vision_get_hparams(const seer_vision *v);
 /* Chooses how this model's images are preprocessed (default: original). */
 void seer_vision_set_preproc(seer_vision *v, seer_preproc_mode mode);
+/* Caps the merged tokens per image (Qwen2/2.5-VL, original mode; 0: the processor's 4096). */
+void seer_vision_set_max_image_tokens(seer_vision *v, int max_tokens);
 const gguf_file *seer_vision_gguf(const seer_vision *v);
 
 /* Output grid of one encoder input: n_tokens = nx*ny rows of n_embd_out. */

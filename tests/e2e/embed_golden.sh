@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# `seer embed` against the golden embedding cases (conformance/embeddings,
+# HF transformers Qwen2.5-VL in float64 with jina-embeddings-v4's pooling):
+# token ids, every token's final hidden state, single vectors (and their
+# Matryoshka cut), multi-vectors, MaxSim and the image's pixels, within each
+# case's tolerances (embed_check.py). Then the output formats and the errors
+# of the command on the same model.
+set -u
+SEER=${SEER:?SEER must point at the seer binary}
+dir=${CONFORMANCE_DIR:-../shared/conformance}
+if [ ! -d "$dir/embeddings" ]; then
+  echo "SKIP: $dir/embeddings not found"
+  exit 0
+fi
+here=$(dirname "$0")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+for case_json in "$dir"/embeddings/*/case.json; do
+  [ -f "$case_json" ] || continue
+  case_dir=$(dirname "$case_json"); name=$(basename "$case_dir")
+  mkdir -p "$tmp/$name"
+  if out=$(python3 "$here/embed_check.py" "$SEER" "$case_dir" "$tmp/$name" 2>&1); then
+    echo "$name: $(echo "$out" | grep -c '^ok') checks within tolerance"
+  else
+    echo "FAIL: $name"; fail=1
+  fi
+  echo "$out" | sed 's/^/  /'
+  n=$((n + 1))
+done
+[ "$n" -gt 0 ] || { echo "FAIL: no cases in $dir/embeddings"; exit 1; }
+
+# Formats: the same two vectors as json, jsonl, f32 and npy.
+case_dir=$(dirname "$(ls "$dir"/embeddings/*/case.json | head -1)")
+model=$(python3 -c 'import json,sys,os; c=json.load(open(sys.argv[1]+"/case.json")); print(os.path.join(sys.argv[1], c["llm"]))' "$case_dir")
+for f in json jsonl f32 npy; do
+  if ! "$SEER" embed -m "$model" -p "a red circle" -p "two blue squares" --role passage --dim 64 --format "$f" \
+      -o "$tmp/out.$f" -t 2 2>"$tmp/err"; then
+    echo "FAIL: --format $f: $(cat "$tmp/err")"; fail=1
+  fi
+done
+if ! python3 - "$tmp" <<'PY'
+import json, struct, sys
+t = sys.argv[1]
+doc = json.load(open(t + "/out.json"))
+lines = [json.loads(l) for l in open(t + "/out.jsonl")]
+raw = open(t + "/out.f32", "rb").read()
+npy = open(t + "/out.npy", "rb").read()
+rows = [d["embedding"] for d in doc["data"]]
+assert doc["object"] == "list" and [d["index"] for d in doc["data"]] == [0, 1], doc.keys()
+assert [l["embedding"] for l in lines] == rows and [l["index"] for l in lines] == [0, 1]
+assert len(rows) == 2 and all(len(r) == 64 for r in rows)
+assert abs(sum(v * v for v in rows[0]) - 1) < 1e-5, "not normalised"
+f32 = list(struct.unpack("<128f", raw))
+assert all(abs(a - b) < 1e-7 for a, b in zip(f32, rows[0] + rows[1])), "f32 differs from json"
+assert npy[:6] == b"\x93NUMPY" and b"'shape': (2, 64)" in npy[:128], npy[:80]
+hl = struct.unpack("<H", npy[8:10])[0]
+assert (10 + hl) % 64 == 0 and npy[10 + hl:] == raw, "npy body differs from f32"
+PY
+then echo "FAIL: the output formats disagree"; fail=1
+else echo "formats: json, jsonl, f32 and npy agree"
+fi
+
+# Bad input: one clear line, exit 1 or 2, never a crash.
+expect_error() { # status pattern args...
+  local want=$1 pat=$2; shift 2
+  "$SEER" embed "$@" >"$tmp/out" 2>"$tmp/err"; local st=$?
+  if [ "$st" != "$want" ] || ! grep -q -- "$pat" "$tmp/err" || [ "$(wc -l <"$tmp/err")" != 1 ]; then
+    echo "FAIL: seer embed $* -> status $st, stderr: $(cat "$tmp/err")"; fail=1
+  fi
+}
+expect_error 2 "nothing to embed" -m "$model"
+expect_error 2 "needs --mv-proj" -m "$model" -p x --multi
+expect_error 2 "need --mmproj" -m "$model" --image "$here/../../assets/images/demo.png"
+expect_error 2 "--role takes" -m "$model" -p x --role answer
+expect_error 1 "wider than" -m "$model" -p x --dim 100000
+expect_error 1 "mv_proj" -m "$model" -p x --multi --mv-proj "$model"
+mkdir "$tmp/empty"
+expect_error 1 "no images in" -m "$model" --image "$tmp/empty"
+expect_error 1 "cannot open" -m "$model" --image "$tmp/missing.png"
+expect_error 1 "cannot open" -m "$model" --file "$tmp/missing.txt"
+echo "not an image" >"$tmp/bad.png"
+expect_error 1 "bad.png" -m "$model" --mmproj "$(dirname "$model")/mmproj.gguf" --image "$tmp/bad.png"
+exit $fail
