@@ -61,6 +61,47 @@ then echo "FAIL: the output formats disagree"; fail=1
 else echo "formats: json, jsonl, f32 and npy agree"
 fi
 
+# A text of 2100 tokens (several decoder batches) begins with the hidden
+# states of its first ten words alone (causal attention); --file and a
+# directory give one vector per line / image, in order, equal to one-by-one
+# runs; --image-max-tokens bounds an image's tokens.
+python3 -c 'print(" ".join(["moon"] * 700)); print(" ".join(["moon"] * 10))' >"$tmp/texts.txt"
+mmproj=$(dirname "$model")/mmproj.gguf
+mkdir -p "$tmp/imgs" "$tmp/long" "$tmp/short"
+cp "$dir/images/test-1.jpeg" "$tmp/imgs/b.jpeg"; cp "$here/../../assets/images/demo.png" "$tmp/imgs/a.png"
+"$SEER" embed -m "$model" --file "$tmp/texts.txt" --format jsonl -t 2 >"$tmp/file.jsonl" 2>"$tmp/err" &&
+  "$SEER" embed -m "$model" -p "$(head -1 "$tmp/texts.txt")" --dump "$tmp/long" -t 2 >"$tmp/one.jsonl" 2>>"$tmp/err" &&
+  "$SEER" embed -m "$model" -p "$(tail -1 "$tmp/texts.txt")" --dump "$tmp/short" -t 2 >>"$tmp/one.jsonl" 2>>"$tmp/err" &&
+  "$SEER" embed -m "$model" --mmproj "$mmproj" --image "$tmp/imgs" --format jsonl -t 2 >"$tmp/dir.jsonl" 2>>"$tmp/err" &&
+  "$SEER" embed -m "$model" --mmproj "$mmproj" --image "$tmp/imgs/a.png" --image "$tmp/imgs/b.jpeg" --format jsonl \
+    -t 2 >"$tmp/files.jsonl" 2>>"$tmp/err" &&
+  "$SEER" embed -m "$model" --mmproj "$mmproj" --image "$tmp/imgs/b.jpeg" --image-max-tokens 64 --dump "$tmp/small" \
+    -t 2 >/dev/null 2>>"$tmp/err" || { echo "FAIL: $(cat "$tmp/err")"; fail=1; }
+if ! python3 - "$tmp" <<'PY'
+import json, math, struct, sys
+t = sys.argv[1]
+def rows(path):
+    return [json.loads(l)["embedding"] for l in open(path)]
+def near(a, b, tol=1e-6):
+    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b))) <= tol
+f, one = rows(t + "/file.jsonl"), [json.loads(l)["data"][0]["embedding"] for l in open(t + "/one.jsonl")]
+assert len(f) == 2 and all(near(a, b) for a, b in zip(f, one)), "--file differs from -p"
+ids_long, ids_short = (open(t + "/%s/ids_0.txt" % d).read().split() for d in ("long", "short"))
+assert len(ids_long) > 1024 and ids_long[:len(ids_short)] == ids_short, (len(ids_long), len(ids_short))
+n = len(ids_short)
+hl, hs = (open(t + "/%s/hidden_0.f32" % d, "rb").read() for d in ("long", "short"))
+a, b = struct.unpack("<%df" % (len(hs) // 4), hl[:len(hs)]), struct.unpack("<%df" % (len(hs) // 4), hs)
+err = math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)) / sum(y * y for y in b))
+assert err < 1e-5, "the long text's first %d rows are %.3g from the short text's" % (n, err)
+d, fl = rows(t + "/dir.jsonl"), rows(t + "/files.jsonl")
+assert len(d) == 2 and all(near(x, y) for x, y in zip(d, fl)), "a directory differs from its files by name"
+small = open(t + "/small/ids_0.txt").read().split()
+assert 8 + 11 <= len(small) <= 64 + 11, "--image-max-tokens 64 gave %d tokens" % len(small)
+print("long text prefix %.2g, --file, directory order and --image-max-tokens (%d tokens) ok" % (err, len(small)))
+PY
+then echo "FAIL: inputs"; fail=1
+fi
+
 # Bad input: one clear line, exit 1 or 2, never a crash.
 expect_error() { # status pattern args...
   local want=$1 pat=$2; shift 2
