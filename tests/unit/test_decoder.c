@@ -161,8 +161,10 @@ static bool ref_kv_f16;
 
 static double kv_round(double x) { return ref_kv_f16 ? seer_fp16_to_f32(seer_f32_to_fp16((float)x)) : x; }
 
-/* Logits of every row of the sequence (rows: embeddings [n][E]), into out[n][V]. */
-static void reference(const ref_model *m, const double *rows, const int (*pos)[4], int n, double *out) {
+/* Logits of every row of the sequence (rows: embeddings [n][E]), into
+ * out[n][V]; the normed final states into hidden[n][E] when non-NULL. */
+static void reference(const ref_model *m, const double *rows, const int (*pos)[4], int n, double *out,
+                      double *hidden) {
     double *x = malloc(sizeof *x * n * E), *q = malloc(sizeof *q * n * H * HD), *k = malloc(sizeof *k * n * KV * HD),
            *v = malloc(sizeof *v * n * KV * HD), xn[E], att[H * HD], sc[512], f1[F], f2[F];
     memcpy(x, rows, sizeof *x * n * E);
@@ -227,6 +229,7 @@ static void reference(const ref_model *m, const double *rows, const int (*pos)[4
     }
     for (int i = 0; i < n; i++) {
         rmsnorm(x + i * E, m->out_norm, xn);
+        if (hidden) memcpy(hidden + i * E, xn, sizeof xn);
         for (int t = 0; t < V; t++) {
             double s = 0;
             for (int c = 0; c < E; c++) s += m->out[t][c] * xn[c];
@@ -247,7 +250,7 @@ static void reference_tokens(const ref_model *m, const int32_t *toks, int n, dou
         for (int c = 0; c < E; c++) rows[i * E + c] = m->tok[toks[i]][c];
         pos[i][0] = pos[i][1] = pos[i][2] = pos[i][3] = i;
     }
-    reference(m, rows, (const int(*)[4])pos, n, want);
+    reference(m, rows, (const int(*)[4])pos, n, want, NULL);
     free(rows);
     free(pos);
 }
@@ -283,7 +286,8 @@ static void test_llama(seer_pool *pool) {
         for (int c = 0; c < E; c++) rows[i * E + c] = m.tok[toks[i]][c];
         pos[i][0] = pos[i][1] = pos[i][2] = pos[i][3] = i;
     }
-    reference(&m, rows, (const int(*)[4])pos, N, want);
+    double want_hidden[N * E];
+    reference(&m, rows, (const int(*)[4])pos, N, want, want_hidden);
 
     /* batched prefill, logits of every row */
     seer_ctx *c = seer_ctx_new(llm, 64, SEER_KV_F32, pool, &err);
@@ -292,6 +296,16 @@ static void test_llama(seer_pool *pool) {
     CHECK(seer_ctx_decode(c, &b, NULL, &err) == 0);
     for (int i = 0; i < N; i++) CHECK_MSG(max_err(seer_ctx_logits(c, i), want + i * V, V) < 2e-5, "row %d", i);
     CHECK(seer_ctx_used(c) == N && seer_ctx_next_pos(c) == N);
+
+    /* embeddings: every row's final state after the output norm, in two batches */
+    {
+        float hidden[N * E];
+        seer_ctx_truncate(c, 0, 0);
+        seer_batch head = {.n = 4, .tokens = toks, .hidden = hidden};
+        seer_batch tail = {.n = N - 4, .tokens = toks + 4, .hidden = hidden + 4 * E};
+        CHECK(seer_ctx_decode(c, &head, NULL, &err) == 0 && seer_ctx_decode(c, &tail, NULL, &err) == 0);
+        CHECK_MSG(max_err(hidden, want_hidden, N * E) < 2e-5, "hidden states: %g", max_err(hidden, want_hidden, N * E));
+    }
 
     /* token by token gives the same last logits */
     seer_ctx_truncate(c, 0, 0);
@@ -320,7 +334,7 @@ static void test_llama(seer_pool *pool) {
     const int32_t seq2[5] = {toks[0], toks[1], alt[0], alt[1], alt[2]};
     for (int i = 0; i < 5; i++)
         for (int cc = 0; cc < E; cc++) rows2[i * E + cc] = m.tok[seq2[i]][cc];
-    reference(&m, rows2, (const int(*)[4])pos, 5, want2);
+    reference(&m, rows2, (const int(*)[4])pos, 5, want2, NULL);
     CHECK(max_err(seer_ctx_logits(c, 0), want2 + 4 * V, V) < 2e-5);
 
     /* a long batch on top of cached rows (the tiled GEMM attention of
@@ -424,7 +438,7 @@ static void test_qwen2vl(seer_pool *pool) {
         for (int c = 0; c < E; c++) rows[(8 + i) * E + c] = m.tok[t2[i]][c];
         pos[8 + i][0] = pos[8 + i][1] = pos[8 + i][2] = pos[8 + i][3] = 5 + i;
     }
-    reference(&m, rows, (const int(*)[4])pos, 10, want);
+    reference(&m, rows, (const int(*)[4])pos, 10, want, NULL);
     seer_ctx *c = seer_ctx_new(llm, 0, SEER_KV_F32, pool, &err);
     CHECK(c != NULL);
     seer_batch a = {.n = 2, .tokens = t1};
