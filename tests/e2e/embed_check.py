@@ -98,7 +98,8 @@ def main():
     for inp in case["inputs"]:
         name, kind = inp["name"], inp["kind"]
         if kind == "image":
-            src = ["--image", os.path.join(case_dir, inp["image"])]
+            # The reference processor's bounds (README: max_pixels 4096·28²), not jina's 768.
+            src = ["--image", os.path.join(case_dir, inp["image"]), "--image-max-tokens", "4096"]
             mrope = os.path.join(tmp, name + "-mrope")
             run(seer, base + src + ["--dump", mrope])
             print("info %s hidden with M-RoPE positions: %.3g" % (name, rel_l2(
