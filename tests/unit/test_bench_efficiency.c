@@ -3,8 +3,10 @@
 #include "testlib.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "seer/bench.h"
+#include "seer/cpu.h"
 #include "seer/gguf.h"
 #include "seer/tensor.h"
 
@@ -129,7 +131,27 @@ static void test_llm_work(void) {
     gguf_close(f);
 }
 
+/* The kernels bench names follow the level in force: scalar has neither an
+ * int8 GEMM nor interleaved several-row kernels; AVX-512 without AMX takes
+ * a Q4_K prompt through the four-row dot kernel, with AMX the int8 GEMM. */
+static void test_kernels(void) {
+    seer_simd_set_level(SEER_SIMD_SCALAR);
+    seer_bench_kernels k = seer_bench_kernels_for(SEER_TYPE_Q4_K);
+    CHECK_MSG(strcmp(k.simd, "scalar") == 0 && strcmp(k.prompt, "sgemm_f32") == 0 && !k.int8_gemm,
+              "scalar: %s prompt %s", k.simd, k.prompt);
+    seer_simd_set_level(-1);
+    if (seer_simd_level() >= SEER_SIMD_AVX512) {
+        k = seer_bench_kernels_for(SEER_TYPE_Q4_K);
+        const char *want = k.amx_int8 ? "int8_gemm_amx" : "dot16x4";
+        CHECK_MSG(strcmp(k.prompt, want) == 0 && strcmp(k.decode, "dot16") == 0, "avx512: prompt %s (want %s), decode %s",
+                  k.prompt, want, k.decode);
+        k = seer_bench_kernels_for(SEER_TYPE_F16);
+        CHECK_MSG(strcmp(k.encode, k.amx_bf16 ? "f16_amx_bf16" : "sgemm_f32") == 0, "encode %s", k.encode);
+    }
+}
+
 int main(void) {
+    test_kernels();
     test_efficiencies();
     test_median();
     test_vision_flops_clip();
