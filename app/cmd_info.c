@@ -146,9 +146,10 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "logit softcap", arch_key(arch, "final_logit_softcapping", k, sizeof k));
 }
 
-/* What seer makes of the projector: its token output and, for Qwen3-VL and
- * Gemma 3, the parts that are not metadata keys (DeepStack layers found by
- * their tensors, the pooling). A file seer cannot run says why. */
+/* What seer makes of the projector: its token output and, for Qwen3-VL,
+ * Gemma 3 and InternVL, the parts that are not metadata keys (DeepStack
+ * layers found by their tensors, the pooling, the tiles). A file seer cannot
+ * run says why. */
 static void summarise_projector(const gguf_file *f) {
     seer_vision_hparams hp;
     seer_error err = {{0}};
@@ -171,6 +172,13 @@ static void summarise_projector(const gguf_file *f) {
         label("pooling");
         printf("%d×%d average over the %d×%d patch grid → %d tokens\n", hp.scale_factor, hp.scale_factor,
                hp.image_size / hp.patch_size, hp.image_size / hp.patch_size, side * side);
+    }
+    if (hp.projector == SEER_PROJ_INTERNVL) {
+        int side = hp.image_size / hp.patch_size / hp.scale_factor;
+        label("tiles");
+        printf("%d to %d of %d×%d px (%d grids) + overview, each %d tokens (%d×%d pixel unshuffle)\n", hp.min_tiles,
+               hp.max_tiles, hp.image_size, hp.image_size, hp.n_pinpoints, side * side, hp.scale_factor,
+               hp.scale_factor);
     }
     label("embeddings");
     if (hp.n_deepstack > 0)

@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int image_inputs_append_letterbox_pil(seer_image_inputs *out, const seer_image *src, int tw, int th,
-                                      seer_pil_filter filter, const seer_vision_hparams *hp) {
+int image_letterbox_pil(const seer_image *src, int tw, int th, seer_pil_filter filter, seer_image *dst) {
     if (tw <= 0 || th <= 0 || (int64_t)tw * th > PREPROCESS_MAX_CANVAS_PIXELS) return -1;
-    if (src->w == tw && src->h == th) return image_inputs_append(out, src, hp);
     int iw, ih;
     image_fit_size(src->w, src->h, tw, th, &iw, &ih);
     seer_image inner, canvas = {.w = tw, .h = th, .rgb = calloc((size_t)tw * th, 3)};
@@ -24,6 +22,16 @@ int image_inputs_append_letterbox_pil(seer_image_inputs *out, const seer_image *
     for (int y = 0; y < ih; y++)
         memcpy(canvas.rgb + ((size_t)(oy + y) * tw + ox) * 3, inner.rgb + (size_t)y * iw * 3, (size_t)iw * 3);
     seer_image_free(&inner);
+    *dst = canvas;
+    return 0;
+}
+
+int image_inputs_append_letterbox_pil(seer_image_inputs *out, const seer_image *src, int tw, int th,
+                                      seer_pil_filter filter, const seer_vision_hparams *hp) {
+    if (tw <= 0 || th <= 0 || (int64_t)tw * th > PREPROCESS_MAX_CANVAS_PIXELS) return -1;
+    if (src->w == tw && src->h == th) return image_inputs_append(out, src, hp);
+    seer_image canvas;
+    if (image_letterbox_pil(src, tw, th, filter, &canvas) != 0) return -1;
     int rc = image_inputs_append(out, &canvas, hp);
     seer_image_free(&canvas);
     return rc;

@@ -5,9 +5,7 @@
 
 #include "image/preprocess_internal.h"
 
-/* Largest effective area wins; ties go to the smaller waste, then to the
- * earlier entry. */
-static int best_pinpoint(const seer_vision_hparams *hp, int w, int h) {
+int anyres_best_pinpoint(const seer_vision_hparams *hp, int w, int h) {
     int best = -1;
     int64_t best_eff = -1, best_waste = INT64_MAX;
     for (int i = 0; i < hp->n_pinpoints; i++) {
@@ -42,7 +40,7 @@ int preprocess_anyres(const seer_vision_hparams *hp, const seer_image *img, seer
         seer_error_set(err, "preprocess: out of memory");
         return -1;
     }
-    int best = best_pinpoint(hp, img->w, img->h);
+    int best = anyres_best_pinpoint(hp, img->w, img->h);
     if (best < 0) {
         seer_error_set(err, "preprocess: the vision model lists no usable image_grid_pinpoints");
         return -1;

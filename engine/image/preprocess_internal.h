@@ -58,6 +58,15 @@ int image_inputs_append(seer_image_inputs *out, const seer_image *img, const see
 int image_inputs_append_tiles(seer_image_inputs *out, const canvas_spec *canvas, int tile,
                               const seer_vision_hparams *hp);
 
+/* The pinpoint (index) llama.cpp's select_best_resolution picks for a w×h
+ * image: the largest effective area wins; ties go to the smaller waste, then
+ * to the earlier entry. -1 when there is none. */
+int anyres_best_pinpoint(const seer_vision_hparams *hp, int w, int h);
+
+/* src fitted into tw×th as llama.cpp's resize with PAD_CEIL does it (see
+ * image_inputs_append_letterbox_pil), into dst (allocated). */
+int image_letterbox_pil(const seer_image *src, int tw, int th, seer_pil_filter filter, seer_image *dst);
+
 /* Per family. Each fills out (already zeroed) or returns -1 with err set. */
 int preprocess_llava15(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
 int preprocess_anyres(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
@@ -77,6 +86,14 @@ int preprocess_gemma3_original(const seer_vision_hparams *hp, const seer_image *
 int preprocess_qwen3vl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
 int preprocess_gemma3(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
+/* InternVL as llama.cpp prepares it: tiles of the best grid, then the overview. */
+int preprocess_internvl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                        seer_error *err);
+/* InternVL as its own dynamic_preprocess does it: tiles, then a thumbnail
+ * unless there is one tile; internvl_original_grid is the grid it picks. */
+int preprocess_internvl_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                                 seer_error *err);
+void internvl_original_grid(int w, int h, int image_size, int min_tiles, int max_tiles, int *cols, int *rows);
 /* Appends src fitted into tw×th as llama.cpp's resize with PAD_CEIL does it:
  * aspect kept (image_fit_size), Pillow's filter, centred on black; src as it
  * is when it has that size. -1 when too large or out of memory. */

@@ -9,6 +9,7 @@
  *                 max(nx, ny) positions (M-RoPE)
  *   Gemma 3       <start_of_image>[image]<end_of_image>, the image decoded
  *                 non-causally
+ *   InternVL      <img>[tile 1]…[tile n][overview]</img>
  * The wrapper texts are tokenized with special tokens parsed: the ids come
  * from the vocabulary. */
 #include <stdio.h>
@@ -50,16 +51,17 @@ static int layout_idefics3(mtmd_builder *b, const seer_vision_hparams *hp, seer_
     return 0;
 }
 
-/* One encoder input between two wrapper texts. */
+/* The encoder inputs (one unless tiled) between two wrapper texts. */
 static int layout_wrapped(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
-                          mtmd_grid_fn grid, const void *grid_ctx, const char *begin, const char *end) {
-    if (in->n != 1) {
+                          mtmd_grid_fn grid, const void *grid_ctx, const char *begin, const char *end, bool tiled) {
+    if (in->n < 1 || (!tiled && in->n != 1)) {
         seer_error_set(b->err, "image %d: expected one encoder input, got %d", image_index + 1, in->n);
         return -1;
     }
-    if (push_str(b, begin) || push_input(b, hp, &in->inputs[0], image_index, grid, grid_ctx) || push_str(b, end))
-        return -1;
-    return 0;
+    if (push_str(b, begin)) return -1;
+    for (int i = 0; i < in->n; i++)
+        if (push_input(b, hp, &in->inputs[i], image_index, grid, grid_ctx)) return -1;
+    return push_str(b, end);
 }
 
 int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
@@ -69,9 +71,10 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
-        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|vision_start|>", "<|vision_end|>");
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|vision_start|>", "<|vision_end|>", false);
     case SEER_PROJ_GEMMA3:
-        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<start_of_image>", "<end_of_image>");
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<start_of_image>", "<end_of_image>", false);
+    case SEER_PROJ_INTERNVL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<img>", "</img>", true);
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
         for (int i = 0; i < in->n; i++)
             if (push_input(b, hp, &in->inputs[i], image_index, grid, grid_ctx)) return -1;

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -25,6 +25,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"qwen2.5vl_merger", SEER_PROJ_QWEN25VL},
         {"qwen3vl_merger", SEER_PROJ_QWEN3VL},
         {"gemma3", SEER_PROJ_GEMMA3},
+        {"internvl", SEER_PROJ_INTERNVL},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -51,6 +52,7 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
         return n ? n : tensor_n_out(f, "mm.2.weight");
     }
     case SEER_PROJ_IDEFICS3: return tensor_n_out(f, "mm.model.fc.weight");
+    case SEER_PROJ_INTERNVL: return tensor_n_out(f, "mm.model.mlp.3.weight");
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL: return tensor_n_out(f, "mm.2.weight");
@@ -130,6 +132,57 @@ static int check_range(const gguf_file *f, const char *what, int64_t v, int64_t 
         return -1;
     }
     return 0;
+}
+
+/* InternVL: llama.cpp's tile grids (set_internvl_dhr_res_candidates): a
+ * columns from min to max, b rows from max(ceil(min/a), min) to
+ * min(max/a, max), each a·image_size × b·image_size. */
+static int internvl_grids(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+    /* llama.cpp's defaults when the converter wrote no tile counts (older InternVL) */
+    int64_t lo = gguf_get_int(f, "clip.vision.preproc_min_tiles", 1);
+    int64_t hi = gguf_get_int(f, "clip.vision.preproc_max_tiles", 12);
+    if (lo < 1 || hi < lo || hi > SEER_MAX_PINPOINTS) {
+        seer_error_set(err, "%s: preproc tiles %lld to %lld (must be 1 ≤ min ≤ max ≤ %d)", file_label(f),
+                       (long long)lo, (long long)hi, SEER_MAX_PINPOINTS);
+        return -1;
+    }
+    hp->min_tiles = (int)lo;
+    hp->max_tiles = (int)hi;
+    hp->n_pinpoints = 0;
+    for (int a = hp->min_tiles; a <= hp->max_tiles; a++) {
+        int b_lo = (hp->min_tiles + a - 1) / a, b_hi = hp->max_tiles / a;
+        if (b_lo < hp->min_tiles) b_lo = hp->min_tiles;
+        for (int b = b_lo; b <= b_hi; b++) {
+            if (hp->n_pinpoints == SEER_MAX_PINPOINTS) {
+                seer_error_set(err, "%s: up to %lld tiles make more than %d grids", file_label(f), (long long)hi,
+                               SEER_MAX_PINPOINTS);
+                return -1;
+            }
+            hp->pinpoints[hp->n_pinpoints][0] = a * hp->image_size;
+            hp->pinpoints[hp->n_pinpoints][1] = b * hp->image_size;
+            hp->n_pinpoints++;
+        }
+    }
+    return 0;
+}
+
+/* InternVL: the 300M InternViT (LayerNorm, no q/k norm) runs; the 6B one
+ * (RMSNorm and q/k norms, llama.cpp's 3200-wide 45-block rule) does not. */
+static int internvl_check(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+    if ((hp->n_embd == 3200 && hp->n_layer == 45) || gguf_find_tensor(f, "v.blk.0.attn_q_norm.weight")) {
+        seer_error_set(err, "%s: InternViT-6B (RMSNorm, q/k norm) is not supported, only the 300M InternViT",
+                       file_label(f));
+        return -1;
+    }
+    int64_t s = gguf_get_int(f, "clip.vision.projector.scale_factor", 0);
+    if (check_range(f, "clip.vision.projector.scale_factor", s, 1, 64, err)) return -1;
+    if (hp->image_size % hp->patch_size != 0 || (hp->image_size / hp->patch_size) % s != 0) {
+        seer_error_set(err, "%s: the %d-pixel tile is not a whole number of %lld×%lld-patch cells", file_label(f),
+                       hp->image_size, (long long)s, (long long)s);
+        return -1;
+    }
+    hp->scale_factor = (int)s;
+    return internvl_grids(f, hp, err);
 }
 
 int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
@@ -236,6 +289,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         hp->scale_factor = (int)s;
         hp->preproc_image_size = (int)pre;
     }
+    if (hp->projector == SEER_PROJ_INTERNVL && internvl_check(f, hp, err) != 0) return -1;
     if (hp->projector == SEER_PROJ_QWEN25VL) {
         int64_t n = gguf_get_int(f, "clip.vision.n_wa_pattern", 0);
         if (check_range(f, "clip.vision.n_wa_pattern", n, 0, MAX_LAYERS, err)) return -1;

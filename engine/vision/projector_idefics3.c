@@ -1,10 +1,20 @@
-/* Idefics3 (SmolVLM) projector: pixel shuffle by s, then one linear layer.
- * Output token (i, j) of the (gh/s)×(gw/s) grid concatenates, dy outer and
- * dx inner, the features of patch (s·i + dy, s·j + dx). */
+/* Idefics3 (SmolVLM) projector: pixel shuffle by s (vit_pixel_unshuffle),
+ * then one linear layer. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "vision/vision_internal.h"
+
+void vit_pixel_unshuffle(const float *x, int gw, int gh, int64_t d, int s, float *out) {
+    int ow = gw / s, oh = gh / s;
+    for (int i = 0; i < oh; i++)
+        for (int j = 0; j < ow; j++) {
+            float *dst = out + ((int64_t)i * ow + j) * d * s * s;
+            for (int dy = 0; dy < s; dy++)
+                for (int dx = 0; dx < s; dx++, dst += d)
+                    memcpy(dst, x + ((int64_t)(s * i + dy) * gw + s * j + dx) * d, (size_t)d * sizeof(float));
+        }
+}
 
 int vit_project_idefics3(const seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                          double *flops, seer_error *err) {
@@ -15,13 +25,7 @@ int vit_project_idefics3(const seer_vision *v, seer_pool *pool, const float *x, 
         seer_error_set(err, "vision: out of memory (projector)");
         return -1;
     }
-    for (int i = 0; i < oh; i++)
-        for (int j = 0; j < ow; j++) {
-            float *dst = shuffled + ((int64_t)i * ow + j) * d * s * s;
-            for (int dy = 0; dy < s; dy++)
-                for (int dx = 0; dx < s; dx++, dst += d)
-                    memcpy(dst, x + ((int64_t)(s * i + dy) * l->gw + s * j + dx) * d, (size_t)d * sizeof(float));
-        }
+    vit_pixel_unshuffle(x, l->gw, l->gh, d, s, shuffled);
     vit_linear_apply(pool, &v->mm0, shuffled, n_tok, out, flops);
     free(shuffled);
     return 0;

@@ -25,6 +25,7 @@ typedef struct vit_block {
     vit_linear ff_first;  /* width → n_ff (the gate's partner "up" when gated) */
     vit_linear ff_gate;   /* gated MLP only */
     vit_linear ff_second; /* n_ff → width */
+    const float *ls1, *ls2; /* InternViT layer scales of the attention and MLP outputs, or NULL */
 } vit_block;
 
 /* Qwen3-VL DeepStack merger fed by the output of block `layer`: the 4·n_v
@@ -67,7 +68,8 @@ struct seer_vision {
 
     /* Projector: mlp (mm.0, mm.2 | mlp_norm: mm.0, mm.1 LN, mm.3, mm.4 LN),
      * idefics3 (fc), qwen merger (mm.0, mm.2), gemma3 (mm0: the input
-     * projection, transposed at load; mm_ln1: the soft-embedding RMSNorm). */
+     * projection, transposed at load; mm_ln1: the soft-embedding RMSNorm),
+     * internvl (mm_ln1: mlp.0 LayerNorm; mm0, mm2: mlp.1, mlp.3). */
     vit_linear mm0, mm2;
     vit_norm_params mm_ln1, mm_ln2;
     vit_deepstack *deepstack; /* [hp.n_deepstack] */
@@ -133,6 +135,10 @@ void vit_norm_rows(seer_pool *pool, vit_norm kind, const float *x, float *out, c
 void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems);
 void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems);
 void vit_add_rows(seer_pool *pool, float *dst, const float *src, int64_t n_elems);
+/* dst += src · scale (scale per column, n wide) over n_rows rows; a plain
+ * add when scale is NULL. */
+void vit_add_scaled_rows(seer_pool *pool, float *dst, const float *src, const float *scale, int64_t n_rows,
+                         int64_t n);
 
 /* ---- encoder pieces ---- */
 
@@ -150,6 +156,12 @@ int vit_project_qwen(const struct seer_vision *v, seer_pool *pool, const float *
                      double *flops, seer_error *err);
 int vit_project_gemma3(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                        double *flops, seer_error *err);
+int vit_project_internvl(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
+                         float *out, double *flops, seer_error *err);
+/* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row
+ * (i, j) of the (gh/s)×(gw/s) grid concatenates, dy outer and dx inner, the
+ * rows of patch (s·i + dy, s·j + dx). out holds gw·gh·n_embd floats. */
+void vit_pixel_unshuffle(const float *x, int gw, int gh, int64_t n_embd, int s, float *out);
 
 /* Qwen merger MLP over 2×2 cells (4 consecutive sequence rows each):
  * [norm over 4·n_v →] fc1 → GELU → fc2; the row of sequence cell c goes to

@@ -213,6 +213,8 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
         load_linear(v, NAME(swapped ? "ffn_up" : "ffn_down"), ff, d, true, &b->ff_second, err))
         return -1;
     if (v->cfg.gated_mlp && load_linear(v, NAME("ffn_gate"), d, ff, true, &b->ff_gate, err)) return -1;
+    if (load_vec(v, NAME("ls1.weight"), d, false, &b->ls1, err) || load_vec(v, NAME("ls2.weight"), d, false, &b->ls2, err))
+        return -1;
 #undef NAME
     return 0;
 }
@@ -307,6 +309,18 @@ static int load_projector(seer_vision *v, seer_error *err) {
         return load_deepstack(v, err);
     case SEER_PROJ_GEMMA3:
         return load_norm(v, "mm.soft_emb_norm", d, true, &v->mm_ln1, err) || load_input_projection(v, err) ? -1 : 0;
+    case SEER_PROJ_INTERNVL: {
+        int64_t m = d * hp->scale_factor * hp->scale_factor;
+        if (!v->cfg.class_token) {
+            seer_error_set(err, "%s: tensor 'v.class_embd' is missing (InternViT has a class token)", label(v));
+            return -1;
+        }
+        return load_norm(v, "mm.model.mlp.0", m, true, &v->mm_ln1, err) ||
+                       load_linear(v, "mm.model.mlp.1", m, -1, true, &v->mm0, err) ||
+                       load_linear(v, "mm.model.mlp.3", v->mm0.w.n_out, out, true, &v->mm2, err)
+                   ? -1
+                   : 0;
+    }
     }
     return -1;
 }
@@ -394,6 +408,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
         return;
     case SEER_PROJ_IDEFICS3:
     case SEER_PROJ_GEMMA3:
+    case SEER_PROJ_INTERNVL:
         *nx = (gw / hp->scale_factor) * (gh / hp->scale_factor);
         *ny = 1;
         return;

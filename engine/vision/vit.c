@@ -119,7 +119,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     vit_attention(pool, s->q, s->k, s->v, s->h, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
                   windowed ? l->n_segments : 1, s->attn_work, flops);
     vit_linear_apply(pool, &b->o, s->h, n_seq, s->q, flops);
-    vit_add_rows(pool, s->x, s->q, n_seq * d);
+    vit_add_scaled_rows(pool, s->x, s->q, b->ls1, n_seq, d);
 
     vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln2, n_seq, d, hp->eps);
     for (int64_t r0 = 0; r0 < n_seq; r0 += s->ffn_rows) {
@@ -136,7 +136,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
         }
         vit_linear_apply(pool, &b->ff_second, act_out, n, h, flops);
     }
-    vit_add_rows(pool, s->x, s->h, n_seq * d);
+    vit_add_scaled_rows(pool, s->x, s->h, b->ls2, n_seq, d);
 }
 
 static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *err) {
@@ -145,7 +145,7 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
         seer_error_set(err, "vision: no input pixels");
         return -1;
     }
-    if (hp->projector == SEER_PROJ_IDEFICS3) {
+    if (hp->projector == SEER_PROJ_IDEFICS3 || hp->projector == SEER_PROJ_INTERNVL) {
         /* The stride-p convolution drops the last w % p columns and rows (as
          * llama.cpp's does: SmolVLM-Instruct's 384 px over 14 px patches is
          * a 27×27 grid); the pixel shuffle needs that grid in whole s×s cells. */
@@ -233,6 +233,7 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, &l, out, &fl, err); break;
     case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, &l, out, &fl, err); break;
+    case SEER_PROJ_INTERNVL: rc = vit_project_internvl(v, pool, patches_out, &l, out, &fl, err); break;
     }
     if (rc == 0 && flops) *flops += fl;
 done:

@@ -78,3 +78,23 @@ void vit_add_rows(seer_pool *pool, float *dst, const float *src, int64_t n_elems
     rows_job j = {.out = dst, .aux = src, .n = n_elems};
     seer_pool_for(pool, j.n, ELEM_GRAIN, add_range, &j);
 }
+
+static void add_scaled_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const rows_job *j = ctx;
+    for (int64_t r = r0; r < r1; r++) {
+        float *dst = j->out + r * j->n;
+        const float *src = j->x + r * j->n;
+        for (int64_t i = 0; i < j->n; i++) dst[i] += src[i] * j->aux[i];
+    }
+}
+
+void vit_add_scaled_rows(seer_pool *pool, float *dst, const float *src, const float *scale, int64_t n_rows,
+                         int64_t n) {
+    if (!scale) {
+        vit_add_rows(pool, dst, src, n_rows * n);
+        return;
+    }
+    rows_job j = {.x = src, .out = dst, .aux = scale, .n_rows = n_rows, .n = n};
+    seer_pool_for(pool, n_rows, 1, add_scaled_range, &j);
+}

@@ -14,6 +14,7 @@ typedef enum seer_projector {
     SEER_PROJ_QWEN25VL,   /* "qwen2.5vl_merger" */
     SEER_PROJ_QWEN3VL,    /* "qwen3vl_merger": Qwen3-VL, with DeepStack mergers */
     SEER_PROJ_GEMMA3,     /* "gemma3": SigLIP, average pool, soft-embedding norm */
+    SEER_PROJ_INTERNVL,   /* "internvl": InternViT, pixel unshuffle, LayerNorm + MLP (mlp1) */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
@@ -44,9 +45,12 @@ typedef struct seer_vision_hparams {
     int n_embd_text;                /* LLM width: n_embd_out / (1 + n_deepstack) */
     float mean[3], std[3];
     bool anyres;                    /* LLaVA-1.6: image_grid_pinpoints present */
+    /* InternVL: the tile counts of its grids; pinpoints holds every a×b grid
+     * with min ≤ a·b ≤ max as llama.cpp lists them (a the columns). */
+    int min_tiles, max_tiles;
     int n_pinpoints;
     int pinpoints[SEER_MAX_PINPOINTS][2]; /* (width, height) */
-    int scale_factor;               /* idefics3 pixel shuffle; gemma3 average pool (k×k patches a token) */
+    int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token) */
     int preproc_image_size;         /* idefics3 refined canvas (2048) */
     int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
     /* qwen3vl: blocks whose output also feeds a DeepStack merger (ascending);

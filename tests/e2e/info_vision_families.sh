@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `seer info` on Qwen3-VL and Gemma 3 mmproj files (the conformance cases'):
+# `seer info` on Qwen3-VL, Gemma 3 and InternVL mmproj files (the conformance cases'):
 # the parts that are not metadata keys are described — DeepStack blocks and
 # the row width they make, Gemma 3's pooling — and a projector seer cannot
 # run says why in one line.
@@ -28,6 +28,15 @@ if [ -f "$q" ]; then
   checked=$((checked + 1))
 fi
 
+i="$cases/internvl3-f32/mmproj.gguf"
+if [ -f "$i" ]; then
+  out=$("$SEER" info "$i") || fail "seer info $i"
+  echo "$out" | grep -qE '^support +yes$' || fail "internvl: no 'support yes' line"$'\n'"$out"
+  echo "$out" | grep -qE '^tiles +1 to 6 of 112×112 px \(14 grids\) \+ overview, each 16 tokens \(2×2 pixel unshuffle\)$' \
+    || fail "internvl: tiles line"$'\n'"$out"
+  checked=$((checked + 1))
+fi
+
 # A projector seer does not run: the support line names it (LDP is MobileVLM's).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,5 +50,5 @@ PY
   out=$("$SEER" info "$tmp/ldp.gguf") || fail "seer info on an unsupported projector failed"
   echo "$out" | grep -qE "^support +no: .*projector type 'ldpv3x' is not supported" || fail "unsupported: $out"
 fi
-[ "$checked" -gt 0 ] || { echo "SKIP: no Qwen3-VL / Gemma 3 case files"; exit 0; }
+[ "$checked" -gt 0 ] || { echo "SKIP: no Qwen3-VL / Gemma 3 / InternVL case files"; exit 0; }
 echo ok

@@ -1,4 +1,4 @@
-/* Qwen3-VL and Gemma 3 image rules on synthetic pictures: Gemma 3 in
+/* Qwen3-VL, Gemma 3 and InternVL image rules on synthetic pictures: Gemma 3 in
  * llama.cpp mode letterboxes a wide picture on black inside image_size²,
  * in original mode (Gemma3ImageProcessor) stretches it (no bars); Qwen3-VL
  * sizes are multiples of 32 within 8..4096 tokens, aspect kept, in both
@@ -81,8 +81,40 @@ static void test_qwen3vl(void) {
     }
 }
 
+/* InternVL original mode (dynamic_preprocess, 112-px tiles, 1 to 6 of them):
+ * the grid closest in aspect ratio, a tie going to the larger grid only when
+ * the image has more than half its pixels; a thumbnail unless one tile. In
+ * llama.cpp mode an image within one tile is the overview alone. */
+static void test_internvl(void) {
+    static const struct { int w, h, mode, cols, rows, n; } cases[] = {
+        {250, 170, 0, 3, 2, 7}, {90, 140, 0, 2, 3, 7}, {112, 112, 0, 1, 1, 1},
+        {300, 300, 0, 2, 2, 5}, {100, 100, 0, 1, 1, 1}, {100, 80, 1, 0, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        seer_vision_hparams hp = family(SEER_PROJ_INTERNVL, 112, 14,
+                                        cases[i].mode ? SEER_PREPROC_LLAMACPP : SEER_PREPROC_ORIGINAL);
+        hp.scale_factor = 2;
+        hp.min_tiles = 1;
+        hp.max_tiles = 6;
+        seer_image img = picture(cases[i].w, cases[i].h);
+        seer_image_inputs in;
+        seer_error err = {{0}};
+        CHECK_MSG(seer_image_preprocess(&hp, &img, &in, &err) == 0, "%s", err.msg);
+        CHECK_MSG(in.n == cases[i].n && in.grid_cols == cases[i].cols && in.grid_rows == cases[i].rows,
+                  "%dx%d: %d inputs, grid %dx%d", cases[i].w, cases[i].h, in.n, in.grid_cols, in.grid_rows);
+        for (int k = 0; k < in.n; k++) {
+            CHECK(in.inputs[k].w == 112 && in.inputs[k].h == 112);
+            CHECK_MSG(!row_is_black(&in.inputs[k], 0), "%dx%d input %d: a bar in a stretched tile", cases[i].w,
+                      cases[i].h, k);
+        }
+        seer_image_inputs_free(&in);
+        seer_image_free(&img);
+    }
+}
+
 int main(void) {
     test_gemma3();
     test_qwen3vl();
+    test_internvl();
     TEST_MAIN_END();
 }

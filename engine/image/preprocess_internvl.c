@@ -1,0 +1,47 @@
+/* InternVL's dynamic tiles as llama.cpp makes them (mtmd's internvl
+ * preprocessor, its llava-uhd rule over the tile grids of
+ * clip.vision.preproc_min/max_tiles): an image no larger than one tile is
+ * the overview alone; otherwise the grid llama.cpp's select_best_resolution
+ * picks, the image fitted into it (Pillow bicubic, aspect kept, centred on
+ * black) and cut into tiles row by row, then the whole image stretched to
+ * one tile (Pillow bicubic) as the overview. Tiles first, overview last. */
+#include "image/preprocess_internal.h"
+
+int preprocess_internvl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                        seer_error *err) {
+    const int n = hp->image_size;
+    if (img->w > n || img->h > n) {
+        int best = anyres_best_pinpoint(hp, img->w, img->h);
+        if (best < 0) {
+            seer_error_set(err, "preprocess: the vision model has no tile grids");
+            return -1;
+        }
+        int cw = hp->pinpoints[best][0], ch = hp->pinpoints[best][1];
+        seer_image canvas;
+        if (image_letterbox_pil(img, cw, ch, SEER_PIL_BICUBIC, &canvas) != 0) {
+            seer_error_set(err, "preprocess: %d×%d tile canvas too large or out of memory", cw, ch);
+            return -1;
+        }
+        int rc = 0;
+        for (int y = 0; y + n <= ch && rc == 0; y += n)
+            for (int x = 0; x + n <= cw && rc == 0; x += n) {
+                seer_image tile;
+                rc = image_crop(&canvas, x, y, n, n, &tile);
+                if (rc == 0) {
+                    rc = image_inputs_append(out, &tile, hp);
+                    seer_image_free(&tile);
+                }
+            }
+        seer_image_free(&canvas);
+        if (rc != 0) {
+            seer_error_set(err, "preprocess: out of memory");
+            return -1;
+        }
+        out->grid_cols = cw / n;
+        out->grid_rows = ch / n;
+    }
+    int rc = img->w == n && img->h == n ? image_inputs_append(out, img, hp)
+                                        : image_inputs_append_pil(out, img, n, n, SEER_PIL_BICUBIC, hp);
+    if (rc != 0) seer_error_set(err, "preprocess: out of memory");
+    return rc;
+}
