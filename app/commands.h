@@ -8,5 +8,6 @@ int cmd_tokenize(int argc, char **argv);  /* seer tokenize -m M [-p|-f] [--no-sp
 int cmd_encode(int argc, char **argv);    /* seer encode --mmproj P --image I -o out.f32 */
 int cmd_bench(int argc, char **argv);     /* seer bench … */
 int cmd_embed(int argc, char **argv);     /* seer embed -m M [--mmproj P] [--mv-proj V] inputs… */
+int cmd_quantize(int argc, char **argv);  /* seer quantize [--force] IN OUT TYPE */
 
 #endif
