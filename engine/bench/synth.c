@@ -118,10 +118,17 @@ static const model_spec MODELS[] = {
       .rope_scale = 8.0f},
      {SEER_PROJ_GEMMA3, "gemma3", "Gemma 3 4B IT vision (synthetic)", 896, 14, 1152, 4304, 27, 16, 2560, 2560,
       1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 0, 0, 0, true, false}},
+    /* InternVL3-2B-Instruct: Qwen2.5-1.5B-sized LLM (q/k/v biases) at Q8_0 +
+     * InternViT-300M (class token, layer scales) at 448 px, pixel unshuffle 2 */
+    {"internvl3-2b",
+     {"qwen2", "InternVL3 2B Instruct (synthetic)", 28, 1536, 12, 2, 8960, 151674, 32768, 1000000.0f, 1e-6f, {0},
+      true, false, QUANT_Q8_0, VOCAB_QWEN2},
+     {SEER_PROJ_INTERNVL, "internvl", "InternVL3 2B Instruct vision (synthetic)", 448, 14, 1024, 4096, 24, 16, 1536,
+      1536, 1e-6f, {0.485f, 0.456f, 0.406f}, {0.229f, 0.224f, 0.225f}, 2, 0, 0, true, false}},
 };
 
 static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "smolvlm-256m", "qwen25vl-3b",
-                                          "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", NULL};
+                                          "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
 
@@ -371,6 +378,11 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
         snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, ffn[f].name);
         add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, ffn[f].out, 0);
     }
+    if (s->projector == SEER_PROJ_INTERNVL) /* InternViT's layer scales */
+        for (int l = 1; l <= 2; l++) {
+            snprintf(n, sizeof n, "v.blk.%d.ls%d.weight", i, l);
+            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        }
 }
 
 /* A merger of groups of four patches (4·n_embd wide): norm, then two
@@ -407,17 +419,20 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     int64_t grid = s->image_size / s->patch, n_patches = grid * grid;
     int64_t patch_ne[4] = {s->patch, s->patch, 3, s->n_embd};
     const bool qwen = s->projector == SEER_PROJ_QWEN25VL || s->projector == SEER_PROJ_QWEN3VL;
+    const bool internvl = s->projector == SEER_PROJ_INTERNVL;
     if (s->projector == SEER_PROJ_MLP) {
         add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
         add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
         add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
         add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
-        add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
+    if (s->projector == SEER_PROJ_MLP || internvl) add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     synth_add_tensor(sw, w, "v.patch_embd.weight", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
     if (qwen) synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
-    if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || s->projector == SEER_PROJ_QWEN3VL)
+    if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || s->projector == SEER_PROJ_QWEN3VL ||
+        internvl)
         add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    if (internvl) add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches + 1);
     if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3)
         add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches);
     if (s->projector == SEER_PROJ_QWEN3VL)
@@ -428,7 +443,7 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
         add(sw, w, "v.pre_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
     for (int i = 0; i < s->n_layer; i++) vit_block(sw, w, s, i);
-    if (s->projector != SEER_PROJ_MLP) {
+    if (s->projector != SEER_PROJ_MLP && !internvl) {
         add(sw, w, "v.post_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         if (s->projector != SEER_PROJ_QWEN25VL && s->projector != SEER_PROJ_QWEN2VL)
             add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
@@ -438,6 +453,15 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
         add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
     }
     if (qwen) merger(sw, w, s, "mm.0", "mm.2");
+    if (internvl) { /* mlp1: LayerNorm over the unshuffled features, two matrices */
+        int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
+        add(sw, w, "mm.model.mlp.0.weight", SEER_TYPE_F32, SYNTH_NORM, in, 0);
+        add(sw, w, "mm.model.mlp.0.bias", SEER_TYPE_F32, SYNTH_BIAS, in, 0);
+        add(sw, w, "mm.model.mlp.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
+        add(sw, w, "mm.model.mlp.1.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        add(sw, w, "mm.model.mlp.3.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+        add(sw, w, "mm.model.mlp.3.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    }
     if (s->projector == SEER_PROJ_QWEN3VL) deepstack_mergers(sw, w, s);
     if (s->projector == SEER_PROJ_GEMMA3) {
         add(sw, w, "mm.soft_emb_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
@@ -478,7 +502,7 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
     gguf_writer_set_arr_f32(w, "clip.vision.image_std", s->std, 3);
     if (s->use_silu) gguf_writer_set_bool(w, "clip.use_silu", true);
     else gguf_writer_set_bool(w, "clip.use_gelu", s->use_gelu);
-    if (s->scale_factor && s->projector == SEER_PROJ_IDEFICS3)
+    if (s->scale_factor && (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_INTERNVL))
         gguf_writer_set_u32(w, "clip.vision.projector.scale_factor", (uint32_t)s->scale_factor);
     if (s->preproc_size) gguf_writer_set_u32(w, "clip.vision.preproc_image_size", (uint32_t)s->preproc_size);
     if (s->n_wa_pattern) gguf_writer_set_u32(w, "clip.vision.n_wa_pattern", (uint32_t)s->n_wa_pattern);
