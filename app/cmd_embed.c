@@ -296,19 +296,18 @@ static int run_load(const embed_args *a, embed_run *r) {
     return 0;
 }
 
-static int write_file(const char *dir, const char *what, int index, const void *data, size_t bytes) {
+/* --dump DIR/<what>_<index>.<ext>: bytes as they are, or ids one a line. */
+static int write_dump(const char *dir, const char *what, int index, const char *ext, const void *data, size_t bytes,
+                      bool ids) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s_%d.%s", dir, what, index, !strcmp(what, "ids") ? "txt" : "f32");
+    snprintf(path, sizeof path, "%s/%s_%d.%s", dir, what, index, ext);
     FILE *f = fopen(path, "wb");
     if (!f) return fail_path("cannot create", path, strerror(errno));
-    bool ok;
-    if (!strcmp(what, "ids")) {
-        const int32_t *ids = data;
-        for (size_t i = 0; i < bytes / sizeof *ids; i++) fprintf(f, "%d\n", ids[i]);
-        ok = !ferror(f);
-    } else {
-        ok = fwrite(data, 1, bytes, f) == bytes;
-    }
+    bool ok = true;
+    if (ids)
+        for (size_t i = 0; i < bytes / sizeof(int32_t); i++) fprintf(f, "%d\n", ((const int32_t *)data)[i]);
+    else ok = fwrite(data, 1, bytes, f) == bytes;
+    ok = ok && !ferror(f);
     ok = fclose(f) == 0 && ok;
     return ok ? 0 : fail_path("cannot write", path, strerror(errno));
 }
@@ -320,7 +319,8 @@ static int dump_pixels(const char *dir, int index, const seer_mm_prompt *p) {
         if (p->chunks[c].type != SEER_CHUNK_IMAGE || !seer_pixels_present(px)) continue;
         float *planes = seer_pixels_planes(px);
         if (!planes) return fail("out of memory for --dump");
-        int rc = write_file(dir, "pixels", index, planes, sizeof(float) * 3 * (size_t)px->w * (size_t)px->h);
+        int rc = write_dump(dir, "pixels", index, "f32", planes, sizeof(float) * 3 * (size_t)px->w * (size_t)px->h,
+                            false);
         free(planes);
         return rc;
     }
@@ -355,9 +355,10 @@ static int embed_one(const embed_args *a, embed_run *r, int i, seer_embed_writer
     seer_mm_prompt_free(&prompt);
     if (rc != 0) return rc;
     if (a->dump) {
-        rc = write_file(a->dump, "ids", i, st.ids, sizeof(int32_t) * (size_t)st.n_tokens);
+        rc = write_dump(a->dump, "ids", i, "txt", st.ids, sizeof(int32_t) * (size_t)st.n_tokens, true);
         if (rc == 0)
-            rc = write_file(a->dump, "hidden", i, st.hidden, sizeof(float) * (size_t)st.n_tokens * (size_t)st.n_embd);
+            rc = write_dump(a->dump, "hidden", i, "f32", st.hidden,
+                            sizeof(float) * (size_t)st.n_tokens * (size_t)st.n_embd, false);
     }
     const int rows = a->multi ? st.n_tokens : 1;
     const int width = a->multi ? seer_mv_proj_dim(r->mv) : st.n_embd;
@@ -367,7 +368,8 @@ static int embed_one(const embed_args *a, embed_run *r, int i, seer_embed_writer
         int dim = width;
         if (a->multi) seer_mv_proj_apply(r->mv, st.hidden, st.n_tokens, out);
         else dim = seer_embed_single(&st, a->dim, out);
-        if (seer_embed_writer_add(w, out, rows, dim) != 0) rc = fail("cannot write the output");
+        if (dim < 0) rc = fail("out of memory for the single vector");
+        else if (seer_embed_writer_add(w, out, rows, dim) != 0) rc = fail("cannot write the output");
     }
     free(out);
     seer_embed_states_free(&st);
