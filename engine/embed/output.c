@@ -14,6 +14,7 @@ struct seer_embed_writer {
     float *held; /* npy: every row so far */
     size_t n_held;
     bool failed;
+    char *model;  /* json: written with the first vector, so a run failing before it prints nothing */
 };
 
 bool seer_embed_format_parse(const char *name, seer_embed_format *out) {
@@ -45,12 +46,17 @@ seer_embed_writer *seer_embed_writer_new(FILE *f, seer_embed_format fmt, bool mu
     w->f = f;
     w->fmt = fmt;
     w->multi = multi;
-    if (fmt == SEER_EMBED_JSON) {
-        fputs("{\"object\": \"list\", \"model\": ", f);
-        put_json_string(f, model_name ? model_name : "");
-        fputs(", \"data\": [", f);
+    if (!(w->model = strdup(model_name ? model_name : ""))) {
+        free(w);
+        return NULL;
     }
     return w;
+}
+
+static void put_json_head(seer_embed_writer *w) {
+    fputs("{\"object\": \"list\", \"model\": ", w->f);
+    put_json_string(w->f, w->model);
+    fputs(", \"data\": [", w->f);
 }
 
 /* %.9g: every float32 comes back bit for bit. */
@@ -80,6 +86,7 @@ int seer_embed_writer_add(seer_embed_writer *w, const float *rows, int n_rows, i
     const int i = w->n_inputs++;
     switch (w->fmt) {
     case SEER_EMBED_JSON:
+        if (i == 0) put_json_head(w);
         fprintf(w->f, "%s{\"object\": \"embedding\", \"index\": %d, ", i ? ", " : "", i);
         put_rows_json(w, rows, n_rows, dim);
         fputc('}', w->f);
@@ -124,16 +131,19 @@ static void put_npy(FILE *f, const float *values, size_t n_rows, int dim) {
 }
 
 int seer_embed_writer_finish(seer_embed_writer *w) {
-    if (w->fmt == SEER_EMBED_JSON) fputs("]}\n", w->f);
+    if (w->fmt == SEER_EMBED_JSON) {
+        if (w->n_inputs == 0) put_json_head(w);
+        fputs("]}\n", w->f);
+    }
     if (w->fmt == SEER_EMBED_NPY) put_npy(w->f, w->held, w->dim ? w->n_held / (size_t)w->dim : 0, w->dim);
     int rc = fflush(w->f) != 0 || ferror(w->f) || w->failed ? -1 : 0;
-    free(w->held);
-    free(w);
+    seer_embed_writer_abandon(w);
     return rc;
 }
 
 void seer_embed_writer_abandon(seer_embed_writer *w) {
     if (!w) return;
     free(w->held);
+    free(w->model);
     free(w);
 }
