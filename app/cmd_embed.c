@@ -25,6 +25,11 @@
  * processor: max_pixels = 768·28²). */
 #define EMBED_DEFAULT_IMAGE_TOKENS 768
 #define EMBED_MAX_INPUTS 1000000
+/* Images encoded per vision pass: up to --batch of them (default 8) while
+ * the pass holds at most this many patches (1024 merged tokens); a larger
+ * image goes alone, its products already long. */
+#define EMBED_DEFAULT_BATCH 8
+#define EMBED_PASS_PATCHES 4096
 
 typedef struct embed_input {
     bool image;
@@ -36,7 +41,7 @@ typedef struct embed_args {
     seer_embed_role role;
     seer_embed_format format;
     seer_embed_positions positions;
-    int dim, threads, n_ctx, image_max_tokens;
+    int dim, threads, n_ctx, image_max_tokens, batch;
     bool multi;
     embed_input *inputs;
     int n_inputs, cap_inputs;
@@ -60,10 +65,11 @@ static void usage(FILE *out) {
             "  --image-max-tokens N merged tokens per image at most (default: %d)\n"
             "  --image-positions mrope|sequential  image rows' positions: M-RoPE as the model's own code\n"
             "                       (default), or one per row as text (HF transformers 5 without mm_token_type_ids)\n"
+            "  --batch N            images per vision pass at most (default: %d; small images share a pass)\n"
             "  -c, --ctx-size N     tokens per input at most (default: min(training context, 4096))\n"
             "  -t, --threads N      worker threads (default: all cores)\n"
             "  --dump DIR           also write ids_I.txt, hidden_I.f32 (and pixels_I.f32: planes R, G, B)\n",
-            EMBED_DEFAULT_IMAGE_TOKENS);
+            EMBED_DEFAULT_IMAGE_TOKENS, EMBED_DEFAULT_BATCH);
 }
 
 static int usage_error(const char *msg, const char *arg) {
@@ -192,6 +198,7 @@ static int parse_args(int argc, char **argv, embed_args *a) {
     memset(a, 0, sizeof *a);
     a->format = SEER_EMBED_JSON;
     a->image_max_tokens = EMBED_DEFAULT_IMAGE_TOKENS;
+    a->batch = EMBED_DEFAULT_BATCH;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
@@ -204,7 +211,7 @@ static int parse_args(int argc, char **argv, embed_args *a) {
         }
         static const char *const takes[] = {"-m", "--model", "--mmproj", "--mv-proj", "-p", "--prompt", "--file",
                                             "--image", "--role", "--dim", "--format", "-o", "--output",
-                                            "--image-max-tokens", "--image-positions", "-c", "--ctx-size", "-t", "--threads", "--dump"};
+                                            "--image-max-tokens", "--image-positions", "--batch", "-c", "--ctx-size", "-t", "--threads", "--dump"};
         bool known = false;
         for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) known = known || !strcmp(s, takes[k]);
         if (!known) return usage_error("unknown argument", s);
@@ -232,6 +239,9 @@ static int parse_args(int argc, char **argv, embed_args *a) {
         } else if (!strcmp(s, "--image-max-tokens")) {
             if (parse_int(val, 8, 16384, &a->image_max_tokens))
                 return usage_error("--image-max-tokens takes 8…16384, not", val);
+        } else if (!strcmp(s, "--batch")) {
+            if (parse_int(val, 1, SEER_VISION_MAX_BATCH, &a->batch))
+                return usage_error("--batch takes 1…16 images, not", val);
         } else if (!strcmp(s, "-c") || !strcmp(s, "--ctx-size")) {
             if (parse_int(val, 16, 1 << 20, &a->n_ctx)) return usage_error("invalid context size", val);
         } else if (parse_int(val, 1, 1024, &a->threads)) {
@@ -327,33 +337,38 @@ static int dump_pixels(const char *dir, int index, const seer_mm_prompt *p) {
     return 0;
 }
 
-/* The prompt of input i, its hidden states, and its rows for the output. */
-static int embed_one(const embed_args *a, embed_run *r, int i, seer_embed_writer *w) {
+/* The prompt of input i (--dump: its pixels, before they are encoded). */
+static int make_prompt(const embed_args *a, embed_run *r, int i, seer_mm_prompt *prompt) {
     const embed_input *in = &a->inputs[i];
     const seer_vocab *vocab = seer_llm_vocab(r->llm);
     seer_error err = {{0}};
-    seer_mm_prompt prompt;
-    int rc;
     if (in->image) {
         seer_image img;
         if (seer_image_load(in->value, 0, &img, &err) != 0) return fail(err.msg);
-        rc = seer_embed_image_prompt(vocab, r->vision, &img, a->positions, &prompt, &err);
+        int rc = seer_embed_image_prompt(vocab, r->vision, &img, a->positions, prompt, &err);
         seer_image_free(&img);
         if (rc != 0) return fail_path("image", in->value, err.msg);
-    } else if (seer_embed_text_prompt(vocab, a->role, in->value, &prompt, &err) != 0) {
+    } else if (seer_embed_text_prompt(vocab, a->role, in->value, prompt, &err) != 0) {
         char msg[SEER_ERR_MAX + 32];
         snprintf(msg, sizeof msg, "text %d: %s", i + 1, err.msg);
         return fail(msg);
     }
-    rc = a->dump ? dump_pixels(a->dump, i, &prompt) : 0;
+    int rc = a->dump ? dump_pixels(a->dump, i, prompt) : 0;
+    if (rc != 0) seer_mm_prompt_free(prompt);
+    return rc;
+}
+
+/* Input i's hidden states from its prompt (images encoded already), and
+ * its rows for the output. */
+static int embed_prompt(const embed_args *a, embed_run *r, int i, seer_mm_prompt *prompt, seer_embed_writer *w) {
+    seer_error err = {{0}};
     seer_embed_states st = {0};
-    if (rc == 0 && seer_embed_states_compute(r->ctx, r->vision, r->pool, &prompt, &st, NULL, &err) != 0) {
+    int rc = 0;
+    if (seer_embed_states_compute(r->ctx, r->vision, r->pool, prompt, &st, NULL, &err) != 0) {
         char msg[SEER_ERR_MAX + 32];
         snprintf(msg, sizeof msg, "input %d: %s", i + 1, err.msg);
-        rc = fail(msg);
+        return fail(msg);
     }
-    seer_mm_prompt_free(&prompt);
-    if (rc != 0) return rc;
     if (a->dump) {
         rc = write_dump(a->dump, "ids", i, "txt", st.ids, sizeof(int32_t) * (size_t)st.n_tokens, true);
         if (rc == 0)
@@ -373,6 +388,27 @@ static int embed_one(const embed_args *a, embed_run *r, int i, seer_embed_writer
     }
     free(out);
     seer_embed_states_free(&st);
+    return rc;
+}
+
+/* Inputs first..first+n-1: their prompts, their images encoded together
+ * (several per vision pass where the tower allows), then each decoded. */
+static int embed_group(const embed_args *a, embed_run *r, int first, int n, seer_embed_writer *w) {
+    seer_mm_prompt prompts[SEER_VISION_MAX_BATCH];
+    int made = 0, rc = 0;
+    for (; rc == 0 && made < n; made++)
+        if ((rc = make_prompt(a, r, first + made, &prompts[made])) != 0) break;
+    seer_error err = {{0}};
+    if (rc == 0 && r->vision &&
+        seer_embed_encode_images(r->vision, r->pool, prompts, n, EMBED_PASS_PATCHES, NULL, &err) != 0) {
+        char msg[SEER_ERR_MAX + 64];
+        snprintf(msg, sizeof msg, "inputs %d-%d: %s", first + 1, first + n, err.msg);
+        rc = fail(msg);
+    }
+    for (int k = 0; k < made; k++) {
+        if (rc == 0) rc = embed_prompt(a, r, first + k, &prompts[k], w);
+        seer_mm_prompt_free(&prompts[k]);
+    }
     return rc;
 }
 
@@ -408,9 +444,12 @@ int cmd_embed(int argc, char **argv) {
     if (rc == 0 && !(w = seer_embed_writer_new(out, a.format, a.multi, seer_llm_get_info(r.llm)->name)))
         rc = fail("out of memory");
     const double t0 = seer_time_ms();
-    for (int i = 0; rc == 0 && i < a.n_inputs; i++) {
-        rc = embed_one(&a, &r, i, w);
-        progress(i + 1, a.n_inputs, t0);
+    for (int i = 0; rc == 0 && i < a.n_inputs;) {
+        int n = 1; /* consecutive images go together, --batch at most */
+        while (a.inputs[i].image && n < a.batch && i + n < a.n_inputs && a.inputs[i + n].image) n++;
+        rc = embed_group(&a, &r, i, n, w);
+        i += n;
+        progress(i, a.n_inputs, t0);
     }
     if (rc != 0) seer_embed_writer_abandon(w);
     else if (w && seer_embed_writer_finish(w) != 0) rc = fail("cannot write the output");

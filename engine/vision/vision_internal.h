@@ -107,6 +107,11 @@ typedef struct vit_layout {
 int vit_window_partition(int cols, int rows, int win, int *cell_order, int *window_start);
 
 int vit_layout_build(const struct seer_vision *v, int w, int h, bool windows, vit_layout *out);
+/* Several inputs' layouts one after another in one sequence (no class token):
+ * rows and positions concatenated, each input's segments kept as they are
+ * (attention never crosses inputs); no cell_raster (each input's projects
+ * with its own layout). */
+int vit_layout_concat(const vit_layout *parts, int n, vit_layout *out);
 void vit_layout_free(vit_layout *l);
 
 /* ---- 2-D rotary embedding (rope2d.c) ---- */

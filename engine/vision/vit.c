@@ -45,13 +45,14 @@ static int64_t carve(float *cur, float **const *slots, const int64_t *sizes, int
     return used;
 }
 
-static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout *l, int64_t n_seq, int nth) {
+static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout *l, int64_t n_seq, int n_full,
+                         int nth) {
     const seer_vision_hparams *hp = &v->hp;
     int64_t d = hp->n_embd, ff = hp->n_ff, p = hp->patch_size;
     int64_t max_win = 0;
     for (int i = 0; i < l->n_segments; i++)
         if (l->seg_start[i + 1] - l->seg_start[i] > max_win) max_win = l->seg_start[i + 1] - l->seg_start[i];
-    int64_t attn_full = vit_attention_scratch_floats(nth, 1, n_seq);
+    int64_t attn_full = vit_attention_scratch_floats(nth, n_full, n_seq);
     int64_t attn_win = vit_attention_scratch_floats(nth, l->n_segments, max_win);
     int64_t rope = v->cfg.rope2d ? (int64_t)l->n_patches * (v->head_dim / 2) : 0;
     float **const kept[4] = {&s->x, &s->h, &s->rope_cos, &s->rope_sin};
@@ -97,8 +98,9 @@ static void rope_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     vit_rope2d_apply(j->k + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
 }
 
+/* full: the segments of a block that sees a whole input (n_full inputs). */
 static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_layout *l, int64_t n_seq,
-                      vit_scratch *s, double *flops) {
+                      const int *full, int n_full, vit_scratch *s, double *flops) {
     const seer_vision_hparams *hp = &v->hp;
     const vit_block *b = &v->blocks[il];
     int64_t d = hp->n_embd, ff = hp->n_ff;
@@ -114,10 +116,9 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     }
     /* Qwen2.5-VL: every n_wa_pattern-th block sees the whole image. */
     bool windowed = v->cfg.window_attn && (il + 1) % hp->n_wa_pattern != 0;
-    int full[2] = {0, (int)n_seq};
     /* h is dead once q, k, v are made; q once attention has read it */
     vit_attention(pool, s->q, s->k, s->v, s->h, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
-                  windowed ? l->n_segments : 1, s->attn_work, flops);
+                  windowed ? l->n_segments : n_full, s->attn_work, flops);
     vit_linear_apply(pool, &b->o, s->h, n_seq, s->q, flops);
     vit_add_scaled_rows(pool, s->x, s->q, b->ls1, n_seq, d);
 
@@ -177,47 +178,67 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
     return 0;
 }
 
-int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, float *out, const volatile int *cancel,
-                       double *flops, seer_error *err) {
-    if (!v || !out) {
-        seer_error_set(err, "vision: no model or output buffer");
-        return -1;
-    }
-    if (check_input(v, in, err) != 0) return -1;
-    const seer_vision_hparams *hp = &v->hp;
-    vit_layout l;
-    if (vit_layout_build(v, in->w, in->h, v->cfg.window_attn, &l) != 0) {
-        seer_error_set(err, "vision: out of memory (layout)");
-        return -1;
-    }
-    int64_t n_seq = l.n_patches + (v->cfg.class_token ? 1 : 0), d = hp->n_embd;
-    vit_scratch s;
-    if (scratch_alloc(&s, v, &l, n_seq, seer_pool_size(pool)) != 0) {
-        vit_layout_free(&l);
-        seer_error_set(err, "vision: out of memory for a %dx%d input (%lld patches)", in->w, in->h, (long long)n_seq);
-        return -1;
-    }
-    double fl = 2.0 * (double)l.n_patches * (double)v->patch_w.n_in * (double)d;
-    int rc = -1;
+/* Whether inputs can share a pass: towers without a class token, learned
+ * positions or DeepStack, whose projector merges each input's own cells
+ * (Qwen2/2.5-VL); their attention already runs in segments. */
+static bool batchable(const seer_vision *v) {
+    return v->cfg.rope2d && !v->cfg.class_token && !v->cfg.pos_embd && !v->cfg.pos_interp && !v->deepstack &&
+           (v->hp.projector == SEER_PROJ_QWEN2VL || v->hp.projector == SEER_PROJ_QWEN25VL);
+}
 
-    seer_pixels made = {0}; /* a deferred tile's pixels, for the patch embedding only */
-    const seer_pixels *px = seer_pixels_readable(in, &made);
-    if (!px) {
-        seer_error_set(err, "vision: out of memory for a %dx%d input's pixels", in->w, in->h);
+/* n inputs (n > 1 only when batchable) through the tower in one sequence:
+ * per-row work over all rows at once, attention within each input. */
+static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
+                       const volatile int *cancel, double *flops, seer_error *err) {
+    const seer_vision_hparams *hp = &v->hp;
+    vit_layout parts[SEER_VISION_MAX_BATCH] = {{0}}, all = {0};
+    int full[SEER_VISION_MAX_BATCH + 1], built = 0, rc = -1;
+    vit_scratch s = {0};
+    for (; built < n; built++) {
+        if (check_input(v, &in[built], err) != 0) goto done;
+        if (vit_layout_build(v, in[built].w, in[built].h, v->cfg.window_attn, &parts[built]) != 0) {
+            seer_error_set(err, "vision: out of memory (layout)");
+            goto done;
+        }
+    }
+    const vit_layout *l = &parts[0];
+    if (n > 1) {
+        if (vit_layout_concat(parts, n, &all) != 0) {
+            seer_error_set(err, "vision: out of memory (layout)");
+            goto done;
+        }
+        l = &all;
+    }
+    int64_t n_seq = l->n_patches + (v->cfg.class_token ? 1 : 0), d = hp->n_embd;
+    full[0] = 0;
+    for (int i = 0; i < n; i++) full[i + 1] = full[i] + parts[i].n_patches;
+    full[n] = (int)n_seq;
+    if (scratch_alloc(&s, v, l, n_seq, n, seer_pool_size(pool)) != 0) {
+        seer_error_set(err, "vision: out of memory for %d input(s) of %lld patches", n, (long long)n_seq);
         goto done;
     }
-    vit_patch_embed(v, pool, px, &l, s.patches, s.x);
-    seer_pixels_free(&made);
+    double fl = 2.0 * (double)l->n_patches * (double)v->patch_w.n_in * (double)d;
+
+    for (int i = 0; i < n; i++) {
+        seer_pixels made = {0}; /* a deferred tile's pixels, for the patch embedding only */
+        const seer_pixels *px = seer_pixels_readable(&in[i], &made);
+        if (!px) {
+            seer_error_set(err, "vision: out of memory for a %dx%d input's pixels", in[i].w, in[i].h);
+            goto done;
+        }
+        vit_patch_embed(v, pool, px, &parts[i], s.patches, s.x + (int64_t)full[i] * d);
+        seer_pixels_free(&made);
+    }
     if (v->cfg.pre_ln) vit_norm_rows(pool, VIT_NORM_LAYER, s.x, s.x, &v->pre_ln, n_seq, d, hp->eps);
     if (v->cfg.rope2d)
-        vit_rope2d_table(l.row, l.col, l.n_patches, v->head_dim, ROPE_BASE, s.rope_cos, s.rope_sin);
+        vit_rope2d_table(l->row, l->col, l->n_patches, v->head_dim, ROPE_BASE, s.rope_cos, s.rope_sin);
     for (int il = 0; il < hp->n_layer; il++) {
         if (cancel && *cancel) {
             seer_error_set(err, "cancelled");
             goto done;
         }
-        run_block(v, pool, il, &l, n_seq, &s, &fl);
-        if (v->deepstack && vit_deepstack_after_block(v, pool, il, s.x, &l, out, &fl, err) != 0) goto done;
+        run_block(v, pool, il, l, n_seq, full, n, &s, &fl);
+        if (v->deepstack && vit_deepstack_after_block(v, pool, il, s.x, l, out[0], &fl, err) != 0) goto done;
     }
     if (cancel && *cancel) {
         seer_error_set(err, "cancelled");
@@ -225,19 +246,50 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
     }
     if (v->cfg.post_ln) vit_norm_rows(pool, v->cfg.norm, s.x, s.x, &v->post_ln, n_seq, d, hp->eps);
 
-    const float *patches_out = s.x + (v->cfg.class_token ? d : 0);
-    switch (hp->projector) {
-    case SEER_PROJ_MLP: rc = vit_project_mlp(v, pool, patches_out, l.n_patches, out, &fl, err); break;
-    case SEER_PROJ_IDEFICS3: rc = vit_project_idefics3(v, pool, patches_out, &l, out, &fl, err); break;
-    case SEER_PROJ_QWEN2VL:
-    case SEER_PROJ_QWEN25VL:
-    case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, &l, out, &fl, err); break;
-    case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, &l, out, &fl, err); break;
-    case SEER_PROJ_INTERNVL: rc = vit_project_internvl(v, pool, patches_out, &l, out, &fl, err); break;
+    rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        const float *patches_out = s.x + (int64_t)full[i] * d + (v->cfg.class_token ? d : 0);
+        const vit_layout *li = &parts[i];
+        switch (hp->projector) {
+        case SEER_PROJ_MLP: rc = vit_project_mlp(v, pool, patches_out, li->n_patches, out[i], &fl, err); break;
+        case SEER_PROJ_IDEFICS3: rc = vit_project_idefics3(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_QWEN2VL:
+        case SEER_PROJ_QWEN25VL:
+        case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_INTERNVL: rc = vit_project_internvl(v, pool, patches_out, li, out[i], &fl, err); break;
+        }
     }
     if (rc == 0 && flops) *flops += fl;
 done:
     free(s.base);
-    vit_layout_free(&l);
+    for (int i = 0; i < built; i++) vit_layout_free(&parts[i]);
+    vit_layout_free(&all);
     return rc;
+}
+
+int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, float *out, const volatile int *cancel,
+                       double *flops, seer_error *err) {
+    if (!v || !out) {
+        seer_error_set(err, "vision: no model or output buffer");
+        return -1;
+    }
+    return encode_pass(v, pool, in, 1, &out, cancel, flops, err);
+}
+
+int seer_vision_encode_batch(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
+                             const volatile int *cancel, double *flops, seer_error *err) {
+    if (!v || !out || n < 1 || n > SEER_VISION_MAX_BATCH) {
+        seer_error_set(err, "vision: no model or outputs, or a batch of %d inputs (1..%d)", n, SEER_VISION_MAX_BATCH);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!out[i]) {
+            seer_error_set(err, "vision: no output buffer for input %d", i + 1);
+            return -1;
+        }
+    if (batchable(v)) return encode_pass(v, pool, in, n, out, cancel, flops, err);
+    for (int i = 0; i < n; i++)
+        if (encode_pass(v, pool, &in[i], 1, &out[i], cancel, flops, err) != 0) return -1;
+    return 0;
 }

@@ -85,3 +85,31 @@ fail:
     vit_layout_free(l);
     return -1;
 }
+
+int vit_layout_concat(const vit_layout *parts, int n, vit_layout *out) {
+    memset(out, 0, sizeof *out);
+    int n_patches = 0, n_segments = 0;
+    for (int i = 0; i < n; i++) {
+        n_patches += parts[i].n_patches;
+        n_segments += parts[i].n_segments;
+    }
+    out->n_patches = n_patches;
+    out->n_segments = n_segments;
+    out->row = malloc((size_t)n_patches * sizeof(int));
+    out->col = malloc((size_t)n_patches * sizeof(int));
+    out->seg_start = malloc((size_t)(n_segments + 1) * sizeof(int));
+    if (!out->row || !out->col || !out->seg_start) {
+        vit_layout_free(out);
+        return -1;
+    }
+    int rows = 0, segs = 0;
+    for (int i = 0; i < n; i++) {
+        const vit_layout *p = &parts[i];
+        memcpy(out->row + rows, p->row, (size_t)p->n_patches * sizeof(int));
+        memcpy(out->col + rows, p->col, (size_t)p->n_patches * sizeof(int));
+        for (int s = 0; s < p->n_segments; s++) out->seg_start[segs++] = rows + p->seg_start[s];
+        rows += p->n_patches;
+    }
+    out->seg_start[segs] = rows;
+    return 0;
+}

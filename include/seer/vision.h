@@ -15,6 +15,7 @@ typedef enum seer_projector {
     SEER_PROJ_QWEN3VL,    /* "qwen3vl_merger": Qwen3-VL, with DeepStack mergers */
     SEER_PROJ_GEMMA3,     /* "gemma3": SigLIP, average pool, soft-embedding norm */
     SEER_PROJ_INTERNVL,   /* "internvl": InternViT, pixel unshuffle, LayerNorm + MLP (mlp1) */
+    SEER_PROJ_PIXTRAL,    /* "pixtral": Pixtral / Mistral Small 3.1 ViT (2-D RoPE), [patch merger,] MLP, [IMG_BREAK] rows */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
@@ -50,7 +51,8 @@ typedef struct seer_vision_hparams {
     int min_tiles, max_tiles;
     int n_pinpoints;
     int pinpoints[SEER_MAX_PINPOINTS][2]; /* (width, height) */
-    int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token) */
+    int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token);
+                                     * pixtral spatial_merge_size (1: Pixtral 12B, no patch merger) */
     int preproc_image_size;         /* idefics3 refined canvas (2048) */
     int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
     /* qwen3vl: blocks whose output also feeds a DeepStack merger (ascending);
@@ -125,5 +127,13 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny);
  * between blocks. FLOPs of the encode are added to *flops when non-NULL. */
 int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, float *out,
                        const volatile int *cancel, double *flops, seer_error *err);
+/* Encodes n inputs (1..SEER_VISION_MAX_BATCH), input i into out[i] as
+ * seer_vision_encode does. Qwen2/2.5-VL towers take them in one pass (the
+ * per-row products over all their rows at once, attention within each
+ * input): the same result, fewer and larger matrix products; other towers
+ * encode them one by one. */
+#define SEER_VISION_MAX_BATCH 16
+int seer_vision_encode_batch(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
+                             const volatile int *cancel, double *flops, seer_error *err);
 
 #endif

@@ -102,6 +102,26 @@ PY
 then echo "FAIL: inputs"; fail=1
 fi
 
+# Batched image encoding: the conformance images and the demo image at 64
+# tokens share one vision pass by default; one by one (--batch 1) gives the
+# same vectors.
+mkdir -p "$tmp/many"; cp "$dir"/images/* "$here/../../assets/images/demo.png" "$tmp/many/"
+for b in 1 8; do
+  "$SEER" embed -m "$model" --mmproj "$mmproj" --image "$tmp/many" --image-max-tokens 64 --batch $b --format jsonl \
+    -t 2 >"$tmp/batch$b.jsonl" 2>"$tmp/err" || { echo "FAIL: --batch $b: $(cat "$tmp/err")"; fail=1; }
+done
+if ! python3 - "$tmp" <<'PY'
+import json, math, sys
+t = sys.argv[1]
+one, many = ([json.loads(l)["embedding"] for l in open(t + "/batch%d.jsonl" % b)] for b in (1, 8))
+assert len(one) == len(many) >= 4, (len(one), len(many))
+worst = max(math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b))) for a, b in zip(one, many))
+assert worst < 1e-5, "batched encoding is %.3g from one by one" % worst
+print("%d images batched: %.2g from one by one" % (len(one), worst))
+PY
+then echo "FAIL: batched encoding"; fail=1
+fi
+
 # Bad input: one clear line, exit 1 or 2, never a crash.
 expect_error() { # status pattern args...
   local want=$1 pat=$2; shift 2
@@ -114,6 +134,7 @@ expect_error 2 "nothing to embed" -m "$model"
 expect_error 2 "needs --mv-proj" -m "$model" -p x --multi
 expect_error 2 "need --mmproj" -m "$model" --image "$here/../../assets/images/demo.png"
 expect_error 2 "--role takes" -m "$model" -p x --role answer
+expect_error 2 "--batch takes" -m "$model" -p x --batch 0
 expect_error 1 "wider than" -m "$model" -p x --dim 100000
 expect_error 1 "mv_proj" -m "$model" -p x --multi --mv-proj "$model"
 mkdir "$tmp/empty"
