@@ -15,7 +15,6 @@ typedef enum seer_projector {
     SEER_PROJ_QWEN3VL,    /* "qwen3vl_merger": Qwen3-VL, with DeepStack mergers */
     SEER_PROJ_GEMMA3,     /* "gemma3": SigLIP, average pool, soft-embedding norm */
     SEER_PROJ_INTERNVL,   /* "internvl": InternViT, pixel unshuffle, LayerNorm + MLP (mlp1) */
-    SEER_PROJ_PIXTRAL,    /* "pixtral": Pixtral / Mistral Small 3.1 ViT (2-D RoPE), [patch merger,] MLP, [IMG_BREAK] rows */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
@@ -51,8 +50,7 @@ typedef struct seer_vision_hparams {
     int min_tiles, max_tiles;
     int n_pinpoints;
     int pinpoints[SEER_MAX_PINPOINTS][2]; /* (width, height) */
-    int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token);
-                                     * pixtral spatial_merge_size (1: Pixtral 12B, no patch merger) */
+    int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token) */
     int preproc_image_size;         /* idefics3 refined canvas (2048) */
     int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
     /* qwen3vl: blocks whose output also feeds a DeepStack merger (ascending);
