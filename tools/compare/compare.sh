@@ -100,10 +100,12 @@ llama_speeds() { # BIN MODEL THREADS -> "pp tg"
 }
 
 llama_encode_ms() { # BIN MODEL MMPROJ THREADS -> the fastest of reps, every image chunk's encode summed
-  # the synthetic files have no chat template; the template does not change the encode
+  # the synthetic files have no chat template; the template does not change the encode.
+  # -c 4096: llama.cpp would otherwise size the KV cache for the model's whole
+  # training context (262k tokens for Qwen3-VL: tens of GB)
   local best="" ms
   for _ in $(seq "$reps"); do
-    ms=$("$1/llama-mtmd-cli" -m "$2" --mmproj "$3" --image "$image" -p "Describe this image." -n 1 -t "$4" --chat-template chatml \
+    ms=$("$1/llama-mtmd-cli" -m "$2" --mmproj "$3" --image "$image" -p "Describe this image." -n 1 -t "$4" -c 4096 --chat-template chatml \
       --temp 0 2>&1 | tee -a "$log" | sed -n 's/.*\(slice encoded\|batch encoding done\) in \([0-9]*\) ms.*/\2/p' | awk '{s+=$1} END {print s+0}')
     if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
   done
