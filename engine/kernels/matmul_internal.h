@@ -9,7 +9,8 @@ void seer_blas_init(void);
 
 /* From how many activation rows on the batched algorithm (int8 GEMM or
  * dequantize + sgemm) beats per-row dot products for weights of `type` on
- * this CPU (measured with tools/kernel-bench). */
+ * this CPU (measured with tools/kernel-bench), for a weight with the decode
+ * kernels' interleaved copy (seer_weight_interleave). */
 int64_t seer_matmul_gemm_min_rows(int type);
 
 /* GEMM: the best batched algorithm (int8 GEMM where the type and CPU allow,
