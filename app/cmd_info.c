@@ -147,7 +147,7 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
 }
 
 /* What seer makes of the projector: its token output and, for Qwen3-VL,
- * Gemma 3 and InternVL, the parts that are not metadata keys (DeepStack
+ * Gemma 3, InternVL and Pixtral, the parts that are not metadata keys (DeepStack
  * layers found by their tensors, the pooling, the tiles). A file seer cannot
  * run says why. */
 static void summarise_projector(const gguf_file *f) {
@@ -179,6 +179,13 @@ static void summarise_projector(const gguf_file *f) {
         printf("%d to %d of %d×%d px (%d grids) + overview, each %d tokens (%d×%d pixel unshuffle)\n", hp.min_tiles,
                hp.max_tiles, hp.image_size, hp.image_size, hp.n_pinpoints, side * side, hp.scale_factor,
                hp.scale_factor);
+    }
+    if (hp.projector == SEER_PROJ_PIXTRAL) {
+        int unit = hp.patch_size * hp.scale_factor;
+        label("grid");
+        printf("any size in %d px steps (%d×%d patch merger%s), 8 to 1024 tokens, [IMG_BREAK] after each row, "
+               "[IMG_END] after the image\n",
+               unit, hp.scale_factor, hp.scale_factor, hp.scale_factor > 1 ? "" : ": none");
     }
     label("embeddings");
     if (hp.n_deepstack > 0)

@@ -52,7 +52,7 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     double tokens = px + (hp->projector == SEER_PROJ_MLP || hp->projector == SEER_PROJ_INTERNVL ? 1 : 0); /* class token */
     /* patch embedding: a 3·p·p → d product per patch; Qwen's kernel spans two frames */
     double flops = 2.0 * px * (qwen ? 2 : 1) * 3.0 * p * p * d;
-    int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL ? 3 : 2; /* gated (SiLU) FFN has three */
+    int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ? 3 : 2; /* gated (SiLU) FFN has three */
     double full_pairs = tokens * tokens;
     double window_pairs = hp->projector == SEER_PROJ_QWEN25VL
                               ? window_attention_pairs(w / p / 2, h / p / 2, p) : full_pairs;
@@ -75,6 +75,10 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
         break;
     case SEER_PROJ_INTERNVL: /* shuffle s², mlp.1 (d·s² → out) and mlp.3 (out → out) per token */
         flops += 2.0 * px * d * out + 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) * out * out;
+        break;
+    case SEER_PROJ_PIXTRAL: /* [patch merger d·s² → d per merged token,] mm.1 (d → out), mm.2 (out → out) */
+        flops += 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) *
+                 ((hp->scale_factor > 1 ? d * d * hp->scale_factor * hp->scale_factor : 0) + d * out + out * out);
         break;
     }
     return flops;

@@ -21,6 +21,8 @@ seer_chat_style seer_chat_detect(const char *t) {
                                                         : SEER_CHAT_QWEN3VL;
     if (has(t, "<|start_header_id|>")) return SEER_CHAT_LLAMA3;
     if (has(t, "<start_of_turn>")) return SEER_CHAT_GEMMA;
+    /* Mistral Small 3.x writes its system prompt in [SYSTEM_PROMPT] tags (v7) */
+    if (has(t, "[SYSTEM_PROMPT]")) return SEER_CHAT_MISTRAL_V7;
     if (has(t, "[INST]")) return has(t, "<<SYS>>") ? SEER_CHAT_LLAMA2 : SEER_CHAT_MISTRAL;
     /* Vicuna writes "USER:" literally; LLaVA's HF template upper-cases the role. */
     if (has(t, "ASSISTANT:") && (has(t, "USER:") || has(t, ".upper()"))) return SEER_CHAT_VICUNA;
@@ -33,12 +35,13 @@ static const style_name NAMES[] = {
     {"chatml", SEER_CHAT_CHATML},   {"vicuna", SEER_CHAT_VICUNA},     {"llama2", SEER_CHAT_LLAMA2},
     {"llama3", SEER_CHAT_LLAMA3},   {"mistral", SEER_CHAT_MISTRAL},   {"gemma", SEER_CHAT_GEMMA},
     {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},   {"qwen3vl", SEER_CHAT_QWEN3VL},
-    {"qwen3vl-thinking", SEER_CHAT_QWEN3VL_THINKING},
+    {"qwen3vl-thinking", SEER_CHAT_QWEN3VL_THINKING}, {"mistral-v7", SEER_CHAT_MISTRAL_V7},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},
     {"idefics3", SEER_CHAT_SMOLVLM}, {"llama-2", SEER_CHAT_LLAMA2},   {"llama-3", SEER_CHAT_LLAMA3},
     {"qwen3-vl", SEER_CHAT_QWEN3VL}, {"gemma3", SEER_CHAT_GEMMA},     {"gemma-3", SEER_CHAT_GEMMA},
+    {"mistral-v7-tekken", SEER_CHAT_MISTRAL_V7}, {"mistral-small", SEER_CHAT_MISTRAL_V7},
 };
 
 seer_chat_style seer_chat_from_name(const char *name) {

@@ -129,6 +129,17 @@ static void render_mistral(out_str *o, const seer_chat_msg *msgs, int n) {
     }
 }
 
+/* Mistral Small 3.x (v7 tekken), as its template writes it: no spaces
+ * inside the tags, the system prompt in its own tags, "answer</s>". (llama.cpp
+ * renders it with v7's spaces unless told "mistral-v7-tekken".) */
+static void render_mistral_v7(out_str *o, const seer_chat_msg *msgs, int n) {
+    for (int i = 0; i < n; i++) {
+        if (role_is(&msgs[i], "system")) put(o, "[SYSTEM_PROMPT]", content_of(&msgs[i]), "[/SYSTEM_PROMPT]", NULL);
+        else if (role_is(&msgs[i], "assistant")) put(o, content_of(&msgs[i]), "</s>", NULL);
+        else put(o, "[INST]", content_of(&msgs[i]), "[/INST]", NULL);
+    }
+}
+
 /* Gemma (3): roles user/model; a system prompt prefixes the first turn. */
 static void render_gemma(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
     int start = 0;
@@ -179,6 +190,7 @@ char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs,
     case SEER_CHAT_LLAMA2: render_llama2(&o, msgs, n_msgs); break;
     case SEER_CHAT_LLAMA3: render_llama3(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_MISTRAL: render_mistral(&o, msgs, n_msgs); break;
+    case SEER_CHAT_MISTRAL_V7: render_mistral_v7(&o, msgs, n_msgs); break;
     case SEER_CHAT_GEMMA: render_gemma(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_SMOLVLM: render_smolvlm(&o, msgs, n_msgs, add_generation_prompt); break;
     default:

@@ -196,6 +196,7 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
         rc = original ? preprocess_qwen_original(hp, img, out, err) : preprocess_qwen(hp, img, out, err);
         break;
     case SEER_PROJ_QWEN3VL: rc = preprocess_qwen3vl(hp, img, out, err); break;
+    case SEER_PROJ_PIXTRAL: rc = preprocess_pixtral(hp, img, out, err); break;
     case SEER_PROJ_INTERNVL:
         rc = original ? preprocess_internvl_original(hp, img, out, err) : preprocess_internvl(hp, img, out, err);
         break;

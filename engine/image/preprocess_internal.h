@@ -86,6 +86,9 @@ int preprocess_gemma3_original(const seer_vision_hparams *hp, const seer_image *
 int preprocess_qwen3vl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
 int preprocess_gemma3(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
+/* Pixtral / Mistral Small 3.1 as llama.cpp prepares them (both modes). */
+int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                       seer_error *err);
 /* InternVL as llama.cpp prepares it: tiles of the best grid, then the overview. */
 int preprocess_internvl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                         seer_error *err);

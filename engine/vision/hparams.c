@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, pixtral"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -26,6 +26,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"qwen3vl_merger", SEER_PROJ_QWEN3VL},
         {"gemma3", SEER_PROJ_GEMMA3},
         {"internvl", SEER_PROJ_INTERNVL},
+        {"pixtral", SEER_PROJ_PIXTRAL},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -55,7 +56,8 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_INTERNVL: return tensor_n_out(f, "mm.model.mlp.3.weight");
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
-    case SEER_PROJ_QWEN3VL: return tensor_n_out(f, "mm.2.weight");
+    case SEER_PROJ_QWEN3VL:
+    case SEER_PROJ_PIXTRAL: return tensor_n_out(f, "mm.2.weight");
     case SEER_PROJ_GEMMA3: { /* stored transposed: [n_text, n_v] */
         const gguf_tensor *t = gguf_find_tensor(f, "mm.input_projection.weight");
         return t && t->n_dims == 2 && t->ne[0] > 0 && t->ne[0] <= MAX_WIDTH ? (int)t->ne[0] : 0;
@@ -290,6 +292,12 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         hp->preproc_image_size = (int)pre;
     }
     if (hp->projector == SEER_PROJ_INTERNVL && internvl_check(f, hp, err) != 0) return -1;
+    if (hp->projector == SEER_PROJ_PIXTRAL) {
+        /* Mistral Small 3.1's patch merger (absent: Pixtral 12B, 1); llama.cpp's graph takes any size */
+        int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 1);
+        if (check_range(f, "clip.vision.spatial_merge_size", m, 1, 8, err)) return -1;
+        hp->scale_factor = (int)m;
+    }
     if (hp->projector == SEER_PROJ_QWEN25VL) {
         int64_t n = gguf_get_int(f, "clip.vision.n_wa_pattern", 0);
         if (check_range(f, "clip.vision.n_wa_pattern", n, 0, MAX_LAYERS, err)) return -1;
@@ -305,7 +313,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         }
         if (read_deepstack(f, hp, err) != 0) return -1;
     }
-    if (seer_projector_mrope(hp->projector)) {
+    if (seer_projector_mrope(hp->projector) || hp->projector == SEER_PROJ_PIXTRAL) {
         if ((n_embd / n_head) % 4 != 0) {
             seer_error_set(err, "%s: head size %lld is not a multiple of 4 (2-D rotary embedding)", file_label(f),
                            (long long)(n_embd / n_head));

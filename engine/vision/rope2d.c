@@ -1,18 +1,21 @@
-/* 2-D rotary position embedding of the Qwen2-VL / Qwen2.5-VL vision tower:
- * NEOX pairs (i, i + d/2); the first half of the pairs encodes the patch
- * row, the second half the patch column, each with its own frequency ladder.
- * The angles are tabulated once per encode (they do not change per block). */
+/* 2-D rotary position embedding of the Qwen2-VL / Qwen2.5-VL and Pixtral
+ * vision towers: NEOX pairs (i, i + d/2); the first half of the pairs
+ * encodes the patch row, the second half the patch column, each with its
+ * own frequency ladder (Pixtral's column on the odd rungs). The angles are
+ * tabulated once per encode (they do not change per block). */
 #include <math.h>
 
 #include "vision/vision_internal.h"
 
-void vit_rope2d_table(const int *row, const int *col, int n, int d, float base, float *cos_t, float *sin_t) {
+void vit_rope2d_table(const int *row, const int *col, int n, int d, float base, bool odd_cols, float *cos_t,
+                      float *sin_t) {
     int half = d / 2, quarter = d / 4;
     for (int t = 0; t < n; t++) {
         for (int i = 0; i < half; i++) {
             int j = i < quarter ? i : i - quarter;
             double pos = i < quarter ? row[t] : col[t];
-            double theta = pos * pow((double)base, -4.0 * j / d);
+            double rung = i >= quarter && odd_cols ? 4.0 * j + 2.0 : 4.0 * j;
+            double theta = pos * pow((double)base, -rung / d);
             cos_t[(size_t)t * half + i] = (float)cos(theta);
             sin_t[(size_t)t * half + i] = (float)sin(theta);
         }

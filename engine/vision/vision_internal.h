@@ -46,6 +46,8 @@ typedef struct vit_config {
     bool pos_interp;      /* Qwen3-VL: the learned square grid interpolated to the patch grid */
     bool pre_ln, post_ln;
     bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
+    bool rope2d_raster;   /* Pixtral: the same rotation on raster-ordered patches, the column pairs on the
+                           * odd frequencies (base^(−(4j+2)/d)); q/k rows un-permuted at load (see vision_load.c) */
     bool window_attn;     /* Qwen2.5-VL: windowed blocks except every n_wa_pattern-th */
     bool mlp_norm;        /* LLaVA "mlp_norm" projector */
 } vit_config;
@@ -69,8 +71,11 @@ struct seer_vision {
     /* Projector: mlp (mm.0, mm.2 | mlp_norm: mm.0, mm.1 LN, mm.3, mm.4 LN),
      * idefics3 (fc), qwen merger (mm.0, mm.2), gemma3 (mm0: the input
      * projection, transposed at load; mm_ln1: the soft-embedding RMSNorm),
-     * internvl (mm_ln1: mlp.0 LayerNorm; mm0, mm2: mlp.1, mlp.3). */
-    vit_linear mm0, mm2;
+     * internvl (mm_ln1: mlp.0 LayerNorm; mm0, mm2: mlp.1, mlp.3),
+     * pixtral (mm_ln1: input_norm, merger: patch_merger (Mistral Small 3.1);
+     * mm0, mm2: mm.1, mm.2; img_break: the [IMG_BREAK] embedding). */
+    vit_linear mm0, mm2, merger;
+    const float *img_break;
     vit_norm_params mm_ln1, mm_ln2;
     vit_deepstack *deepstack; /* [hp.n_deepstack] */
 
@@ -117,8 +122,11 @@ void vit_layout_free(vit_layout *l);
 /* ---- 2-D rotary embedding (rope2d.c) ---- */
 
 /* cos/sin table [n][d/2] for head size d: pair i < d/4 turns by
- * row·base^(−4i/d), pair d/4 ≤ i < d/2 by col·base^(−4(i−d/4)/d). */
-void vit_rope2d_table(const int *row, const int *col, int n, int d, float base, float *cos_t, float *sin_t);
+ * row·base^(−4i/d), pair d/4 ≤ i < d/2 by col·base^(−4(i−d/4)/d), or with
+ * odd_cols by col·base^(−(4(i−d/4)+2)/d) (Pixtral: ggml's rope over each
+ * half, the second with freq_scale base^(−2/d)). */
+void vit_rope2d_table(const int *row, const int *col, int n, int d, float base, bool odd_cols, float *cos_t,
+                      float *sin_t);
 /* Rotates every head of n rows of x ([n][n_head·d], NEOX pairs (i, i+d/2)). */
 void vit_rope2d_apply(float *x, int64_t n, int n_head, int d, const float *cos_t, const float *sin_t);
 
@@ -163,6 +171,8 @@ int vit_project_gemma3(const struct seer_vision *v, seer_pool *pool, const float
                        double *flops, seer_error *err);
 int vit_project_internvl(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                          float *out, double *flops, seer_error *err);
+int vit_project_pixtral(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
+                        float *out, double *flops, seer_error *err);
 /* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row
  * (i, j) of the (gh/s)×(gw/s) grid concatenates, dy outer and dx inner, the
  * rows of patch (s·i + dy, s·j + dx). out holds gw·gh·n_embd floats. */

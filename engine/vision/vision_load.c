@@ -161,7 +161,7 @@ static void pick_config(seer_vision *v) {
     const seer_vision_hparams *hp = &v->hp;
     vit_config *c = &v->cfg;
     memset(c, 0, sizeof *c);
-    c->norm = hp->projector == SEER_PROJ_QWEN25VL ? VIT_NORM_RMS : VIT_NORM_LAYER;
+    c->norm = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ? VIT_NORM_RMS : VIT_NORM_LAYER;
     c->act = hp->use_silu ? VIT_ACT_SILU : hp->use_gelu ? VIT_ACT_GELU_TANH : VIT_ACT_QUICK_GELU;
     c->gated_mlp = gguf_find_tensor(v->gguf, "v.blk.0.ffn_gate.weight") != NULL;
     c->class_token = gguf_find_tensor(v->gguf, "v.class_embd") != NULL;
@@ -169,7 +169,8 @@ static void pick_config(seer_vision *v) {
     c->pre_ln = gguf_find_tensor(v->gguf, "v.pre_ln.weight") != NULL;
     c->post_ln = gguf_find_tensor(v->gguf, "v.post_ln.weight") != NULL;
     c->pos_interp = c->pos_embd && hp->projector == SEER_PROJ_QWEN3VL;
-    c->rope2d = seer_projector_mrope(hp->projector);
+    c->rope2d_raster = hp->projector == SEER_PROJ_PIXTRAL;
+    c->rope2d = seer_projector_mrope(hp->projector) || c->rope2d_raster;
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
     c->mlp_norm = hp->projector == SEER_PROJ_MLP && strcmp(hp->projector_name, "mlp_norm") == 0;
 }
@@ -190,6 +191,31 @@ static int load_fused_qkv(seer_vision *v, const char *prefix, vit_block *b, seer
     return 0;
 }
 
+/* llama.cpp's converter permutes Pixtral's q/k rows so that ggml's rope
+ * turns adjacent pairs (2i, 2i+1) of each head; the checkpoint has them as
+ * rotate-half pairs (i, i + d/2). Rows go back to that order (a copy), so the
+ * NEOX rotation of rope2d.c applies: the same scores, q and k permuted alike. */
+static int unpermute_rope_rows(seer_vision *v, vit_linear *lin, seer_error *err) {
+    int d = v->head_dim, n_head = (int)(lin->w.n_out / d);
+    size_t rb = lin->w.row_bytes;
+    char *rows = own_alloc(v, rb * (size_t)lin->w.n_out);
+    float *bias = lin->b ? own_alloc(v, sizeof(float) * (size_t)lin->w.n_out) : NULL;
+    if (!rows || (lin->b && !bias)) {
+        seer_error_set(err, "%s: out of memory", label(v));
+        return -1;
+    }
+    for (int h = 0; h < n_head; h++) {
+        for (int i = 0; i < d; i++) { /* new row i ← old row 2·(i mod d/2) + (i ≥ d/2) */
+            size_t src = (size_t)h * d + 2 * (i % (d / 2)) + (i >= d / 2), dst = (size_t)h * d + i;
+            memcpy(rows + dst * rb, (const char *)lin->w.data + src * rb, rb);
+            if (bias) bias[dst] = lin->b[src];
+        }
+    }
+    lin->w.data = rows;
+    if (bias) lin->b = bias;
+    return 0;
+}
+
 static int load_block(seer_vision *v, int i, seer_error *err) {
     const seer_vision_hparams *hp = &v->hp;
     vit_block *b = &v->blocks[i];
@@ -206,6 +232,7 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
                load_linear(v, NAME("attn_v"), d, d, true, &b->v, err)) {
         return -1;
     }
+    if (v->cfg.rope2d_raster && (unpermute_rope_rows(v, &b->q, err) || unpermute_rope_rows(v, &b->k, err))) return -1;
     /* Legacy LLaVA converters swap the names: their ffn_down is width → n_ff. */
     const gguf_tensor *down = gguf_find_tensor(v->gguf, NAME("ffn_down.weight"));
     bool swapped = down && down->ne[0] == d && down->ne[1] != d;
@@ -321,6 +348,17 @@ static int load_projector(seer_vision *v, seer_error *err) {
                    ? -1
                    : 0;
     }
+    case SEER_PROJ_PIXTRAL: {
+        int64_t s = hp->scale_factor;
+        if (s > 1 && (load_norm(v, "mm.input_norm", d, true, &v->mm_ln1, err) ||
+                      load_linear(v, "mm.patch_merger", d * s * s, d, true, &v->merger, err)))
+            return -1;
+        return load_linear(v, "mm.1", d, -1, true, &v->mm0, err) ||
+                       load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err) ||
+                       load_vec(v, "v.token_embd.img_break", out, true, &v->img_break, err)
+                   ? -1
+                   : 0;
+    }
     }
     return -1;
 }
@@ -410,6 +448,10 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     case SEER_PROJ_GEMMA3:
     case SEER_PROJ_INTERNVL:
         *nx = (gw / hp->scale_factor) * (gh / hp->scale_factor);
+        *ny = 1;
+        return;
+    case SEER_PROJ_PIXTRAL:
+        *nx = seer_pixtral_n_tokens(hp, w, h);
         *ny = 1;
         return;
     case SEER_PROJ_MLP:

@@ -157,7 +157,8 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
             return -1;
         }
     } else {
-        int unit = v->cfg.rope2d                         ? 2 * hp->patch_size
+        int unit = hp->projector == SEER_PROJ_PIXTRAL    ? hp->patch_size * hp->scale_factor
+                   : v->cfg.rope2d                       ? 2 * hp->patch_size
                    : hp->projector == SEER_PROJ_GEMMA3 ? hp->patch_size * hp->scale_factor
                                                        : hp->patch_size;
         if (in->w % unit != 0 || in->h % unit != 0) {
@@ -229,9 +230,10 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         vit_patch_embed(v, pool, px, &parts[i], s.patches, s.x + (int64_t)full[i] * d);
         seer_pixels_free(&made);
     }
-    if (v->cfg.pre_ln) vit_norm_rows(pool, VIT_NORM_LAYER, s.x, s.x, &v->pre_ln, n_seq, d, hp->eps);
+    if (v->cfg.pre_ln) vit_norm_rows(pool, v->cfg.norm, s.x, s.x, &v->pre_ln, n_seq, d, hp->eps);
     if (v->cfg.rope2d)
-        vit_rope2d_table(l->row, l->col, l->n_patches, v->head_dim, ROPE_BASE, s.rope_cos, s.rope_sin);
+        vit_rope2d_table(l->row, l->col, l->n_patches, v->head_dim, ROPE_BASE, v->cfg.rope2d_raster, s.rope_cos,
+                         s.rope_sin);
     for (int il = 0; il < hp->n_layer; il++) {
         if (cancel && *cancel) {
             seer_error_set(err, "cancelled");
@@ -258,6 +260,7 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_INTERNVL: rc = vit_project_internvl(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_PIXTRAL: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;
         }
     }
     if (rc == 0 && flops) *flops += fl;

@@ -45,7 +45,7 @@ int vit_layout_build(const seer_vision *v, int w, int h, bool windows, vit_layou
     l->col = malloc((size_t)n * sizeof(int));
     if (!l->row || !l->col) goto fail;
 
-    if (!v->cfg.rope2d) {
+    if (!v->cfg.rope2d || v->cfg.rope2d_raster) {
         for (int i = 0; i < n; i++) {
             l->row[i] = i / l->gw;
             l->col[i] = i % l->gw;

@@ -9,6 +9,7 @@ typedef enum seer_chat_style {
     SEER_CHAT_MISTRAL, SEER_CHAT_GEMMA, SEER_CHAT_SMOLVLM, SEER_CHAT_QWEN2VL,
     SEER_CHAT_QWEN3VL, /* ChatML with vision, no default system prompt */
     SEER_CHAT_QWEN3VL_THINKING, /* the same; replies open with <think>, past reasoning is dropped */
+    SEER_CHAT_MISTRAL_V7, /* Mistral Small 3.1 / 3.2 (v7 tekken): [SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]…[/INST] */
 } seer_chat_style;
 
 typedef struct seer_chat_msg {
@@ -21,7 +22,7 @@ typedef struct seer_chat_msg {
 /* Detects the style from a Jinja template text (NULL → UNKNOWN). */
 seer_chat_style seer_chat_detect(const char *template_text);
 /* By name: "chatml", "vicuna", "llama2", "llama3", "mistral", "gemma", "smolvlm", "qwen2vl", "qwen3vl",
- * "qwen3vl-thinking". */
+ * "qwen3vl-thinking", "mistral-v7". */
 seer_chat_style seer_chat_from_name(const char *name);
 const char *seer_chat_style_name(seer_chat_style s);
 /* The style for a model: the one its template text shows, else a fallback

@@ -15,6 +15,7 @@ typedef enum seer_projector {
     SEER_PROJ_QWEN3VL,    /* "qwen3vl_merger": Qwen3-VL, with DeepStack mergers */
     SEER_PROJ_GEMMA3,     /* "gemma3": SigLIP, average pool, soft-embedding norm */
     SEER_PROJ_INTERNVL,   /* "internvl": InternViT, pixel unshuffle, LayerNorm + MLP (mlp1) */
+    SEER_PROJ_PIXTRAL,    /* "pixtral": Pixtral / Mistral Small 3.1 ViT (2-D RoPE), [patch merger,] MLP, [IMG_BREAK] rows */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
@@ -50,7 +51,8 @@ typedef struct seer_vision_hparams {
     int min_tiles, max_tiles;
     int n_pinpoints;
     int pinpoints[SEER_MAX_PINPOINTS][2]; /* (width, height) */
-    int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token) */
+    int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token);
+                                     * pixtral spatial_merge_size (1: Pixtral 12B, no patch merger) */
     int preproc_image_size;         /* idefics3 refined canvas (2048) */
     int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
     /* qwen3vl: blocks whose output also feeds a DeepStack merger (ascending);
@@ -61,6 +63,14 @@ typedef struct seer_vision_hparams {
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
     int max_image_tokens;           /* Qwen2/2.5-VL original mode: merged tokens per image at most (0: 4096) */
 } seer_vision_hparams;
+
+/* Pixtral's image tokens for a w×h input: the merged patch grid row by row,
+ * an [IMG_BREAK] row after each but the last. */
+static inline int seer_pixtral_n_tokens(const seer_vision_hparams *hp, int w, int h) {
+    int unit = hp->patch_size * (hp->scale_factor > 0 ? hp->scale_factor : 1);
+    int px = w / unit, py = h / unit;
+    return px > 0 && py > 0 ? px * py + py - 1 : 0;
+}
 
 /* Reads and checks the clip.* metadata; unsupported projectors are an error
  * naming them. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `seer info` on Qwen3-VL, Gemma 3 and InternVL mmproj files (the conformance cases'):
+# `seer info` on Qwen3-VL, Gemma 3, InternVL and Pixtral mmproj files (the conformance cases'):
 # the parts that are not metadata keys are described — DeepStack blocks and
 # the row width they make, Gemma 3's pooling — and a projector seer cannot
 # run says why in one line.
@@ -36,6 +36,16 @@ if [ -f "$i" ]; then
     || fail "internvl: tiles line"$'\n'"$out"
   checked=$((checked + 1))
 fi
+
+for c in pixtral-f32:16:1×1:': none' mistral3-q8_0:32:2×2:''; do
+  IFS=: read -r name step merge none <<<"$c"
+  m="$cases/$name/mmproj.gguf"
+  [ -f "$m" ] || continue
+  out=$("$SEER" info "$m") || fail "seer info $m"
+  echo "$out" | grep -qF "grid          any size in $step px steps ($merge patch merger$none), 8 to 1024 tokens, [IMG_BREAK] after each row, [IMG_END] after the image" \
+    || fail "$name: grid line"$'\n'"$out"
+  checked=$((checked + 1))
+done
 
 # A projector seer does not run: the support line names it (LDP is MobileVLM's).
 tmp=$(mktemp -d)

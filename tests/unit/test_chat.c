@@ -45,6 +45,8 @@ static const expected_render EXPECTED[] = {
     {SEER_CHAT_LLAMA3, false, false, "<|start_header_id|>user<|end_header_id|>\n\nWhat is in this picture?<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\nA cat.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nAnd its colour?<|eot_id|>"},
     {SEER_CHAT_MISTRAL, false, true, "[INST]   What is in this picture?\n [/INST]A cat. </s>[INST] And its colour? [/INST]"},
     {SEER_CHAT_MISTRAL, false, false, "[INST]   What is in this picture?\n [/INST]A cat. </s>[INST] And its colour? [/INST]"},
+    {SEER_CHAT_MISTRAL_V7, true, true, "[SYSTEM_PROMPT]You are a terse assistant.[/SYSTEM_PROMPT][INST]  What is in this picture?\n[/INST]A cat. </s>[INST]And its colour?[/INST]"},
+    {SEER_CHAT_MISTRAL_V7, false, false, "[INST]  What is in this picture?\n[/INST]A cat. </s>[INST]And its colour?[/INST]"},
     {SEER_CHAT_GEMMA, true, true, "<start_of_turn>user\nYou are a terse assistant.\n\nWhat is in this picture?<end_of_turn>\n<start_of_turn>model\nA cat.<end_of_turn>\n<start_of_turn>user\nAnd its colour?<end_of_turn>\n<start_of_turn>model\n"},
     {SEER_CHAT_GEMMA, true, false, "<start_of_turn>user\nYou are a terse assistant.\n\nWhat is in this picture?<end_of_turn>\n<start_of_turn>model\nA cat.<end_of_turn>\n<start_of_turn>user\nAnd its colour?<end_of_turn>\n"},
     {SEER_CHAT_GEMMA, false, true, "<start_of_turn>user\nWhat is in this picture?<end_of_turn>\n<start_of_turn>model\nA cat.<end_of_turn>\n<start_of_turn>user\nAnd its colour?<end_of_turn>\n<start_of_turn>model\n"},
@@ -87,6 +89,8 @@ static void check_detect(void) {
     CHECK(seer_chat_detect("{{ system_message }} USER: {{ content }} ASSISTANT: {{ answer }}</s>") == SEER_CHAT_VICUNA);
     CHECK(seer_chat_detect("{% set content = '<<SYS>>\\n' + system_message %}{{ bos_token + '[INST] ' + content.strip() + ' [/INST]' }}") == SEER_CHAT_LLAMA2);
     CHECK(seer_chat_detect("{{ bos_token }}{% if message['role'] == 'user' %}{{ '[INST] ' + message['content'] + ' [/INST]' }}") == SEER_CHAT_MISTRAL);
+    /* Mistral Small 3.1 */
+    CHECK(seer_chat_detect("{{- bos_token }}{{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}{{- '[INST]' + message['content'] + '[/INST]' }}") == SEER_CHAT_MISTRAL_V7);
     CHECK(seer_chat_detect("{% set content = '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' %}") == SEER_CHAT_LLAMA3);
     CHECK(seer_chat_detect("{{ '<start_of_turn>' + role + '\n' }}{{ '<end_of_turn>\n' }}") == SEER_CHAT_GEMMA);
     CHECK(seer_chat_detect("{{'<|user|>' + '\n' + message['content'] + '<|end|>'}}") == SEER_CHAT_UNKNOWN);

@@ -51,10 +51,20 @@ static void test_rope_table(void) {
     enum { D = 16, N = 3 };
     int row[N] = {0, 5, 2}, col[N] = {0, 1, 7};
     float c[N * D / 2], s[N * D / 2];
-    vit_rope2d_table(row, col, N, D, 10000.0f, c, s);
+    vit_rope2d_table(row, col, N, D, 10000.0f, false, c, s);
     for (int t = 0; t < N; t++) {
         for (int i = 0; i < D / 2; i++) {
             double ang = i < D / 4 ? row[t] * pow(10000.0, -4.0 * i / D) : col[t] * pow(10000.0, -4.0 * (i - D / 4) / D);
+            CHECK_NEAR(c[t * D / 2 + i], cos(ang), 1e-6);
+            CHECK_NEAR(s[t * D / 2 + i], sin(ang), 1e-6);
+        }
+    }
+    /* Pixtral: the column pairs on the odd rungs base^(−(4j+2)/d) */
+    vit_rope2d_table(row, col, N, D, 10000.0f, true, c, s);
+    for (int t = 0; t < N; t++) {
+        for (int i = 0; i < D / 2; i++) {
+            double ang = i < D / 4 ? row[t] * pow(10000.0, -4.0 * i / D)
+                                   : col[t] * pow(10000.0, -(4.0 * (i - D / 4) + 2.0) / D);
             CHECK_NEAR(c[t * D / 2 + i], cos(ang), 1e-6);
             CHECK_NEAR(s[t * D / 2 + i], sin(ang), 1e-6);
         }
@@ -69,7 +79,7 @@ static void test_rope_table(void) {
     }
     int pr[4] = {3, 1, 10, 8}, pc[4] = {2, 6, 5, 9}; /* pairs (0,1) and (2,3): same offset (+2, -4) */
     float ct[4 * D / 2], stt[4 * D / 2], rq[2][D], rk[2][D];
-    vit_rope2d_table(pr, pc, 4, D, 10000.0f, ct, stt);
+    vit_rope2d_table(pr, pc, 4, D, 10000.0f, false, ct, stt);
     for (int p = 0; p < 2; p++) {
         memcpy(rq[p], q, sizeof q);
         memcpy(rk[p], k, sizeof k);
@@ -219,7 +229,7 @@ static void test_unsupported_projector(void) {
     char want[600];
     snprintf(want, sizeof want,
              "%s: projector type 'ldp' is not supported (supported: mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, "
-             "qwen3vl_merger, gemma3, internvl)",
+             "qwen3vl_merger, gemma3, internvl, pixtral)",
              path);
     CHECK_MSG(strcmp(err.msg, want) == 0, "error was: %s", err.msg);
 }

@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+"""Random-weight Pixtral / Mistral Small 3.1 GGUF files in the layout llama.cpp's converter writes.
+
+mmproj (`clip`, projector `pixtral`) as conversion/llava.py LlavaVisionModel
+writes it for the HF checkpoints: patch convolution without bias, v.pre_ln
+(ln_pre, RMSNorm, weight only), RMSNorm blocks (ln1 / ln2) with bias-free
+q/k/v/out and a SiLU-gated FFN (ffn_gate, ffn_up, ffn_down; clip.use_silu),
+no position table (2-D RoPE, theta 10000, fixed in llama.cpp), no post-LN;
+v.token_embd.img_break (the LLM's [IMG_BREAK] embedding row, as the
+converter extracts it); the LLaVA projector mm.1 -> GELU -> mm.2 (biases
+optional: Pixtral 12B has them, Mistral Small 3.1 not). Mistral Small 3.1
+adds mm.input_norm (RMSNorm) and mm.patch_merger (2x2 unfold, 4*width ->
+width) with clip.vision.spatial_merge_size 2. CLIP mean / std. Only the sizes
+are small (width 64, image_size 1024 kept as the converter writes it).
+LLM: llama (GQA, gated FFN, untied head), rope base 1e6. Vocabulary: byte-level
+BPE learned by gen_qwen3vl.learn_bpe with Mistral's control tokens first
+([IMG] 10, [IMG_BREAK] 12, [IMG_END] 13 as in Tekken), pre-tokenizer tekken,
+BOS <s>, EOS </s>, a Mistral Small 3.1 style ([SYSTEM_PROMPT], [INST]) template.
+
+Usage: gen_pixtral.py --llama-cpp DIR --config NAME --out DIR [--mmproj-f16]
+       (writes DIR/model.gguf (F32) and DIR/mmproj.gguf)
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import refgen_common as rc  # noqa: E402
+import gen_qwen3vl as q3  # noqa: E402  (vocabulary learner and corpus)
+
+CONFIGS = {
+    "pixtral-f32": dict(seed=2451, name="Pixtral tiny random", n_embd=128, n_layer=3, n_head=4, n_head_kv=2,
+                        n_ff=256, merger=False,
+                        v=dict(width=64, ff=160, blocks=3, heads=4, image_size=1024, patch=16)),
+    # widths that are multiples of 32 for Q8_0 (llama-quantize)
+    "mistral3-q8src": dict(seed=2462, name="Mistral Small 3.1 tiny random (Q8_0 source)", n_embd=128, n_layer=3,
+                           n_head=4, n_head_kv=2, n_ff=256, merger=True,
+                           v=dict(width=64, ff=192, blocks=3, heads=4, image_size=1024, patch=16, merge=2)),
+}
+
+MISTRAL_CONTROL = [
+    "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
+    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]",
+]
+VOCAB_SIZE = 1024
+
+CHAT_TEMPLATE = (
+    "{{- bos_token }}"
+    "{%- if messages[0]['role'] == 'system' %}"
+    "{{- '[SYSTEM_PROMPT]' + messages[0]['content'] + '[/SYSTEM_PROMPT]' }}"
+    "{%- set loop_messages = messages[1:] %}"
+    "{%- else %}{%- set loop_messages = messages %}{%- endif %}"
+    "{%- for message in loop_messages %}"
+    "{%- if message['role'] == 'user' %}"
+    "{%- if message['content'] is string %}{{- '[INST]' + message['content'] + '[/INST]' }}"
+    "{%- else %}{{- '[INST]' }}{%- for block in message['content'] %}"
+    "{%- if block['type'] == 'text' %}{{- block['text'] }}"
+    "{%- elif block['type'] in ['image', 'image_url'] %}{{- '[IMG]' }}{%- endif %}"
+    "{%- endfor %}{{- '[/INST]' }}{%- endif %}"
+    "{%- elif message['role'] == 'assistant' %}{{- message['content'] + eos_token }}"
+    "{%- endif %}"
+    "{%- endfor %}"
+)
+
+
+def build_vocab(tt):
+    byte_tokens, merges = q3.learn_bpe(q3.CORPUS, 600)
+    toks = list(MISTRAL_CONTROL)
+    types = [tt.CONTROL] * len(toks)
+    for t in byte_tokens + [a + b for a, b in merges]:
+        if t not in toks:
+            toks.append(t)
+            types.append(tt.NORMAL)
+    while len(toks) < VOCAB_SIZE:
+        toks.append(f"<SPECIAL_{len(toks)}>")
+        types.append(tt.UNUSED)
+    return toks, types, [f"{a} {b}" for a, b in merges]
+
+
+def llm_tensors(cfg, W, n_vocab):
+    e, nh, nkv = cfg["n_embd"], cfg["n_head"], cfg["n_head_kv"]
+    hd = e // nh
+    out = [("token_embd.weight", W.normal((n_vocab, e), 1.0))]
+    for i in range(cfg["n_layer"]):
+        b = f"blk.{i}."
+        out += [(b + "attn_norm.weight", W.around_one(e))]
+        out += rc.attention_tensors(W, b, e, nh, nkv, hd)
+        out += [(b + "ffn_norm.weight", W.around_one(e))]
+        out += rc.glu_ffn_tensors(W, b, e, cfg["n_ff"])
+    out += [("output_norm.weight", W.around_one(e)), ("output.weight", W.linear(n_vocab, e, gain=3.0))]
+    return out
+
+
+def llm_kv(gguf, cfg, vocab):
+    toks, types, merges = vocab
+    e, nh = cfg["n_embd"], cfg["n_head"]
+    kv = rc.text_model_kv(gguf, cfg["name"], cfg["n_layer"], 131072, e, cfg["n_ff"], nh, cfg["n_head_kv"])
+    kv += [
+        ("add_rope_freq_base", 1000000000.0),
+        ("add_layer_norm_rms_eps", 1e-5),
+        ("add_vocab_size", len(toks)),
+        ("add_rope_dimension_count", e // nh),
+        ("add_file_type", gguf.LlamaFileType.ALL_F32),
+        ("add_quantization_version", gguf.GGML_QUANT_VERSION),
+        ("add_tokenizer_model", "gpt2"),
+        ("add_tokenizer_pre", "tekken"),
+        ("add_token_list", toks),
+        ("add_token_types", types),
+        ("add_token_merges", merges),
+        ("add_bos_token_id", 1),
+        ("add_eos_token_id", 2),
+        ("add_unk_token_id", 0),
+        ("add_pad_token_id", 11),
+        ("add_add_bos_token", True),
+        ("add_add_eos_token", False),
+        ("add_chat_template", CHAT_TEMPLATE),
+    ]
+    return kv
+
+
+def mmproj_tensors(cfg, W, f16, img_break):
+    v = cfg["v"]
+    c, ff, p, e = v["width"], v["ff"], v["patch"], cfg["n_embd"]
+    mat = (lambda a: a.astype(np.float16)) if f16 else (lambda a: a)
+    out = [
+        ("v.patch_embd.weight", mat(W.normal((c, 3, p, p), 1.0 / np.sqrt(3 * p * p)))),
+        ("v.pre_ln.weight", W.around_one(c)),
+    ]
+    for i in range(v["blocks"]):
+        b = f"v.blk.{i}."
+        out += [
+            (b + "attn_q.weight", mat(W.linear(c, c, 1.5))), (b + "attn_k.weight", mat(W.linear(c, c, 1.5))),
+            (b + "attn_v.weight", mat(W.linear(c, c))), (b + "attn_out.weight", mat(W.linear(c, c))),
+            (b + "ln1.weight", W.around_one(c)),
+            (b + "ffn_gate.weight", mat(W.linear(ff, c))), (b + "ffn_up.weight", mat(W.linear(ff, c))),
+            (b + "ffn_down.weight", mat(W.linear(c, ff))),
+            (b + "ln2.weight", W.around_one(c)),
+        ]
+    out += [("v.token_embd.img_break", img_break)]
+    if cfg["merger"]:
+        m = v["merge"]
+        out += [("mm.input_norm.weight", W.around_one(c)),
+                ("mm.patch_merger.weight", mat(W.linear(c, c * m * m, 1.5)))]
+        out += [("mm.1.weight", mat(W.linear(e, c, 1.5))), ("mm.2.weight", mat(W.linear(e, e)))]
+    else:
+        out += [("mm.1.weight", mat(W.linear(e, c, 1.5))), ("mm.1.bias", W.normal((e,), 0.05)),
+                ("mm.2.weight", mat(W.linear(e, e))), ("mm.2.bias", W.normal((e,), 0.05))]
+    return out
+
+
+def mmproj_kv(gguf, cfg, f16):
+    v = cfg["v"]
+    ftype = gguf.LlamaFileType.MOSTLY_F16 if f16 else gguf.LlamaFileType.ALL_F32
+    kv = rc.mmproj_kv(gguf, cfg["name"] + " vision", ftype, cfg["n_embd"], v["image_size"], v["patch"], v["width"],
+                      v["ff"], v["blocks"], v["heads"])
+    kv = [k for k in kv if k[0] not in ("add_vision_image_mean", "add_vision_image_std")]
+    kv += [
+        ("add_vision_image_mean", [0.48145466, 0.4578275, 0.40821073]),
+        ("add_vision_image_std", [0.26862954, 0.26130258, 0.27577711]),
+        ("add_clip_projector_type", gguf.VisionProjectorType.PIXTRAL),
+        ("add_vision_attention_layernorm_eps", 1e-5),
+        ("add_vision_use_silu", True),
+    ]
+    if cfg["merger"]:
+        kv += [("add_vision_spatial_merge_size", v["merge"])]
+    kv += [("add_quantization_version", gguf.GGML_QUANT_VERSION)]
+    return kv
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--llama-cpp", required=True, help="llama.cpp checkout (for gguf-py)")
+    ap.add_argument("--config", required=True, choices=sorted(CONFIGS))
+    ap.add_argument("--out", required=True, help="folder for model.gguf and mmproj.gguf")
+    ap.add_argument("--mmproj-f16", action="store_true", help="2-D matrices and the patch kernel in F16")
+    a = ap.parse_args()
+    gguf = rc.import_gguf(a.llama_cpp)
+    cfg = CONFIGS[a.config]
+    os.makedirs(a.out, exist_ok=True)
+    vocab = build_vocab(gguf.TokenType)
+    W = rc.Weights(cfg["seed"])
+    llm = llm_tensors(cfg, W, len(vocab[0]))
+    img_break = dict(llm)["token_embd.weight"][vocab[0].index("[IMG_BREAK]")].copy()
+    rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), "llama", llm_kv(gguf, cfg, vocab), llm)
+    rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, cfg, a.mmproj_f16),
+                  mmproj_tensors(cfg, W, a.mmproj_f16, img_break))
+    print(f"wrote {a.out}/model.gguf ({len(vocab[0])} tokens) and {a.out}/mmproj.gguf")
+
+
+if __name__ == "__main__":
+    main()
