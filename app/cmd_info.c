@@ -173,6 +173,14 @@ static void summarise_projector(const gguf_file *f) {
         printf("%d×%d average over the %d×%d patch grid → %d tokens\n", hp.scale_factor, hp.scale_factor,
                hp.image_size / hp.patch_size, hp.image_size / hp.patch_size, side * side);
     }
+    if (hp.projector == SEER_PROJ_LDP || hp.projector == SEER_PROJ_LDPV2) {
+        int grid = hp.image_size / hp.patch_size;
+        label("pooling");
+        printf("%s: the %d×%d patch grid → %d tokens\n",
+               hp.projector == SEER_PROJ_LDP ? "MLP, two MobileNetV3 blocks (the second with stride 2)"
+                                             : "MLP, 2×2 average, depthwise-conv positions (PEG)",
+               grid, grid, (grid / 2) * (grid / 2));
+    }
     if (hp.projector == SEER_PROJ_INTERNVL) {
         int side = hp.image_size / hp.patch_size / hp.scale_factor;
         label("tiles");

@@ -49,7 +49,10 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     double px = (double)(w / p) * (double)(h / p); /* patches */
     double d = hp->n_embd, f = hp->n_ff, out = hp->n_embd_out;
     bool qwen = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
-    double tokens = px + (hp->projector == SEER_PROJ_MLP || hp->projector == SEER_PROJ_INTERNVL ? 1 : 0); /* class token */
+    double tokens = px + (hp->projector == SEER_PROJ_MLP || hp->projector == SEER_PROJ_INTERNVL || hp->projector == SEER_PROJ_LDP ||
+                          hp->projector == SEER_PROJ_LDPV2
+                      ? 1
+                      : 0); /* class token */
     /* patch embedding: a 3·p·p → d product per patch; Qwen's kernel spans two frames */
     double flops = 2.0 * px * (qwen ? 2 : 1) * 3.0 * p * p * d;
     int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ? 3 : 2; /* gated (SiLU) FFN has three */
@@ -72,6 +75,12 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
         break;
     case SEER_PROJ_GEMMA3: /* k×k average pool, one d → n_text product per token */
         flops += 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) * d * out;
+        break;
+    case SEER_PROJ_LDP: /* mlp.1, mlp.3; each block's pointwise conv (the second on a quarter grid) */
+        flops += 2.0 * px * (d * out + out * out) + 2.0 * (px + px / 4) * out * out;
+        break;
+    case SEER_PROJ_LDPV2: /* mlp.0, mlp.2 */
+        flops += 2.0 * px * (d * out + out * out);
         break;
     case SEER_PROJ_INTERNVL: /* shuffle s², mlp.1 (d·s² → out) and mlp.3 (out → out) per token */
         flops += 2.0 * px * d * out + 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) * out * out;

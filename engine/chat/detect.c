@@ -61,7 +61,8 @@ seer_chat_style seer_chat_for_model(const char *template_text, const char *proje
     seer_chat_style s = seer_chat_detect(template_text);
     if (is_fallback) *is_fallback = s == SEER_CHAT_UNKNOWN;
     if (s != SEER_CHAT_UNKNOWN) return s;
-    if (projector_name && (strcmp(projector_name, "mlp") == 0 || strcmp(projector_name, "mlp_norm") == 0))
+    if (projector_name && (strcmp(projector_name, "mlp") == 0 || strcmp(projector_name, "mlp_norm") == 0 ||
+                           strcmp(projector_name, "ldp") == 0 || strcmp(projector_name, "ldpv2") == 0))
         return SEER_CHAT_VICUNA;
     return SEER_CHAT_CHATML;
 }

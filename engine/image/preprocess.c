@@ -188,6 +188,10 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
              : original ? preprocess_llava15_original(hp, img, out, err)
                         : preprocess_llava15(hp, img, out, err);
         break;
+    case SEER_PROJ_LDP:
+    case SEER_PROJ_LDPV2:
+        rc = original ? preprocess_llava15_original(hp, img, out, err) : preprocess_mobilevlm(hp, img, out, err);
+        break;
     case SEER_PROJ_IDEFICS3:
         rc = original ? preprocess_idefics3_original(hp, img, out, err) : preprocess_idefics3(hp, img, out, err);
         break;

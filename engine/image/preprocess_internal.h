@@ -66,9 +66,16 @@ int anyres_best_pinpoint(const seer_vision_hparams *hp, int w, int h);
 /* src fitted into tw×th as llama.cpp's resize with PAD_CEIL does it (see
  * image_inputs_append_letterbox_pil), into dst (allocated). */
 int image_letterbox_pil(const seer_image *src, int tw, int th, seer_pil_filter filter, seer_image *dst);
+/* The same centred on `fill` instead of black. */
+int image_letterbox_pil_fill(const seer_image *src, int tw, int th, seer_pil_filter filter, const uint8_t fill[3],
+                             seer_image *dst);
 
 /* Per family. Each fills out (already zeroed) or returns -1 with err set. */
 int preprocess_llava15(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
+/* MobileVLM (ldp, ldpv2): LLaVA-1.5's fit and grey resampled as the
+ * llama.cpp its cases pin does it (Pillow bicubic). */
+int preprocess_mobilevlm(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                         seer_error *err);
 int preprocess_anyres(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
 int preprocess_idefics3(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
 int preprocess_qwen(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);

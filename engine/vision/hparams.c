@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, pixtral"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, ldp, ldpv2, pixtral"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -26,6 +26,8 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"qwen3vl_merger", SEER_PROJ_QWEN3VL},
         {"gemma3", SEER_PROJ_GEMMA3},
         {"internvl", SEER_PROJ_INTERNVL},
+        {"ldp", SEER_PROJ_LDP},
+        {"ldpv2", SEER_PROJ_LDPV2},
         {"pixtral", SEER_PROJ_PIXTRAL},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
@@ -53,7 +55,9 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
         return n ? n : tensor_n_out(f, "mm.2.weight");
     }
     case SEER_PROJ_IDEFICS3: return tensor_n_out(f, "mm.model.fc.weight");
-    case SEER_PROJ_INTERNVL: return tensor_n_out(f, "mm.model.mlp.3.weight");
+    case SEER_PROJ_INTERNVL:
+    case SEER_PROJ_LDP: return tensor_n_out(f, "mm.model.mlp.3.weight");
+    case SEER_PROJ_LDPV2: return tensor_n_out(f, "mm.model.mlp.2.weight");
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
@@ -297,6 +301,15 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 1);
         if (check_range(f, "clip.vision.spatial_merge_size", m, 1, 8, err)) return -1;
         hp->scale_factor = (int)m;
+    }
+    if (hp->projector == SEER_PROJ_LDP || hp->projector == SEER_PROJ_LDPV2) {
+        /* the second block (ldp) or the pool (ldpv2) halves the patch grid */
+        hp->scale_factor = 2;
+        if (image_size % patch_size != 0 || (image_size / patch_size) % 2 != 0) {
+            seer_error_set(err, "%s: the %lld-pixel image is not an even number of %lld-pixel patches", file_label(f),
+                           (long long)image_size, (long long)patch_size);
+            return -1;
+        }
     }
     if (hp->projector == SEER_PROJ_QWEN25VL) {
         int64_t n = gguf_get_int(f, "clip.vision.n_wa_pattern", 0);

@@ -28,6 +28,17 @@ typedef struct vit_block {
     const float *ls1, *ls2; /* InternViT layer scales of the attention and MLP outputs, or NULL */
 } vit_block;
 
+/* One of MobileVLM's LDP blocks: depthwise 3×3 convolution (kernel [C][9],
+ * ky then kx) + LayerNorm, hardswish, squeeze-excite (fc1, ReLU, fc2,
+ * hardsigmoid), pointwise convolution (no bias) + LayerNorm. */
+typedef struct vit_ldp_block {
+    const float *dw;
+    vit_norm_params dw_norm;
+    vit_linear se_fc1, se_fc2;
+    vit_linear pw;
+    vit_norm_params pw_norm;
+} vit_ldp_block;
+
 /* Qwen3-VL DeepStack merger fed by the output of block `layer`: the 4·n_v
  * features of each 2×2 cell → LayerNorm → fc1 → GELU → fc2 (→ n_embd_text). */
 typedef struct vit_deepstack {
@@ -78,6 +89,10 @@ struct seer_vision {
     const float *img_break;
     vit_norm_params mm_ln1, mm_ln2;
     vit_deepstack *deepstack; /* [hp.n_deepstack] */
+    /* ldp / ldpv2 (MobileVLM): mm0, mm2 are the MLP (mlp.1, mlp.3 | mlp.0,
+     * mlp.2); ldp's two inverted-residual blocks; ldpv2's PEG convolution. */
+    vit_ldp_block ldp[2];
+    const float *peg_w, *peg_b; /* [C][9], [C] */
 
     /* f32 copies made at load (1-D tensors stored in other types, the summed
      * Qwen patch kernel): freed with the model. */
@@ -173,6 +188,8 @@ int vit_project_internvl(const struct seer_vision *v, seer_pool *pool, const flo
                          float *out, double *flops, seer_error *err);
 int vit_project_pixtral(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                         float *out, double *flops, seer_error *err);
+int vit_project_ldp(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
+                    double *flops, seer_error *err);
 /* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row
  * (i, j) of the (gh/s)×(gw/s) grid concatenates, dy outer and dx inner, the
  * rows of patch (s·i + dy, s·j + dx). out holds gw·gh·n_embd floats. */

@@ -308,6 +308,39 @@ static int load_input_projection(seer_vision *v, seer_error *err) {
     return 0;
 }
 
+/* MobileVLM: the MLP (mlp.1, mlp.3 | V2: mlp.0, mlp.2), then ldp's two
+ * blocks or ldpv2's PEG convolution; depthwise kernels [3, 3, C] as [C][9]. */
+static int load_ldp(seer_vision *v, seer_error *err) {
+    int64_t d = v->hp.n_embd, out = v->hp.n_embd_out;
+    bool v2 = v->hp.projector == SEER_PROJ_LDPV2;
+    if (!v->cfg.class_token) {
+        seer_error_set(err, "%s: tensor 'v.class_embd' is missing (MobileVLM's CLIP has a class token)", label(v));
+        return -1;
+    }
+    if (load_linear(v, v2 ? "mm.model.mlp.0" : "mm.model.mlp.1", d, out, true, &v->mm0, err) ||
+        load_linear(v, v2 ? "mm.model.mlp.2" : "mm.model.mlp.3", out, out, true, &v->mm2, err))
+        return -1;
+    if (v2)
+        return load_vec(v, "mm.model.peg.0.weight", 9 * out, true, &v->peg_w, err) ||
+                       load_vec(v, "mm.model.peg.0.bias", out, true, &v->peg_b, err)
+                   ? -1
+                   : 0;
+    char p[96];
+    for (int k = 0; k < 2; k++) {
+        vit_ldp_block *b = &v->ldp[k];
+#define NAME(s) (snprintf(p, sizeof p, "mm.model.mb_block.%d.block.%s", k + 1, s), p)
+        if (load_vec(v, NAME("0.0.weight"), 9 * out, true, &b->dw, err) ||
+            load_norm(v, NAME("0.1"), out, true, &b->dw_norm, err) ||
+            load_linear(v, NAME("1.fc1"), out, -1, true, &b->se_fc1, err) ||
+            load_linear(v, NAME("1.fc2"), b->se_fc1.w.n_out, out, true, &b->se_fc2, err) ||
+            load_linear(v, NAME("2.0"), out, out, true, &b->pw, err) ||
+            load_norm(v, NAME("2.1"), out, true, &b->pw_norm, err))
+            return -1;
+#undef NAME
+    }
+    return 0;
+}
+
 static int load_projector(seer_vision *v, seer_error *err) {
     const seer_vision_hparams *hp = &v->hp;
     int64_t d = hp->n_embd, out = hp->n_embd_out;
@@ -334,6 +367,8 @@ static int load_projector(seer_vision *v, seer_error *err) {
         if (load_linear(v, "mm.0", 4 * d, -1, true, &v->mm0, err)) return -1;
         if (load_linear(v, "mm.2", v->mm0.w.n_out, hp->n_embd_text, true, &v->mm2, err)) return -1;
         return load_deepstack(v, err);
+    case SEER_PROJ_LDP:
+    case SEER_PROJ_LDPV2: return load_ldp(v, err);
     case SEER_PROJ_GEMMA3:
         return load_norm(v, "mm.soft_emb_norm", d, true, &v->mm_ln1, err) || load_input_projection(v, err) ? -1 : 0;
     case SEER_PROJ_INTERNVL: {
@@ -447,6 +482,8 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     case SEER_PROJ_IDEFICS3:
     case SEER_PROJ_GEMMA3:
     case SEER_PROJ_INTERNVL:
+    case SEER_PROJ_LDP:
+    case SEER_PROJ_LDPV2:
         *nx = (gw / hp->scale_factor) * (gh / hp->scale_factor);
         *ny = 1;
         return;

@@ -260,6 +260,8 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_INTERNVL: rc = vit_project_internvl(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_LDP:
+        case SEER_PROJ_LDPV2: rc = vit_project_ldp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_PIXTRAL: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;
         }
     }

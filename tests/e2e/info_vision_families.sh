@@ -47,7 +47,18 @@ for c in pixtral-f32:16:1×1:': none' mistral3-q8_0:32:2×2:''; do
   checked=$((checked + 1))
 done
 
-# A projector seer does not run: the support line names it (LDP is MobileVLM's).
+for c in mobilevlm-ldp-f32:'MLP, two MobileNetV3 blocks (the second with stride 2)' \
+         mobilevlm2-ldpv2-q8_0:'MLP, 2×2 average, depthwise-conv positions (PEG)'; do
+  IFS=: read -r name how <<<"$c"
+  m="$cases/$name/mmproj.gguf"
+  [ -f "$m" ] || continue
+  out=$("$SEER" info "$m") || fail "seer info $m"
+  echo "$out" | grep -qE '^support +yes$' || fail "$name: no 'support yes' line"$'\n'"$out"
+  echo "$out" | grep -qF "pooling       $how: the 24×24 patch grid → 144 tokens" || fail "$name: pooling line"$'\n'"$out"
+  checked=$((checked + 1))
+done
+
+# A projector seer does not run: the support line names it.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -f "$g" ]; then

@@ -111,6 +111,9 @@ static void check_names(void) {
     bool fb = false;
     CHECK(seer_chat_for_model(NULL, "mlp", &fb) == SEER_CHAT_VICUNA && fb);
     CHECK(seer_chat_for_model("", "mlp_norm", &fb) == SEER_CHAT_VICUNA && fb);
+    /* MobileVLM files carry no template either: the Vicuna prompt it was trained with */
+    CHECK(seer_chat_for_model(NULL, "ldp", &fb) == SEER_CHAT_VICUNA && fb);
+    CHECK(seer_chat_for_model(NULL, "ldpv2", &fb) == SEER_CHAT_VICUNA && fb);
     CHECK(seer_chat_for_model(NULL, "idefics3", &fb) == SEER_CHAT_CHATML && fb);
     CHECK(seer_chat_for_model(NULL, NULL, &fb) == SEER_CHAT_CHATML && fb);
     CHECK(seer_chat_for_model("{{ '<|im_start|>' + message['role'] }}", "mlp", &fb) == SEER_CHAT_CHATML && !fb);

@@ -218,7 +218,7 @@ static char *tmp_path(const char *name) {
 static void test_unsupported_projector(void) {
     gguf_writer *w = gguf_writer_new();
     gguf_writer_set_str(w, "general.architecture", "clip");
-    gguf_writer_set_str(w, "clip.projector_type", "ldp");
+    gguf_writer_set_str(w, "clip.projector_type", "ldpv3");
     gguf_writer_set_u32(w, "clip.vision.image_size", 336);
     char *path = tmp_path("mmproj.gguf");
     seer_error err = {{0}};
@@ -228,8 +228,8 @@ static void test_unsupported_projector(void) {
     CHECK(v == NULL);
     char want[600];
     snprintf(want, sizeof want,
-             "%s: projector type 'ldp' is not supported (supported: mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, "
-             "qwen3vl_merger, gemma3, internvl, pixtral)",
+             "%s: projector type 'ldpv3' is not supported (supported: mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, "
+             "qwen3vl_merger, gemma3, internvl, ldp, ldpv2, pixtral)",
              path);
     CHECK_MSG(strcmp(err.msg, want) == 0, "error was: %s", err.msg);
 }
