@@ -1,5 +1,6 @@
 """Training and evaluation examples: a scene, its 64x64 pixels and a ChatML
 conversation about it, tokenised exactly as seer tokenises the prompt."""
+import os
 import re
 
 import numpy as np
@@ -11,11 +12,16 @@ import scenes
 PLACEHOLDER_ID = 0   # any id: the embedding at image slots is replaced
 
 
-def build_tokenizer(max_merges=1500):
-    texts = scenes.corpus_text()
-    chat = chatfmt.render([("system", chatfmt.SYSTEM_PROMPT), ("user", "x"), ("assistant", "y")])
-    texts += [chat] * 50
-    return bpe.Tokenizer(bpe.train(texts, max_merges))
+MERGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "merges.txt")
+
+
+def build_tokenizer():
+    """The frozen vocabulary (merges.txt, the bundled model's merges as
+    import_gguf.py reads them): byte-level BPE encodes any new wording
+    ("colour", "There is no"), and a fixed vocabulary lets training start
+    from the bundled weights."""
+    with open(MERGES, encoding="utf-8") as f:
+        return bpe.Tokenizer([tuple(line.rstrip("\n").split(" ")) for line in f if line.rstrip("\n")])
 
 
 SINGULAR = {p: s for s, p in scenes.PLURAL.items()}
@@ -100,18 +106,6 @@ def conversation(tok, qas, rng, n_patches, image_last=False, system=False, scene
     return full, img, tgt, probes
 
 
-def quadrant_labels(sc):
-    """Per quadrant: colour index (len(COLOR_NAMES) = empty) and shape index
-    (len(SHAPES) = empty), for the training-only auxiliary loss."""
-    col = [len(scenes.COLOR_NAMES)] * 4
-    shp = [len(scenes.SHAPES)] * 4
-    for o in sc["objects"]:
-        q = scenes.QUADRANTS.index(o["quadrant"])
-        col[q] = scenes.COLOR_NAMES.index(o["color"])
-        shp[q] = scenes.SHAPES.index(o["shape"])
-    return col, shp
-
-
 def make_batch(tok, rng, batch, n_patches, turns=(1, 5)):
     """`turns` = (fewest, most) question/answer turns per conversation. The
     batch is padded to its longest conversation, so a narrow range wastes less
@@ -119,8 +113,9 @@ def make_batch(tok, rng, batch, n_patches, turns=(1, 5)):
     pix, seqs, aux = [], [], []
     for _ in range(batch):
         sc = scenes.make_scene(rng)
-        pix.append(scenes.render(sc, scenes.MODEL_SIDE))
-        aux.append(quadrant_labels(sc))
+        # one sample per pixel sometimes: large images shrunk without anti-aliasing
+        pix.append(scenes.render_model(sc, sub=(0.5,) if rng.random() < 0.3 else (0.25, 0.75)))
+        aux.append(scenes.patch_labels(sc))
         k = int(rng.integers(turns[0], turns[1] + 1))
         qas = scenes.sample_qas(sc, rng, k)
         seqs.append(conversation(tok, qas, rng, n_patches, image_last=rng.random() < 0.15,

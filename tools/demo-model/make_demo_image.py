@@ -1,6 +1,7 @@
-"""Writes the bundled sample images (assets/images): 256x256 scenes from the
-training distribution, so the demo model sees them exactly as it was trained
-(256 = 4 x the encoder's 64; see scenes.py)."""
+"""Writes sample images like the bundled ones (assets/images): 256x256 scenes
+from the training distribution with distinct colours and shapes. (The bundled
+PNGs were written by the first generator, one shape per quadrant; the current
+generator draws other scenes from the same seeds.)"""
 import os
 import sys
 
@@ -16,7 +17,7 @@ def find_scene(seed, n_shapes):
     while True:
         sc = scenes.make_scene(rng)
         objs = sc["objects"]
-        if (len(objs) == n_shapes and len({o["color"] for o in objs}) == n_shapes
+        if (sc["size"] == (256, 256) and len(objs) == n_shapes and len({o["color"] for o in objs}) == n_shapes
                 and len({o["shape"] for o in objs}) == n_shapes):
             return sc
 
@@ -26,7 +27,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     for name, seed, n in (("demo.png", 7, 3), ("two-shapes.png", 11, 2), ("four-shapes.png", 13, 4)):
         sc = find_scene(seed, n)
-        Image.fromarray(scenes.render(sc, scenes.CANVAS)).save(os.path.join(out, name), optimize=True)
+        Image.fromarray(scenes.render(sc)).save(os.path.join(out, name), optimize=True)
         print(name + ": " + scenes.describe(sc) + "  (" + ", ".join(
             "%s %s %s" % (o["color"], o["shape"], o["quadrant"]) for o in sc["objects"]) + ")")
 

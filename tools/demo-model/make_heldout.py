@@ -5,7 +5,11 @@ The token ids are the Python tokenizer's ids for the text seer tokenizes after
 the image (question + end of turn + assistant prefix), so the e2e test can
 check that seer's tokenizer agrees with the one the model was trained on.
 
-    make_heldout.py --out tests/demo --images 30 --per-image 2 --size 128 --seed 2026
+    make_heldout.py --out DIR --images 250 --per-image 2 --seed 77
+
+Images come in the generator's sizes and aspect ratios. (tests/demo, the
+fixed set, was written by the first generator: 128x128 scenes, one shape
+per quadrant.)
 """
 import argparse
 import os
@@ -33,10 +37,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--images", type=int, default=30)
     ap.add_argument("--per-image", type=int, default=2)
-    ap.add_argument("--size", type=int, default=128)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
-    assert scenes.CANVAS % args.size == 0 and args.size % scenes.MODEL_SIDE == 0
     os.makedirs(args.out, exist_ok=True)
     tok = data.build_tokenizer()
     rng = np.random.default_rng(args.seed)
@@ -45,20 +47,16 @@ def main():
     for i in range(args.images):
         sc = scenes.make_scene(rng)
         name = "scene%03d.png" % i
-        Image.fromarray(scenes.render(sc, args.size)).save(os.path.join(args.out, name), optimize=True)
+        Image.fromarray(scenes.render(sc)).save(os.path.join(args.out, name), optimize=True)
         qa = scenes.questions(sc, rng)
         asked = 0
         # round-robin over the types keeps the set balanced
         for _ in range(len(EVAL_TYPES)):
             t = EVAL_TYPES[turn % len(EVAL_TYPES)]
             turn += 1
-            items = qa[t]
-            if not items:
+            if not qa[t]:
                 continue
-            if t == "exists":
-                want = "Yes." if rng.random() < 0.5 else "No."
-                items = [x for x in items if x[1] == want] or items
-            q, a = items[int(rng.integers(len(items)))]
+            q, a = scenes.pick(t, qa[t], rng)
             ids = tok.encode(text_after_image(q))
             lines.append("\t".join([name, t, q, a, " ".join(map(str, ids))]))
             asked += 1

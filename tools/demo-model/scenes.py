@@ -1,12 +1,17 @@
-"""Procedural scenes for the demo VLM: 1-4 shapes, one per quadrant, on plain or
-textured backgrounds, with the questions and answers that describe them.
+"""Procedural scenes for the demo VLM: 1-6 shapes anywhere, filled or
+outlined, of many sizes, on plain (often white), gradient, textured or
+photo-like backgrounds, in images of several sizes and aspect ratios, with the
+questions and answers that describe them (both spellings of colour, and
+"There is no X." for named shapes that are absent).
 
-A scene is a continuous picture defined on a 256x256 canvas. It is rendered by
-evaluating it at sample points, so the 256x256 display image and the 64x64
-model input are two samplings of the same function: model pixel (i, j) equals
-display pixel (4i, 4j). llama.cpp's bicubic downscale by exactly 4 reads
-source pixel (4i, 4j) (fraction 0), so seer feeds the model what it was
-trained on (checked by check_pipeline.py).
+A scene is a continuous picture on a canvas whose longer side is CANVAS
+units. It is rendered by evaluating it at sample points: render() gives the
+display image, render_model() what the encoder sees after seer fits the image
+into the 64x64 square keeping its aspect and pads the rest with grey (an
+approximation of the bicubic resize: 2x2 samples per pixel, or one).
+Positions ("top left", "on the left") are the quadrant of a shape's centre;
+position questions are asked only when the centre is clearly off the middle
+lines (clear_axes).
 """
 import math
 
@@ -27,8 +32,8 @@ SHAPES = ["circle", "square", "triangle", "star", "diamond", "cross"]
 PLURAL = {"circle": "circles", "square": "squares", "triangle": "triangles", "star": "stars",
           "diamond": "diamonds", "cross": "crosses"}
 QUADRANTS = ["top left", "top right", "bottom left", "bottom right"]
-NUMBER_WORDS = ["zero", "one", "two", "three", "four"]
-BACKGROUNDS = ["plain", "gradient", "stripes", "checker", "waves"]
+BACKGROUNDS = ["plain", "gradient", "stripes", "checker", "waves", "gradient2", "photo"]
+BG_WEIGHTS = [0.3, 0.1, 0.07, 0.07, 0.08, 0.18, 0.2]
 
 
 def _star_inside(u, v):
@@ -69,46 +74,137 @@ def shape_mask(kind, u, v):
     raise ValueError(kind)
 
 
+# Display sizes (width, height) in pixels; the scene's canvas is the same
+# shape with its longer side CANVAS units long. seer fits any image into the
+# 64x64 encoder square keeping its aspect and pads the rest with grey.
+SIZES = [(256, 256)] * 4 + [(128, 128), (512, 512), (320, 240), (240, 320), (400, 225), (225, 400),
+                             (300, 200), (200, 300), (512, 256), (256, 512), (640, 480), (180, 180)]
+PAD_GREY = (122, 116, 104)      # llama.cpp's / seer's LLaVA-1.5 padding colour
+# Objects per scene: few most often (as newcomers' pictures), up to six.
+N_WEIGHTS = [0.22, 0.24, 0.2, 0.16, 0.1, 0.08]
+
+
+def _shade(color, rng):
+    """One of the many shades a colour name covers: a bit lighter or darker,
+    plus per-channel jitter (black and white stay near their ends)."""
+    rgb = np.array(COLORS[color], float)
+    if color not in ("black", "white"):
+        if rng.random() < 0.5:
+            rgb = rgb + (255 - rgb) * rng.uniform(0, 0.22)
+        else:
+            rgb = rgb * (1 - rng.uniform(0, 0.25))
+    return np.clip(rgb + rng.uniform(-16, 16, 3), 0, 255)
+
+
+def quadrant_of(cx, cy, w, h):
+    return QUADRANTS[(2 if cy >= h / 2 else 0) + (1 if cx >= w / 2 else 0)]
+
+
+def _background_desc(rng):
+    kind = BACKGROUNDS[int(rng.choice(len(BACKGROUNDS), p=BG_WEIGHTS))]
+    tone = rng.random()
+    if kind == "plain" and tone < 0.45:
+        level = rng.uniform(225, 255)                   # white paper
+    elif tone < 0.12:
+        level = rng.uniform(20, 60)                     # dark
+    else:
+        level = rng.uniform(85, 200)
+    base = level + rng.uniform(-14, 14, 3)
+    if rng.random() < 0.25:                             # a pastel tint
+        base = base + rng.uniform(-30, 30, 3)
+    return dict(kind=kind, base=np.clip(base, 0, 255), base2=np.clip(rng.uniform(30, 230, 3), 0, 255),
+                amp=float(rng.uniform(8, 24)), angle=float(rng.uniform(0, 2 * math.pi)),
+                period=float(rng.uniform(14, 48)), tint=rng.uniform(-1, 1, 3), noise=float(rng.uniform(0, 14)),
+                waves=[(float(rng.uniform(0.02, 0.12)), float(rng.uniform(0, 2 * math.pi)),
+                        float(rng.uniform(0, 2 * math.pi))) for _ in range(3)],
+                blobs=[(rng.uniform(0, 1, 2), float(rng.uniform(30, 120)), rng.uniform(-60, 60, 3))
+                       for _ in range(4)])
+
+
+CLASSIC_SHARE = 0.45
+
+
 def make_scene(rng):
-    """Draws a random scene description (everything rendering needs)."""
-    n = int(rng.integers(1, 5))
-    quads = sorted(rng.choice(4, size=n, replace=False).tolist())
+    """Draws a random scene description (everything rendering needs): 1-6
+    shapes anywhere (not overlapping), filled or outlined, of many sizes; or
+    (CLASSIC_SHARE of the time) the first generator's layout, 1-4 large
+    filled shapes one per quadrant of a square image, which keeps what the
+    bundled weights learnt while training continues from them."""
+    if rng.random() < CLASSIC_SHARE:
+        return _classic_scene(rng)
+    W, H = SIZES[int(rng.integers(len(SIZES)))]
+    s = CANVAS / max(W, H)
+    cw, ch = W * s, H * s                               # canvas units
+    n = int(rng.choice(6, p=N_WEIGHTS)) + 1
+    bg = _background_desc(rng)
     objects = []
-    for q in quads:
-        # Reuse an earlier colour / shape sometimes so that counting by colour
-        # or by shape has answers above one.
-        if objects and rng.random() < 0.3:
-            color = objects[int(rng.integers(len(objects)))]["color"]
-        else:
-            color = COLOR_NAMES[int(rng.integers(len(COLOR_NAMES)))]
-        if objects and rng.random() < 0.3:
-            shape = objects[int(rng.integers(len(objects)))]["shape"]
-        else:
-            shape = SHAPES[int(rng.integers(len(SHAPES)))]
+    tries = 0
+    while len(objects) < n and tries < 400:
+        tries += 1
+        color, shape = _color_and_shape(objects, rng)
+        # more objects -> smaller ones; radius in canvas units
+        big = min(cw, ch) * (0.22 if n <= 2 else 0.17 if n <= 4 else 0.13)
+        r = float(rng.uniform(min(16.0, big), max(16.0, big)))
+        if rng.random() < 0.3 and n <= 4:
+            r = float(rng.uniform(26, max(27.0, min(cw, ch) * 0.24)))
+        m = r * 1.05 + 2
+        if cw - 2 * m <= 0 or ch - 2 * m <= 0:
+            continue
+        cx, cy = float(rng.uniform(m, cw - m)), float(rng.uniform(m, ch - m))
+        if any(math.hypot(cx - o["cx"], cy - o["cy"]) < (r + o["r"]) * 1.1 + 4 for o in objects):
+            continue
+        rgb = _shade(color, rng)
+        ref = _background(bg, np.array([cx]), np.array([cy]))[0]
+        if np.abs(rgb - ref).sum() < 110:               # would not stand out from the background
+            continue
+        outline = rng.random() < 0.3
+        objects.append(dict(color=color, shape=shape, cx=cx, cy=cy, r=r, rgb=rgb,
+                            angle=float(rng.uniform(-0.25, 0.25)) if shape != "circle" else 0.0,
+                            width=float(rng.uniform(0.22, 0.4)) * r if outline else 0.0,
+                            quadrant=quadrant_of(cx, cy, cw, ch)))
+    return dict(objects=objects, background=bg, size=(W, H), canvas=(cw, ch))
+
+
+def _color_and_shape(objects, rng):
+    """Reuses an earlier colour / shape sometimes so that counting by colour
+    or by shape has answers above one."""
+    if objects and rng.random() < 0.3:
+        color = objects[int(rng.integers(len(objects)))]["color"]
+    else:
+        color = COLOR_NAMES[int(rng.integers(len(COLOR_NAMES)))]
+    if objects and rng.random() < 0.3:
+        shape = objects[int(rng.integers(len(objects)))]["shape"]
+    else:
+        shape = SHAPES[int(rng.integers(len(SHAPES)))]
+    return color, shape
+
+
+def _classic_scene(rng):
+    n = int(rng.integers(1, 5))
+    objects = []
+    for q in sorted(rng.choice(4, size=n, replace=False).tolist()):
+        color, shape = _color_and_shape(objects, rng)
         half = CANVAS // 2
-        r = float(rng.uniform(0.30, 0.44)) * half / 2 * 2 * 0.9    # radius in canvas units
+        r = float(rng.uniform(0.30, 0.44)) * half * 0.9
         margin = r * 1.05 + 4
         cx = (q % 2) * half + float(rng.uniform(margin, half - margin))
         cy = (q // 2) * half + float(rng.uniform(margin, half - margin))
-        angle = float(rng.uniform(-0.25, 0.25)) if shape != "circle" else 0.0
-        rgb = np.clip(np.array(COLORS[color], float) + rng.uniform(-14, 14, 3), 0, 255)
-        objects.append(dict(color=color, shape=shape, quadrant=QUADRANTS[q], cx=cx, cy=cy, r=r,
-                            angle=angle, rgb=rgb))
-    # Background: a neutral, slightly tinted tone; textures are low contrast so
-    # that shapes of every colour stay visible.
-    black_or_white = {o["color"] for o in objects} & {"black", "white"}
-    lo, hi = 85.0, 170.0
-    if "white" in black_or_white:
-        hi = 140.0
-    if "black" in black_or_white:
-        lo = 115.0
-    base = float(rng.uniform(lo, hi)) + rng.uniform(-12, 12, 3)
-    bg = dict(kind=BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], base=base,
-              amp=float(rng.uniform(8, 18)), angle=float(rng.uniform(0, math.pi)),
-              period=float(rng.uniform(14, 48)), tint=rng.uniform(-1, 1, 3),
-              waves=[(float(rng.uniform(0.02, 0.12)), float(rng.uniform(0, 2 * math.pi)),
-                      float(rng.uniform(0, 2 * math.pi))) for _ in range(3)])
-    return dict(objects=objects, background=bg)
+        objects.append(dict(color=color, shape=shape, quadrant=QUADRANTS[q], cx=cx, cy=cy, r=r, width=0.0,
+                            angle=float(rng.uniform(-0.25, 0.25)) if shape != "circle" else 0.0,
+                            rgb=np.clip(np.array(COLORS[color], float) + rng.uniform(-14, 14, 3), 0, 255)))
+    dark_or_light = {o["color"] for o in objects} & {"black", "white"}
+    lo, hi = (115.0 if "black" in dark_or_light else 85.0), (140.0 if "white" in dark_or_light else 170.0)
+    bg = _background_desc(rng)
+    bg.update(kind=BACKGROUNDS[int(rng.integers(5))], base=float(rng.uniform(lo, hi)) + rng.uniform(-12, 12, 3),
+              amp=float(rng.uniform(8, 18)))
+    return dict(objects=objects, background=bg, size=(256, 256), canvas=(float(CANVAS), float(CANVAS)))
+
+
+def clear_axes(o, scene):
+    """(left/right clear, top/bottom clear): the shape's centre is well away
+    from the middle line, so a position answer is not a matter of opinion."""
+    cw, ch = scene["canvas"]
+    return abs(o["cx"] - cw / 2) > 0.07 * cw + 4, abs(o["cy"] - ch / 2) > 0.07 * ch + 4
 
 
 def _background(bg, x, y):
@@ -119,46 +215,124 @@ def _background(bg, x, y):
         f = np.zeros_like(x)
     elif kind == "gradient":
         f = 2.0 * (t - 0.5) * 1.5
+    elif kind in ("gradient2", "photo"):
+        f = None
     elif kind == "stripes":
         f = np.sign(np.sin(2 * math.pi * (x * c + y * s) / bg["period"]))
     elif kind == "checker":
         p = bg["period"]
         f = np.sign(np.sin(2 * math.pi * x / p) * np.sin(2 * math.pi * y / p))
-    else:
+    elif kind == "waves":
         f = sum(np.sin(k * (x * math.cos(a) + y * math.sin(a)) + ph) for k, a, ph in bg["waves"]) / 2.0
+    if kind == "gradient2":                             # between two colours
+        tt = np.clip(t + 0.5, 0, 1)[:, None]
+        return bg["base"][None, :] * (1 - tt) + bg["base2"][None, :] * tt
+    if kind == "photo":                                 # soft blobs of colour + grain
+        out = np.repeat(bg["base"][None, :], len(x), 0).astype(float)
+        for (px, py), rad, dc in bg["blobs"]:
+            d2 = ((x - px * CANVAS) ** 2 + (y - py * CANVAS) ** 2) / (rad * rad)
+            out += np.exp(-d2)[:, None] * dc[None, :]
+        grain = np.mod(np.sin(x * 12.9898 + y * 78.233) * 43758.5453, 1.0) - 0.5
+        return out + (2 * bg["noise"] * grain)[:, None]
     out = bg["base"][None, :] + (amp * f)[:, None] * (1.0 + 0.3 * bg["tint"][None, :])
     return out
 
 
-def render_points(scene, x, y):
-    """Colour of the scene at canvas points (x, y) (flat arrays) -> [n, 3] float."""
-    img = _background(scene["background"], x, y)
+def object_masks(scene, x, y):
+    """[n_objects, n_points] bool: which points each shape covers (outlines
+    cover a band inside the outer edge)."""
+    out = []
     for o in scene["objects"]:
         ca, sa = math.cos(o["angle"]), math.sin(o["angle"])
         dx, dy = x - o["cx"], y - o["cy"]
         u = (dx * ca + dy * sa) / o["r"]
         v = (-dx * sa + dy * ca) / o["r"]
         m = shape_mask(o["shape"], u, v)
+        if o["width"] > 0:
+            k = 1.0 - o["width"] / o["r"]
+            m &= ~shape_mask(o["shape"], u / k, v / k) if k > 0.2 else m
+        out.append(m)
+    return np.array(out).reshape(len(out), len(x))
+
+
+def render_points(scene, x, y):
+    """Colour of the scene at canvas points (x, y) (flat arrays) -> [n, 3] float."""
+    img = _background(scene["background"], x, y)
+    for o, m in zip(scene["objects"], object_masks(scene, x, y)):
         img[m] = o["rgb"]
     return img
 
 
-# 2x2 supersampling inside each display pixel: mild anti-aliasing.
+# 2x2 supersampling inside each pixel: mild anti-aliasing.
 _SUB = (0.25, 0.75)
 
 
-def render(scene, side):
-    """Image of side x side pixels (side = CANVAS or MODEL_SIDE), uint8 [side, side, 3].
-    Pixel (i, j) of the MODEL_SIDE image samples exactly like display pixel (4i, 4j)."""
-    step = CANVAS // side
-    coords = np.arange(side, dtype=np.float64) * step
-    acc = np.zeros((side * side, 3))
-    for oy in _SUB:
-        for ox in _SUB:
-            yy, xx = np.meshgrid(coords + oy, coords + ox, indexing="ij")
+def _render_grid(scene, xs, ys, sub):
+    acc = np.zeros((len(ys) * len(xs), 3))
+    for oy in sub:
+        for ox in sub:
+            yy, xx = np.meshgrid(ys + oy, xs + ox, indexing="ij")
             acc += render_points(scene, xx.ravel(), yy.ravel())
-    img = np.clip(np.floor(acc / 4.0 + 0.5), 0, 255).astype(np.uint8)
-    return img.reshape(side, side, 3)
+    img = np.clip(np.floor(acc / len(sub) ** 2 + 0.5), 0, 255).astype(np.uint8)
+    return img.reshape(len(ys), len(xs), 3)
+
+
+def render(scene, scale=1.0):
+    """The display image: scene["size"] pixels times `scale`, uint8 [h, w, 3]."""
+    W, H = scene["size"]
+    w, h = int(round(W * scale)), int(round(H * scale))
+    cw, ch = scene["canvas"]
+    return _render_grid(scene, np.arange(w) * (cw / w), np.arange(h) * (ch / h),
+                        tuple(s * cw / w for s in _SUB))
+
+
+def render_model(scene, sub=_SUB):
+    """What the encoder sees: the image fitted into MODEL_SIDE x MODEL_SIDE
+    keeping its aspect, centred, the rest PAD_GREY (as seer preprocesses a
+    LLaVA-1.5 image)."""
+    cw, ch = scene["canvas"]
+    k = MODEL_SIDE / max(cw, ch)
+    bw, bh = max(1, int(round(cw * k))), max(1, int(round(ch * k)))
+    out = np.empty((MODEL_SIDE, MODEL_SIDE, 3), np.uint8)
+    out[:] = PAD_GREY
+    x0, y0 = (MODEL_SIDE - bw) // 2, (MODEL_SIDE - bh) // 2
+    out[y0:y0 + bh, x0:x0 + bw] = _render_grid(scene, np.arange(bw) / k, np.arange(bh) / k,
+                                               tuple(s / k for s in sub))
+    return out
+
+
+def _patch_quadrant(p, grid):
+    return QUADRANTS[(2 if p // grid >= grid // 2 else 0) + (1 if p % grid >= grid // 2 else 0)]
+
+
+def patch_labels(scene, grid=4):
+    """Per encoder patch (grid x grid, row-major): colour index and shape index
+    of the shape covering most of it (len(COLOR_NAMES) / len(SHAPES) = none),
+    for the training-only patch probe."""
+    cw, ch = scene["canvas"]
+    k = MODEL_SIDE / max(cw, ch)
+    bw, bh = cw * k, ch * k
+    x0, y0 = (MODEL_SIDE - int(round(bw))) // 2, (MODEL_SIDE - int(round(bh))) // 2
+    cell = MODEL_SIDE / grid
+    t = (np.arange(8) + 0.5) / 8 * cell
+    col = np.full(grid * grid, len(COLOR_NAMES))
+    shp = np.full(grid * grid, len(SHAPES))
+    if not scene["objects"]:
+        return col, shp
+    # a patch no shape covers carries its quadrant's shape when that is the
+    # only one there (as the first generator's labels did for every patch)
+    quads = [o["quadrant"] for o in scene["objects"]]
+    quad_only = {q: o for q, o in zip(quads, scene["objects"]) if quads.count(q) == 1}
+    for p in range(grid * grid):
+        yy, xx = np.meshgrid((p // grid) * cell + t, (p % grid) * cell + t, indexing="ij")
+        cx, cy = (xx.ravel() - x0) / k, (yy.ravel() - y0) / k
+        masks = object_masks(scene, cx, cy)
+        cover = masks.sum(1)
+        best = int(cover.argmax())
+        o = scene["objects"][best] if cover[best] > 0 else quad_only.get(_patch_quadrant(p, grid))
+        if o is not None:
+            col[p], shp[p] = COLOR_NAMES.index(o["color"]), SHAPES.index(o["shape"])
+    return col, shp
 
 
 # ---------------------------------------------------------------- questions
@@ -171,9 +345,18 @@ def _a(text):
     return text[0].upper() + text[1:] + "."
 
 
+def _article(word):
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def reading_order(scene):
+    """Objects by quadrant (top left, top right, bottom left, bottom right),
+    then left to right: the order a description lists them in."""
+    return sorted(scene["objects"], key=lambda o: (QUADRANTS.index(o["quadrant"]), o["cx"], o["cy"]))
+
+
 def describe(scene):
-    parts = [("an " if o["color"][0] in "aeiou" else "a ") + "%s %s" % (o["color"], o["shape"])
-             for o in scene["objects"]]
+    parts = [_article("%s %s" % (o["color"], o["shape"])) for o in reading_order(scene)]
     if len(parts) == 1:
         s = parts[0]
     else:
@@ -181,95 +364,119 @@ def describe(scene):
     return _a(s)
 
 
+def absent(name):
+    return "There is no %s." % name
+
+
 def questions(scene, rng):
-    """Every question type that applies to the scene -> {qtype: [(question, answer), ...]}."""
+    """Every question type that applies to the scene -> {qtype: [(question, answer), ...]}.
+    Questions say "color"; sample_qas turns some into "colour"."""
     objs = scene["objects"]
     colors = [o["color"] for o in objs]
     shapes = [o["shape"] for o in objs]
-    by_quad = {o["quadrant"]: o for o in objs}
     qa = {t: [] for t in QTYPES}
     n = len(objs)
-    qa["count"].append(("How many shapes are there?", _a(str(n))))
-    qa["count"].append(("How many shapes are in the image?", _a(str(n))))
+    for q in ("How many shapes are there?", "How many shapes are in the image?", "How many objects are there?"):
+        qa["count"].append((q, _a(str(n))))
     # sorted: a set's order changes from one Python process to the next
     # (string hashing is salted), and the data must not
     for c in sorted(set(colors) | {COLOR_NAMES[int(rng.integers(len(COLOR_NAMES)))]}):
         qa["count_color"].append(("How many %s shapes are there?" % c, _a(str(colors.count(c)))))
     for s in sorted(set(shapes) | {SHAPES[int(rng.integers(len(SHAPES)))]}):
         qa["count_shape"].append(("How many %s are there?" % PLURAL[s], _a(str(shapes.count(s)))))
-    for o in objs:
-        if shapes.count(o["shape"]) == 1:
-            qa["color_of_shape"].append(("What color is the %s?" % o["shape"], _a(o["color"])))
-        if colors.count(o["color"]) == 1:
-            qa["shape_of_color"].append(("What shape is the %s one?" % o["color"], _a(o["shape"])))
-        unique = sum(1 for p in objs if p["color"] == o["color"] and p["shape"] == o["shape"]) == 1
-        if unique:
-            name = "%s %s" % (o["color"], o["shape"])
-            qa["where"].append(("Where is the %s?" % name, _a(o["quadrant"])))
-            qa["left_right"].append(("Is the %s on the left or the right?" % name,
-                                     _a(o["quadrant"].split()[1])))
-            qa["top_bottom"].append(("Is the %s at the top or the bottom?" % name,
-                                     _a(o["quadrant"].split()[0])))
-            qa["exists"].append(("Is there a %s?" % name, "Yes."))
-    for quad, o in by_quad.items():
-        qa["color_at"].append(("What color is the shape in the %s?" % quad, _a(o["color"])))
-        qa["shape_at"].append(("What shape is in the %s?" % quad, _a(o["shape"])))
-    # "no" answers, often near misses (right colour wrong shape or the reverse)
+    # a shape and a colour that are not in the picture (absent-object answers)
+    missing_s = [s for s in SHAPES if s not in shapes]
+    missing_c = [c for c in COLOR_NAMES if c not in colors]
+    for s in set(shapes):
+        if shapes.count(s) == 1:
+            o = objs[shapes.index(s)]
+            qa["color_of_shape"].append(("What color is the %s?" % s, _a(o["color"])))
+    if missing_s:
+        s = missing_s[int(rng.integers(len(missing_s)))]
+        qa["color_of_shape"].append(("What color is the %s?" % s, absent(s)))
+    for c in set(colors):
+        if colors.count(c) == 1:
+            qa["shape_of_color"].append(("What shape is the %s one?" % c, _a(objs[colors.index(c)]["shape"])))
+    if missing_c:
+        c = missing_c[int(rng.integers(len(missing_c)))]
+        qa["shape_of_color"].append(("What shape is the %s one?" % c, absent(c + " shape")))
     present = {(o["color"], o["shape"]) for o in objs}
-    tries = 0
-    while len([1 for q, a in qa["exists"] if a == "No."]) < 2 and tries < 50:
-        tries += 1
+    for o in objs:
+        name = "%s %s" % (o["color"], o["shape"])
+        if sum(1 for p in objs if (p["color"], p["shape"]) == (o["color"], o["shape"])) != 1:
+            continue
+        lr, tb = clear_axes(o, scene)
+        if lr and tb:
+            qa["where"].append(("Where is the %s?" % name, _a(o["quadrant"])))
+        if lr:
+            qa["left_right"].append(("Is the %s on the left or the right?" % name, _a(o["quadrant"].split()[1])))
+        if tb:
+            qa["top_bottom"].append(("Is the %s at the top or the bottom?" % name, _a(o["quadrant"].split()[0])))
+        qa["exists"].append(("Is there %s?" % _article(name), "Yes."))
+    # a named shape that is not there: a near miss (right colour or right shape) or any
+    for _ in range(20):
         r = rng.random()
-        if r < 0.35:
+        if r < 0.4:
             c, s = objs[int(rng.integers(n))]["color"], SHAPES[int(rng.integers(len(SHAPES)))]
-        elif r < 0.7:
+        elif r < 0.8:
             c, s = COLOR_NAMES[int(rng.integers(len(COLOR_NAMES)))], objs[int(rng.integers(n))]["shape"]
         else:
             c, s = COLOR_NAMES[int(rng.integers(len(COLOR_NAMES)))], SHAPES[int(rng.integers(len(SHAPES)))]
         if (c, s) not in present:
-            qa["exists"].append(("Is there a %s %s?" % (c, s), "No."))
-    qa["describe"].append(("Describe the image.", describe(scene)))
-    qa["describe"].append(("What is in the image?", describe(scene)))
+            name = "%s %s" % (c, s)
+            qa["where"].append(("Where is the %s?" % name, absent(name)))
+            qa["left_right"].append(("Is the %s on the left or the right?" % name, absent(name)))
+            qa["top_bottom"].append(("Is the %s at the top or the bottom?" % name, absent(name)))
+            qa["exists"].append(("Is there %s?" % _article(name), "No."))
+            break
+    for s in SHAPES:
+        qa["exists"].append(("Is there %s?" % _article(s), "Yes." if s in shapes else "No."))
+    for c in COLOR_NAMES:
+        qa["exists"].append(("Is there %s shape?" % _article(c), "Yes." if c in colors else "No."))
+    # quadrant questions where exactly one shape is clearly in that quadrant
+    # and none sits on its borders (or it is empty)
+    for quad in QUADRANTS:
+        inside = [o for o in objs if o["quadrant"] == quad]
+        unclear = [o for o in inside if not all(clear_axes(o, scene))]
+        if len(inside) == 1 and not unclear:
+            qa["color_at"].append(("What color is the shape in the %s?" % quad, _a(inside[0]["color"])))
+            qa["shape_at"].append(("What shape is in the %s?" % quad, _a(inside[0]["shape"])))
+    for q in ("Describe the image.", "What is in the image?", "What shapes are in the image?"):
+        qa["describe"].append((q, describe(scene)))
     return qa
 
 
-# How often each question type is drawn for training. Reading one object's
-# colour or shape and counting all shapes are learnt fast; counting by colour
-# or shape, "is there a ..." and positions of a named object take the longest,
+# How often each question type is drawn for training. Counting by colour or
+# shape, "is there a ..." and positions of a named object take the longest,
 # so they are drawn more often.
-TRAIN_WEIGHT = {"count": 0.5, "count_color": 2.0, "count_shape": 2.0, "color_of_shape": 1.0,
-                "shape_of_color": 1.0, "color_at": 0.6, "shape_at": 0.6, "where": 1.5,
-                "left_right": 1.5, "top_bottom": 1.0, "exists": 1.5, "describe": 0.5}
+TRAIN_WEIGHT = {"count": 0.7, "count_color": 1.5, "count_shape": 1.5, "color_of_shape": 1.3,
+                "shape_of_color": 1.0, "color_at": 0.6, "shape_at": 0.6, "where": 1.3,
+                "left_right": 1.3, "top_bottom": 1.0, "exists": 1.6, "describe": 0.7}
+
+
+def colour_spelling(q, rng):
+    """Half the questions say "colour": both spellings must work."""
+    return q.replace("color", "colour") if rng.random() < 0.5 else q
+
+
+def pick(t, items, rng):
+    """One question of type t; "is there" questions keep yes/no balanced and
+    named-shape questions are about an absent shape one time in five."""
+    if t == "exists":
+        want = "Yes." if rng.random() < 0.5 else "No."
+        items = [x for x in items if x[1] == want] or items
+    elif t in ("color_of_shape", "shape_of_color", "where", "left_right", "top_bottom"):
+        no = [x for x in items if x[1].startswith("There is no")]
+        yes = [x for x in items if not x[1].startswith("There is no")]
+        items = no if (rng.random() < 0.2 or not yes) and no else yes
+    q, a = items[int(rng.integers(len(items)))]
+    return colour_spelling(q, rng), a
 
 
 def sample_qas(scene, rng, k):
-    """k question/answer pairs of different types where possible (exists
-    questions keep yes/no balanced)."""
+    """k question/answer pairs of different types where possible."""
     qa = questions(scene, rng)
     types = [t for t in QTYPES if qa[t]]
     weights = np.array([TRAIN_WEIGHT[t] for t in types])
     chosen = rng.choice(len(types), size=min(k, len(types)), replace=False, p=weights / weights.sum())
-    out = []
-    for i in chosen:
-        t = types[int(i)]
-        items = qa[t]
-        if t == "exists":
-            want = "Yes." if rng.random() < 0.5 else "No."
-            pool = [x for x in items if x[1] == want] or items
-            out.append((t,) + pool[int(rng.integers(len(pool)))])
-        else:
-            out.append((t,) + items[int(rng.integers(len(items)))])
-    return out
-
-
-def corpus_text():
-    """All question and answer strings the generator can produce (for BPE training)."""
-    out = []
-    rng = np.random.default_rng(12345)
-    for _ in range(3000):
-        sc = make_scene(rng)
-        for t, items in questions(sc, rng).items():
-            for q, a in items:
-                out.append(q)
-                out.append(a)
-    return out
+    return [(types[int(i)],) + pick(types[int(i)], qa[types[int(i)]], rng) for i in chosen]

@@ -19,9 +19,9 @@ import scenes
 class PatchProbe(torch.nn.Module):
     """Training-only auxiliary head (not exported): from each image embedding
     the LLM receives, predict which quadrant the patch lies in and the colour
-    and shape of that quadrant's object. Dense labels teach the vision tower
-    to see, and to tag every embedding with its place, so the LLM can find
-    "the red circle" or "the top left" by content."""
+    and shape of the object covering most of the patch. Dense labels teach the
+    vision tower to see, and to tag every embedding with its place, so the LLM
+    can find "the red circle" or "the top left" by content."""
 
     def __init__(self, cfg):
         super().__init__()
@@ -34,8 +34,7 @@ class PatchProbe(torch.nn.Module):
 
     def forward(self, img_embd, labels):
         b, n, _ = img_embd.shape
-        col = labels[:, 0][:, self.quad]                 # [B, n]
-        shp = labels[:, 1][:, self.quad]
+        col, shp = labels[:, 0], labels[:, 1]            # [B, n]
         wq = self.quad.expand(b, n)
         pc, ps, pw = self.color(img_embd), self.shape(img_embd), self.where(img_embd)
         loss = (F.cross_entropy(pc.reshape(b * n, -1), col.reshape(-1)) +
@@ -57,7 +56,7 @@ class WordProbe(torch.nn.Module):
     def __init__(self, cfg):
         super().__init__()
         self.quad = torch.nn.Linear(cfg.d_model, 5)
-        self.count = torch.nn.Linear(cfg.d_model, 5)
+        self.count = torch.nn.Linear(cfg.d_model, 7)
 
     def forward(self, hidden, words):
         h = F.layer_norm(hidden[words[:, 0], words[:, 1]], hidden.shape[-1:])
@@ -73,11 +72,7 @@ def one_question(sc, rng):
     qa = scenes.questions(sc, rng)
     types = [t for t in scenes.QTYPES if qa[t] and t != "describe"]
     t = types[int(rng.integers(len(types)))]
-    items = qa[t]
-    if t == "exists":
-        want = "Yes." if rng.random() < 0.5 else "No."
-        items = [x for x in items if x[1] == want] or items
-    return [(t,) + items[int(rng.integers(len(items)))]]
+    return [(t,) + scenes.pick(t, qa[t], rng)]
 
 
 def evaluate(net, tok, cfg, n=256, seed=999):
@@ -97,7 +92,7 @@ def evaluate(net, tok, cfg, n=256, seed=999):
                 qa = one_question(sc, rng)
                 qtypes.append(qa[0][0])
                 s, m, g = data.conversation(tok, qa, rng, cfg.n_patches)
-                pix.append(scenes.render(sc, scenes.MODEL_SIDE))
+                pix.append(scenes.render_model(sc))
                 ids.append(s), img.append(m), labels.append(g)
             t = max(len(s) for s in ids)
             I = torch.zeros(b, t, dtype=torch.long)
@@ -257,6 +252,9 @@ def main():
     ap.add_argument("--heads", type=int, default=0, help="pilots: query heads, KV heads = half")
     ap.add_argument("--init", default="", help="start from this checkpoint (model.pt)")
     ap.add_argument("--warmup", type=int, default=200)
+    ap.add_argument("--minutes", type=float, default=0,
+                    help="a time budget instead of a step count: the cosine follows the elapsed "
+                         "fraction of it and training stops when it is used up")
     # Six turns per conversation: six answers per image and little padding.
     ap.add_argument("--min-turns", type=int, default=6)
     ap.add_argument("--max-turns", type=int, default=6)
@@ -289,15 +287,24 @@ def main():
     warm = args.warmup
     total = args.bench or args.steps
 
+    t0 = time.time()
+
+    def progress(step):
+        if args.minutes:
+            return (time.time() - t0) / (60 * args.minutes)
+        return (step - warm) / max(1, total - warm)
+
     def lr_at(step):
         if step < warm:
             return args.lr * (step + 1) / warm
-        p = (step - warm) / max(1, total - warm)
+        p = min(1.0, progress(step))
         return args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * p)))
 
-    t0 = time.time()
     avg = None
-    for step in range(total):
+    step = 0
+    for step in range(total if not args.minutes else 10 ** 9):
+        if args.minutes and progress(step) >= 1:
+            break
         rng = np.random.default_rng([args.seed, step])
         pix, ids, img, labels, quad, words = data.make_batch(tok, rng, args.batch, cfg.n_patches,
                                                       turns=(args.min_turns, args.max_turns))
@@ -325,13 +332,15 @@ def main():
         if args.eval_every and step > 0 and step % args.eval_every == 0 and not args.bench:
             acc, per = evaluate(net, tok, cfg)
             print("  eval acc %.3f %s" % (acc, per), flush=True)
+            os.makedirs(args.out, exist_ok=True)
+            torch.save(net.state_dict(), os.path.join(args.out, "model.pt"))
     elapsed = time.time() - t0
     if args.bench:
         print("%.3f s/step" % (elapsed / total))
         return
     acc, per = evaluate(net, tok, cfg, n=512)
     print("final teacher-forced acc %.3f %s" % (acc, per), flush=True)
-    print("training time %.1f min" % (elapsed / 60), flush=True)
+    print("training time %.1f min, %d steps" % (elapsed / 60, step + 1), flush=True)
     os.makedirs(args.out, exist_ok=True)
     torch.save(net.state_dict(), os.path.join(args.out, "model.pt"))
     write_export(args.out, net, tok, cfg)
