@@ -126,6 +126,8 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "width", arch_key(arch, "embedding_length", k, sizeof k));
     line_int(f, "heads", arch_key(arch, "attention.head_count", k, sizeof k));
     line_int(f, "kv heads", arch_key(arch, "attention.head_count_kv", k, sizeof k));
+    line_array(f, "kv heads", k); /* lfm2: one count per layer, 0 = short convolution */
+    line_int(f, "conv kernel", arch_key(arch, "shortconv.l_cache", k, sizeof k));
     line_int(f, "ffn", arch_key(arch, "feed_forward_length", k, sizeof k));
     line_int(f, "context", arch_key(arch, "context_length", k, sizeof k));
     line_int(f, "rope base", arch_key(arch, "rope.freq_base", k, sizeof k));
@@ -187,6 +189,13 @@ static void summarise_projector(const gguf_file *f) {
         printf("%d to %d of %d×%d px (%d grids) + overview, each %d tokens (%d×%d pixel unshuffle)\n", hp.min_tiles,
                hp.max_tiles, hp.image_size, hp.image_size, hp.n_pinpoints, side * side, hp.scale_factor,
                hp.scale_factor);
+    }
+    if (hp.projector == SEER_PROJ_LFM2) {
+        int unit = hp.patch_size * hp.scale_factor;
+        label("grid");
+        printf("any size in %d px steps, 64 to 256 tokens (%d×%d pixel unshuffle), positions resized from the "
+               "learned grid; images llama.cpp tiles (512 px tiles + thumbnail) are refused for now\n",
+               unit, hp.scale_factor, hp.scale_factor);
     }
     if (hp.projector == SEER_PROJ_PIXTRAL) {
         int unit = hp.patch_size * hp.scale_factor;

@@ -83,6 +83,7 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
         flops += 2.0 * px * (d * out + out * out);
         break;
     case SEER_PROJ_INTERNVL: /* shuffle s², mlp.1 (d·s² → out) and mlp.3 (out → out) per token */
+    case SEER_PROJ_LFM2:     /* the same with mm.1 and mm.2 (its hidden width taken as out) */
         flops += 2.0 * px * d * out + 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) * out * out;
         break;
     case SEER_PROJ_PIXTRAL: /* [patch merger d·s² → d per merged token,] mm.1 (d → out), mm.2 (out → out) */

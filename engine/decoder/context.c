@@ -118,7 +118,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->q = alloc_floats(B * Dq, &total);
     c->k = alloc_floats(B * kv_dim, &total);
     c->v = alloc_floats(B * kv_dim, &total);
-    c->attn = alloc_floats(B * Dq, &total);
+    c->attn = alloc_floats(B * (m->n_conv_layers && E > Dq ? E : Dq), &total); /* a conv layer's output too */
     /* dense rows, or an expert's; a decode step holds all its experts' at once */
     const size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp);
     const size_t F_rows = B > (size_t)in->n_expert_used ? B : (size_t)in->n_expert_used;
@@ -148,6 +148,12 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
                                      (size_t)(in->head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
+    bool conv_ok = true;
+    if (m->n_conv_layers) {
+        c->conv_bcx = alloc_floats(B * 3 * E, &total);
+        c->conv_rows = alloc_floats((size_t)m->n_conv_layers * (size_t)n_ctx * E, &total);
+        conv_ok = c->conv_bcx && c->conv_rows;
+    }
     c->rows_scratch_bytes = rows_scratch_bytes(m, c->n_batch, c->n_threads);
     bool rows_ok = true;
     if (c->rows_scratch_bytes) {
@@ -157,7 +163,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
         (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok ||
-        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok) {
+        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok || !conv_ok) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -195,6 +201,8 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->attn_parts);
     free(c->logits);
     free(c->rows_scratch);
+    free(c->conv_bcx);
+    free(c->conv_rows);
     free(c);
 }
 

@@ -168,12 +168,18 @@ static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
 static void block(seer_ctx *c, int l, int n) {
     const llm_layer *L = &c->m->layers[l];
     if (l == 0) for_rows(c, l, n, attn_norm_pass); /* later layers': the previous ffn_residual_pass */
-    const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
-    seer_matmul_multi(c->pool, 3, qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
-                      (const float *const[]){L->bq, L->bk, L->bv});
-    for_rows(c, l, n, rope_store_pass);
-    llm_attention(c, l, n);
-    seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
+    if (L->conv) {
+        seer_matmul(c->pool, &L->conv_in, c->xn, n, c->conv_bcx, NULL);
+        llm_shortconv(c, l, n);
+        seer_matmul(c->pool, &L->conv_out, c->attn, n, c->xn, NULL);
+    } else {
+        const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
+        seer_matmul_multi(c->pool, 3, qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
+                          (const float *const[]){L->bq, L->bk, L->bv});
+        for_rows(c, l, n, rope_store_pass);
+        llm_attention(c, l, n);
+        seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
+    }
     for_rows(c, l, n, attn_residual_pass);
     if (c->m->moe) {
         llm_moe_ffn(c, l, n);
@@ -231,7 +237,8 @@ static void between_attentions_range(void *ctx, int64_t r0, int64_t r1, int ith)
 }
 
 static bool layers_by_rows(const seer_ctx *c, int n) {
-    return c->rows_scratch && n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
+    /* the per-thread pass assumes attention in every layer */
+    return c->rows_scratch && !c->m->n_conv_layers && n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
 }
 
 static int layers(seer_ctx *c, int n, const volatile int *cancel) {

@@ -22,6 +22,13 @@ typedef struct llm_layer {
      * matrices of the 3-D tensors, used in place; expert e's rows follow at
      * e·n_out rows (llm_expert). */
     seer_weight router, gate_exps, up_exps, down_exps;
+    /* A short-convolution layer (lfm2: head_count_kv 0) in place of
+     * attention: in_proj [n_embd → 3·n_embd], the depthwise kernel
+     * [n_embd][conv_len], out_proj; conv_slot = its index among such layers. */
+    bool conv;
+    int conv_slot;
+    const float *conv_kernel;
+    seer_weight conv_in, conv_out;
 } llm_layer;
 
 struct seer_llm {
@@ -43,6 +50,7 @@ struct seer_llm {
     bool ffn_gelu;               /* GeGLU (tanh GELU) instead of SwiGLU */
     bool moe;                    /* the FFN is a mixture of experts (moe.c) */
     int n_ff_exp;                /* an expert's FFN width */
+    int n_conv_layers, conv_len; /* short-convolution layers and their kernel length (lfm2), else 0 */
     seer_weight tok_embd, output;
     const float *output_norm;
     llm_layer *layers;
@@ -89,6 +97,11 @@ struct seer_ctx {
      * each thread's scratch for it, rows_scratch_bytes apart; else NULL. */
     char *rows_scratch;
     size_t rows_scratch_bytes;
+    /* Short-convolution layers (shortconv.c): in_proj's rows [n_batch][3·n_embd],
+     * and each conv layer's B⊙X row of every cache row [slot][n_ctx][n_embd]:
+     * the recurrent state at any cache row is the conv_len − 1 rows before it,
+     * so truncating, cancelling and /clear treat it exactly as the KV cache. */
+    float *conv_bcx, *conv_rows;
 };
 
 /* Prefill attention runs on tiles of this many query rows through GEMM, from
@@ -125,6 +138,11 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
  * sliding window drops on SWA layers; a few rows split over (row, KV head,
  * key chunk), a prompt over (head, tile of rows). */
 void llm_attention(seer_ctx *c, int layer, int n);
+
+/* Short convolution of layer l on rows [0, n): in_proj's output in
+ * c->conv_bcx, result (C ⊙ conv(B ⊙ X)) into c->attn; B ⊙ X rows stored at
+ * cache rows n_used + i (shortconv.c). */
+void llm_shortconv(seer_ctx *c, int l, int n);
 
 /* The mixture-of-experts FFN of layer l on rows [0, n) of c->xn, output into
  * c->xn (moe.c). */

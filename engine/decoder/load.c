@@ -17,19 +17,21 @@ typedef struct arch_desc {
     bool moe;        /* the FFN is a mixture of experts */
     bool deepstack;  /* image rows carry DeepStack slices (n_deepstack_layers) */
     bool gemma;      /* post-norms, GeGLU, scaled token embeddings, sliding windows, query pre-scale */
+    bool hybrid;     /* lfm2: head_count_kv per layer, 0 = short-convolution layer; final norm token_embd_norm */
 } arch_desc;
 
 static const arch_desc ARCHES[] = {
-    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false},
-    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false},
-    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false},
-    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false},
-    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false},
-    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false},
-    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false},
-    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true},
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false},
+    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false},
+    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false},
+    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false},
+    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false},
+    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false},
+    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true},
 };
-#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3"
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, lfm2"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -71,8 +73,8 @@ static bool bind_matrix(const seer_llm *m, seer_weight *w, const char *name, int
  * used in place even when F32: vectors sit between the matrices, and
  * reading one in place maps the file's pages around it (up to a 2 MiB folio
  * each) back in after the interleaved copy gave them up. */
-static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool required, seer_error *err,
-                                bool *failed) {
+static const float *bind_floats(seer_llm *m, const char *name, int64_t n, int64_t n1, bool required,
+                                seer_error *err, bool *failed) {
     const gguf_tensor *t = gguf_find_tensor(m->gguf, name);
     if (!t) {
         if (required) {
@@ -82,14 +84,18 @@ static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool r
         return NULL;
     }
     char got[96];
-    if (t->ne[0] != n || t->ne[1] != 1 || t->ne[2] != 1 || t->ne[3] != 1 || !seer_type_get(t->type) ||
+    if (t->ne[0] != n || t->ne[1] != n1 || t->ne[2] != 1 || t->ne[3] != 1 || !seer_type_get(t->type) ||
         n % seer_type_get(t->type)->block_size != 0) {
-        seer_error_set(err, "%s: tensor '%s' has shape %s (%s), expected [%lld]", m->gguf->path, name,
-                       shape_str(t, got, sizeof got), seer_type_name(t->type), (long long)n);
+        if (n1 == 1)
+            seer_error_set(err, "%s: tensor '%s' has shape %s (%s), expected [%lld]", m->gguf->path, name,
+                           shape_str(t, got, sizeof got), seer_type_name(t->type), (long long)n);
+        else
+            seer_error_set(err, "%s: tensor '%s' has shape %s (%s), expected [%lld, %lld]", m->gguf->path, name,
+                           shape_str(t, got, sizeof got), seer_type_name(t->type), (long long)n, (long long)n1);
         *failed = true;
         return NULL;
     }
-    float *buf = malloc(sizeof *buf * (size_t)n);
+    float *buf = malloc(sizeof *buf * (size_t)(n * n1));
     float **list = realloc(m->owned, sizeof *list * (size_t)(m->n_owned + 1));
     if (!buf || !list) {
         free(buf);
@@ -100,8 +106,13 @@ static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool r
     }
     m->owned = list;
     m->owned[m->n_owned++] = buf;
-    seer_dequantize_row(t->type, t->data, buf, n);
+    seer_dequantize_row(t->type, t->data, buf, n * n1);
     return buf;
+}
+
+static const float *bind_vector(seer_llm *m, const char *name, int64_t n, bool required, seer_error *err,
+                                bool *failed) {
+    return bind_floats(m, name, n, 1, required, err, failed);
 }
 
 /* M-RoPE sections (in pairs), which must cover the rotated dims. */
@@ -193,6 +204,41 @@ static bool read_rope_scaling(seer_llm *m, const char *a, seer_error *err) {
     return true;
 }
 
+/* lfm2: attention.head_count_kv holds one count per layer, 0 on the
+ * short-convolution layers; the attention layers must share theirs. The
+ * layer kinds are kept in conv_kind until the layers are allocated. */
+static bool read_layer_kinds(seer_llm *m, const char *a, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    seer_llm_info *in = &m->info;
+    char key[128];
+    snprintf(key, sizeof key, "%s.attention.head_count_kv", a);
+    const uint64_t n = gguf_get_arr_n(f, key);
+    if (in->n_layer <= 0 || n != (uint64_t)in->n_layer) {
+        seer_error_set(err, "%s: '%s' must hold one count per layer (%d layers, %llu counts)", f->path, key,
+                       in->n_layer, (unsigned long long)n);
+        return false;
+    }
+    in->n_head_kv = 0;
+    m->n_conv_layers = 0;
+    for (uint64_t l = 0; l < n; l++) {
+        const int64_t kv = gguf_get_arr_int(f, key, l, -1);
+        if (kv == 0) m->n_conv_layers++;
+        else if (kv > 0 && (in->n_head_kv == 0 || kv == in->n_head_kv)) in->n_head_kv = (int)kv;
+        else {
+            seer_error_set(err, "%s: layer %llu has %lld KV heads; attention layers must share one count", f->path,
+                           (unsigned long long)l, (long long)kv);
+            return false;
+        }
+    }
+    if (in->n_head_kv == 0) in->n_head_kv = in->n_head; /* no attention layer: sizes only */
+    m->conv_len = (int)key_int(f, a, "shortconv.l_cache", 0);
+    if (m->n_conv_layers > 0 && (m->conv_len < 1 || m->conv_len > 64)) {
+        seer_error_set(err, "%s: metadata key '%s.shortconv.l_cache' is missing or out of range", f->path, a);
+        return false;
+    }
+    return true;
+}
+
 static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const gguf_file *f = m->gguf;
     const char *a = ad->name;
@@ -202,6 +248,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     in->n_ff = (int)key_int(f, a, "feed_forward_length", 0);
     in->n_head = (int)key_int(f, a, "attention.head_count", 0);
     in->n_head_kv = (int)key_int(f, a, "attention.head_count_kv", in->n_head);
+    if (ad->hybrid && !read_layer_kinds(m, a, err)) return false;
     in->n_ctx_train = (int)key_int(f, a, "context_length", 4096);
     const char *missing = in->n_layer <= 0 ? "block_count" : in->n_embd <= 0 ? "embedding_length"
                         : in->n_ff <= 0 && !ad->moe ? "feed_forward_length" : in->n_head <= 0 ? "attention.head_count"
@@ -252,6 +299,11 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
 static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[7]) {
     seer_weight *const dense[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
     seer_weight *const moe[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->router};
+    seer_weight *const conv[] = {&L->conv_in, &L->conv_out, &L->w_gate, &L->w_up, &L->w_down};
+    if (L->conv) {
+        memcpy(out, conv, sizeof conv);
+        return 5;
+    }
     if (m->moe) {
         memcpy(out, moe, sizeof moe);
         return 5;
@@ -337,7 +389,15 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
         L->attn_norm = bind_vector(m, NAME("attn_norm.weight"), E, true, err, &failed);
         if (failed) break;
         L->ffn_norm = bind_vector(m, NAME("ffn_norm.weight"), E, true, err, &failed);
-        if (failed || !bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, Dq, err) ||
+        if (failed) break;
+        if (L->conv) {
+            if (!bind_matrix(m, &L->conv_in, NAME("shortconv.in_proj.weight"), E, 3 * E, err) ||
+                !bind_matrix(m, &L->conv_out, NAME("shortconv.out_proj.weight"), E, E, err) || !bind_ffn(m, L, l, err))
+                return false;
+            L->conv_kernel = bind_floats(m, NAME("shortconv.conv.weight"), m->conv_len, E, true, err, &failed);
+            continue;
+        }
+        if (!bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, Dq, err) ||
             !bind_matrix(m, &L->wk, NAME("attn_k.weight"), E, Dk, err) ||
             !bind_matrix(m, &L->wv, NAME("attn_v.weight"), E, Dk, err) ||
             !bind_matrix(m, &L->wo, NAME("attn_output.weight"), Dq, E, err) || !bind_ffn(m, L, l, err))
@@ -352,6 +412,17 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
 #undef NAME
     }
     return !failed;
+}
+
+/* Which layers are short convolutions (head_count_kv 0), numbered in order. */
+static void mark_conv_layers(seer_llm *m, const char *a) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.attention.head_count_kv", a);
+    int slot = 0;
+    for (int l = 0; l < m->info.n_layer; l++) {
+        m->layers[l].conv = gguf_get_arr_int(m->gguf, key, (uint64_t)l, -1) == 0;
+        if (m->layers[l].conv) m->layers[l].conv_slot = slot++;
+    }
 }
 
 /* Interleaves what can be, layer by layer (progress), on every core: the
@@ -445,13 +516,16 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
         m->output = m->tok_embd; /* tied embeddings */
     }
     bool failed = false;
-    m->output_norm = bind_vector(m, "output_norm.weight", m->info.n_embd, true, err, &failed);
+    /* lfm2's final norm is stored as token_embd_norm */
+    m->output_norm = bind_vector(m, ad->hybrid ? "token_embd_norm.weight" : "output_norm.weight", m->info.n_embd, true,
+                                 err, &failed);
     if (failed) goto fail;
     m->layers = calloc((size_t)m->info.n_layer, sizeof *m->layers);
     if (!m->layers) {
         seer_error_set(err, "out of memory");
         goto fail;
     }
+    if (ad->hybrid) mark_conv_layers(m, ad->name);
     if (ad->gemma) read_gemma(m, ad->name);
     if (!bind_layers(m, ad, err)) goto fail;
     interleave_all(m, progress, ud);

@@ -10,6 +10,7 @@
  *   Gemma 3       <start_of_image>[image]<end_of_image>, the image decoded
  *                 non-causally
  *   InternVL      <img>[tile 1]…[tile n][overview]</img>
+ *   LFM2-VL       <|image_start|>[image]<|image_end|> (untiled)
  *   Pixtral       [image][IMG_END], the image's rows already separated by
  *                 [IMG_BREAK] embeddings (the encoder's output)
  * The wrapper texts are tokenized with special tokens parsed: the ids come
@@ -77,6 +78,8 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
     case SEER_PROJ_GEMMA3:
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<start_of_image>", "<end_of_image>", false);
     case SEER_PROJ_INTERNVL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<img>", "</img>", true);
+    case SEER_PROJ_LFM2:
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|image_start|>", "<|image_end|>", false);
     case SEER_PROJ_PIXTRAL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "", "[IMG_END]", false);
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
         for (int i = 0; i < in->n; i++)

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, ldp, ldpv2, pixtral"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, ldp, ldpv2, pixtral, lfm2"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -29,6 +29,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"ldp", SEER_PROJ_LDP},
         {"ldpv2", SEER_PROJ_LDPV2},
         {"pixtral", SEER_PROJ_PIXTRAL},
+        {"lfm2", SEER_PROJ_LFM2},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -61,7 +62,8 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
-    case SEER_PROJ_PIXTRAL: return tensor_n_out(f, "mm.2.weight");
+    case SEER_PROJ_PIXTRAL:
+    case SEER_PROJ_LFM2: return tensor_n_out(f, "mm.2.weight");
     case SEER_PROJ_GEMMA3: { /* stored transposed: [n_text, n_v] */
         const gguf_tensor *t = gguf_find_tensor(f, "mm.input_projection.weight");
         return t && t->n_dims == 2 && t->ne[0] > 0 && t->ne[0] <= MAX_WIDTH ? (int)t->ne[0] : 0;
@@ -296,6 +298,12 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         hp->preproc_image_size = (int)pre;
     }
     if (hp->projector == SEER_PROJ_INTERNVL && internvl_check(f, hp, err) != 0) return -1;
+    if (hp->projector == SEER_PROJ_LFM2) {
+        /* pixel unshuffle (llama.cpp: n_merge, default 2); image_size is the converter's dummy 256 */
+        int64_t s = gguf_get_int(f, "clip.vision.projector.scale_factor", 2);
+        if (check_range(f, "clip.vision.projector.scale_factor", s, 1, 8, err)) return -1;
+        hp->scale_factor = (int)s;
+    }
     if (hp->projector == SEER_PROJ_PIXTRAL) {
         /* Mistral Small 3.1's patch merger (absent: Pixtral 12B, 1); llama.cpp's graph takes any size */
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 1);

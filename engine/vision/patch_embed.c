@@ -39,6 +39,10 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
         memcpy(x, v->class_embd, (size_t)d * sizeof(float));
         n_seq++;
     }
+    if (v->cfg.pos_resize) {
+        vit_add_resized_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, x);
+        return;
+    }
     if (v->cfg.pos_interp) { /* Qwen3-VL: the grid resampled, rows in merge-cell order */
         vit_add_interp_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, l->row, l->col, l->n_patches, x);
         return;

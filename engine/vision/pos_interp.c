@@ -53,3 +53,54 @@ void vit_add_interp_positions(seer_pool *pool, const float *table, int side, int
     interp_job j = {.table = table, .side = side, .gw = gw, .gh = gh, .n_embd = n_embd, .row = row, .col = col, .x = x};
     seer_pool_for(pool, n, 1, interp_range, &j);
 }
+
+/* LFM2 (SigLIP2 NaFlex): ggml's bilinear interpolation with antialiasing
+ * (torch's interpolate(bilinear, antialias=True, align_corners=False)):
+ * output cell i of an axis centred at (i + 0.5)/scale in the table, every
+ * table cell within the support (1, or 1/scale when shrinking) weighted by
+ * a triangle of that width; the weights are normalised by their sum. The
+ * float32 steps (weight products, the y-outer x-inner sum, the division)
+ * follow ggml's CPU kernel. */
+static float triangle(float t) { return fmaxf(1.0f - fabsf(t), 0.0f); }
+
+/* Table cells [*lo, *hi) within reach of output cell i. */
+static void resize_reach(int n_src, int n_dst, int i, float *centre, float *inv, int *lo, int *hi) {
+    const float sf = (float)n_dst / (float)n_src, support = fmaxf(1.0f, 1.0f / sf);
+    *inv = 1.0f / support;
+    *centre = ((float)i + 0.5f) / sf;
+    int64_t a = (int64_t)(*centre - support + 0.5f), b = (int64_t)(*centre + support + 0.5f);
+    *lo = a < 0 ? 0 : (int)a;
+    *hi = b > n_src ? n_src : (int)b;
+}
+
+static void resize_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const interp_job *j = ctx; /* row, col unused: rows are in raster order */
+    const int64_t d = j->n_embd;
+    for (int64_t r = r0; r < r1; r++) {
+        float cx, cy, ix, iy;
+        int x0, x1, y0, y1;
+        resize_reach(j->side, j->gw, (int)(r % j->gw), &cx, &ix, &x0, &x1);
+        resize_reach(j->side, j->gh, (int)(r / j->gw), &cy, &iy, &y0, &y1);
+        float *out = j->x + r * d;
+        for (int64_t k = 0; k < d; k++) {
+            float val = 0.0f, total = 0.0f;
+            for (int sy = y0; sy < y1; sy++) {
+                const float wy = triangle(((float)sy - cy + 0.5f) * iy);
+                for (int sx = x0; sx < x1; sx++) {
+                    const float w = triangle(((float)sx - cx + 0.5f) * ix) * wy;
+                    if (w <= 0.0f) continue;
+                    val += j->table[((int64_t)sy * j->side + sx) * d + k] * w;
+                    total += w;
+                }
+            }
+            out[k] += total > 0.0f ? val / total : val;
+        }
+    }
+}
+
+void vit_add_resized_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                               float *x) {
+    interp_job j = {.table = table, .side = side, .gw = gw, .gh = gh, .n_embd = n_embd, .x = x};
+    seer_pool_for(pool, (int64_t)gw * gh, 1, resize_range, &j);
+}

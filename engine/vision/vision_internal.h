@@ -55,6 +55,7 @@ typedef struct vit_config {
     bool class_token;     /* CLIP: class embedding first, dropped before the projector */
     bool pos_embd;        /* learned absolute position rows */
     bool pos_interp;      /* Qwen3-VL: the learned square grid interpolated to the patch grid */
+    bool pos_resize;      /* LFM2 (SigLIP2 NaFlex): the square grid resized to the patch grid (antialiased bilinear) */
     bool pre_ln, post_ln;
     bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
     bool rope2d_raster;   /* Pixtral: the same rotation on raster-ordered patches, the column pairs on the
@@ -213,6 +214,12 @@ int vit_deepstack_after_block(const struct seer_vision *v, seer_pool *pool, int 
  * taking grid cell (row[i], col[i]). */
 void vit_add_interp_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
                               const int *row, const int *col, int64_t n, float *x);
+/* LFM2 (SigLIP2 NaFlex) position embeddings: the S×S table resized to a
+ * gw×gh raster grid as ggml's bilinear interpolation with antialiasing
+ * (half-pixel centres, triangle filter widened when shrinking) computes it,
+ * added to the n = gw·gh rows of x. */
+void vit_add_resized_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                               float *x);
 /* Gemma 3: mean over k×k blocks of a gw×gh raster grid of n_embd rows →
  * (gw/k)×(gh/k) rows, row-major (ggml's pool_2d sum order). */
 void vit_avg_pool(const float *x, int gw, int gh, int64_t n_embd, int k, float *out);

@@ -169,6 +169,7 @@ static void pick_config(seer_vision *v) {
     c->pre_ln = gguf_find_tensor(v->gguf, "v.pre_ln.weight") != NULL;
     c->post_ln = gguf_find_tensor(v->gguf, "v.post_ln.weight") != NULL;
     c->pos_interp = c->pos_embd && hp->projector == SEER_PROJ_QWEN3VL;
+    c->pos_resize = c->pos_embd && hp->projector == SEER_PROJ_LFM2;
     c->rope2d_raster = hp->projector == SEER_PROJ_PIXTRAL;
     c->rope2d = seer_projector_mrope(hp->projector) || c->rope2d_raster;
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
@@ -383,6 +384,14 @@ static int load_projector(seer_vision *v, seer_error *err) {
                    ? -1
                    : 0;
     }
+    case SEER_PROJ_LFM2: { /* mm.input_norm is optional (LFM2-VL checkpoints without it) */
+        int64_t m = d * hp->scale_factor * hp->scale_factor;
+        return load_norm(v, "mm.input_norm", m, false, &v->mm_ln1, err) ||
+                       load_linear(v, "mm.1", m, -1, true, &v->mm0, err) ||
+                       load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err)
+                   ? -1
+                   : 0;
+    }
     case SEER_PROJ_PIXTRAL: {
         int64_t s = hp->scale_factor;
         if (s > 1 && (load_norm(v, "mm.input_norm", d, true, &v->mm_ln1, err) ||
@@ -413,7 +422,7 @@ static int load_tower(seer_vision *v, seer_error *err) {
             return -1;
         }
         v->n_pos = (int)t->ne[1];
-        if (v->cfg.pos_interp) {
+        if (v->cfg.pos_interp || v->cfg.pos_resize) {
             v->pos_side = (int)sqrt((double)v->n_pos);
             if ((int64_t)v->pos_side * v->pos_side != v->n_pos) {
                 seer_error_set(err, "%s: %d position embeddings do not form a square grid", label(v), v->n_pos);
@@ -482,6 +491,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     case SEER_PROJ_IDEFICS3:
     case SEER_PROJ_GEMMA3:
     case SEER_PROJ_INTERNVL:
+    case SEER_PROJ_LFM2:
     case SEER_PROJ_LDP:
     case SEER_PROJ_LDPV2:
         *nx = (gw / hp->scale_factor) * (gh / hp->scale_factor);

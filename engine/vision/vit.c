@@ -146,7 +146,7 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
         seer_error_set(err, "vision: no input pixels");
         return -1;
     }
-    if (hp->projector == SEER_PROJ_IDEFICS3 || hp->projector == SEER_PROJ_INTERNVL) {
+    if (hp->projector == SEER_PROJ_IDEFICS3 || hp->projector == SEER_PROJ_INTERNVL || hp->projector == SEER_PROJ_LFM2) {
         /* The stride-p convolution drops the last w % p columns and rows (as
          * llama.cpp's does: SmolVLM-Instruct's 384 px over 14 px patches is
          * a 27×27 grid); the pixel shuffle needs that grid in whole s×s cells. */
@@ -171,7 +171,7 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
         seer_error_set(err, "vision: input %dx%d has too many patches (%lld)", in->w, in->h, (long long)n);
         return -1;
     }
-    if (v->cfg.pos_embd && !v->cfg.pos_interp && n + (v->cfg.class_token ? 1 : 0) != v->n_pos) {
+    if (v->cfg.pos_embd && !v->cfg.pos_interp && !v->cfg.pos_resize && n + (v->cfg.class_token ? 1 : 0) != v->n_pos) {
         seer_error_set(err, "vision: input %dx%d gives %lld patches but the model has %d positions", in->w, in->h,
                        (long long)n, v->n_pos - (v->cfg.class_token ? 1 : 0));
         return -1;
@@ -259,7 +259,8 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_QWEN25VL:
         case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, li, out[i], &fl, err); break;
-        case SEER_PROJ_INTERNVL: rc = vit_project_internvl(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_INTERNVL:
+        case SEER_PROJ_LFM2: rc = vit_project_internvl(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_LDP:
         case SEER_PROJ_LDPV2: rc = vit_project_ldp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_PIXTRAL: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;

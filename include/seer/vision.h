@@ -17,6 +17,7 @@ typedef enum seer_projector {
     SEER_PROJ_INTERNVL,   /* "internvl": InternViT, pixel unshuffle, LayerNorm + MLP (mlp1) */
     SEER_PROJ_LDP,        /* "ldp": MobileVLM, MLP + two MobileNetV3 blocks (the second halves the grid) */
     SEER_PROJ_LDPV2,      /* "ldpv2": MobileVLM V2, MLP + 2x2 average pool + depthwise-conv positions */
+    SEER_PROJ_LFM2,       /* "lfm2": SigLIP2 NaFlex (positions resized to the grid), pixel unshuffle, [LayerNorm,] MLP */
     SEER_PROJ_PIXTRAL,    /* "pixtral": Pixtral / Mistral Small 3.1 ViT (2-D RoPE), [patch merger,] MLP, [IMG_BREAK] rows */
 } seer_projector;
 
