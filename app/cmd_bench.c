@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "cli_errors.h"
 #include "commands.h"
 #include "hub_fetch.h"
 #include "seer/bench.h"
@@ -59,12 +60,7 @@ static void usage(FILE *out) {
     fputc('\n', out);
 }
 
-static int fail_usage(const char *msg, const char *arg) {
-    char *safe = arg ? seer_text_sanitize_dup(arg, strlen(arg), 0) : NULL;
-    fprintf(stderr, "seer bench: %s%s%s (try 'seer bench --help')\n", msg, safe ? " " : "", safe ? safe : "");
-    free(safe);
-    return 2;
-}
+static int fail_usage(const char *msg, const char *arg) { return app_usage_error("bench", msg, arg); }
 
 static int fail(const seer_error *err) {
     char *safe = seer_text_sanitize_dup(err->msg, strlen(err->msg), 0);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_errors.h"
 #include "commands.h"
 #include "seer/embed.h"
 #include "seer/sanitize.h"
@@ -72,29 +73,12 @@ static void usage(FILE *out) {
             EMBED_DEFAULT_IMAGE_TOKENS, EMBED_DEFAULT_BATCH);
 }
 
-static int usage_error(const char *msg, const char *arg) {
-    char *safe = arg ? seer_text_sanitize_dup(arg, strlen(arg), 0) : NULL;
-    fprintf(stderr, "seer embed: %s%s%s (try 'seer embed --help')\n", msg, safe ? " " : "", safe ? safe : "");
-    free(safe);
-    return 2;
-}
+static int usage_error(const char *msg, const char *arg) { return app_usage_error("embed", msg, arg); }
 
-/* One-line error about outside data (paths, metadata): made terminal-safe. */
-static int fail(const char *msg) {
-    char *safe = seer_text_sanitize_dup(msg, strlen(msg), 0);
-    fprintf(stderr, "seer embed: %s\n", safe ? safe : "error");
-    free(safe);
-    return 1;
-}
+static int fail(const char *msg) { return app_fail("embed", msg); }
 
 static int fail_path(const char *what, const char *path, const char *why) {
-    size_t len = strlen(what) + strlen(path) + strlen(why) + 8;
-    char *msg = malloc(len);
-    if (!msg) return fail(what);
-    snprintf(msg, len, "%s %s: %s", what, path, why);
-    int rc = fail(msg);
-    free(msg);
-    return rc;
+    return app_fail_path("embed", what, path, why);
 }
 
 static int add_input(embed_args *a, bool image, const char *value, size_t len) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_errors.h"
 #include "commands.h"
 #include "seer/sanitize.h"
 #include "seer/threadpool.h"
@@ -28,26 +29,11 @@ static void usage(FILE *out) {
                  "  --dump-pixels FILE  also write each encoder input as float32 planes R, G, B (h x w)\n");
 }
 
-static int usage_error(const char *msg, const char *arg) {
-    char *safe = arg ? seer_text_sanitize_dup(arg, strlen(arg), 0) : NULL;
-    fprintf(stderr, "seer encode: %s%s%s (try 'seer encode --help')\n", msg, safe ? " " : "", safe ? safe : "");
-    free(safe);
-    return 2;
-}
+static int usage_error(const char *msg, const char *arg) { return app_usage_error("encode", msg, arg); }
 
-/* One-line error about outside data (paths, metadata): made terminal-safe. */
-static int fail(const char *msg) {
-    char *safe = seer_text_sanitize_dup(msg, strlen(msg), 0);
-    fprintf(stderr, "seer encode: %s\n", safe ? safe : "error");
-    free(safe);
-    return 1;
-}
+static int fail(const char *msg) { return app_fail("encode", msg); }
 
-static int fail_errno(const char *what, const char *path) {
-    char msg[1200];
-    snprintf(msg, sizeof msg, "%s %s: %s", what, path, strerror(errno));
-    return fail(msg);
-}
+static int fail_errno(const char *what, const char *path) { return app_fail_path("encode", what, path, strerror(errno)); }
 
 /* Written next to the target and renamed, so a failed run leaves no torn file. */
 static int write_output(const char *path, const float *data, size_t n) {
