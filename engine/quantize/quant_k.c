@@ -13,38 +13,49 @@
 
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-/* Signed levels in [-nmax, nmax-1] for n values (stored offset by nmax),
- * weighted by x² (ggml's rmse_type 1); tries 18 scales around -nmax/max
- * and keeps the best least-squares fit. */
-static float fit_signed(int n, int nmax, const float *x, int8_t *L) {
+/* The value of largest magnitude (its sign kept); 0 when every |x| is
+ * below GROUP_EPS. */
+static float signed_max(int n, const float *x) {
     float max = 0, amax = 0;
     for (int i = 0; i < n; i++) {
         float ax = fabsf(x[i]);
         if (ax > amax) { amax = ax; max = x[i]; }
     }
-    if (amax < GROUP_EPS) {
+    return amax < GROUP_EPS ? 0.f : max;
+}
+
+/* Levels round(iscale·x) in [-nmax, nmax-1] with their x²-weighted sums
+ * Σw·x·l and Σw·l²; the levels go to L (plus `offset`) unless L is NULL. */
+static void weighted_levels(int n, int nmax, float iscale, const float *x, int8_t *L, int offset, float *sumlx,
+                            float *suml2) {
+    float slx = 0, sl2 = 0;
+    for (int i = 0; i < n; i++) {
+        int l = clampi(seer_round_nearest(iscale * x[i]), -nmax, nmax - 1);
+        if (L) L[i] = (int8_t)(l + offset);
+        float w = x[i] * x[i];
+        slx += w * x[i] * l;
+        sl2 += w * l * l;
+    }
+    *sumlx = slx;
+    *suml2 = sl2;
+}
+
+/* Signed levels in [-nmax, nmax-1] for n values (stored offset by nmax),
+ * weighted by x² (ggml's rmse_type 1); tries 18 scales around -nmax/max
+ * and keeps the best least-squares fit. */
+static float fit_signed(int n, int nmax, const float *x, int8_t *L) {
+    const float max = signed_max(n, x);
+    if (max == 0.f) {
         memset(L, 0, (size_t)n);
         return 0.f;
     }
-    float iscale = -nmax / max, sumlx = 0, suml2 = 0;
-    for (int i = 0; i < n; i++) {
-        int l = clampi(seer_round_nearest(iscale * x[i]), -nmax, nmax - 1);
-        L[i] = (int8_t)(l + nmax);
-        float w = x[i] * x[i];
-        sumlx += w * x[i] * l;
-        suml2 += w * l * l;
-    }
+    float sumlx, suml2;
+    weighted_levels(n, nmax, -nmax / max, x, L, nmax, &sumlx, &suml2);
     float scale = suml2 ? sumlx / suml2 : 0.0f, best = scale * sumlx;
     for (int is = -9; is <= 9; is++) {
         if (is == 0) continue;
-        iscale = -(nmax + 0.1f * is) / max;
-        sumlx = suml2 = 0;
-        for (int i = 0; i < n; i++) {
-            int l = clampi(seer_round_nearest(iscale * x[i]), -nmax, nmax - 1);
-            float w = x[i] * x[i];
-            sumlx += w * x[i] * l;
-            suml2 += w * l * l;
-        }
+        const float iscale = -(nmax + 0.1f * is) / max;
+        weighted_levels(n, nmax, iscale, x, NULL, 0, &sumlx, &suml2);
         if (suml2 > 0 && sumlx * sumlx > best * suml2) {
             for (int i = 0; i < n; i++)
                 L[i] = (int8_t)(nmax + clampi(seer_round_nearest(iscale * x[i]), -nmax, nmax - 1));
@@ -58,23 +69,13 @@ static float fit_signed(int n, int nmax, const float *x, int8_t *L) {
 /* Q3_K's sub-block fit: levels from -nmax/max, then up to five passes that
  * move single levels while the weighted fit improves. */
 static float fit_q3(int n, int nmax, const float *x, int8_t *L) {
-    float max = 0, amax = 0;
-    for (int i = 0; i < n; i++) {
-        float ax = fabsf(x[i]);
-        if (ax > amax) { amax = ax; max = x[i]; }
-    }
-    if (amax < GROUP_EPS) {
+    const float max = signed_max(n, x);
+    if (max == 0.f) {
         memset(L, 0, (size_t)n);
         return 0.f;
     }
-    float iscale = -nmax / max, sumlx = 0, suml2 = 0;
-    for (int i = 0; i < n; i++) {
-        int l = clampi(seer_round_nearest(iscale * x[i]), -nmax, nmax - 1);
-        L[i] = (int8_t)l;
-        float w = x[i] * x[i];
-        sumlx += w * x[i] * l;
-        suml2 += w * l * l;
-    }
+    float sumlx, suml2;
+    weighted_levels(n, nmax, -nmax / max, x, L, 0, &sumlx, &suml2);
     for (int pass = 0; pass < 5; pass++) {
         int changed = 0;
         for (int i = 0; i < n; i++) {
