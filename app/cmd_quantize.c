@@ -2,6 +2,7 @@
  * mmproj rewritten with quantized weights (llama-quantize's per-tensor
  * choices and bytes). Progress on stderr. Exit status: 0 ok, 1 failure,
  * 2 usage. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +23,14 @@ static void show_progress(void *ctx, int i, int n, const char *name, int type, u
     bool tty = isatty(STDERR_FILENO);
     fprintf(stderr, "%s[%d/%d] %-40.40s %-5s %8.1f MB written%s", tty ? "\r" : "", i, n, name, seer_type_name(type),
             written / 1e6, tty && i < n ? "" : "\n");
+}
+
+/* Ctrl-C or a kill: the writer stops at the next tensor and removes its
+ * temporary file, so no half file is left beside OUT. */
+static volatile int stop_flag;
+static void on_stop(int sig) {
+    (void)sig;
+    stop_flag = 1;
 }
 
 int cmd_quantize(int argc, char **argv) {
@@ -48,8 +57,21 @@ int cmd_quantize(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    opts.cancel = &stop_flag;
     seer_error err = {{0}};
-    if (seer_quantize_file(pos[0], pos[1], pos[2], &opts, &err) != 0) {
+    const int rc = seer_quantize_file(pos[0], pos[1], pos[2], &opts, &err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (rc != 0 && stop_flag) {
+        fprintf(stderr, "\nseer quantize: interrupted; %s was not written\n", pos[1]);
+        return 130;
+    }
+    if (rc != 0) {
         fprintf(stderr, "seer quantize: %s\n", err.msg);
         return 1;
     }

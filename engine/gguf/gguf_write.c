@@ -39,6 +39,7 @@ struct gguf_writer {
     writer_tensor *t;
     size_t n_t, cap_t;
     char error[SEER_ERR_MAX]; /* first setter failure */
+    const volatile int *cancel; /* set (by a signal handler) to stop between tensors */
 };
 
 static void fail(gguf_writer *w, const char *msg, const char *name) {
@@ -314,12 +315,21 @@ static bool write_all(gguf_writer *w, FILE *fp, uint64_t align) {
             if (t->fill) t->fill(t->fill_ctx, scratch, (size_t)t->nbytes);
             src = scratch;
         }
+        if (w->cancel && *w->cancel) { /* checked after the fill: a fill may stop early when cancelled */
+            free(scratch);
+            snprintf(w->error, sizeof w->error, "interrupted");
+            return false;
+        }
         ok = fwrite(src, 1, (size_t)t->nbytes, fp) == t->nbytes &&
              write_zeros(fp, (align - t->nbytes % align) % align);
     }
     free(scratch);
     if (!ok) snprintf(w->error, sizeof w->error, "write failed: %s", strerror(errno));
     return ok;
+}
+
+void gguf_writer_set_cancel(gguf_writer *w, const volatile int *cancel) {
+    if (w) w->cancel = cancel;
 }
 
 int gguf_writer_write(gguf_writer *w, const char *path, seer_error *err) {

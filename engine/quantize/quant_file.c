@@ -54,7 +54,7 @@ static void fill_tensor(void *ctx, void *dst, size_t nbytes) {
         size_t in_row = seer_row_bytes(t->type, ncols), out_row = seer_row_bytes(j->type, ncols);
         float *row = malloc((size_t)ncols * sizeof(float));
         if (!row) return; /* the writer zero-fills; out of memory is reported nowhere better */
-        for (int64_t r = 0; r < nrows; r++) {
+        for (int64_t r = 0; r < nrows && !(j->opts->cancel && *j->opts->cancel); r++) {
             seer_dequantize_row(t->type, (const char *)t->data + r * in_row, row, ncols);
             seer_quantize_weights(j->type, row, (char *)dst + r * out_row, ncols);
         }
@@ -142,6 +142,7 @@ int seer_quantize_file(const char *in, const char *out, const char *type, const 
         jobs[i] = (tensor_job){t, types[i], (int)i, (int)f->n_tensors, &written, opts};
         gguf_writer_add_tensor_fn(w, t->name, types[i], t->n_dims, t->ne, fill_tensor, &jobs[i]);
     }
+    gguf_writer_set_cancel(w, opts->cancel);
     rc = gguf_writer_write(w, out, err);
 done:
     gguf_writer_free(w);

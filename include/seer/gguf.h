@@ -108,6 +108,9 @@ void gguf_writer_add_tensor(gguf_writer *w, const char *name, int type, int n_di
 /* Data produced by fill(ctx, …) when the file is written. */
 void gguf_writer_add_tensor_fn(gguf_writer *w, const char *name, int type, int n_dims, const int64_t *ne,
                                gguf_fill_fn fill, void *ctx);
+/* While writing, a non-zero *cancel stops before the next tensor: the
+ * temporary file is removed and the write fails with "interrupted". */
+void gguf_writer_set_cancel(gguf_writer *w, const volatile int *cancel);
 /* Writes atomically (temporary file + rename). Returns 0 or -1. */
 int gguf_writer_write(gguf_writer *w, const char *path, seer_error *err);
 

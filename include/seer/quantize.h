@@ -13,6 +13,7 @@ typedef struct seer_quantize_opts {
     bool force;                        /* overwrite an existing output */
     seer_quantize_progress_fn progress; /* may be NULL */
     void *progress_ctx;
+    const volatile int *cancel; /* may be NULL; non-zero stops the write, nothing left behind */
 } seer_quantize_opts;
 
 /* Writes `out` (through a temporary file renamed at the end) from `in` with

@@ -47,6 +47,24 @@ refuse "coarser input" "is already Q[0-9]_[0-9K]*, coarser than Q8_0" $cases/gem
   err "no progress line [46/46] … MB written"
 ls "$tmp" | grep -q tmp && err "a temporary file was left behind: $(ls "$tmp")"
 
+# Interrupted (Ctrl-C, or a kill) part-way: exit 130, one line saying so,
+# neither OUT nor a temporary file left. A big random-weight encoder keeps it
+# busy for seconds: the signal lands between its first and last tensor.
+"$SEER" bench --synth smolvlm-256m --out "$tmp/big" >/dev/null 2>&1 || err "cannot write the synthetic smolvlm-256m model"
+for sig in INT TERM; do
+  "$SEER" quantize "$tmp/big/smolvlm-256m-mmproj.gguf" "$tmp/big/q.gguf" Q4_K_M 2>"$tmp/big/progress" &
+  pid=$!
+  for _ in $(seq 200); do grep -q '\[5/' "$tmp/big/progress" 2>/dev/null && break; sleep 0.05; done
+  kill -$sig $pid
+  wait $pid; rc=$?
+  [ $rc -eq 130 ] || err "SIG$sig: exit $rc, want 130"
+  last=$(tr '\r' '\n' < "$tmp/big/progress" | grep -v '^\[' | grep .)
+  one_line "$last" && printf '%s' "$last" | grep -q "interrupted" || err "SIG$sig: no one-line 'interrupted' message: $last"
+  leftover=$(ls "$tmp/big" | grep -v -e '^smolvlm-256m-' -e '^progress$')
+  [ -z "$leftover" ] || err "SIG$sig: files left behind: $leftover"
+done
+rm -rf "$tmp/big"
+
 # Byte identity with llama-quantize, every type.
 while read -r name type want; do
   out="$tmp/$name-$type.gguf"
