@@ -82,8 +82,9 @@ static void handle_event(tui *t, seer_event *ev) {
         t->ctx_size = ev->model.n_ctx;
         t->state = t->pending_requests ? ST_ENCODING : ST_IDLE;
         log_event(t, "loaded %s ctx %d", ev->model.name, ev->model.n_ctx);
-        tui_note(t, TR_SYSTEM, "%s loaded (%s, %s%s%s) · /help for commands", t->model.name, t->model.arch,
-                 t->model.quant, t->model.vision ? ", vision: " : ", text only", t->model.projector);
+        tui_note(t, TR_SYSTEM, "%s loaded (%s, %s%s%s%s%s) · /help for commands", t->model.name, t->model.arch,
+                 t->model.quant, t->model.vision ? ", vision: " : ", text only", t->model.projector,
+                 t->model.vision ? " " : "", t->model.vision_quant);
         break;
     case SEER_EV_LOAD_FAILED:
         t->state = ST_FAILED;

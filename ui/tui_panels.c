@@ -103,8 +103,11 @@ void tui_draw_status(tui *t) {
     char left[512], right[300] = "";
     const seer_sampling *s = &t->sampling;
     char *name = seer_text_sanitize_dup(t->model.name, strlen(t->model.name), 0);
+    char quant[48]; /* the LLM's weight type, and the mmproj's beside it */
+    snprintf(quant, sizeof quant, "%s%s%s", t->model.quant[0] ? t->model.quant : "-",
+             t->model.vision_quant[0] ? " · mmproj " : "", t->model.vision_quant);
     snprintf(left, sizeof left, " %s │ %s │ %s │ %d thr │ temp %.2g k %d p %.2g min-p %.2g │ %s", name ? name : "",
-             t->model.quant[0] ? t->model.quant : "-", t->model.arch[0] ? t->model.arch : "-", t->model.n_threads,
+             quant, t->model.arch[0] ? t->model.arch : "-", t->model.n_threads,
              (double)s->temp, s->top_k, (double)s->top_p, (double)s->min_p, state_name(t->state));
     free(name);
     if (t->notice[0] && seer_time_ms() < t->notice_until) snprintf(right, sizeof right, "%s ", t->notice);

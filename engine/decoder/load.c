@@ -447,21 +447,16 @@ static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
     seer_pool_destroy(pool);
 }
 
-/* The matrix type holding the most bytes, and parameter/byte totals. */
+/* The dominant matrix type, and parameter/byte totals. */
 static void summarise(seer_llm *m) {
-    uint64_t bytes_by_type[SEER_TYPE_COUNT] = {0};
     for (uint64_t i = 0; i < m->gguf->n_tensors; i++) {
         const gguf_tensor *t = &m->gguf->tensors[i];
         uint64_t n = 1;
         for (int d = 0; d < GGUF_MAX_DIMS; d++) n *= (uint64_t)t->ne[d];
         m->info.n_params += n;
         m->info.weight_bytes += t->nbytes;
-        if (t->n_dims >= 2 && t->type >= 0 && t->type < SEER_TYPE_COUNT) bytes_by_type[t->type] += t->nbytes;
     }
-    int best = 0;
-    for (int t = 1; t < SEER_TYPE_COUNT; t++)
-        if (bytes_by_type[t] > bytes_by_type[best]) best = t;
-    m->info.weight_type = best;
+    m->info.weight_type = gguf_dominant_matrix_type(m->gguf);
 }
 
 seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, seer_error *err) {

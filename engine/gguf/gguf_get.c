@@ -1,5 +1,6 @@
 /* Lookups and typed getters over an opened GGUF file. */
 #include "gguf/gguf_internal.h"
+#include "seer/tensor.h"
 
 #include <string.h>
 
@@ -118,4 +119,16 @@ double gguf_get_arr_float(const gguf_file *f, const char *key, uint64_t i, doubl
     if (is_float(kv->arr_type)) return d;
     if (is_signed(kv->arr_type)) return (double)s;
     return (double)u;
+}
+
+int gguf_dominant_matrix_type(const gguf_file *f) {
+    uint64_t bytes_by_type[SEER_TYPE_COUNT] = {0};
+    for (uint64_t i = 0; i < f->n_tensors; i++) {
+        const gguf_tensor *t = &f->tensors[i];
+        if (t->n_dims >= 2 && t->type >= 0 && t->type < SEER_TYPE_COUNT) bytes_by_type[t->type] += t->nbytes;
+    }
+    int best = 0;
+    for (int t = 1; t < SEER_TYPE_COUNT; t++)
+        if (bytes_by_type[t] > bytes_by_type[best]) best = t;
+    return best;
 }

@@ -47,6 +47,8 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
     if (w->vision) {
         m->vision = true;
         snprintf(m->projector, sizeof m->projector, "%s", seer_vision_get_hparams(w->vision)->projector_name);
+        snprintf(m->vision_quant, sizeof m->vision_quant, "%s",
+                 seer_type_name(gguf_dominant_matrix_type(seer_vision_gguf(w->vision))));
     }
     m->n_ctx = seer_ctx_size(seer_session_ctx(w->session));
     m->n_threads = seer_pool_size(w->pool);

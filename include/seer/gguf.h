@@ -78,6 +78,9 @@ int64_t gguf_get_arr_int(const gguf_file *f, const char *key, uint64_t i, int64_
 double gguf_get_arr_float(const gguf_file *f, const char *key, uint64_t i, double def);
 
 const char *gguf_value_type_name(gguf_value_type t);
+/* The type of the matrices (tensors of 2+ dimensions) holding the most
+ * bytes: what a status line calls the file's quantization. */
+int gguf_dominant_matrix_type(const gguf_file *f);
 
 /* ---- writer ---- */
 typedef struct gguf_writer gguf_writer;

@@ -22,6 +22,7 @@ typedef struct seer_model_summary {
     char quant[16];            /* dominant weight type, e.g. "Q8_0" */
     char chat[16];             /* chat template style */
     char projector[64];        /* "" without vision */
+    char vision_quant[16];     /* the mmproj's dominant matrix type; "" without vision */
     int n_ctx, n_threads, n_layer, n_embd, n_vocab;
     uint64_t n_params, weight_bytes;
     bool vision;

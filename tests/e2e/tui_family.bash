@@ -22,6 +22,8 @@ family_chat() {
   [ -f "$image" ] || fail "case $1: image $image not found"
   start 120 36 -m "$dir/model.gguf" --mmproj "$dir/mmproj.gguf" "$image" -n 6 --temp 0
   wait_log '^loaded' 20
+  # the status line names both files' weight types
+  wait_screen_re "│ (F32|F16|BF16|Q[0-9]_[0-9K]) · mmproj (F32|F16|BF16|Q[0-9]_[0-9K]) │" 5
   wait_log '^image [0-9]+ tokens' 20
   local img_tokens
   img_tokens=$(grep -m1 -oE '^image [0-9]+' "$LOG" | cut -d' ' -f2)
