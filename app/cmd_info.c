@@ -194,7 +194,7 @@ static void summarise_projector(const gguf_file *f) {
         int unit = hp.patch_size * hp.scale_factor;
         label("grid");
         printf("any size in %d px steps, 64 to 256 tokens (%d×%d pixel unshuffle), positions resized from the "
-               "learned grid; images llama.cpp tiles (512 px tiles + thumbnail) are refused for now\n",
+               "learned grid; larger images: 2 to 10 tiles of 512 px + thumbnail\n",
                unit, hp.scale_factor, hp.scale_factor);
     }
     if (hp.projector == SEER_PROJ_PIXTRAL) {

@@ -93,7 +93,7 @@ int preprocess_gemma3_original(const seer_vision_hparams *hp, const seer_image *
 int preprocess_qwen3vl(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
 int preprocess_gemma3(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
-/* LFM2-VL as llama.cpp prepares it (one input; tiled sizes refused). */
+/* LFM2-VL as llama.cpp prepares it: one input, or 512 px tiles then the thumbnail. */
 int preprocess_lfm2(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
 /* Pixtral / Mistral Small 3.1 as llama.cpp prepares them (both modes). */
 int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,

@@ -10,7 +10,9 @@
  *   Gemma 3       <start_of_image>[image]<end_of_image>, the image decoded
  *                 non-causally
  *   InternVL      <img>[tile 1]…[tile n][overview]</img>
- *   LFM2-VL       <|image_start|>[image]<|image_end|> (untiled)
+ *   LFM2-VL       <|image_start|>[image]<|image_end|> untiled; tiled:
+ *                 <|image_start|> <|img_row_r_col_c|>[tile] per tile,
+ *                 <|img_thumbnail|>[thumbnail] <|image_end|>
  *   Pixtral       [image][IMG_END], the image's rows already separated by
  *                 [IMG_BREAK] embeddings (the encoder's output)
  * The wrapper texts are tokenized with special tokens parsed: the ids come
@@ -30,8 +32,20 @@ static int push_input(mtmd_builder *b, const seer_vision_hparams *hp, seer_pixel
     return mtmd_push_image(b, px, nx, ny, n_pos, seer_projector_non_causal(hp->projector), image_index);
 }
 
-static int layout_idefics3(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
-                           mtmd_grid_fn grid, const void *grid_ctx) {
+/* A tiled image (tiles row by row, then the overview) with a tag before
+ * each tile (row and column from 1), text between rows, and texts around the
+ * overview, the whole between begin and end. */
+typedef struct tiled_layout {
+    const char *begin, *tile_tag, *row_end, *overview_begin, *end;
+} tiled_layout;
+
+static const tiled_layout IDEFICS3_TILES = {"", "<fake_token_around_image><row_%d_col_%d>", "\n",
+                                            "\n\n<fake_token_around_image><global-img>", "<fake_token_around_image>"};
+static const tiled_layout LFM2_TILES = {"<|image_start|>", "<|img_row_%d_col_%d|>", "", "<|img_thumbnail|>",
+                                        "<|image_end|>"};
+
+static int layout_tiled(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
+                        mtmd_grid_fn grid, const void *grid_ctx, const tiled_layout *t) {
     int rows = in->grid_rows, cols = in->grid_cols;
     if (rows * cols != in->n - 1) {
         seer_error_set(b->err, "image %d: %d encoder inputs do not match a %d×%d grid plus overview", image_index + 1,
@@ -39,17 +53,17 @@ static int layout_idefics3(mtmd_builder *b, const seer_vision_hparams *hp, seer_
         return -1;
     }
     char tag[96];
+    if (push_str(b, t->begin)) return -1;
     for (int r = 0; r < rows; r++) {
         for (int c = 0; c < cols; c++) {
-            snprintf(tag, sizeof tag, "<fake_token_around_image><row_%d_col_%d>", r + 1, c + 1);
+            snprintf(tag, sizeof tag, t->tile_tag, r + 1, c + 1);
             if (push_str(b, tag) || push_input(b, hp, &in->inputs[r * cols + c], image_index, grid, grid_ctx))
                 return -1;
         }
-        if (r + 1 < rows && push_str(b, "\n")) return -1;
+        if (r + 1 < rows && push_str(b, t->row_end)) return -1;
     }
-    if (push_str(b, "\n\n<fake_token_around_image><global-img>") ||
-        push_input(b, hp, &in->inputs[in->n - 1], image_index, grid, grid_ctx) ||
-        push_str(b, "<fake_token_around_image>"))
+    if (push_str(b, t->overview_begin) || push_input(b, hp, &in->inputs[in->n - 1], image_index, grid, grid_ctx) ||
+        push_str(b, t->end))
         return -1;
     return 0;
 }
@@ -70,7 +84,7 @@ static int layout_wrapped(mtmd_builder *b, const seer_vision_hparams *hp, seer_i
 int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
                       mtmd_grid_fn grid, const void *grid_ctx) {
     switch (hp->projector) {
-    case SEER_PROJ_IDEFICS3: return layout_idefics3(b, hp, in, image_index, grid, grid_ctx);
+    case SEER_PROJ_IDEFICS3: return layout_tiled(b, hp, in, image_index, grid, grid_ctx, &IDEFICS3_TILES);
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
@@ -78,7 +92,8 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
     case SEER_PROJ_GEMMA3:
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<start_of_image>", "<end_of_image>", false);
     case SEER_PROJ_INTERNVL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<img>", "</img>", true);
-    case SEER_PROJ_LFM2:
+    case SEER_PROJ_LFM2: /* one input: no tile tags, no thumbnail tag */
+        if (in->n > 1) return layout_tiled(b, hp, in, image_index, grid, grid_ctx, &LFM2_TILES);
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|image_start|>", "<|image_end|>", false);
     case SEER_PROJ_PIXTRAL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "", "[IMG_END]", false);
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */

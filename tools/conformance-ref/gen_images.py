@@ -28,7 +28,7 @@ def png_bytes(pixels):
             chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
-def scene(w, h, seed, alpha=False):
+def scene(w, h, seed, alpha=False, noise=6):
     rng = np.random.default_rng(seed)
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
     img = np.zeros((h, w, 3), np.float32)
@@ -41,7 +41,8 @@ def scene(w, h, seed, alpha=False):
     img[(x > 0.6 * w) & (x < 0.9 * w) & (y > 0.2 * h) & (y < 0.35 * h)] = (30, 30, 160)
     tri = (y > 0.6 * h) & (y < 0.9 * h) & (np.abs(x - 0.7 * w) < (y - 0.6 * h) * 0.6)
     img[tri] = (20, 170, 60)
-    img += rng.normal(0, 6, img.shape)
+    if noise:
+        img += rng.normal(0, noise, img.shape)
     img = np.clip(np.rint(img), 0, 255).astype(np.uint8)
     if alpha:
         a = np.clip(255 - 2 * x, 40, 255).astype(np.uint8)[..., None]   # dropped, not blended, by llama.cpp
@@ -53,6 +54,9 @@ IMAGES = {
     "scene-250x170.png": dict(w=250, h=170, seed=1),           # landscape, aspect changes when rounded to 32
     "scene-90x140.png": dict(w=90, h=140, seed=2),             # small portrait: fewer patches than the 8x8 grid
     "scene-300x200-rgba.png": dict(w=300, h=200, seed=3, alpha=True),
+    # over LFM2-VL's pixel cap (tiled in 512 px tiles); no noise, so the PNGs stay small
+    "scene-800x720.png": dict(w=800, h=720, seed=4, noise=0),     # 2x2 tiles (letterboxed) + thumbnail
+    "scene-1200x600.png": dict(w=1200, h=600, seed=5, noise=0),   # aspect 2: 2x1 and 4x2 tie, 2x1 kept
 }
 
 

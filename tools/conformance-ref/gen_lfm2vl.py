@@ -37,6 +37,10 @@ CONFIGS = {
     "lfm2vl-q8src": dict(seed=2437, name="LFM2-VL tiny random (Q8_0 source)", layers="ccaca",
                          n_embd=128, n_head=4, n_head_kv=2, n_ff=256, l_cache=3,
                          v=dict(width=64, ff=192, blocks=2, heads=4, patch=16, scale=2, n_hid=128)),
+    # widths that are multiples of 256 for the K-quants (llama-quantize Q4_K_M: Q4_K and Q6_K blocks)
+    "lfm2vl-q4ksrc": dict(seed=2448, name="LFM2-VL tiny random (Q4_K_M source)", layers="cacca",
+                          n_embd=256, n_head=4, n_head_kv=2, n_ff=256, l_cache=3,
+                          v=dict(width=64, ff=192, blocks=2, heads=4, patch=16, scale=2, n_hid=128)),
 }
 
 ADDED = ["<|pad|>", "<|startoftext|>", "<|endoftext|>", "<|fim_pre|>", "<|fim_mid|>", "<|fim_suf|>",
