@@ -86,6 +86,10 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     case SEER_PROJ_LFM2:     /* the same with mm.1 and mm.2 (its hidden width taken as out) */
         flops += 2.0 * px * d * out + 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) * out * out;
         break;
+    case SEER_PROJ_RESAMPLER: /* kv (d → out), k and v per patch; q, out and proj per query; the cross-attention */
+        flops += 2.0 * px * (d * out + 2 * out * out) + 2.0 * hp->n_queries * 3 * out * out +
+                 4.0 * px * hp->n_queries * out;
+        break;
     case SEER_PROJ_PIXTRAL: /* [patch merger d·s² → d per merged token,] mm.1 (d → out), mm.2 (out → out) */
         flops += 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) *
                  ((hp->scale_factor > 1 ? d * d * hp->scale_factor * hp->scale_factor : 0) + d * out + out * out);

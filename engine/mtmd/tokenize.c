@@ -32,6 +32,10 @@ void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, in
         *nx = seer_pixtral_n_tokens(hp, w, h);
         *ny = 1;
         return;
+    case SEER_PROJ_RESAMPLER:
+        *nx = hp->n_queries;
+        *ny = 1;
+        return;
     default:
         *nx = (w / p) * (h / p);
         *ny = 1;

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, ldp, ldpv2, pixtral, lfm2"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, ldp, ldpv2, pixtral, lfm2, resampler"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -30,6 +30,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"ldpv2", SEER_PROJ_LDPV2},
         {"pixtral", SEER_PROJ_PIXTRAL},
         {"lfm2", SEER_PROJ_LFM2},
+        {"resampler", SEER_PROJ_RESAMPLER},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -64,6 +65,7 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_PIXTRAL:
     case SEER_PROJ_LFM2: return tensor_n_out(f, "mm.2.weight");
+    case SEER_PROJ_RESAMPLER: return tensor_n_out(f, "resampler.proj.weight"); /* square */
     case SEER_PROJ_GEMMA3: { /* stored transposed: [n_text, n_v] */
         const gguf_tensor *t = gguf_find_tensor(f, "mm.input_projection.weight");
         return t && t->n_dims == 2 && t->ne[0] > 0 && t->ne[0] <= MAX_WIDTH ? (int)t->ne[0] : 0;
@@ -193,6 +195,24 @@ static int internvl_check(const gguf_file *f, seer_vision_hparams *hp, seer_erro
     return internvl_grids(f, hp, err);
 }
 
+/* MiniCPM-V: the version (llama.cpp reads 0 or no key as 2, MiniCPM-Llama3-V 2.5) and the query count
+ * (clip.minicpmv_query_num; 0 or absent: 96 for 2.5, 64 for the others, as llama.cpp's fallback). */
+static int resampler_check(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+    int64_t ver = gguf_get_int(f, "clip.minicpmv_version", 0);
+    if (ver == 0) ver = 2;
+    if (!((ver >= 2 && ver <= 6) || ver == 100045)) {
+        seer_error_set(err, "%s: clip.minicpmv_version %lld is not supported (2 to 6 or 100045)", file_label(f),
+                       (long long)ver);
+        return -1;
+    }
+    int64_t q = gguf_get_int(f, "clip.minicpmv_query_num", 0);
+    if (q == 0) q = ver == 2 ? 96 : 64;
+    if (check_range(f, "clip.minicpmv_query_num", q, 1, 4096, err)) return -1;
+    hp->minicpmv_version = (int)ver;
+    hp->n_queries = (int)q;
+    return 0;
+}
+
 int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
     if (!f || !hp) {
         seer_error_set(err, "vision: no model file");
@@ -298,6 +318,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         hp->preproc_image_size = (int)pre;
     }
     if (hp->projector == SEER_PROJ_INTERNVL && internvl_check(f, hp, err) != 0) return -1;
+    if (hp->projector == SEER_PROJ_RESAMPLER && resampler_check(f, hp, err) != 0) return -1;
     if (hp->projector == SEER_PROJ_LFM2) {
         /* pixel unshuffle (llama.cpp: n_merge, default 2); image_size is the converter's dummy 256 */
         int64_t s = gguf_get_int(f, "clip.vision.projector.scale_factor", 2);
@@ -348,5 +369,10 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         return -1;
     }
     hp->n_embd_out = hp->n_embd_text * (1 + hp->n_deepstack);
+    if (hp->projector == SEER_PROJ_RESAMPLER && hp->n_embd_text % SEER_RESAMPLER_HEAD_DIM != 0) {
+        seer_error_set(err, "%s: the resampler's width %d is not a whole number of %d-wide heads", file_label(f),
+                       hp->n_embd_text, SEER_RESAMPLER_HEAD_DIM);
+        return -1;
+    }
     return 0;
 }

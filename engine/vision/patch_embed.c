@@ -43,6 +43,15 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
         vit_add_resized_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, x);
         return;
     }
+    if (v->cfg.pos_bucket) { /* MiniCPM-V: the table row of each patch's bucket (raster order, no class token) */
+        for (int64_t i = 0; i < l->n_patches; i++) {
+            int64_t by = (int64_t)v->pos_side * l->row[i] / l->gh, bx = (int64_t)v->pos_side * l->col[i] / l->gw;
+            const float *pos = v->pos_embd + (by * v->pos_side + bx) * d;
+            float *row = x + i * d;
+            for (int64_t c = 0; c < d; c++) row[c] += pos[c];
+        }
+        return;
+    }
     if (v->cfg.pos_interp) { /* Qwen3-VL: the grid resampled, rows in merge-cell order */
         vit_add_interp_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, l->row, l->col, l->n_patches, x);
         return;

@@ -47,6 +47,16 @@ typedef struct vit_deepstack {
     vit_linear fc1, fc2;
 } vit_deepstack;
 
+/* MiniCPM-V's resampler: one cross-attention layer whose queries are
+ * learned. kv: width → n_text (no bias); attention q/k/v/out with biases;
+ * ln_q on the queries, ln_kv on the projected patches, ln_post on the
+ * output; proj: n_text → n_text (no bias). */
+typedef struct vit_resampler {
+    const float *query; /* [n_queries][n_text] */
+    vit_linear kv, q, k, v, o, proj;
+    vit_norm_params ln_q, ln_kv, ln_post;
+} vit_resampler;
+
 /* What distinguishes CLIP, SigLIP, Qwen2-VL, Qwen2.5-VL and Qwen3-VL towers. */
 typedef struct vit_config {
     vit_norm norm;
@@ -55,6 +65,8 @@ typedef struct vit_config {
     bool class_token;     /* CLIP: class embedding first, dropped before the projector */
     bool pos_embd;        /* learned absolute position rows */
     bool pos_interp;      /* Qwen3-VL: the learned square grid interpolated to the patch grid */
+    bool pos_bucket;      /* MiniCPM-V (SigLIP NaViT): each patch takes the table row of its bucket, the grid's
+                           * row and column scaled to the table's side (floor(side·i/n)) */
     bool pos_resize;      /* LFM2 (SigLIP2 NaFlex): the square grid resized to the patch grid (antialiased bilinear) */
     bool pre_ln, post_ln;
     bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
@@ -76,7 +88,7 @@ struct seer_vision {
     const float *class_embd;  /* [n_embd] */
     const float *pos_embd;    /* [n_pos][n_embd] */
     int n_pos;
-    int pos_side;             /* pos_interp: the grid is pos_side × pos_side */
+    int pos_side;             /* pos_interp, pos_resize, pos_bucket: the grid is pos_side × pos_side */
     vit_norm_params pre_ln, post_ln;
     vit_block *blocks;
 
@@ -94,6 +106,7 @@ struct seer_vision {
      * mlp.2); ldp's two inverted-residual blocks; ldpv2's PEG convolution. */
     vit_ldp_block ldp[2];
     const float *peg_w, *peg_b; /* [C][9], [C] */
+    vit_resampler resampler;
 
     /* f32 copies made at load (1-D tensors stored in other types, the summed
      * Qwen patch kernel): freed with the model. */
@@ -191,6 +204,8 @@ int vit_project_pixtral(const struct seer_vision *v, seer_pool *pool, const floa
                         float *out, double *flops, seer_error *err);
 int vit_project_ldp(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                     double *flops, seer_error *err);
+int vit_project_resampler(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
+                          float *out, double *flops, seer_error *err);
 /* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row
  * (i, j) of the (gh/s)×(gw/s) grid concatenates, dy outer and dx inner, the
  * rows of patch (s·i + dy, s·j + dx). out holds gw·gh·n_embd floats. */

@@ -170,6 +170,7 @@ static void pick_config(seer_vision *v) {
     c->post_ln = gguf_find_tensor(v->gguf, "v.post_ln.weight") != NULL;
     c->pos_interp = c->pos_embd && hp->projector == SEER_PROJ_QWEN3VL;
     c->pos_resize = c->pos_embd && hp->projector == SEER_PROJ_LFM2;
+    c->pos_bucket = c->pos_embd && hp->projector == SEER_PROJ_RESAMPLER;
     c->rope2d_raster = hp->projector == SEER_PROJ_PIXTRAL;
     c->rope2d = seer_projector_mrope(hp->projector) || c->rope2d_raster;
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
@@ -392,6 +393,32 @@ static int load_projector(seer_vision *v, seer_error *err) {
                    ? -1
                    : 0;
     }
+    case SEER_PROJ_RESAMPLER: {
+        vit_resampler *r = &v->resampler;
+        int64_t t = hp->n_embd_text;
+        if (v->cfg.class_token || !v->cfg.pos_bucket) {
+            seer_error_set(err, "%s: MiniCPM-V's SigLIP has a position table and no class token", label(v));
+            return -1;
+        }
+        const gguf_tensor *query = gguf_find_tensor(v->gguf, "resampler.query");
+        if (query && n_elements(query) != t * hp->n_queries) {
+            seer_error_set(err, "%s: tensor 'resampler.query' has %lld values, not %d queries of %lld", label(v),
+                           (long long)n_elements(query), hp->n_queries, (long long)t);
+            return -1;
+        }
+        return load_vec(v, "resampler.query", t * hp->n_queries, true, &r->query, err) ||
+                       load_linear(v, "resampler.kv", d, t, true, &r->kv, err) ||
+                       load_linear(v, "resampler.attn.q", t, t, true, &r->q, err) ||
+                       load_linear(v, "resampler.attn.k", t, t, true, &r->k, err) ||
+                       load_linear(v, "resampler.attn.v", t, t, true, &r->v, err) ||
+                       load_linear(v, "resampler.attn.out", t, t, true, &r->o, err) ||
+                       load_linear(v, "resampler.proj", t, t, true, &r->proj, err) ||
+                       load_norm(v, "resampler.ln_q", t, true, &r->ln_q, err) ||
+                       load_norm(v, "resampler.ln_kv", t, true, &r->ln_kv, err) ||
+                       load_norm(v, "resampler.ln_post", t, true, &r->ln_post, err)
+                   ? -1
+                   : 0;
+    }
     case SEER_PROJ_PIXTRAL: {
         int64_t s = hp->scale_factor;
         if (s > 1 && (load_norm(v, "mm.input_norm", d, true, &v->mm_ln1, err) ||
@@ -422,7 +449,7 @@ static int load_tower(seer_vision *v, seer_error *err) {
             return -1;
         }
         v->n_pos = (int)t->ne[1];
-        if (v->cfg.pos_interp || v->cfg.pos_resize) {
+        if (v->cfg.pos_interp || v->cfg.pos_resize || v->cfg.pos_bucket) {
             v->pos_side = (int)sqrt((double)v->n_pos);
             if ((int64_t)v->pos_side * v->pos_side != v->n_pos) {
                 seer_error_set(err, "%s: %d position embeddings do not form a square grid", label(v), v->n_pos);
@@ -499,6 +526,10 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
         return;
     case SEER_PROJ_PIXTRAL:
         *nx = seer_pixtral_n_tokens(hp, w, h);
+        *ny = 1;
+        return;
+    case SEER_PROJ_RESAMPLER:
+        *nx = hp->n_queries;
         *ny = 1;
         return;
     case SEER_PROJ_MLP:

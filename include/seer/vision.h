@@ -19,6 +19,7 @@ typedef enum seer_projector {
     SEER_PROJ_LDPV2,      /* "ldpv2": MobileVLM V2, MLP + 2x2 average pool + depthwise-conv positions */
     SEER_PROJ_LFM2,       /* "lfm2": SigLIP2 NaFlex (positions resized to the grid), pixel unshuffle, [LayerNorm,] MLP */
     SEER_PROJ_PIXTRAL,    /* "pixtral": Pixtral / Mistral Small 3.1 ViT (2-D RoPE), [patch merger,] MLP, [IMG_BREAK] rows */
+    SEER_PROJ_RESAMPLER,  /* "resampler": MiniCPM-V 2.5 / 2.6 / 4.x, SigLIP + a cross-attention resampler (fixed query count) */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
@@ -28,6 +29,9 @@ static inline bool seer_projector_mrope(seer_projector p) {
 /* Image chunks of these projectors are decoded with attention among all
  * their rows (llama.cpp turns causal attention off for them). */
 static inline bool seer_projector_non_causal(seer_projector p) { return p == SEER_PROJ_GEMMA3; }
+
+/* MiniCPM-V's resampler: heads of 128 (llama.cpp and the checkpoints: n_embd_text / 128 heads). */
+#define SEER_RESAMPLER_HEAD_DIM 128
 
 #define SEER_MAX_PINPOINTS 64
 #define SEER_MAX_DEEPSTACK 32
@@ -65,6 +69,10 @@ typedef struct seer_vision_hparams {
     bool use_gelu, use_silu;
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
     int max_image_tokens;           /* Qwen2/2.5-VL original mode: merged tokens per image at most (0: 4096) */
+    /* resampler (MiniCPM-V): clip.minicpmv_version (2 = 2.5, 3 = 2.6, 4 = o-2.6, 5 = 4.0, 6 = 4.5,
+     * 100045 = o-4.5; 0 read as 2) and the tokens of every encoder input (the learned queries). */
+    int minicpmv_version;
+    int n_queries;
 } seer_vision_hparams;
 
 /* Pixtral's image tokens for a w×h input: the merged patch grid row by row,

@@ -71,14 +71,14 @@ CHAT_TEMPLATE = (
 )
 
 
-def build_vocab(tt):
+def build_vocab(tt, extra=INTERNVL_ADDED):
     byte_tokens, merges = q3.learn_bpe(q3.CORPUS, 600)
     toks = list(byte_tokens)
     for a, b in merges:
         if a + b not in toks:
             toks.append(a + b)
     types = [tt.NORMAL] * len(toks)
-    for t in QWEN_ADDED + INTERNVL_ADDED:
+    for t in QWEN_ADDED + extra:
         toks.append(t)
         types.append(tt.USER_DEFINED if t in ("<tool_call>", "</tool_call>") else tt.CONTROL)
     while len(toks) < VOCAB_SIZE:
