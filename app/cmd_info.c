@@ -204,6 +204,21 @@ static void summarise_projector(const gguf_file *f) {
                "[IMG_END] after the image\n",
                unit, hp.scale_factor, hp.scale_factor, hp.scale_factor > 1 ? "" : ": none");
     }
+    if (hp.projector == SEER_PROJ_RESAMPLER) {
+        static const struct { int version; const char *name; } names[] = {
+            {2, "MiniCPM-Llama3-V 2.5"}, {3, "MiniCPM-V 2.6"}, {4, "MiniCPM-o 2.6"},
+            {5, "MiniCPM-V 4.0"},        {6, "MiniCPM-V 4.5"}, {100045, "MiniCPM-o 4.5"}};
+        const char *name = "MiniCPM-V";
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (names[i].version == hp.minicpmv_version) name = names[i].name;
+        label("resampler");
+        printf("%s (version %d): %d learned queries, %d × %d-wide heads, 2-D sin/cos key positions\n", name,
+               hp.minicpmv_version, hp.n_queries, hp.n_embd_text / SEER_RESAMPLER_HEAD_DIM, SEER_RESAMPLER_HEAD_DIM);
+        label("slices");
+        printf("overview + up to 9 slices of about %d×%d px (%d px steps), %d tokens each, %s\n", hp.image_size,
+               hp.image_size, hp.patch_size, hp.n_queries,
+               hp.minicpmv_version == 2 ? "<image>…</image> each inside <slice>…</slice>" : "<slice>…</slice> each");
+    }
     label("embeddings");
     if (hp.n_deepstack > 0)
         printf("%d wide (LLM width %d × %d: main + %d DeepStack)\n", hp.n_embd_out, hp.n_embd_text,

@@ -106,6 +106,9 @@ int preprocess_internvl(const seer_vision_hparams *hp, const seer_image *img, se
 int preprocess_internvl_original(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                                  seer_error *err);
 void internvl_original_grid(int w, int h, int image_size, int min_tiles, int max_tiles, int *cols, int *rows);
+/* MiniCPM-V as llama.cpp prepares it: the overview, then the slices of its best grid (both modes). */
+int preprocess_minicpmv(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                        seer_error *err);
 /* Appends src fitted into tw×th as llama.cpp's resize with PAD_CEIL does it:
  * aspect kept (image_fit_size), Pillow's filter, centred on black; src as it
  * is when it has that size. -1 when too large or out of memory. */

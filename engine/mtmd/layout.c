@@ -15,6 +15,9 @@
  *                 <|img_thumbnail|>[thumbnail] <|image_end|>
  *   Pixtral       [image][IMG_END], the image's rows already separated by
  *                 [IMG_BREAK] embeddings (the encoder's output)
+ *   MiniCPM-V     <image>[overview]</image>, then the slices row by row, "\n"
+ *                 between rows: 2.6 and later <slice>[slice]</slice> each;
+ *                 2.5 <image>[slice]</image> each, all inside <slice>…</slice>
  * The wrapper texts are tokenized with special tokens parsed: the ids come
  * from the vocabulary. */
 #include <stdio.h>
@@ -81,6 +84,32 @@ static int layout_wrapped(mtmd_builder *b, const seer_vision_hparams *hp, seer_i
     return push_str(b, end);
 }
 
+/* MiniCPM-V (llama.cpp's llava-uhd layout for the resampler): overview first. */
+static int layout_minicpmv(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
+                           mtmd_grid_fn grid, const void *grid_ctx) {
+    int rows = in->grid_rows, cols = in->grid_cols;
+    if (in->n < 1 || rows * cols != in->n - 1) {
+        seer_error_set(b->err, "image %d: %d encoder inputs do not match an overview and %d×%d slices",
+                       image_index + 1, in->n, cols, rows);
+        return -1;
+    }
+    bool v25 = hp->minicpmv_version == 2;
+    const char *slice_begin = v25 ? "<image>" : "<slice>", *slice_end = v25 ? "</image>" : "</slice>";
+    if (push_str(b, "<image>") || push_input(b, hp, &in->inputs[0], image_index, grid, grid_ctx) ||
+        push_str(b, "</image>"))
+        return -1;
+    if (in->n == 1) return 0;
+    if (v25 && push_str(b, "<slice>")) return -1;
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++)
+            if (push_str(b, slice_begin) || push_input(b, hp, &in->inputs[1 + r * cols + c], image_index, grid, grid_ctx) ||
+                push_str(b, slice_end))
+                return -1;
+        if (r + 1 < rows && push_str(b, "\n")) return -1;
+    }
+    return v25 ? push_str(b, "</slice>") : 0;
+}
+
 int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image_inputs *in, int image_index,
                       mtmd_grid_fn grid, const void *grid_ctx) {
     switch (hp->projector) {
@@ -96,6 +125,7 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
         if (in->n > 1) return layout_tiled(b, hp, in, image_index, grid, grid_ctx, &LFM2_TILES);
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|image_start|>", "<|image_end|>", false);
     case SEER_PROJ_PIXTRAL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "", "[IMG_END]", false);
+    case SEER_PROJ_RESAMPLER: return layout_minicpmv(b, hp, in, image_index, grid, grid_ctx);
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
         for (int i = 0; i < in->n; i++)
             if (push_input(b, hp, &in->inputs[i], image_index, grid, grid_ctx)) return -1;
