@@ -73,7 +73,7 @@ static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         const int len = hi - lo, keys = chunk_keys(len), r0 = ch * keys;
         if (r0 >= len) continue; /* this row has fewer chunks */
         const int nk = len - r0 < keys ? len - r0 : keys, h0 = kvh * group;
-        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride + (size_t)(lo + r0) * hd;
+        const size_t base = llm_kv_head_base(c, j->layer, kvh) + (size_t)(lo + r0) * hd;
         const void *K = llm_kv_at(c, c->k_cache, base), *V = llm_kv_at(c, c->v_cache, base);
         const float *q = c->q + ((size_t)i * in->n_head + h0) * hd;
         c->attn_k.scores(q, group, K, nk, hd, scale, scores);
@@ -145,7 +145,7 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         int lo, hi, unused;
         visible_keys(c, j->layer, i0, j->n, &lo, &unused);         /* the tile's lowest key */
         visible_keys(c, j->layer, i0 + rows - 1, j->n, &unused, &hi); /* and its highest */
-        const size_t base = ((size_t)j->layer * in->n_head_kv + kvh) * c->kv_head_stride + (size_t)lo * hd;
+        const size_t base = llm_kv_head_base(c, j->layer, kvh) + (size_t)lo * hd;
         const int len = hi - lo;
         const float *K, *V;
         head_kv_f32(c, base, len, ith, &K, &V);

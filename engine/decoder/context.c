@@ -40,7 +40,7 @@ bool seer_kv_type_parse(const char *name, seer_kv_type *out) {
 }
 
 double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) {
-    return 2.0 * in->n_layer * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * (double)llm_kv_elt_bytes(kv);
+    return 2.0 * in->n_layer_kv * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * (double)llm_kv_elt_bytes(kv);
 }
 
 /* Each thread's scratch for seer_matmul_rows when every layer weight is
@@ -107,7 +107,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
     double total = 0;
-    const size_t kv_elts = (size_t)in->n_layer * kv_dim * (size_t)n_ctx;
+    const size_t kv_elts = (size_t)in->n_layer_kv * kv_dim * (size_t)n_ctx;
     /* Untouched pages cost nothing until used; attention only ever reads
      * rows that were written. */
     c->k_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * llm_kv_elt_bytes(kv));
@@ -150,9 +150,17 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     bool conv_ok = true;
     if (m->n_conv_layers) {
+        const size_t S = c->conv_state_floats = (size_t)m->n_conv_layers * (size_t)(m->conv_len - 1) * E;
         c->conv_bcx = alloc_floats(B * 3 * E, &total);
-        c->conv_rows = alloc_floats((size_t)m->n_conv_layers * (size_t)n_ctx * E, &total);
-        conv_ok = c->conv_bcx && c->conv_rows;
+        c->conv_state = alloc_floats(S, &total);
+        c->conv_undo = alloc_floats(S, &total);
+        conv_ok = c->conv_bcx && c->conv_state && c->conv_undo;
+        for (int i = 0; i < LLM_CONV_MARKS; i++) {
+            c->conv_marks[i].row = -1;
+            c->conv_marks[i].state = alloc_floats(S, &total);
+            conv_ok = conv_ok && c->conv_marks[i].state;
+        }
+        if (conv_ok) memset(c->conv_state, 0, sizeof(float) * S);
     }
     c->rows_scratch_bytes = rows_scratch_bytes(m, c->n_batch, c->n_threads);
     bool rows_ok = true;
@@ -202,7 +210,9 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->logits);
     free(c->rows_scratch);
     free(c->conv_bcx);
-    free(c->conv_rows);
+    free(c->conv_state);
+    free(c->conv_undo);
+    for (int i = 0; i < LLM_CONV_MARKS; i++) free(c->conv_marks[i].state);
     free(c);
 }
 
@@ -212,10 +222,41 @@ seer_kv_type seer_ctx_kv_type(const seer_ctx *c) { return c ? c->kv_type : SEER_
 int seer_ctx_used(const seer_ctx *c) { return c ? c->n_used : 0; }
 int32_t seer_ctx_next_pos(const seer_ctx *c) { return c ? c->next_pos : 0; }
 
+static void conv_copy(const seer_ctx *c, float *dst, const float *src) {
+    memcpy(dst, src, sizeof(float) * c->conv_state_floats);
+}
+
+void seer_ctx_mark(seer_ctx *c) {
+    if (!c || !c->conv_state_floats) return;
+    int slot = c->conv_mark_next;
+    for (int i = 0; i < LLM_CONV_MARKS; i++)
+        if (c->conv_marks[i].row == c->n_used) slot = i; /* marked already: refresh that one */
+    if (slot == c->conv_mark_next) c->conv_mark_next = (slot + 1) % LLM_CONV_MARKS;
+    c->conv_marks[slot].row = c->n_used;
+    conv_copy(c, c->conv_marks[slot].state, c->conv_state);
+}
+
+/* The conv state at row n_keep < n_used: zeros at 0, else a mark's; when
+ * there is none the cache is emptied. Marks past n_keep are dropped: the
+ * rows after it will be written anew. */
+static int conv_rewind(seer_ctx *c, int n_keep) {
+    int found = -1;
+    for (int i = 0; i < LLM_CONV_MARKS; i++) {
+        if (c->conv_marks[i].row == n_keep) found = i;
+        if (c->conv_marks[i].row > n_keep) c->conv_marks[i].row = -1;
+    }
+    if (n_keep > 0 && found >= 0) {
+        conv_copy(c, c->conv_state, c->conv_marks[found].state);
+        return n_keep;
+    }
+    memset(c->conv_state, 0, sizeof(float) * c->conv_state_floats);
+    return 0;
+}
+
 void seer_ctx_truncate(seer_ctx *c, int n_keep, int32_t next_pos) {
     if (!c) return;
     if (n_keep < 0) n_keep = 0;
-    if (n_keep < c->n_used) c->n_used = n_keep;
+    if (n_keep < c->n_used) c->n_used = c->conv_state_floats ? conv_rewind(c, n_keep) : n_keep;
     c->next_pos = next_pos < 0 ? 0 : next_pos;
 }
 
@@ -273,6 +314,7 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
     const int used0 = c->n_used;
     const int32_t pos0 = c->next_pos;
     int32_t max_pos = -1;
+    if (c->conv_state_floats) conv_copy(c, c->conv_undo, c->conv_state);
     float rows_pos[4 * CTX_BATCH];
     for (int r0 = 0; r0 < b->n; r0 += c->n_batch) {
         const int n = b->n - r0 < c->n_batch ? b->n - r0 : c->n_batch;
@@ -285,6 +327,7 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
         if (llm_forward(c, n, tokens, embd, rows_pos, b->non_causal, want, r0, hidden, cancel) != 0) {
             c->n_used = used0; /* rows written past n_used are simply unused */
             c->next_pos = pos0;
+            if (c->conv_state_floats) conv_copy(c, c->conv_state, c->conv_undo);
             seer_error_set(err, "cancelled");
             return -1;
         }

@@ -117,7 +117,7 @@ static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
     norm_rope_rows(c, layer, c->q, L->q_norm, r0, r1, in->n_head);
     norm_rope_rows(c, layer, c->k, L->k_norm, r0, r1, in->n_head_kv);
     for (int h = 0; h < in->n_head_kv; h++) {
-        const size_t base = ((size_t)layer * in->n_head_kv + h) * c->kv_head_stride;
+        const size_t base = llm_kv_head_base(c, layer, h);
         for (int64_t i = r0; i < r1; i++) {
             const size_t dst = base + (size_t)(c->n_used + i) * hd;
             const size_t src = ((size_t)i * in->n_head_kv + h) * hd;

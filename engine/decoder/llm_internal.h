@@ -26,7 +26,7 @@ typedef struct llm_layer {
      * attention: in_proj [n_embd → 3·n_embd], the depthwise kernel
      * [n_embd][conv_len], out_proj; conv_slot = its index among such layers. */
     bool conv;
-    int conv_slot;
+    int conv_slot, kv_slot;      /* its index among the conv layers / among the attention layers */
     const float *conv_kernel;
     seer_weight conv_in, conv_out;
 } llm_layer;
@@ -59,6 +59,12 @@ struct seer_llm {
     int n_owned;
 };
 
+/* Conv states kept where a truncation may land (seer_ctx_mark): prompt
+ * starts, so that a cancelled or failed prompt goes back to the last one. */
+#define LLM_CONV_MARKS 4
+/* The longest short convolution a file may ask for (lfm2's is 3). */
+#define LLM_CONV_LEN_MAX 64
+
 struct seer_ctx {
     const seer_llm *m;
     seer_pool *pool;
@@ -66,7 +72,7 @@ struct seer_ctx {
     int32_t next_pos;
     seer_kv_type kv_type;
     size_t kv_head_stride;       /* elements per (layer, kv head): n_ctx * head_dim */
-    void *k_cache, *v_cache;     /* [layer][kv head][n_ctx][head_dim]: each head's rows contiguous */
+    void *k_cache, *v_cache;     /* [attention layer][kv head][n_ctx][head_dim]: each head's rows contiguous */
     /* scratch for n_batch rows */
     float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
@@ -97,12 +103,26 @@ struct seer_ctx {
      * each thread's scratch for it, rows_scratch_bytes apart; else NULL. */
     char *rows_scratch;
     size_t rows_scratch_bytes;
-    /* Short-convolution layers (shortconv.c): in_proj's rows [n_batch][3·n_embd],
-     * and each conv layer's B⊙X row of every cache row [slot][n_ctx][n_embd]:
-     * the recurrent state at any cache row is the conv_len − 1 rows before it,
-     * so truncating, cancelling and /clear treat it exactly as the KV cache. */
-    float *conv_bcx, *conv_rows;
+    /* Short-convolution layers (shortconv.c): in_proj's rows [n_batch][3·n_embd]
+     * (B becomes B⊙X in place), and the recurrent state after the rows used:
+     * each conv layer's last conv_len − 1 B⊙X rows [slot][conv_len − 1][n_embd]
+     * (zeros before the first row), conv_state_floats in all. The state is
+     * known at row 0, at the rows used, and at the marks (seer_ctx_mark: the
+     * last LLM_CONV_MARKS); conv_undo holds it as the decode in progress
+     * found it, for a cancel. */
+    float *conv_bcx, *conv_state, *conv_undo;
+    size_t conv_state_floats;
+    struct {
+        int row;                 /* rows used when marked, or -1 */
+        float *state;
+    } conv_marks[LLM_CONV_MARKS];
+    int conv_mark_next;          /* the mark the next seer_ctx_mark replaces */
 };
+
+/* The element offset of layer `layer`'s KV head `kvh` in k_cache / v_cache. */
+static inline size_t llm_kv_head_base(const seer_ctx *c, int layer, int kvh) {
+    return ((size_t)c->m->layers[layer].kv_slot * (size_t)c->m->info.n_head_kv + (size_t)kvh) * c->kv_head_stride;
+}
 
 /* Prefill attention runs on tiles of this many query rows through GEMM, from
  * this many batch rows on (below: per-row dot products). */
@@ -140,8 +160,8 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
 void llm_attention(seer_ctx *c, int layer, int n);
 
 /* Short convolution of layer l on rows [0, n): in_proj's output in
- * c->conv_bcx, result (C ⊙ conv(B ⊙ X)) into c->attn; B ⊙ X rows stored at
- * cache rows n_used + i (shortconv.c). */
+ * c->conv_bcx, result (C ⊙ conv(B ⊙ X)) into c->attn; the layer's state
+ * moves on by the n rows (shortconv.c). */
 void llm_shortconv(seer_ctx *c, int l, int n);
 
 /* The mixture-of-experts FFN of layer l on rows [0, n) of c->xn, output into

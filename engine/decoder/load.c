@@ -232,7 +232,7 @@ static bool read_layer_kinds(seer_llm *m, const char *a, seer_error *err) {
     }
     if (in->n_head_kv == 0) in->n_head_kv = in->n_head; /* no attention layer: sizes only */
     m->conv_len = (int)key_int(f, a, "shortconv.l_cache", 0);
-    if (m->n_conv_layers > 0 && (m->conv_len < 1 || m->conv_len > 64)) {
+    if (m->n_conv_layers > 0 && (m->conv_len < 1 || m->conv_len > LLM_CONV_LEN_MAX)) {
         seer_error_set(err, "%s: metadata key '%s.shortconv.l_cache' is missing or out of range", f->path, a);
         return false;
     }
@@ -414,15 +414,20 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     return !failed;
 }
 
-/* Which layers are short convolutions (head_count_kv 0), numbered in order. */
-static void mark_conv_layers(seer_llm *m, const char *a) {
+/* Which layers are short convolutions (lfm2: head_count_kv 0), and each
+ * layer's number among its kind: conv_slot in the conv state, kv_slot in
+ * the KV cache, which only the attention layers have. */
+static void number_layers(seer_llm *m, bool hybrid, const char *a) {
     char key[128];
     snprintf(key, sizeof key, "%s.attention.head_count_kv", a);
-    int slot = 0;
+    int n_conv = 0, n_kv = 0;
     for (int l = 0; l < m->info.n_layer; l++) {
-        m->layers[l].conv = gguf_get_arr_int(m->gguf, key, (uint64_t)l, -1) == 0;
-        if (m->layers[l].conv) m->layers[l].conv_slot = slot++;
+        llm_layer *L = &m->layers[l];
+        L->conv = hybrid && gguf_get_arr_int(m->gguf, key, (uint64_t)l, -1) == 0;
+        if (L->conv) L->conv_slot = n_conv++;
+        else L->kv_slot = n_kv++;
     }
+    m->info.n_layer_kv = n_kv;
 }
 
 /* Interleaves what can be, layer by layer (progress), on every core: the
@@ -520,7 +525,7 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
         seer_error_set(err, "out of memory");
         goto fail;
     }
-    if (ad->hybrid) mark_conv_layers(m, ad->name);
+    number_layers(m, ad->hybrid, ad->name);
     if (ad->gemma) read_gemma(m, ad->name);
     if (!bind_layers(m, ad, err)) goto fail;
     interleave_all(m, progress, ud);

@@ -48,6 +48,7 @@ int seer_mtmd_eval_hidden(seer_ctx *ctx, const seer_mm_prompt *p, float *hidden,
                        seer_ctx_size(ctx) - used0, seer_ctx_size(ctx));
         return -1;
     }
+    seer_ctx_mark(ctx); /* where a cancelled or failed prompt goes back to */
     int max_rows = 0;
     for (int i = 0; i < p->n_chunks; i++)
         if (p->chunks[i].type == SEER_CHUNK_IMAGE && p->chunks[i].n_tokens > max_rows) max_rows = p->chunks[i].n_tokens;

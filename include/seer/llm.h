@@ -15,6 +15,7 @@ typedef struct seer_llm_info {
     const char *arch;        /* "llama", "qwen2", "qwen2vl", "qwen3", "gemma3", … */
     const char *name;        /* general.name or file name */
     int n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, n_ctx_train;
+    int n_layer_kv;          /* layers with keys and values: all but lfm2's short convolutions */
     /* Width of the embedding rows a caller passes in seer_batch.embd:
      * n_embd·(1 + n_deepstack) for Qwen3-VL (the DeepStack slices ride along
      * each image row), else n_embd. */
@@ -62,8 +63,14 @@ const seer_llm *seer_ctx_model(const seer_ctx *c);
 int seer_ctx_used(const seer_ctx *c);     /* KV rows filled */
 int32_t seer_ctx_next_pos(const seer_ctx *c); /* position the next token takes by default */
 /* Drops KV rows from `n_keep` on (cancel, rollback, /clear with 0) and sets
- * the next position. */
+ * the next position. A model with short-convolution layers (lfm2) carries a
+ * recurrent state that is known only at 0 and where seer_ctx_mark was
+ * called (the last few marks): truncating anywhere else empties the cache
+ * (seer_ctx_used then says 0). */
 void seer_ctx_truncate(seer_ctx *c, int n_keep, int32_t next_pos);
+/* Remembers the state at the rows used now as a place a later truncation
+ * can come back to (a prompt's start). Nothing to do for other models. */
+void seer_ctx_mark(seer_ctx *c);
 
 /* A chunk of input: either token ids or embedding rows [n][n_embd_inp]. */
 typedef struct seer_batch {

@@ -1,11 +1,15 @@
-/* LFM2's short-convolution state follows the KV cache: decoding A then B,
- * truncating back to A (or into A) and decoding C gives the logits of A
+/* LFM2's short-convolution state follows the KV cache: decoding A, marking
+ * it, decoding B, truncating back to A and decoding C gives the logits of A
  * then C decoded fresh; so does a cancelled decode followed by C, and a
- * cleared context. Runs on the lfm2vl-f32 conformance model (random
- * weights, conv layers 0, 1, 3, 5). */
+ * cleared context. Truncating where no mark is (into A, or to a mark a
+ * later truncation dropped) empties the cache instead of keeping a wrong
+ * state. Only the attention layers have a KV cache. Runs on the lfm2vl-f32
+ * conformance model (random weights, conv layers 0, 1, 3, 5). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "seer/llm.h"
 #include "testlib.h"
@@ -33,6 +37,57 @@ static int decode(seer_ctx *c, const int32_t *toks, int n, bool stepwise, const 
     return 0;
 }
 
+/* Sets *stop after a delay: a cancel that lands inside a long decode. */
+typedef struct canceller {
+    volatile int *stop;
+    long delay_us;
+} canceller;
+
+static void *cancel_later(void *arg) {
+    const canceller *k = arg;
+    nanosleep(&(struct timespec){k->delay_us / 1000000, (k->delay_us % 1000000) * 1000}, NULL);
+    *k->stop = 1;
+    return NULL;
+}
+
+/* A decode of two forward passes cancelled at ever later moments: whenever
+ * it reports the cancel, the cache is back at A (the conv state of the
+ * layers it went through included) and C gives A + C's logits. Returns how
+ * many attempts were cancelled. */
+static int cancel_mid_decode(const seer_llm *m, seer_pool *pool, const int32_t *a, const int32_t *cc,
+                             const float *fresh_c, float *got, int V) {
+    seer_error err = {{0}};
+    seer_ctx *c = seer_ctx_new(m, 1024, SEER_KV_F32, pool, &err);
+    CHECK_MSG(c != NULL, "%s", err.msg);
+    if (!c) return 0;
+    static int32_t longer[700];
+    for (int i = 0; i < 700; i++) longer[i] = (int32_t)((i * 71 + 3) % 700);
+    CHECK(decode(c, a, NA, false, NULL, NULL, V) == 0);
+    seer_ctx_mark(c);
+    int cancelled = 0;
+    for (int k = 0; k < 16; k++) {
+        volatile int stop = 0;
+        canceller arg = {&stop, 300L * k};
+        pthread_t t;
+        pthread_create(&t, NULL, cancel_later, &arg);
+        seer_batch lb = {.n = 700, .tokens = longer};
+        const int rc = seer_ctx_decode(c, &lb, &stop, &err);
+        pthread_join(t, NULL);
+        if (rc == 0) {
+            seer_ctx_truncate(c, NA, NA);
+            continue;
+        }
+        cancelled++;
+        CHECK(seer_ctx_used(c) == NA);
+        CHECK(decode(c, cc, NC, false, NULL, got, V) == 0);
+        CHECK_MSG(max_diff(got, fresh_c, NC * V) < 1e-5f, "cancelled after %ld us: %g", arg.delay_us,
+                  max_diff(got, fresh_c, NC * V));
+        seer_ctx_truncate(c, NA, NA);
+    }
+    seer_ctx_free(c);
+    return cancelled;
+}
+
 int main(void) {
     seer_error err = {{0}};
     seer_llm *m = seer_llm_load(MODEL, NULL, NULL, &err);
@@ -51,25 +106,26 @@ int main(void) {
     static float fresh[(NA + NC) * 1024], got[(NA + NC) * 1024];
     CHECK(V <= 1024);
 
+    const seer_llm_info *info = seer_llm_get_info(m);
+    CHECK_MSG(info->n_layer_kv == 2, "%d layers with a KV cache (layers c c a c a c)", info->n_layer_kv);
+    CHECK(seer_kv_cache_bytes(info, 64, SEER_KV_F32) == 2.0 * 2 * 64 * info->n_head_kv * info->head_dim * 4);
+
     for (int stepwise = 0; stepwise < 2; stepwise++) {
+        const char *how = stepwise ? "stepwise" : "batch";
         /* reference: A + C from an empty context */
         seer_ctx_truncate(c, 0, 0);
         CHECK(decode(c, ac, NA + NC, stepwise, NULL, fresh, V) == 0);
 
-        /* A + B, back to A, C */
+        /* A, mark, B, back to A, C */
         seer_ctx_truncate(c, 0, 0);
         CHECK(decode(c, a, NA, stepwise, NULL, NULL, V) == 0);
+        seer_ctx_mark(c);
         CHECK(decode(c, b, NB, stepwise, NULL, NULL, V) == 0);
         seer_ctx_truncate(c, NA, NA);
+        CHECK(seer_ctx_used(c) == NA);
         CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
-        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "rollback to A (%s): %g",
-                  stepwise ? "stepwise" : "batch", max_diff(got, fresh + (size_t)NA * V, NC * V));
-
-        /* into A: keep 9 tokens (the conv state then spans the cut), redo the rest of A, then C */
-        seer_ctx_truncate(c, 9, 9);
-        CHECK(decode(c, ac + 9, NA + NC - 9, stepwise, NULL, got, V) == 0);
-        CHECK_MSG(max_diff(got, fresh + (size_t)9 * V, (NA + NC - 9) * V) < 1e-5f, "rollback into A (%s)",
-                  stepwise ? "stepwise" : "batch");
+        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "rollback to A (%s): %g", how,
+                  max_diff(got, fresh + (size_t)NA * V, NC * V));
 
         /* a cancelled decode leaves the state as it was */
         seer_ctx_truncate(c, NA, NA);
@@ -77,9 +133,28 @@ int main(void) {
         CHECK(decode(c, b, NB, false, &stop, NULL, V) != 0);
         CHECK(seer_ctx_used(c) == NA);
         CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
-        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "after cancel (%s)",
-                  stepwise ? "stepwise" : "batch");
+        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "after cancel (%s)", how);
+
+        /* into A: no state is known there, the cache empties; A + C again is the reference */
+        seer_ctx_truncate(c, 9, 9);
+        CHECK_MSG(seer_ctx_used(c) == 0, "truncated into A without a mark: %d rows kept", seer_ctx_used(c));
+        seer_ctx_truncate(c, 0, 0);
+        CHECK(decode(c, ac, NA + NC, stepwise, NULL, got, V) == 0);
+        CHECK_MSG(max_diff(got, fresh, (NA + NC) * V) < 1e-5f, "after emptying (%s)", how);
+
+        /* a mark goes with a truncation below it: B B B written over A cannot come back to A's state */
+        seer_ctx_truncate(c, 0, 0);
+        CHECK(decode(c, a, NA, stepwise, NULL, NULL, V) == 0);
+        seer_ctx_mark(c);
+        CHECK(decode(c, b, NB, stepwise, NULL, NULL, V) == 0);
+        seer_ctx_truncate(c, NA, NA);
+        CHECK(seer_ctx_used(c) == NA); /* the mark at A is there */
+        seer_ctx_truncate(c, 0, 0);
+        for (int k = 0; k < 3; k++) CHECK(decode(c, b, NB, stepwise, NULL, NULL, V) == 0);
+        seer_ctx_truncate(c, NA, NA);
+        CHECK_MSG(seer_ctx_used(c) == 0, "a dropped mark was used: %d rows kept", seer_ctx_used(c));
     }
+    CHECK_MSG(cancel_mid_decode(m, pool, a, cc, fresh + (size_t)NA * V, got, V) > 0, "no decode was cancelled");
     seer_ctx_free(c);
     seer_pool_destroy(pool);
     seer_llm_free(m);
