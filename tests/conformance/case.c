@@ -54,6 +54,10 @@ void run_case(const char *dir, seer_pool *pool, case_result *res) {
     report(res, cd.mmproj_path ? "decoder-only: " : "", &dec, &failed);
     report(res, "encoder: ", &enc, &failed);
     report(res, "pipeline: ", &pipe, &failed);
+    if (cd.mmproj_path && !vision) { /* a case with images whose mmproj does not load fails, never skips its checks */
+        detail_add(res, "%sloading the mmproj: %s", failed ? "; " : "", vision_note);
+        failed = true;
+    }
     if (failed) {
         res->status = CASE_FAIL;
     } else {
@@ -61,7 +65,6 @@ void run_case(const char *dir, seer_pool *pool, case_result *res) {
         detail_add(res, " (%s; %s%s", tok.text, cd.mmproj_path ? "decoder-only: " : "", dec.text);
         if (enc.text[0]) detail_add(res, "; encoder: %s", enc.text);
         if (vision) detail_add(res, "; pipeline: %s)", pipe.text);
-        else if (cd.mmproj_path) detail_add(res, "; pipeline skipped, vision: %s)", vision_note);
         else detail_add(res, ")");
     }
     seer_vision_free(vision);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `seer info` on Qwen3-VL, Gemma 3, InternVL and Pixtral mmproj files (the conformance cases'):
+# `seer info` on Qwen3-VL, Gemma 3, InternVL, Pixtral, MobileVLM and MiniCPM-V mmproj files (the conformance cases'):
 # the parts that are not metadata keys are described — DeepStack blocks and
 # the row width they make, Gemma 3's pooling — and a projector seer cannot
 # run says why in one line.
@@ -55,6 +55,21 @@ for c in mobilevlm-ldp-f32:'MLP, two MobileNetV3 blocks (the second with stride 
   out=$("$SEER" info "$m") || fail "seer info $m"
   echo "$out" | grep -qE '^support +yes$' || fail "$name: no 'support yes' line"$'\n'"$out"
   echo "$out" | grep -qF "pooling       $how: the 24×24 patch grid → 144 tokens" || fail "$name: pooling line"$'\n'"$out"
+  checked=$((checked + 1))
+done
+
+for c in 'minicpmv26-f32|MiniCPM-V 2.6 (version 3): 64 learned queries|<slice>…</slice> each' \
+         'minicpmv25-f32|MiniCPM-Llama3-V 2.5 (version 2): 96 learned queries|<image>…</image> each inside <slice>…</slice>' \
+         'minicpmv45-q8_0-twoimg|MiniCPM-V 4.5 (version 6): 16 learned queries|<slice>…</slice> each'; do
+  IFS='|' read -r name resampler slices <<<"$c"
+  m="$cases/$name/mmproj.gguf"
+  [ -f "$m" ] || continue
+  out=$("$SEER" info "$m") || fail "seer info $m"
+  echo "$out" | grep -qE '^support +yes$' || fail "$name: no 'support yes' line"$'\n'"$out"
+  echo "$out" | grep -qF "resampler     $resampler, 1 × 128-wide heads, 2-D sin/cos key positions" \
+    || fail "$name: resampler line"$'\n'"$out"
+  echo "$out" | grep -qE "^slices +overview \+ up to 9 slices of about 112×112 px \(14 px steps\), [0-9]+ tokens each, $slices\$" \
+    || fail "$name: slices line"$'\n'"$out"
   checked=$((checked + 1))
 done
 

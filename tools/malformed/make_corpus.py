@@ -107,8 +107,8 @@ put('gguf/zero-sized-tensor.gguf', gguf(good_kvs, [tinfo('token_embd.weight', [0
     M, 1, 'token_embd.weight')
 P = 'mmproj'
 put('gguf/unsupported-projector.gguf',
-    gguf([kv('general.architecture', T_STR, s('clip')), kv('clip.projector_type', T_STR, s('resampler')),
-          kv('clip.has_vision_encoder', T_BOOL, b'\1')], [], b''), P, 1, "'resampler'")
+    gguf([kv('general.architecture', T_STR, s('clip')), kv('clip.projector_type', T_STR, s('cogvlm')),
+          kv('clip.has_vision_encoder', T_BOOL, b'\1')], [], b''), P, 1, "'cogvlm'")
 
 # ---- images ----
 def png(w, h, rows_rgb=None, color_type=2, depth=8):
