@@ -4,11 +4,26 @@
  * hyper-parameters alone. */
 #include "seer/bench.h"
 
+#include <stdio.h>
 #include <string.h>
+
+/* The share of a mixture-of-experts layer's expert tensors one token reads:
+ * experts used / experts (1 for a dense model). */
+static double expert_share(const gguf_file *llm) {
+    const char *arch = gguf_get_str(llm, "general.architecture");
+    if (!arch) return 1;
+    char key[96];
+    snprintf(key, sizeof key, "%s.expert_count", arch);
+    int64_t n_expert = gguf_get_int(llm, key, 0);
+    snprintf(key, sizeof key, "%s.expert_used_count", arch);
+    int64_t n_used = gguf_get_int(llm, key, 0);
+    return n_expert > 0 && n_used > 0 && n_used <= n_expert ? (double)n_used / (double)n_expert : 1;
+}
 
 seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
     seer_bench_llm_work w = {0};
     bool tied = gguf_find_tensor(llm, "output.weight") == NULL;
+    const double share = expert_share(llm);
     for (uint64_t i = 0; i < llm->n_tensors; i++) {
         const gguf_tensor *t = &llm->tensors[i];
         double elements = (double)t->ne[0] * (double)t->ne[1] * (double)t->ne[2] * (double)t->ne[3];
@@ -16,8 +31,10 @@ seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
             w.bytes_per_token += (double)t->nbytes / (double)t->ne[1]; /* one row looked up */
             continue;
         }
-        w.bytes_per_token += (double)t->nbytes;
-        if (t->n_dims >= 2) w.params_per_token += elements; /* matrices: a multiply-add per element */
+        /* stacked experts ([n_in, n_out, n_expert]): a token reads its chosen ones */
+        const double part = strstr(t->name, "_exps.") && t->n_dims == 3 ? share : 1;
+        w.bytes_per_token += (double)t->nbytes * part;
+        if (t->n_dims >= 2) w.params_per_token += elements * part; /* matrices: a multiply-add per element */
     }
     return w;
 }

@@ -6,6 +6,7 @@
 #include "testlib.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "seer/bench.h"
 #include "seer/gguf.h"
@@ -171,6 +172,18 @@ static void test_later_families(void) {
         check_tensor(f, "blk.0.ffn_gate_inp.weight", SEER_TYPE_F32, 64, 8);
         check_tensor(f, "blk.0.attn_q_norm.weight", SEER_TYPE_F32, 16, 1);
         CHECK(gguf_get_int(f, "qwen3vlmoe.n_deepstack_layers", 0) == 1);
+        /* a token reads the experts it uses, not all of them */
+        double experts = 0, rest = 0;
+        for (uint64_t i = 0; i < f->n_tensors; i++) {
+            const gguf_tensor *t = &f->tensors[i];
+            if (strstr(t->name, "_exps.")) experts += (double)t->nbytes;
+            else if (strcmp(t->name, "token_embd.weight") != 0 || !gguf_find_tensor(f, "output.weight")) rest += (double)t->nbytes;
+            else rest += (double)t->nbytes / (double)t->ne[1];
+        }
+        const double used = (double)gguf_get_int(f, "qwen3vlmoe.expert_used_count", 0) /
+                            (double)gguf_get_int(f, "qwen3vlmoe.expert_count", 1);
+        CHECK(experts > 0 && used > 0 && used < 1);
+        CHECK_NEAR(seer_bench_llm_work_of(f).bytes_per_token, rest + used * experts, 1e-6 * rest);
         gguf_close(f);
     }
     f = gguf_open(mmproj, &err);
