@@ -88,6 +88,26 @@ int image_inputs_append_pil(seer_image_inputs *out, const seer_image *src, int w
     return rc;
 }
 
+int image_inputs_append_cells(seer_image_inputs *out, const seer_image *canvas, int cols, int rows,
+                              const seer_vision_hparams *hp) {
+    const int cw = canvas->w / cols, ch = canvas->h / rows;
+    int rc = 0;
+    for (int r = 0; r < rows && rc == 0; r++)
+        for (int c = 0; c < cols && rc == 0; c++) {
+            seer_image cell;
+            rc = image_crop(canvas, c * cw, r * ch, cw, ch, &cell);
+            if (rc == 0) {
+                rc = image_inputs_append(out, &cell, hp);
+                seer_image_free(&cell);
+            }
+        }
+    if (rc == 0) {
+        out->grid_cols = cols;
+        out->grid_rows = rows;
+    }
+    return rc;
+}
+
 int image_inputs_append(seer_image_inputs *out, const seer_image *img, const seer_vision_hparams *hp) {
     size_t bytes = (size_t)img->w * img->h * 3;
     seer_pixels px = {.w = img->w, .h = img->h, .rgb = malloc(bytes)};

@@ -51,6 +51,11 @@ int image_crop(const seer_image *src, int x, int y, int w, int h, seer_image *ds
 /* Appends the normalised planes of img ((v/255 − mean)/std, float32) to out. */
 int image_inputs_append(seer_image_inputs *out, const seer_image *img, const seer_vision_hparams *hp);
 
+/* Appends a canvas cut into cols×rows equal cells (row by row) and records
+ * the grid; -1 when out of memory. */
+int image_inputs_append_cells(seer_image_inputs *out, const seer_image *canvas, int cols, int rows,
+                              const seer_vision_hparams *hp);
+
 /* Appends the tiles (tile×tile crops, row-major) of a canvas whose sides are
  * multiples of tile, and records the grid. When the image is smaller than
  * the canvas (an upscale), the tiles are deferred: made from a copy of the

@@ -22,23 +22,12 @@ int preprocess_internvl(const seer_vision_hparams *hp, const seer_image *img, se
             seer_error_set(err, "preprocess: %d×%d tile canvas too large or out of memory", cw, ch);
             return -1;
         }
-        int rc = 0;
-        for (int y = 0; y + n <= ch && rc == 0; y += n)
-            for (int x = 0; x + n <= cw && rc == 0; x += n) {
-                seer_image tile;
-                rc = image_crop(&canvas, x, y, n, n, &tile);
-                if (rc == 0) {
-                    rc = image_inputs_append(out, &tile, hp);
-                    seer_image_free(&tile);
-                }
-            }
+        int rc = image_inputs_append_cells(out, &canvas, cw / n, ch / n, hp);
         seer_image_free(&canvas);
         if (rc != 0) {
             seer_error_set(err, "preprocess: out of memory");
             return -1;
         }
-        out->grid_cols = cw / n;
-        out->grid_rows = ch / n;
     }
     int rc = img->w == n && img->h == n ? image_inputs_append(out, img, hp)
                                         : image_inputs_append_pil(out, img, n, n, SEER_PIL_BICUBIC, hp);

@@ -67,24 +67,10 @@ static int append_slices(const seer_vision_hparams *hp, const seer_image *img, s
         seer_error_set(err, "preprocess: %d×%d slice canvas too large or out of memory", cw * cols, ch * rows);
         return -1;
     }
-    int rc = 0;
-    for (int r = 0; r < rows && rc == 0; r++)
-        for (int c = 0; c < cols && rc == 0; c++) {
-            seer_image slice;
-            rc = image_crop(&canvas, c * cw, r * ch, cw, ch, &slice);
-            if (rc == 0) {
-                rc = image_inputs_append(out, &slice, hp);
-                seer_image_free(&slice);
-            }
-        }
+    int rc = image_inputs_append_cells(out, &canvas, cols, rows, hp);
     seer_image_free(&canvas);
-    if (rc != 0) {
-        seer_error_set(err, "preprocess: out of memory");
-        return -1;
-    }
-    out->grid_cols = cols;
-    out->grid_rows = rows;
-    return 0;
+    if (rc != 0) seer_error_set(err, "preprocess: out of memory");
+    return rc;
 }
 
 int preprocess_minicpmv(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
