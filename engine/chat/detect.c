@@ -6,6 +6,14 @@
 
 static bool has(const char *t, const char *s) { return strstr(t, s) != NULL; }
 
+/* Qwen2's own ChatML template (and MiniCPM-V 2.6's, which is Qwen2's) opens
+ * with a default system turn, written with a newline or, inside a Jinja
+ * string, "\n"; Qwen2.5's longer default ("You are Qwen, ...") is not it. */
+static bool qwen2_default_system(const char *t) {
+    return has(t, "system\nYou are a helpful assistant.<|im_end|>") ||
+           has(t, "system\\nYou are a helpful assistant.<|im_end|>");
+}
+
 seer_chat_style seer_chat_detect(const char *t) {
     if (!t || !*t) return SEER_CHAT_UNKNOWN;
     /* SmolVLM/Idefics3 opens with <|im_start|> but is not ChatML: check it first. */
@@ -15,7 +23,8 @@ seer_chat_style seer_chat_detect(const char *t) {
      * followed by <think> (a template that only mentions <think>, e.g. to
      * strip past reasoning, is not a thinking one). */
     if (has(t, "<|im_start|>"))
-        return !has(t, "<|vision_start|>")               ? SEER_CHAT_CHATML
+        return qwen2_default_system(t)                   ? SEER_CHAT_QWEN2VL /* ChatML + that system turn */
+               : !has(t, "<|vision_start|>")             ? SEER_CHAT_CHATML
                : has(t, "You are a helpful assistant.") ? SEER_CHAT_QWEN2VL
                : has(t, "assistant\\n<think>")          ? SEER_CHAT_QWEN3VL_THINKING
                                                         : SEER_CHAT_QWEN3VL;

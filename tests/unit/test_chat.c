@@ -80,6 +80,9 @@ static void check_detect(void) {
     /* Distinctive pieces of the real templates. */
     CHECK(seer_chat_detect("{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>'}}") == SEER_CHAT_CHATML);
     CHECK(seer_chat_detect("{% if loop.first and message['role'] != 'system' %}<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n{% endif %}<|vision_start|><|image_pad|><|vision_end|>") == SEER_CHAT_QWEN2VL);
+    /* Qwen2's (and MiniCPM-V 2.6's) text template: the same default system turn, inside a Jinja string */
+    CHECK(seer_chat_detect("{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\\nYou are a helpful assistant.<|im_end|>\\n' }}{% endif %}") == SEER_CHAT_QWEN2VL);
+    CHECK(seer_chat_detect("{{ '<|im_start|>system\\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\\n' }}") == SEER_CHAT_CHATML);
     CHECK(seer_chat_detect("{{- '<|vision_start|><|image_pad|><|vision_end|>' }}{%- if '</think>' in content %}{{- '<|im_start|>assistant\\n<think>\\n' }}") == SEER_CHAT_QWEN3VL_THINKING);
     CHECK(seer_chat_detect("{{- '<|vision_start|><|image_pad|><|vision_end|>' }}{%- if '</think>' in content %}{{- '<|im_start|>assistant\\n' }}") == SEER_CHAT_QWEN3VL);
     /* Qwen3-VL: the vision wrapper but no default system prompt */
