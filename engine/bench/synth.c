@@ -12,7 +12,7 @@
 #include "seer/tensor.h"
 
 typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_F32 } quant_scheme;
-typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_MINICPMV } vocab_kind;
+typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_LFM2, VOCAB_TEKKEN } vocab_kind;
 
 typedef struct llm_spec {
     const char *arch, *name;
@@ -29,6 +29,7 @@ typedef struct llm_spec {
     int n_deepstack;      /* Qwen3-VL: image rows carry this many extra slices */
     int sliding_window;   /* Gemma 3: window of the local layers, global ones linear-scaled */
     float rope_scale;     /* linear rope scaling factor of the global layers */
+    const char *layer_kinds; /* lfm2: per layer 'c' (short convolution, l_cache 3) or 'a' (attention); NULL: all 'a' */
 } llm_spec;
 
 typedef struct vit_spec {
@@ -41,7 +42,7 @@ typedef struct vit_spec {
     int pos_grid;            /* Qwen3-VL: side of the learned position grid (interpolated) */
     int deepstack[4];        /* Qwen3-VL: blocks whose output feeds a DeepStack merger */
     int n_deepstack;
-    int minicpmv_version, n_queries; /* MiniCPM-V's resampler */
+    int mm_hidden;           /* LFM2, Pixtral: width between the projector's mm.1 and mm.2 */
 } vit_spec;
 
 typedef struct model_spec {
@@ -126,18 +127,27 @@ static const model_spec MODELS[] = {
       true, false, QUANT_Q8_0, VOCAB_QWEN2},
      {SEER_PROJ_INTERNVL, "internvl", "InternVL3 2B Instruct vision (synthetic)", 448, 14, 1024, 4096, 24, 16, 1536,
       1536, 1e-6f, {0.485f, 0.456f, 0.406f}, {0.229f, 0.224f, 0.225f}, 2, 0, 0, true, false}},
-    /* MiniCPM-V 4.5: Qwen3-8B at Q4_K_M (untied, q/k norm) + SigLIP-400M (27 blocks, 1152 wide) through the
-     * legacy converter (swapped FFN names, 70x70 bucketed positions) and the resampler's 64 queries into 4096 */
-    {"minicpmv-4.5-8b",
-     {"qwen3", "MiniCPM-V 4.5 (synthetic)", 36, 4096, 32, 8, 12288, 151748, 40960, 1000000.0f, 1e-6f, {0}, false,
-      false, QUANT_Q4_K_M, VOCAB_MINICPMV, .head_dim = 128, .qk_norm = true},
-     {SEER_PROJ_RESAMPLER, "resampler", "MiniCPM-V 4.5 vision (synthetic)", 448, 14, 1152, 4304, 27, 16, 4096, 0,
-      1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 0, 0, 0, true, false, .minicpmv_version = 6, .n_queries = 64}},
+    /* LFM2-VL-1.6B: LFM2-1.2B (10 short-convolution and 6 attention layers,
+     * q/k norm, tied) at Q8_0 + SigLIP2 NaFlex shape-optimized (400M, the
+     * last of its 27 blocks dropped), pixel unshuffle 2, LayerNorm + MLP */
+    {"lfm2-vl-1.6b",
+     {"lfm2", "LFM2-VL 1.6B (synthetic)", 16, 2048, 32, 8, 8192, 65536, 128000, 1000000.0f, 1e-5f, {0}, false, true,
+      QUANT_Q8_0, VOCAB_LFM2, .qk_norm = true, .layer_kinds = "ccaccaccacacacac"},
+     {SEER_PROJ_LFM2, "lfm2", "LFM2-VL 1.6B vision (synthetic)", 256, 16, 1152, 4304, 26, 16, 2048, 2048, 1e-6f,
+      {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .mm_hidden = 2560}},
+    /* Pixtral 12B: Mistral NeMo 12B (llama, 128-wide heads, rope base 1e9)
+     * at Q4_K_M + the Pixtral ViT (1024 wide, 24 RMSNorm blocks, SiLU-gated
+     * FFN, 2-D RoPE) up to 1024 px, mm.1 -> GELU -> mm.2, [IMG_BREAK] rows */
+    {"pixtral-12b",
+     {"llama", "Pixtral 12B (synthetic)", 40, 5120, 32, 8, 14336, 131072, 1024000, 1000000000.0f, 1e-5f, {0}, false,
+      false, QUANT_Q4_K_M, VOCAB_TEKKEN, .head_dim = 128},
+     {SEER_PROJ_PIXTRAL, "pixtral", "Pixtral 12B vision (synthetic)", 1024, 16, 1024, 4096, 24, 16, 5120, 5120, 1e-5f,
+      CLIP_MEAN, CLIP_STD, 0, 0, 0, false, true, .mm_hidden = 5120}},
 };
 
 static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "smolvlm-256m", "qwen25vl-3b",
                                           "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b",
-                                          "minicpmv-4.5-8b", NULL};
+                                          "lfm2-vl-1.6b", "pixtral-12b", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
 
@@ -148,15 +158,52 @@ static const char *const QWEN_TAIL[] = {
     "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>", "<|box_start|>",
     "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>", "<|vision_pad|>",
     "<|image_pad|>", "<|video_pad|>"};
-/* Qwen's, then MiniCPM-V's image and slice markers */
-static const char *const MINICPMV_TAIL[] = {
-    "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>", "<|box_start|>",
-    "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>", "<|vision_pad|>",
-    "<|image_pad|>", "<|video_pad|>", "<image>", "</image>", "<ref>", "</ref>", "<box>", "</box>", "<quad>",
-    "</quad>", "<point>", "</point>", "<slice>", "</slice>", "<image_id>", "</image_id>", "<unk>"};
+
+/* LFM2's chat specials lead (BOS 1, EOS <|im_end|> 7), its image markers
+ * and the 10×10 tile tags close the vocabulary. */
+static bool write_vocab_lfm2(gguf_writer *w, const llm_spec *s) {
+    static const char *const LEAD[] = {"<|pad|>", "<|startoftext|>", "<|endoftext|>", "<|fim_pre|>",
+                                       "<|fim_mid|>", "<|fim_suf|>", "<|im_start|>", "<|im_end|>"};
+    const char *tail[4 + 100];
+    char tags[100][24];
+    int n_tail = 0;
+    tail[n_tail++] = "<image>";
+    tail[n_tail++] = "<|image_start|>";
+    tail[n_tail++] = "<|image_end|>";
+    tail[n_tail++] = "<|img_thumbnail|>";
+    for (int r = 0; r < 10; r++)
+        for (int c = 0; c < 10; c++) {
+            snprintf(tags[r * 10 + c], sizeof tags[0], "<|img_row_%d_col_%d|>", r + 1, c + 1);
+            tail[n_tail++] = tags[r * 10 + c];
+        }
+    if (!synth_vocab_bpe(w, s->n_vocab, "lfm2", LEAD, 8, tail, n_tail)) return false;
+    gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", 1);
+    gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", 7);
+    gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", 0);
+    gguf_writer_set_bool(w, "tokenizer.ggml.add_bos_token", true);
+    return true;
+}
+
+/* Mistral's Tekken vocabulary: its control tokens first ([IMG] 10,
+ * [IMG_BREAK] 12, [IMG_END] 13; BOS <s> 1, EOS </s> 2). */
+static bool write_vocab_tekken(gguf_writer *w, const llm_spec *s) {
+    static const char *const LEAD[] = {
+        "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
+        "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
+        "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]"};
+    if (!synth_vocab_bpe(w, s->n_vocab, "tekken", LEAD, (int)(sizeof LEAD / sizeof LEAD[0]), NULL, 0)) return false;
+    gguf_writer_set_u32(w, "tokenizer.ggml.unknown_token_id", 0);
+    gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", 1);
+    gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", 2);
+    gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", 11);
+    gguf_writer_set_bool(w, "tokenizer.ggml.add_bos_token", true);
+    return true;
+}
 
 static bool write_vocab(gguf_writer *w, const llm_spec *s) {
     if (s->vocab == VOCAB_SPM) return synth_vocab_spm(w, s->n_vocab, NULL, 0);
+    if (s->vocab == VOCAB_LFM2) return write_vocab_lfm2(w, s);
+    if (s->vocab == VOCAB_TEKKEN) return write_vocab_tekken(w, s);
     if (s->vocab == VOCAB_GEMMA) {
         /* Gemma's turn and image markers; a turn ends generation */
         static const char *const GEMMA_TAIL[] = {"<start_of_turn>", "<end_of_turn>", "<start_of_image>",
@@ -166,14 +213,11 @@ static bool write_vocab(gguf_writer *w, const llm_spec *s) {
         gguf_writer_set_bool(w, "tokenizer.ggml.add_space_prefix", false);
         return true;
     }
-    if (s->vocab == VOCAB_QWEN2 || s->vocab == VOCAB_MINICPMV) {
-        const bool minicpmv = s->vocab == VOCAB_MINICPMV;
-        const char *const *qt = minicpmv ? MINICPMV_TAIL : QWEN_TAIL;
-        int n_tail = minicpmv ? (int)(sizeof MINICPMV_TAIL / sizeof MINICPMV_TAIL[0])
-                              : (int)(sizeof QWEN_TAIL / sizeof QWEN_TAIL[0]);
-        if (!synth_vocab_bpe(w, s->n_vocab, "qwen2", NULL, 0, qt, n_tail)) return false;
-        int eot = synth_vocab_bpe_id(s->n_vocab, NULL, 0, qt, n_tail, "<|endoftext|>");
-        int eos = synth_vocab_bpe_id(s->n_vocab, NULL, 0, qt, n_tail, "<|im_end|>");
+    if (s->vocab == VOCAB_QWEN2) {
+        int n_tail = (int)(sizeof QWEN_TAIL / sizeof QWEN_TAIL[0]);
+        if (!synth_vocab_bpe(w, s->n_vocab, "qwen2", NULL, 0, QWEN_TAIL, n_tail)) return false;
+        int eot = synth_vocab_bpe_id(s->n_vocab, NULL, 0, QWEN_TAIL, n_tail, "<|endoftext|>");
+        int eos = synth_vocab_bpe_id(s->n_vocab, NULL, 0, QWEN_TAIL, n_tail, "<|im_end|>");
         gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)eos);
         gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", (uint32_t)eot);
         gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", (uint32_t)eot);
@@ -231,6 +275,22 @@ static void add(synth_weights *sw, gguf_writer *w, const char *name, int type, s
 
 static void blk_name(char *buf, size_t cap, int i, const char *what) { snprintf(buf, cap, "blk.%d.%s", i, what); }
 
+static bool conv_layer(const llm_spec *s, int i) { return s->layer_kinds && s->layer_kinds[i] == 'c'; }
+
+/* lfm2's short convolution in place of attention: the depthwise kernel
+ * [l_cache][n_embd] (F32, as llama-quantize leaves it), in_proj to B, C, X,
+ * out_proj. */
+#define SYNTH_CONV_LEN 3
+static void conv_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
+    char n[96];
+    blk_name(n, sizeof n, i, "shortconv.conv.weight");
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, SYNTH_CONV_LEN, s->n_embd);
+    blk_name(n, sizeof n, i, "shortconv.in_proj.weight");
+    add(sw, w, n, matrix_type(s, "shortconv_in", i), SYNTH_WEIGHT, s->n_embd, 3 * (int64_t)s->n_embd);
+    blk_name(n, sizeof n, i, "shortconv.out_proj.weight");
+    add(sw, w, n, matrix_type(s, "shortconv_out", i), SYNTH_WEIGHT, s->n_embd, s->n_embd);
+}
+
 /* A layer's attention and FFN matrices with their roles (for the quant
  * mixture): dense SwiGLU/GeGLU, or the router and the 3-D expert tensors. */
 static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
@@ -241,7 +301,8 @@ static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s,
         {"ffn_gate", s->n_embd, s->n_ff}, {"ffn_up", s->n_embd, s->n_ff}, {"ffn_down", s->n_ff, s->n_embd}};
     const size_t n_mats = s->n_expert ? 4 : sizeof mats / sizeof mats[0];
     char n[96], what[48];
-    for (size_t m = 0; m < n_mats; m++) {
+    if (conv_layer(s, i)) conv_matrices(sw, w, s, i);
+    for (size_t m = conv_layer(s, i) ? 4 : 0; m < n_mats; m++) {
         snprintf(what, sizeof what, "%s.weight", mats[m].role);
         blk_name(n, sizeof n, i, what);
         add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
@@ -268,7 +329,9 @@ static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s,
 static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
     const int64_t hd = s->head_dim ? s->head_dim : s->n_embd / s->n_head;
     if (!s->tied) add(sw, w, "output.weight", matrix_type(s, "output", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
-    add(sw, w, "output_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+    /* lfm2 keeps its final norm under the name token_embd_norm */
+    add(sw, w, s->layer_kinds ? "token_embd_norm.weight" : "output_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd,
+        0);
     add(sw, w, "token_embd.weight", matrix_type(s, "token_embd", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
     /* the norms of a layer: Gemma 3 adds one after attention and one after the FFN */
     const char *norms[] = {"attn_norm", "ffn_norm", "post_attention_norm", "post_ffw_norm"};
@@ -280,7 +343,7 @@ static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
             blk_name(n, sizeof n, i, what);
             add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         }
-        if (s->qk_norm) {
+        if (s->qk_norm && !conv_layer(s, i)) {
             blk_name(n, sizeof n, i, "attn_q_norm.weight");
             add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
             blk_name(n, sizeof n, i, "attn_k_norm.weight");
@@ -332,7 +395,14 @@ static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
     gguf_writer_set_u32(w, KEY("embedding_length"), (uint32_t)s->n_embd);
     gguf_writer_set_u32(w, KEY("feed_forward_length"), (uint32_t)s->n_ff);
     gguf_writer_set_u32(w, KEY("attention.head_count"), (uint32_t)s->n_head);
-    gguf_writer_set_u32(w, KEY("attention.head_count_kv"), (uint32_t)s->n_head_kv);
+    if (s->layer_kinds) { /* lfm2: one count per layer, 0 on the short convolutions */
+        int32_t kv[128];
+        for (int i = 0; i < s->n_layer && i < 128; i++) kv[i] = conv_layer(s, i) ? 0 : s->n_head_kv;
+        gguf_writer_set_arr_i32(w, KEY("attention.head_count_kv"), kv, (uint64_t)(s->n_layer < 128 ? s->n_layer : 128));
+        gguf_writer_set_u32(w, KEY("shortconv.l_cache"), SYNTH_CONV_LEN);
+    } else {
+        gguf_writer_set_u32(w, KEY("attention.head_count_kv"), (uint32_t)s->n_head_kv);
+    }
     gguf_writer_set_f32(w, KEY("rope.freq_base"), s->rope_base);
     gguf_writer_set_f32(w, KEY("attention.layer_norm_rms_epsilon"), s->eps);
     if (s->sections[0]) gguf_writer_set_arr_i32(w, KEY("rope.dimension_sections"), s->sections, 4);
@@ -361,7 +431,8 @@ done:
 /* ---- the mmproj ---- */
 
 static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int i) {
-    bool rms = s->projector == SEER_PROJ_QWEN25VL; /* RMS norms: weight only */
+    const bool pixtral = s->projector == SEER_PROJ_PIXTRAL; /* no biases at all */
+    const bool rms = s->projector == SEER_PROJ_QWEN25VL || pixtral; /* RMS norms: weight only */
     char n[96];
     /* Qwen3-VL keeps Q, K and V in one fused matrix */
     const bool fused = s->projector == SEER_PROJ_QWEN3VL;
@@ -371,6 +442,7 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
         const int64_t out = fused ? out_fused[a] : s->n_embd;
         snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, fused ? attn_fused[a] : attn[a]);
         add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, out);
+        if (pixtral) continue;
         snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, fused ? attn_fused[a] : attn[a]);
         add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, out, 0);
     }
@@ -382,17 +454,18 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
             add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
         }
     }
-    /* LLaVA's and MiniCPM-V's converters name the first FFN matrix ffn_down (d → ff) and the second ffn_up */
-    bool llava = s->projector == SEER_PROJ_MLP || s->projector == SEER_PROJ_RESAMPLER;
+    /* LLaVA's converter names the first FFN matrix ffn_down (d → ff) and the second ffn_up */
+    bool llava = s->projector == SEER_PROJ_MLP;
     typedef struct { const char *name; int64_t in, out; } ffn_matrix;
     ffn_matrix ffn[3];
     int nf = 0;
-    if (s->projector == SEER_PROJ_QWEN25VL) ffn[nf++] = (ffn_matrix){"ffn_gate", s->n_embd, s->n_ff};
+    if (s->projector == SEER_PROJ_QWEN25VL || pixtral) ffn[nf++] = (ffn_matrix){"ffn_gate", s->n_embd, s->n_ff};
     ffn[nf++] = (ffn_matrix){llava ? "ffn_down" : "ffn_up", s->n_embd, s->n_ff};
     ffn[nf++] = (ffn_matrix){llava ? "ffn_up" : "ffn_down", s->n_ff, s->n_embd};
     for (int f = 0; f < nf; f++) {
         snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, ffn[f].name);
         add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, ffn[f].in, ffn[f].out);
+        if (pixtral) continue;
         snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, ffn[f].name);
         add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, ffn[f].out, 0);
     }
@@ -433,27 +506,12 @@ static void deepstack_mergers(synth_weights *sw, gguf_writer *w, const vit_spec 
     }
 }
 
-/* MiniCPM-V's resampler under the legacy converter's names and types. */
-static void resampler_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
-    char n[96];
-    add(sw, w, "resampler.query", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, s->n_queries);
-    add(sw, w, "resampler.pos_embed_k", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 70 * 70); /* unused by the graph */
-    add(sw, w, "resampler.proj.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
-    add(sw, w, "resampler.kv.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
-    const char *attn[] = {"q", "k", "v", "out"};
-    for (int a = 0; a < 4; a++) {
-        snprintf(n, sizeof n, "resampler.attn.%s.weight", attn[a]);
-        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
-        snprintf(n, sizeof n, "resampler.attn.%s.bias", attn[a]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
-    }
-    const char *ln[] = {"q", "kv", "post"};
-    for (int l = 0; l < 3; l++) {
-        snprintf(n, sizeof n, "resampler.ln_%s.weight", ln[l]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_out, 0);
-        snprintf(n, sizeof n, "resampler.ln_%s.bias", ln[l]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
-    }
+/* LFM2's and Pixtral's projector: mm.1 (in → mm_hidden) → GELU → mm.2, with biases. */
+static void mm12(synth_weights *sw, gguf_writer *w, const vit_spec *s, int64_t in) {
+    add(sw, w, "mm.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->mm_hidden);
+    add(sw, w, "mm.1.bias", SEER_TYPE_F32, SYNTH_BIAS, s->mm_hidden, 0);
+    add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->mm_hidden, s->n_out);
+    add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
 }
 
 static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
@@ -461,6 +519,7 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     int64_t patch_ne[4] = {s->patch, s->patch, 3, s->n_embd};
     const bool qwen = s->projector == SEER_PROJ_QWEN25VL || s->projector == SEER_PROJ_QWEN3VL;
     const bool internvl = s->projector == SEER_PROJ_INTERNVL;
+    const bool lfm2 = s->projector == SEER_PROJ_LFM2, pixtral = s->projector == SEER_PROJ_PIXTRAL;
     if (s->projector == SEER_PROJ_MLP) {
         add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
         add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
@@ -470,15 +529,13 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     if (s->projector == SEER_PROJ_MLP || internvl) add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     synth_add_tensor(sw, w, "v.patch_embd.weight", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
     if (qwen) synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
-    const bool resampler = s->projector == SEER_PROJ_RESAMPLER;
     if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || s->projector == SEER_PROJ_QWEN3VL ||
-        internvl || resampler)
+        internvl || lfm2)
         add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
-    if (resampler) /* SigLIP-NaViT's 70x70 table, F16 as the legacy converter writes 2-D weights */
-        add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, 70 * 70);
     if (internvl) add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches + 1);
-    if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3)
+    if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || lfm2) /* LFM2: resized to the grid */
         add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches);
+    if (pixtral) add(sw, w, "v.pre_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
     if (s->projector == SEER_PROJ_QWEN3VL)
         add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, (int64_t)s->pos_grid * s->pos_grid);
     if (s->projector == SEER_PROJ_MLP) {
@@ -487,7 +544,7 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
         add(sw, w, "v.pre_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
     for (int i = 0; i < s->n_layer; i++) vit_block(sw, w, s, i);
-    if (s->projector != SEER_PROJ_MLP && !internvl) {
+    if (s->projector != SEER_PROJ_MLP && !internvl && !pixtral) {
         add(sw, w, "v.post_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         if (s->projector != SEER_PROJ_QWEN25VL && s->projector != SEER_PROJ_QWEN2VL)
             add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
@@ -507,7 +564,16 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
         add(sw, w, "mm.model.mlp.3.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
     if (s->projector == SEER_PROJ_QWEN3VL) deepstack_mergers(sw, w, s);
-    if (resampler) resampler_tensors(sw, w, s);
+    if (lfm2) { /* LayerNorm over the 2×2-unshuffled features, then the MLP */
+        int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
+        add(sw, w, "mm.input_norm.weight", SEER_TYPE_F32, SYNTH_NORM, in, 0);
+        add(sw, w, "mm.input_norm.bias", SEER_TYPE_F32, SYNTH_BIAS, in, 0);
+        mm12(sw, w, s, in);
+    }
+    if (pixtral) { /* the MLP per patch; [IMG_BREAK]'s embedding ends each row */
+        mm12(sw, w, s, s->n_embd);
+        add(sw, w, "v.token_embd.img_break", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    }
     if (s->projector == SEER_PROJ_GEMMA3) {
         add(sw, w, "mm.soft_emb_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         /* stored as the model's raw [vision, text] parameter: ne = [text, vision] */
@@ -534,16 +600,7 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
         gguf_writer_set_bool(w, "clip.has_llava_projector", true);
         gguf_writer_set_str(w, "general.description", "image encoder for LLaVA");
     }
-    if (s->projector == SEER_PROJ_RESAMPLER) {
-        gguf_writer_set_bool(w, "clip.has_text_encoder", false);
-        gguf_writer_set_bool(w, "clip.has_minicpmv_projector", true);
-        gguf_writer_set_str(w, "general.description", "image encoder for MiniCPM-V");
-    }
     gguf_writer_set_str(w, "clip.projector_type", s->projector_name);
-    if (s->projector == SEER_PROJ_RESAMPLER) {
-        gguf_writer_set_i32(w, "clip.minicpmv_version", s->minicpmv_version);
-        gguf_writer_set_u32(w, "clip.minicpmv_query_num", (uint32_t)s->n_queries);
-    }
     gguf_writer_set_u32(w, "clip.vision.projection_dim", (uint32_t)s->proj_dim);
     gguf_writer_set_u32(w, "clip.vision.image_size", (uint32_t)s->image_size);
     gguf_writer_set_u32(w, "clip.vision.patch_size", (uint32_t)s->patch);
@@ -556,7 +613,8 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
     gguf_writer_set_arr_f32(w, "clip.vision.image_std", s->std, 3);
     if (s->use_silu) gguf_writer_set_bool(w, "clip.use_silu", true);
     else gguf_writer_set_bool(w, "clip.use_gelu", s->use_gelu);
-    if (s->scale_factor && (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_INTERNVL))
+    if (s->scale_factor &&
+        (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_INTERNVL || s->projector == SEER_PROJ_LFM2))
         gguf_writer_set_u32(w, "clip.vision.projector.scale_factor", (uint32_t)s->scale_factor);
     if (s->preproc_size) gguf_writer_set_u32(w, "clip.vision.preproc_image_size", (uint32_t)s->preproc_size);
     if (s->n_wa_pattern) gguf_writer_set_u32(w, "clip.vision.n_wa_pattern", (uint32_t)s->n_wa_pattern);
