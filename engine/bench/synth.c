@@ -12,7 +12,8 @@
 #include "seer/tensor.h"
 
 typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_F32 } quant_scheme;
-typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_LFM2, VOCAB_TEKKEN } vocab_kind;
+typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_MINICPMV, VOCAB_LFM2,
+                         VOCAB_TEKKEN } vocab_kind;
 
 typedef struct llm_spec {
     const char *arch, *name;
@@ -42,6 +43,7 @@ typedef struct vit_spec {
     int pos_grid;            /* Qwen3-VL: side of the learned position grid (interpolated) */
     int deepstack[4];        /* Qwen3-VL: blocks whose output feeds a DeepStack merger */
     int n_deepstack;
+    int minicpmv_version, n_queries; /* MiniCPM-V's resampler */
     int mm_hidden;           /* LFM2, Pixtral: width between the projector's mm.1 and mm.2 */
 } vit_spec;
 
@@ -127,6 +129,13 @@ static const model_spec MODELS[] = {
       true, false, QUANT_Q8_0, VOCAB_QWEN2},
      {SEER_PROJ_INTERNVL, "internvl", "InternVL3 2B Instruct vision (synthetic)", 448, 14, 1024, 4096, 24, 16, 1536,
       1536, 1e-6f, {0.485f, 0.456f, 0.406f}, {0.229f, 0.224f, 0.225f}, 2, 0, 0, true, false}},
+    /* MiniCPM-V 4.5: Qwen3-8B at Q4_K_M (untied, q/k norm) + SigLIP-400M (27 blocks, 1152 wide) through the
+     * legacy converter (swapped FFN names, 70x70 bucketed positions) and the resampler's 64 queries into 4096 */
+    {"minicpmv-4.5-8b",
+     {"qwen3", "MiniCPM-V 4.5 (synthetic)", 36, 4096, 32, 8, 12288, 151748, 40960, 1000000.0f, 1e-6f, {0}, false,
+      false, QUANT_Q4_K_M, VOCAB_MINICPMV, .head_dim = 128, .qk_norm = true},
+     {SEER_PROJ_RESAMPLER, "resampler", "MiniCPM-V 4.5 vision (synthetic)", 448, 14, 1152, 4304, 27, 16, 4096, 0,
+      1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 0, 0, 0, true, false, .minicpmv_version = 6, .n_queries = 64}},
     /* LFM2-VL-1.6B: LFM2-1.2B (10 short-convolution and 6 attention layers,
      * q/k norm, tied) at Q8_0 + SigLIP2 NaFlex shape-optimized (400M, the
      * last of its 27 blocks dropped), pixel unshuffle 2, LayerNorm + MLP */
@@ -146,7 +155,7 @@ static const model_spec MODELS[] = {
 };
 
 static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "smolvlm-256m", "qwen25vl-3b",
-                                          "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b",
+                                          "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", "minicpmv-4.5-8b",
                                           "lfm2-vl-1.6b", "pixtral-12b", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
@@ -158,6 +167,12 @@ static const char *const QWEN_TAIL[] = {
     "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>", "<|box_start|>",
     "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>", "<|vision_pad|>",
     "<|image_pad|>", "<|video_pad|>"};
+/* Qwen's, then MiniCPM-V's image and slice markers */
+static const char *const MINICPMV_TAIL[] = {
+    "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>", "<|box_start|>",
+    "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>", "<|vision_pad|>",
+    "<|image_pad|>", "<|video_pad|>", "<image>", "</image>", "<ref>", "</ref>", "<box>", "</box>", "<quad>",
+    "</quad>", "<point>", "</point>", "<slice>", "</slice>", "<image_id>", "</image_id>", "<unk>"};
 
 /* LFM2's chat specials lead (BOS 1, EOS <|im_end|> 7), its image markers
  * and the 10×10 tile tags close the vocabulary. */
@@ -213,11 +228,14 @@ static bool write_vocab(gguf_writer *w, const llm_spec *s) {
         gguf_writer_set_bool(w, "tokenizer.ggml.add_space_prefix", false);
         return true;
     }
-    if (s->vocab == VOCAB_QWEN2) {
-        int n_tail = (int)(sizeof QWEN_TAIL / sizeof QWEN_TAIL[0]);
-        if (!synth_vocab_bpe(w, s->n_vocab, "qwen2", NULL, 0, QWEN_TAIL, n_tail)) return false;
-        int eot = synth_vocab_bpe_id(s->n_vocab, NULL, 0, QWEN_TAIL, n_tail, "<|endoftext|>");
-        int eos = synth_vocab_bpe_id(s->n_vocab, NULL, 0, QWEN_TAIL, n_tail, "<|im_end|>");
+    if (s->vocab == VOCAB_QWEN2 || s->vocab == VOCAB_MINICPMV) {
+        const bool minicpmv = s->vocab == VOCAB_MINICPMV;
+        const char *const *qt = minicpmv ? MINICPMV_TAIL : QWEN_TAIL;
+        int n_tail = minicpmv ? (int)(sizeof MINICPMV_TAIL / sizeof MINICPMV_TAIL[0])
+                              : (int)(sizeof QWEN_TAIL / sizeof QWEN_TAIL[0]);
+        if (!synth_vocab_bpe(w, s->n_vocab, "qwen2", NULL, 0, qt, n_tail)) return false;
+        int eot = synth_vocab_bpe_id(s->n_vocab, NULL, 0, qt, n_tail, "<|endoftext|>");
+        int eos = synth_vocab_bpe_id(s->n_vocab, NULL, 0, qt, n_tail, "<|im_end|>");
         gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)eos);
         gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", (uint32_t)eot);
         gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", (uint32_t)eot);
@@ -454,8 +472,8 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
             add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
         }
     }
-    /* LLaVA's converter names the first FFN matrix ffn_down (d → ff) and the second ffn_up */
-    bool llava = s->projector == SEER_PROJ_MLP;
+    /* LLaVA's and MiniCPM-V's converters name the first FFN matrix ffn_down (d → ff) and the second ffn_up */
+    bool llava = s->projector == SEER_PROJ_MLP || s->projector == SEER_PROJ_RESAMPLER;
     typedef struct { const char *name; int64_t in, out; } ffn_matrix;
     ffn_matrix ffn[3];
     int nf = 0;
@@ -506,6 +524,29 @@ static void deepstack_mergers(synth_weights *sw, gguf_writer *w, const vit_spec 
     }
 }
 
+/* MiniCPM-V's resampler under the legacy converter's names and types. */
+static void resampler_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
+    char n[96];
+    add(sw, w, "resampler.query", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, s->n_queries);
+    add(sw, w, "resampler.pos_embed_k", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 70 * 70); /* unused by the graph */
+    add(sw, w, "resampler.proj.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+    add(sw, w, "resampler.kv.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
+    const char *attn[] = {"q", "k", "v", "out"};
+    for (int a = 0; a < 4; a++) {
+        snprintf(n, sizeof n, "resampler.attn.%s.weight", attn[a]);
+        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+        snprintf(n, sizeof n, "resampler.attn.%s.bias", attn[a]);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    }
+    const char *ln[] = {"q", "kv", "post"};
+    for (int l = 0; l < 3; l++) {
+        snprintf(n, sizeof n, "resampler.ln_%s.weight", ln[l]);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_out, 0);
+        snprintf(n, sizeof n, "resampler.ln_%s.bias", ln[l]);
+        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    }
+}
+
 /* LFM2's and Pixtral's projector: mm.1 (in → mm_hidden) → GELU → mm.2, with biases. */
 static void mm12(synth_weights *sw, gguf_writer *w, const vit_spec *s, int64_t in) {
     add(sw, w, "mm.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->mm_hidden);
@@ -529,9 +570,12 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     if (s->projector == SEER_PROJ_MLP || internvl) add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     synth_add_tensor(sw, w, "v.patch_embd.weight", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
     if (qwen) synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
+    const bool resampler = s->projector == SEER_PROJ_RESAMPLER;
     if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || s->projector == SEER_PROJ_QWEN3VL ||
-        internvl || lfm2)
+        internvl || resampler || lfm2)
         add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    if (resampler) /* SigLIP-NaViT's 70x70 table, F16 as the legacy converter writes 2-D weights */
+        add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, 70 * 70);
     if (internvl) add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches + 1);
     if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || lfm2) /* LFM2: resized to the grid */
         add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches);
@@ -564,6 +608,7 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
         add(sw, w, "mm.model.mlp.3.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
     if (s->projector == SEER_PROJ_QWEN3VL) deepstack_mergers(sw, w, s);
+    if (resampler) resampler_tensors(sw, w, s);
     if (lfm2) { /* LayerNorm over the 2×2-unshuffled features, then the MLP */
         int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
         add(sw, w, "mm.input_norm.weight", SEER_TYPE_F32, SYNTH_NORM, in, 0);
@@ -600,7 +645,16 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
         gguf_writer_set_bool(w, "clip.has_llava_projector", true);
         gguf_writer_set_str(w, "general.description", "image encoder for LLaVA");
     }
+    if (s->projector == SEER_PROJ_RESAMPLER) {
+        gguf_writer_set_bool(w, "clip.has_text_encoder", false);
+        gguf_writer_set_bool(w, "clip.has_minicpmv_projector", true);
+        gguf_writer_set_str(w, "general.description", "image encoder for MiniCPM-V");
+    }
     gguf_writer_set_str(w, "clip.projector_type", s->projector_name);
+    if (s->projector == SEER_PROJ_RESAMPLER) {
+        gguf_writer_set_i32(w, "clip.minicpmv_version", s->minicpmv_version);
+        gguf_writer_set_u32(w, "clip.minicpmv_query_num", (uint32_t)s->n_queries);
+    }
     gguf_writer_set_u32(w, "clip.vision.projection_dim", (uint32_t)s->proj_dim);
     gguf_writer_set_u32(w, "clip.vision.image_size", (uint32_t)s->image_size);
     gguf_writer_set_u32(w, "clip.vision.patch_size", (uint32_t)s->patch);
