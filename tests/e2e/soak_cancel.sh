@@ -5,7 +5,8 @@
 # and generation; after every turn cache rows == conversation tokens, a
 # cancelled prefill leaves everything as it was, a cancelled reply is kept as
 # streamed. Under `make test SANITIZE=1` this also runs with ASan/LSan.
-# The long run (500 turns, valgrind) is tools/soak/run.sh.
+# The long run (500 turns, valgrind) is tools/soak/run.sh. The cancelled run
+# is repeated on LFM2-VL (a recurrent conv state beside the KV cache).
 set -u -o pipefail  # a failing soak_session fails the test even though grep filters its output
 SEER=${SEER:?SEER must point at the seer binary}
 TOOLS=${TOOLS:?TOOLS must point at the built test tools}
@@ -20,5 +21,13 @@ fail=0
 for seed in 11 12; do
   "$TOOLS/soak_session" "${args[@]}" --turns 80 --image-every 3 --cancel "$seed" | grep -v '^soak: turn' || fail=1
 done
+# The same cancels on LFM2-VL, whose short-convolution state must come back
+# with the cache (the lfm2vl-f32 conformance files).
+lfm2=tests/conformance/cases/lfm2vl-f32
+if [ -f "$lfm2/model.gguf" ]; then
+  "$TOOLS/soak_session" --model "$lfm2/model.gguf" --mmproj "$lfm2/mmproj.gguf" \
+    --image tests/conformance/images/scene-250x170.png --threads 2 --ctx 512 --turns 40 --image-every 3 --cancel 13 \
+    | grep -v '^soak: turn' || fail=1
+fi
 [ "$fail" -eq 0 ] && echo "PASS soak_cancel"
 exit $fail

@@ -118,6 +118,7 @@ static int same_as_fresh(seer_session *s, const seer_llm *m, seer_pool *pool, do
     all[n] = ids[n - 1]; /* the probe */
     seer_batch b = {.n = n + 1, .tokens = all}, probe = {.n = 1, .tokens = all + n};
     const int32_t next_pos = seer_ctx_next_pos(c);
+    seer_ctx_mark(c); /* the probe's truncation comes back here (a conv state, for hybrid models) */
     int rc = seer_ctx_decode(fresh, &b, NULL, &err);
     rc |= seer_ctx_decode(c, &probe, NULL, &err);
     const float *la = rc == 0 ? seer_ctx_logits(c, 0) : NULL, *lb = rc == 0 ? seer_ctx_logits(fresh, 0) : NULL;
