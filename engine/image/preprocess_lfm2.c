@@ -53,24 +53,10 @@ static int append_tiles(const seer_vision_hparams *hp, const seer_image *img, se
                        rows * LFM2_TILE);
         return -1;
     }
-    int rc = 0;
-    for (int r = 0; r < rows && rc == 0; r++)
-        for (int c = 0; c < cols && rc == 0; c++) {
-            seer_image tile;
-            rc = image_crop(&canvas, c * LFM2_TILE, r * LFM2_TILE, LFM2_TILE, LFM2_TILE, &tile);
-            if (rc == 0) {
-                rc = image_inputs_append(out, &tile, hp);
-                seer_image_free(&tile);
-            }
-        }
+    int rc = image_inputs_append_cells(out, &canvas, cols, rows, hp);
     seer_image_free(&canvas);
-    if (rc != 0) {
-        seer_error_set(err, "preprocess: out of memory");
-        return -1;
-    }
-    out->grid_cols = cols;
-    out->grid_rows = rows;
-    return 0;
+    if (rc != 0) seer_error_set(err, "preprocess: out of memory");
+    return rc;
 }
 
 int preprocess_lfm2(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err) {

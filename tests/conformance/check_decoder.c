@@ -87,6 +87,7 @@ void check_logits_and_greedy(const case_data *cd, const seer_llm *llm, seer_ctx 
     memcpy(first, seer_ctx_logits(ctx, 0), sizeof *first * cd->n_logits);
     const int used = seer_ctx_used(ctx);
     const int32_t pos = seer_ctx_next_pos(ctx);
+    seer_ctx_mark(ctx); /* the teacher-forced pass starts here again (a hybrid model's conv state too) */
     const int steps = cd->n_greedy < cd->n_predict ? cd->n_greedy : cd->n_predict;
     int matched = greedy(cd, info, ctx, first, next_pos, false, out);
     if (matched >= 0) {
