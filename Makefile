@@ -75,7 +75,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
 SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
 
-.PHONY: all deps test unit conformance e2e run bench bench-models compare fuzz fuzz-build demo-model demo-eval clean
+.PHONY: all deps test unit conformance e2e run bench bench-models compare fuzz fuzz-build demo-model demo-eval embed-model search-demo clean
 all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
@@ -175,6 +175,26 @@ demo-eval: $(SEER)
 	tests/demo/eval.sh ./$(SEER) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf $(BUILD)/demo-heldout
 	$(DEMO_PYTHON) tools/demo-model/make_independent.py --out $(BUILD)/demo-independent --images 120 --seed 5
 	tests/demo/eval.sh ./$(SEER) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf $(BUILD)/demo-independent 90
+
+# The bundled search model (tools/embed-model): a Qwen2.5-VL-layout embedder
+# trained contrastively on the demo's scenes (PyTorch, one thread, a time
+# budget), written as LLM + mmproj + multi-vector projector by export_gguf.
+EMBED_EXPORT := $(BUILD)/embed-model
+EMBED_MINUTES ?= 35
+embed-model: $(DEMO_TOOL)
+	$(DEMO_PYTHON) tools/embed-model/train.py --out $(EMBED_EXPORT) --seed 1 --minutes $(EMBED_MINUTES)
+	$(DEMO_TOOL) $(EMBED_EXPORT)/export assets/models/search-llm.gguf assets/models/search-mmproj.gguf
+	$(DEMO_TOOL) $(EMBED_EXPORT)/export-mv assets/models/search-mvproj.gguf $(EMBED_EXPORT)/unused.gguf
+# Local image search on the bundled model: 40 scenes it never saw (another
+# seed), indexed, then two text queries (one a scene's own description).
+SEARCH_DEMO := $(BUILD)/search-demo
+search-demo: $(SEER)
+	$(DEMO_PYTHON) tools/embed-model/make_scenes.py --out $(SEARCH_DEMO) --n 40 --seed 2026
+	./$(SEER) index $(SEARCH_DEMO) -o $(SEARCH_DEMO).idx -m assets/models/search-llm.gguf \
+	  --mmproj assets/models/search-mmproj.gguf --mv-proj assets/models/search-mvproj.gguf
+	@q=$$(sed -n 3p $(SEARCH_DEMO)/queries.tsv | cut -f2); echo "seer search \"$$q\" (the description of scene-002.png):"; \
+	  ./$(SEER) search $(SEARCH_DEMO).idx "$$q" -k 3
+	@echo 'seer search "a yellow star":'; ./$(SEER) search $(SEARCH_DEMO).idx "a yellow star" -k 3
 
 # Benchmarks: random-weight models with real layouts, written once to a cache
 # folder (never committed), then one table from `seer bench` on each.

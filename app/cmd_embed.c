@@ -7,17 +7,18 @@
  * --dump DIR writes each input's token ids, hidden states and pixels for
  * checks against other implementations.
  * Exit status: 0 ok, 1 file or model problems, 2 usage. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_args.h"
 #include "cli_errors.h"
 #include "commands.h"
+#include "hub_fetch.h"
+#include "image_files.h"
 #include "seer/embed.h"
 #include "seer/sanitize.h"
 #include "seer/threadpool.h"
@@ -39,6 +40,7 @@ typedef struct embed_input {
 
 typedef struct embed_args {
     const char *model, *mmproj, *mv_proj, *out, *dump;
+    app_hub_args hub; /* -hf USER/REPO[:TAG]: the model (and its mmproj) from the hub */
     seer_embed_role role;
     seer_embed_format format;
     seer_embed_positions positions;
@@ -51,6 +53,7 @@ typedef struct embed_args {
 static void usage(FILE *out) {
     fprintf(out,
             "usage: seer embed -m MODEL.gguf [--mmproj MMPROJ.gguf] [--mv-proj PROJ.gguf] [options] INPUTS\n"
+            "       seer embed -hf USER/REPO[:QUANT] [options] INPUTS (the model from the Hugging Face hub)\n"
             "  Embeds texts and images (jina-embeddings-v4 recipe): one L2-normalised vector per input,\n"
             "  the mean of the final hidden states, or with --multi one vector per token.\n"
             "inputs (in the order given):\n"
@@ -71,6 +74,7 @@ static void usage(FILE *out) {
             "  -t, --threads N      worker threads (default: all cores)\n"
             "  --dump DIR           also write ids_I.txt, hidden_I.f32 (and pixels_I.f32: planes R, G, B)\n",
             EMBED_DEFAULT_IMAGE_TOKENS, EMBED_DEFAULT_BATCH);
+    app_hub_usage(out);
 }
 
 static int usage_error(const char *msg, const char *arg) { return app_usage_error("embed", msg, arg); }
@@ -118,63 +122,27 @@ static int add_text_file(embed_args *a, const char *path) {
     return rc;
 }
 
-static bool image_name(const char *name) {
-    static const char *const exts[] = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tga", ".ppm", ".pgm", ".pnm"};
-    const char *dot = strrchr(name, '.');
-    if (!dot || name[0] == '.') return false;
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
-        if (!strcasecmp(dot, exts[i])) return true;
-    return false;
-}
-
-static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
-
 /* An image, or every image of a directory in name order. */
 static int add_image_path(embed_args *a, const char *path) {
     struct stat st;
     if (stat(path, &st) != 0) return fail_path("cannot open", path, strerror(errno));
     if (!S_ISDIR(st.st_mode)) return add_input(a, true, path, strlen(path));
-    DIR *d = opendir(path);
-    if (!d) return fail_path("cannot open", path, strerror(errno));
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
-        if (!image_name(e->d_name)) continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **grown = realloc(names, sizeof *grown * cap);
-            if (!grown) rc = fail("out of memory");
-            else names = grown;
+    char **names;
+    int n, rc = 0;
+    if (app_list_images(path, false, &names, &n) != 0) return fail_path("cannot open", path, strerror(errno));
+    if (n == 0) rc = fail_path("no images in", path, "expected .png, .jpg, .jpeg, .bmp, .gif, ...");
+    for (int i = 0; rc == 0 && i < n; i++) {
+        size_t len = strlen(path) + strlen(names[i]) + 2;
+        char *full = malloc(len);
+        if (!full) rc = fail("out of memory");
+        else {
+            snprintf(full, len, "%s/%s", path, names[i]);
+            rc = add_input(a, true, full, strlen(full));
+            free(full);
         }
-        if (rc == 0 && !(names[n++] = strdup(e->d_name))) rc = fail("out of memory");
     }
-    closedir(d);
-    if (rc == 0 && n == 0) rc = fail_path("no images in", path, "expected .png, .jpg, .jpeg, .bmp, .gif, ...");
-    if (rc == 0) qsort(names, n, sizeof *names, by_name);
-    for (size_t i = 0; i < n; i++) {
-        if (rc == 0 && names[i]) {
-            size_t len = strlen(path) + strlen(names[i]) + 2;
-            char *full = malloc(len);
-            if (!full) rc = fail("out of memory");
-            else {
-                snprintf(full, len, "%s/%s", path, names[i]);
-                rc = add_input(a, true, full, strlen(full));
-                free(full);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
+    app_free_names(names, n);
     return rc;
-}
-
-static int parse_int(const char *val, int lo, int hi, int *out) {
-    char *end;
-    long v = strtol(val, &end, 10);
-    if (*val == 0 || *end != 0 || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
 }
 
 /* 0, or the exit status (2 usage, 1 unreadable input file), or -1 after --help. */
@@ -193,6 +161,9 @@ static int parse_args(int argc, char **argv, embed_args *a) {
             a->multi = true;
             continue;
         }
+        const int hub = app_hub_arg(argc, argv, &i, &a->hub);
+        if (hub < 0) return usage_error("missing value after", s);
+        if (hub > 0) continue;
         static const char *const takes[] = {"-m", "--model", "--mmproj", "--mv-proj", "-p", "--prompt", "--file",
                                             "--image", "--role", "--dim", "--format", "-o", "--output",
                                             "--image-max-tokens", "--image-positions", "--batch", "-c", "--ctx-size", "-t", "--threads", "--dump"};
@@ -219,26 +190,30 @@ static int parse_args(int argc, char **argv, embed_args *a) {
             if (!seer_embed_format_parse(val, &a->format))
                 return usage_error("--format takes json, jsonl, f32 or npy, not", val);
         } else if (!strcmp(s, "--dim")) {
-            if (parse_int(val, 1, 1 << 20, &a->dim)) return usage_error("invalid --dim", val);
+            if (app_parse_int(val, 1, 1 << 20, &a->dim)) return usage_error("invalid --dim", val);
         } else if (!strcmp(s, "--image-max-tokens")) {
-            if (parse_int(val, 8, 16384, &a->image_max_tokens))
+            if (app_parse_int(val, 8, 16384, &a->image_max_tokens))
                 return usage_error("--image-max-tokens takes 8…16384, not", val);
         } else if (!strcmp(s, "--batch")) {
-            if (parse_int(val, 1, SEER_VISION_MAX_BATCH, &a->batch))
+            if (app_parse_int(val, 1, SEER_VISION_MAX_BATCH, &a->batch))
                 return usage_error("--batch takes 1…16 images, not", val);
         } else if (!strcmp(s, "-c") || !strcmp(s, "--ctx-size")) {
-            if (parse_int(val, 16, 1 << 20, &a->n_ctx)) return usage_error("invalid context size", val);
-        } else if (parse_int(val, 1, 1024, &a->threads)) {
+            if (app_parse_int(val, 16, 1 << 20, &a->n_ctx)) return usage_error("invalid context size", val);
+        } else if (app_parse_int(val, 1, 1024, &a->threads)) {
             return usage_error("invalid thread count", val);
         }
         if (rc != 0) return rc;
     }
-    if (!a->model) return usage_error("-m MODEL.gguf is required", NULL);
+    const char *hub_problem = app_hub_args_problem(&a->hub);
+    if (hub_problem) return usage_error(hub_problem, NULL);
+    if (a->model && a->hub.repo) return usage_error("give either -m or -hf, not both", NULL);
+    if (!a->model && !a->hub.repo) return usage_error("-m MODEL.gguf (or -hf USER/REPO) is required", NULL);
     if (a->n_inputs == 0) return usage_error("nothing to embed: give -p TEXT, --file FILE or --image PATH", NULL);
     if (a->multi && !a->mv_proj) return usage_error("--multi needs --mv-proj PROJ.gguf", NULL);
     if (a->multi && a->dim) return usage_error("--dim applies to single vectors, not to --multi", NULL);
     for (int i = 0; i < a->n_inputs; i++)
-        if (a->inputs[i].image && !a->mmproj) return usage_error("images need --mmproj MMPROJ.gguf", NULL);
+        if (a->inputs[i].image && !a->mmproj && !a->hub.repo)
+            return usage_error("images need --mmproj MMPROJ.gguf", NULL);
     return 0;
 }
 
@@ -413,6 +388,25 @@ int cmd_embed(int argc, char **argv) {
         free_inputs(&a);
         return rc < 0 ? 0 : rc;
     }
+    seer_hub_files hub = {0};
+    if (a.hub.repo) { /* the model, and the repository's projector when images need one and none is given */
+        bool images = false;
+        for (int i = 0; i < a.n_inputs; i++) images = images || a.inputs[i].image;
+        seer_error hub_err = {{0}};
+        if ((rc = app_hub_fetch(&a.hub, images && !a.mmproj, &hub, &hub_err)) != 0) {
+            fail(hub_err.msg);
+            free_inputs(&a);
+            return rc;
+        }
+        a.model = hub.model;
+        if (!a.mmproj) a.mmproj = hub.mmproj;
+        if (images && !a.mmproj) {
+            rc = usage_error("the repository has no mmproj file: images need --mmproj MMPROJ.gguf", NULL);
+            seer_hub_files_free(&hub);
+            free_inputs(&a);
+            return rc;
+        }
+    }
     embed_run r = {0};
     FILE *out = NULL;
     seer_embed_writer *w = NULL;
@@ -444,5 +438,6 @@ int cmd_embed(int argc, char **argv) {
     }
     run_free(&r);
     free_inputs(&a);
+    seer_hub_files_free(&hub);
     return rc;
 }

@@ -48,6 +48,7 @@ void app_options_usage(FILE *out) {
             "      --verbose           more detail on stderr\n"
             "terminal UI:\n"
             "      --theme NAME        colour theme (themes/NAME)\n"
+            "      --index INDEX       image index for /find (made by seer index DIR -o INDEX)\n"
             "      --sixel auto|on|off image previews with sixel graphics\n"
             "      --preview quadrant|sextant|halfblock  block glyphs of the preview without sixel\n"
             "                          (default quadrant; sextant needs a font with U+1FB00..1FB3B)\n"
@@ -157,6 +158,9 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
         } else if (IS("--theme")) {
             NEED();
             o->theme = val;
+        } else if (IS("--index")) {
+            NEED();
+            o->index_path = val;
         } else if (IS("--sixel")) {
             NEED();
             if (!strcmp(val, "auto")) o->sixel = APP_SIXEL_AUTO;

@@ -36,6 +36,7 @@ typedef struct app_options {
     const char *chat_template;     /* --chat-template NAME (NULL: detect) */
     const char *system_prompt;     /* --system TEXT (NULL: the template's default) */
     const char *theme;             /* --theme NAME (TUI) */
+    const char *index_path;        /* --index INDEX: what /find searches (TUI) */
     app_sixel_mode sixel;          /* --sixel auto|on|off (TUI) */
     cell_art preview;              /* --preview quadrant|halfblock|sextant: text art without sixel (TUI) */
     bool no_tui;                   /* --no-tui: never start the TUI */

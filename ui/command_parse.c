@@ -132,6 +132,11 @@ cmd_kind cmd_parse(char *raw, cmd_is_file_fn is_file, cmd *c) {
     if (!strcmp(line, "/theme")) return c->kind = CMD_THEME;
     if (!strcmp(line, "/stats")) return c->kind = CMD_STATS;
     if (!strcmp(line, "/tokens")) return c->kind = CMD_TOKENS;
+    if (!strcmp(line, "/find")) {
+        if (!*args) return fail(c, "usage: /find TEXT (searches the image index, see /index)");
+        return c->kind = CMD_FIND;
+    }
+    if (!strcmp(line, "/index")) return c->kind = CMD_INDEX;
     if (!strcmp(line, "/save")) {
         if (!*args) return fail(c, "usage: /save FILE.md");
         return c->kind = CMD_SAVE;

@@ -21,6 +21,8 @@ typedef enum cmd_kind {
     CMD_STATS,
     CMD_TOKENS,
     CMD_SAVE,   /* text: the file */
+    CMD_FIND,   /* text: what to look for in the image index */
+    CMD_INDEX,  /* text: the index /find uses ("" = show it) */
     CMD_ERROR,  /* error: what to tell the user */
 } cmd_kind;
 

@@ -95,32 +95,46 @@ static const char *shade(const unsigned *sub, int n) {
     return SHADES[sum / (3 * n) * 5 / 256];
 }
 
-void preview_draw_cells(WINDOW *win, const seer_image *img, cell_art art) {
-    int h, w;
-    getmaxyx(win, h, w);
-    werase(win);
-    if (!img || !img->rgb || img->w < 1 || img->h < 1 || w < 1 || h < 1) return;
+/* img resized for w×h cells of art's sub-pixel grid, fitted in square
+ * units (a cell is taken as twice as high as wide), antialiased when
+ * shrinking so fine texture averages out instead of aliasing: *sc has
+ * sx*sy sub-pixels per cell over *cw × *ch cells. */
+static int cell_image(const seer_image *img, int w, int h, cell_art art, seer_image *sc, int *cw, int *ch) {
+    if (!img || !img->rgb || img->w < 1 || img->h < 1 || w < 1 || h < 1) return -1;
     int sx, sy;
     cell_art_grid(art, &sx, &sy);
-    /* Fit in square units (a cell is taken as twice as high as wide), then
-     * sample sx*sy sub-pixels per cell, which need not be square. */
     double s = (double)w / img->w < 2.0 * h / img->h ? (double)w / img->w : 2.0 * h / img->h;
     int cols = (int)(img->w * s * sx + 0.5), rows = (int)(img->h * s / 2 * sy + 0.5);
     cols = cols < 1 ? 1 : cols > w * sx ? w * sx : cols;
     rows = rows < 1 ? 1 : rows > h * sy ? h * sy : rows;
-    /* Antialiased when shrinking: every source pixel counts towards the
-     * sub-pixels, so fine texture averages out instead of aliasing. */
+    if (seer_image_resize_pil(img, cols, rows, SEER_PIL_BILINEAR, sc) != 0) return -1;
+    *cw = (cols + sx - 1) / sx;
+    *ch = (rows + sy - 1) / sy;
+    return 0;
+}
+
+/* The sub-pixels of cell (r, c). */
+static void cell_sub(const seer_image *sc, cell_art art, int r, int c, unsigned *sub) {
+    int sx, sy;
+    cell_art_grid(art, &sx, &sy);
+    for (int j = 0; j < sy; j++)
+        for (int i = 0; i < sx; i++) sub[j * sx + i] = rgb_at(sc, c * sx + i, r * sy + j);
+}
+
+void preview_draw_cells(WINDOW *win, const seer_image *img, cell_art art) {
+    int h, w, cw, ch, sx, sy;
+    getmaxyx(win, h, w);
+    werase(win);
     seer_image sc;
-    if (seer_image_resize_pil(img, cols, rows, SEER_PIL_BILINEAR, &sc) != 0) return;
-    int cw = (cols + sx - 1) / sx, ch = (rows + sy - 1) / sy;
+    if (cell_image(img, w, h, art, &sc, &cw, &ch) != 0) return;
+    cell_art_grid(art, &sx, &sy);
     int x0 = (w - cw) / 2, y0 = (h - ch) / 2;
     bool colour = ui_color_depth() > 0;
     ui_rgb_pairs_reset();
     for (int r = 0; r < ch; r++) {
         for (int c = 0; c < cw; c++) {
             unsigned sub[CELL_MAX_SUB];
-            for (int j = 0; j < sy; j++)
-                for (int i = 0; i < sx; i++) sub[j * sx + i] = rgb_at(&sc, c * sx + i, r * sy + j);
+            cell_sub(&sc, art, r, c, sub);
             if (colour) {
                 cell_glyph g = cell_fit(art, sub);
                 int pair = ui_rgb_pair(g.fg, g.bg);
@@ -134,6 +148,25 @@ void preview_draw_cells(WINDOW *win, const seer_image *img, cell_art art) {
     }
     wattrset(win, A_NORMAL);
     seer_image_free(&sc);
+}
+
+int preview_print_cells(FILE *out, const seer_image *img, int w, int h, cell_art art, int indent) {
+    int cw, ch;
+    seer_image sc;
+    if (cell_image(img, w, h, art, &sc, &cw, &ch) != 0) return -1;
+    for (int r = 0; r < ch; r++) {
+        fprintf(out, "%*s", indent, "");
+        for (int c = 0; c < cw; c++) {
+            unsigned sub[CELL_MAX_SUB];
+            cell_sub(&sc, art, r, c, sub);
+            cell_glyph g = cell_fit(art, sub);
+            fprintf(out, "\033[38;2;%u;%u;%um\033[48;2;%u;%u;%um%s", g.fg >> 16, g.fg >> 8 & 255, g.fg & 255,
+                    g.bg >> 16, g.bg >> 8 & 255, g.bg & 255, g.utf8);
+        }
+        fputs("\033[0m\n", out);
+    }
+    seer_image_free(&sc);
+    return ch;
 }
 
 /* Reads terminal replies until the DA1 answer ("ESC [ ? … c") or a timeout. */

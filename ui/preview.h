@@ -6,6 +6,7 @@
 #include <curses.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cell_fit.h"
 #include "seer/image.h"
@@ -20,6 +21,11 @@ int preview_sixel_encode(const seer_image *img, int pw, int ph, char **out, size
  * quadrants or sextants, two colours per cell), centred. Without colours:
  * shade characters. */
 void preview_draw_cells(WINDOW *win, const seer_image *img, cell_art art);
+
+/* The same cells printed to a terminal outside curses (24-bit colour
+ * escapes), w×h cells at most, each row after indent spaces; returns the
+ * rows printed or -1. */
+int preview_print_cells(FILE *out, const seer_image *img, int w, int h, cell_art art, int indent);
 
 /* Asks the terminal (before curses starts) for its primary device
  * attributes and cell size; true when the DA1 reply lists sixel (4). */

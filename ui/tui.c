@@ -515,6 +515,7 @@ int tui_run(const tui_config *cfg) {
     if (t->state == ST_FAILED) fprintf(stderr, "seer: cannot load the model: %s\n", t->load_error);
     int code = t->exit_code;
     tr_free(&t->tr);
+    tui_find_free(t);
     for (int i = 0; i < t->n_images; i++) {
         free(t->images[i].path);
         seer_image_free(&t->images[i].img);

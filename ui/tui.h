@@ -17,6 +17,7 @@ typedef struct tui_config {
     tui_sixel_mode sixel;
     cell_art preview;                /* glyphs of the text-art preview (no sixel) */
     int n_threads;                   /* <= 0: all cores */
+    const char *index_path;          /* --index: what /find searches (NULL: none until /index) */
     seer_session_params params;
 } tui_config;
 

@@ -73,7 +73,8 @@ static void cmd_help(tui *t) {
     tui_note(t, TR_SYSTEM,
              "Commands: /image PATH… (or paste a path) · /images [N] (list, or show image N) · /clear · /system TEXT · "
              "/set temp|top_k|top_p|min_p|seed|n_predict|repeat_penalty VALUE · /theme NAME · /stats · /tokens · "
-             "/save FILE · /help · /quit");
+             "/save FILE · /find TEXT (search the image index, then type a number to attach) · /index [FILE] · "
+             "/help · /quit");
     tui_note(t, TR_SYSTEM,
              "Keys: Enter sends · Alt-Enter or a trailing \\ adds a line · Esc or Ctrl-C stops a reply · "
              "Ctrl-C twice or Ctrl-D quits · PgUp/PgDn or the wheel scroll · Tab completes paths after /image · "
@@ -187,6 +188,7 @@ void tui_handle_line(tui *t, char *raw) {
     char *line = cmd_trim(raw);
     if (!*line) return;
     input_remember(line);
+    if (tui_find_pick(t, line)) return;
     cmd c;
     switch (cmd_parse(line, is_file, &c)) {
     case CMD_NONE: break;
@@ -215,6 +217,8 @@ void tui_handle_line(tui *t, char *raw) {
         clearok(curscr, TRUE);
         break;
     case CMD_SAVE: cmd_save(t, c.text); break;
+    case CMD_FIND: tui_find(t, c.text); break;
+    case CMD_INDEX: tui_find_set_index(t, c.text); break;
     case CMD_ERROR: tui_note(t, TR_ERROR, "%s", c.error); break;
     }
 }

@@ -34,8 +34,11 @@ typedef struct tui_image {
     uint64_t request;    /* the worker request that encodes it */
 } tui_image;
 
+struct tui_find; /* /find: the open index and the last results (tui_find.c) */
+
 typedef struct tui {
     tui_config cfg;
+    struct tui_find *find;
     seer_worker *worker;
     tui_state state;
     bool quit;
@@ -116,5 +119,11 @@ void tui_note(tui *t, tr_kind kind, const char *fmt, ...) __attribute__((format(
 int tui_add_image(tui *t, const char *path);
 void tui_reset_timings(tui *t);
 double tui_rss_mb(void);
+
+/* /find TEXT, /index [PATH], and a number typed after /find (tui_find.c) */
+void tui_find(tui *t, const char *text);
+void tui_find_set_index(tui *t, const char *path);
+bool tui_find_pick(tui *t, const char *line); /* true: the line chose a result */
+void tui_find_free(tui *t);
 
 #endif

@@ -12,6 +12,7 @@ int tui_main(const app_options *opts) {
     c.sixel = opts->sixel == APP_SIXEL_ON ? TUI_SIXEL_ON : opts->sixel == APP_SIXEL_OFF ? TUI_SIXEL_OFF : TUI_SIXEL_AUTO;
     c.preview = opts->preview;
     c.n_threads = opts->n_threads;
+    c.index_path = opts->index_path;
     c.params = app_options_session_params(opts);
     return tui_run(&c);
 }
