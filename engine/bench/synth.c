@@ -79,6 +79,18 @@ static const model_spec MODELS[] = {
       QUANT_Q8_0, VOCAB_GEMMA, .head_dim = 32, .qk_norm = true, .sliding_window = 8, .rope_scale = 8.0f},
      {SEER_PROJ_GEMMA3, "gemma3", "seer tiny Gemma 3 vision synthetic", 112, 14, 32, 64, 2, 2, 64, 64, 1e-6f,
       {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 0, 0, 0, true, false}},
+    /* LFM2-VL's short-convolution layers and lfm2 projector, Pixtral's
+     * bias-free RMSNorm ViT with [IMG_BREAK] and wider heads than n_embd / n_head */
+    {"tiny-lfm2",
+     {"lfm2", "seer tiny LFM2-VL synthetic", 4, 64, 4, 2, 128, 600, 2048, 1000000.0f, 1e-5f, {0}, false, true,
+      QUANT_Q8_0, VOCAB_LFM2, .qk_norm = true, .layer_kinds = "ccac"},
+     {SEER_PROJ_LFM2, "lfm2", "seer tiny LFM2-VL vision synthetic", 64, 16, 32, 64, 2, 2, 64, 64, 1e-6f,
+      {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .mm_hidden = 96}},
+    {"tiny-pixtral",
+     {"llama", "seer tiny Pixtral synthetic", 2, 64, 4, 2, 128, 600, 2048, 1000000000.0f, 1e-5f, {0}, false, false,
+      QUANT_Q8_0, VOCAB_TEKKEN, .head_dim = 32},
+     {SEER_PROJ_PIXTRAL, "pixtral", "seer tiny Pixtral vision synthetic", 64, 16, 32, 64, 2, 2, 64, 64, 1e-5f,
+      CLIP_MEAN, CLIP_STD, 0, 0, 0, false, true, .mm_hidden = 96}},
     /* SmolVLM-256M-Instruct: SmolLM2-135M-sized LLM at Q8_0 + SigLIP-B/16-512 */
     {"smolvlm-256m",
      {"llama", "SmolVLM 256M Instruct (synthetic)", 30, 576, 9, 3, 1536, 49280, 8192, 100000.0f, 1e-5f, {0}, false,
@@ -154,7 +166,8 @@ static const model_spec MODELS[] = {
       CLIP_MEAN, CLIP_STD, 0, 0, 0, false, true, .mm_hidden = 5120}},
 };
 
-static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "smolvlm-256m", "qwen25vl-3b",
+static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "tiny-lfm2", "tiny-pixtral",
+                                          "smolvlm-256m", "qwen25vl-3b",
                                           "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", "minicpmv-4.5-8b",
                                           "lfm2-vl-1.6b", "pixtral-12b", NULL};
 

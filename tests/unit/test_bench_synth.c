@@ -212,6 +212,51 @@ static void test_later_families(void) {
         gguf_close(f);
     }
     run_pair(llm, mmproj, true);
+
+    CHECK_MSG(seer_bench_synth("tiny-lfm2", test_tmpdir(), &err) == 0, "%s", err.msg);
+    snprintf(llm, sizeof llm, "%s/tiny-lfm2-llm.gguf", test_tmpdir());
+    snprintf(mmproj, sizeof mmproj, "%s/tiny-lfm2-mmproj.gguf", test_tmpdir());
+    f = gguf_open(llm, &err);
+    if (f) { /* layers c c a c: conv kernels and in_proj on 0, 1, 3; attention with q/k norm on 2 */
+        check_tensor(f, "blk.0.shortconv.conv.weight", SEER_TYPE_F32, 3, 64);
+        check_tensor(f, "blk.1.shortconv.in_proj.weight", SEER_TYPE_Q8_0, 64, 192);
+        check_tensor(f, "blk.3.shortconv.out_proj.weight", SEER_TYPE_Q8_0, 64, 64);
+        check_tensor(f, "blk.2.attn_k_norm.weight", SEER_TYPE_F32, 16, 1);
+        check_tensor(f, "token_embd_norm.weight", SEER_TYPE_F32, 64, 1);
+        CHECK(!gguf_find_tensor(f, "blk.0.attn_q.weight") && !gguf_find_tensor(f, "output_norm.weight"));
+        CHECK(gguf_get_arr_n(f, "lfm2.attention.head_count_kv") == 4 &&
+              gguf_get_arr_int(f, "lfm2.attention.head_count_kv", 2, -1) == 2 &&
+              gguf_get_arr_int(f, "lfm2.attention.head_count_kv", 3, -1) == 0);
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) {
+        check_tensor(f, "mm.1.weight", SEER_TYPE_F16, 128, 96); /* 2×2-unshuffled 32-wide patches */
+        check_tensor(f, "v.position_embd.weight", SEER_TYPE_F32, 32, 16);
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, false);
+    seer_llm *lm = seer_llm_load(llm, NULL, NULL, &err);
+    CHECK_MSG(lm && seer_llm_get_info(lm)->n_layer_kv == 1, "%s", err.msg);
+    seer_llm_free(lm);
+
+    CHECK_MSG(seer_bench_synth("tiny-pixtral", test_tmpdir(), &err) == 0, "%s", err.msg);
+    snprintf(llm, sizeof llm, "%s/tiny-pixtral-llm.gguf", test_tmpdir());
+    snprintf(mmproj, sizeof mmproj, "%s/tiny-pixtral-mmproj.gguf", test_tmpdir());
+    f = gguf_open(llm, &err);
+    if (f) {
+        check_tensor(f, "blk.1.attn_q.weight", SEER_TYPE_Q8_0, 64, 128); /* 4 heads of 32 */
+        CHECK(gguf_get_int(f, "llama.attention.key_length", 0) == 32);
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) {
+        check_tensor(f, "v.blk.1.ffn_gate.weight", SEER_TYPE_F16, 32, 64);
+        check_tensor(f, "v.token_embd.img_break", SEER_TYPE_F32, 64, 1);
+        CHECK(!gguf_find_tensor(f, "v.blk.0.attn_q.bias") && !gguf_find_tensor(f, "v.post_ln.weight"));
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, false);
 }
 
 int main(void) {
