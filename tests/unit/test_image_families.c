@@ -1,4 +1,4 @@
-/* Qwen3-VL, Gemma 3 and InternVL image rules on synthetic pictures: Gemma 3 in
+/* Qwen3-VL, Gemma 3, InternVL and MiniCPM-V image rules on synthetic pictures: Gemma 3 in
  * llama.cpp mode letterboxes a wide picture on black inside image_size²,
  * in original mode (Gemma3ImageProcessor) stretches it (no bars); Qwen3-VL
  * sizes are multiples of 32 within 8..4096 tokens, aspect kept, in both
@@ -112,9 +112,43 @@ static void test_internvl(void) {
     }
 }
 
+/* MiniCPM-V (both modes: llama.cpp's llava-uhd rule): the overview first
+ * (112x112 stretched when the picture fits in a slice, else about 112² px
+ * with the aspect kept), then the slices of the best grid, all of equal
+ * size. Sizes as llama.cpp's dumps of these pictures have them. */
+static void test_minicpmv(void) {
+    static const struct { int w, h, n, cols, rows, ow, oh, sw, sh; } cases[] = {
+        {250, 170, 5, 2, 2, 140, 98, 140, 98},  {90, 140, 3, 1, 2, 84, 140, 126, 98},
+        {60, 40, 1, 0, 0, 112, 112, 0, 0},      {113, 112, 3, 2, 1, 112, 112, 84, 154},
+        {2000, 37, 8, 7, 1, 812, 14, 308, 42},  {97, 1500, 10, 1, 9, 28, 434, 84, 140},
+        {1000, 1000, 10, 3, 3, 112, 112, 112, 112},
+        {150, 150, 3, 1, 2, 112, 112, 154, 84}, /* 1x2 and 2x1 tie: the first grid */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        seer_vision_hparams hp = family(SEER_PROJ_RESAMPLER, 112, 14, SEER_PREPROC_ORIGINAL);
+        seer_image img = picture(cases[i].w, cases[i].h);
+        seer_image_inputs in;
+        seer_error err = {{0}};
+        CHECK_MSG(seer_image_preprocess(&hp, &img, &in, &err) == 0, "%s", err.msg);
+        CHECK_MSG(in.n == cases[i].n && in.grid_cols == cases[i].cols && in.grid_rows == cases[i].rows,
+                  "%dx%d: %d inputs, grid %dx%d", cases[i].w, cases[i].h, in.n, in.grid_cols, in.grid_rows);
+        if (in.n == cases[i].n) {
+            CHECK_MSG(in.inputs[0].w == cases[i].ow && in.inputs[0].h == cases[i].oh, "%dx%d: overview %dx%d",
+                      cases[i].w, cases[i].h, in.inputs[0].w, in.inputs[0].h);
+            CHECK(!row_is_black(&in.inputs[0], 0));
+            for (int k = 1; k < in.n; k++)
+                CHECK_MSG(in.inputs[k].w == cases[i].sw && in.inputs[k].h == cases[i].sh, "%dx%d: slice %d %dx%d",
+                          cases[i].w, cases[i].h, k, in.inputs[k].w, in.inputs[k].h);
+        }
+        seer_image_inputs_free(&in);
+        seer_image_free(&img);
+    }
+}
+
 int main(void) {
     test_gemma3();
     test_qwen3vl();
     test_internvl();
+    test_minicpmv();
     TEST_MAIN_END();
 }
