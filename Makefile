@@ -4,7 +4,21 @@
 
 CC       ?= cc
 SANITIZE ?= 0
-ARCH     := $(shell uname -m)
+# CROSS=aarch64 builds for that CPU with Debian's cross compiler and the
+# target's -dev packages (tests/cross/arm64.sh installs them) into
+# build-aarch64/; its unit and conformance targets run the tests through
+# TEST_RUNNER (qemu-user). Library paths follow the target's triplet.
+CROSS    ?=
+ifneq ($(CROSS),)
+  CC     := $(CROSS)-linux-gnu-gcc
+  TEST_RUNNER ?= qemu-$(CROSS)-static
+  ARCH   := $(CROSS)
+  PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(ARCH)-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
+else
+  ARCH   := $(shell uname -m)
+  PKG_CONFIG := pkg-config
+endif
+TEST_RUNNER ?=
 PKG      := $(shell command -v pkg-config 2>/dev/null)
 
 ifeq ($(FUZZ),1)
@@ -19,16 +33,19 @@ else
   BUILD    := build
   SANFLAGS :=
 endif
+ifneq ($(CROSS),)
+  BUILD    := $(BUILD)-$(CROSS)
+endif
 
 # Library flags: pkg-config when present, Debian paths otherwise.
 ifneq ($(PKG),)
-  BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
-  BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
-  UI_CFLAGS   := $(shell pkg-config --cflags ncursesw libsixel readline 2>/dev/null)
-  UI_LIBS     := $(shell pkg-config --libs ncursesw libsixel readline 2>/dev/null)
-  STB_CFLAGS  := $(shell pkg-config --cflags stb 2>/dev/null || echo -I/usr/include/stb)
-  CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
-  CURL_LIBS   := $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl)
+  BLAS_CFLAGS := $(shell $(PKG_CONFIG) --cflags openblas 2>/dev/null)
+  BLAS_LIBS   := $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopenblas)
+  UI_CFLAGS   := $(shell $(PKG_CONFIG) --cflags ncursesw libsixel readline 2>/dev/null)
+  UI_LIBS     := $(shell $(PKG_CONFIG) --libs ncursesw libsixel readline 2>/dev/null)
+  STB_CFLAGS  := $(shell $(PKG_CONFIG) --cflags stb 2>/dev/null || echo -I/usr/include/stb)
+  CURL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
+  CURL_LIBS   := $(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null || echo -lcurl)
 else
   BLAS_CFLAGS := -I/usr/include/$(ARCH)-linux-gnu/openblas-pthread
   BLAS_LIBS   := -lopenblas
@@ -56,6 +73,9 @@ else
   AVX512_FLAGS :=
   AMX_FLAGS    :=
 endif
+# aarch64: NEON with the dot-product instructions (the rest of aarch64 code
+# stays baseline ARMv8-A); the files compile to nothing elsewhere.
+NEON_FLAGS := $(if $(filter aarch64,$(ARCH)),-march=armv8.2-a+dotprod)
 
 ENGINE_SRC := $(sort $(wildcard engine/*/*.c))
 UI_SRC     := $(sort $(wildcard ui/*.c))
@@ -73,9 +93,9 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CONF_BIN   := $(BUILD)/tests/conformance
 TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
-SEER       := $(if $(filter 1,$(SANITIZE)),$(BUILD)/seer,seer)
+SEER       := $(if $(filter 1,$(SANITIZE))$(CROSS),$(BUILD)/seer,seer)
 
-.PHONY: all deps test unit conformance e2e run bench bench-models compare fuzz fuzz-build demo-model demo-eval embed-model search-demo clean
+.PHONY: all deps test tests-build cross-arm64 unit conformance e2e run bench bench-models compare fuzz fuzz-build demo-model demo-eval embed-model search-demo clean
 all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
@@ -87,6 +107,9 @@ $(BUILD)/%_avx512.o: %_avx512.c
 $(BUILD)/%_amx.o: %_amx.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AMX_FLAGS) -c $< -o $@
+$(BUILD)/%_neon.o: %_neon.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(NEON_FLAGS) -c $< -o $@
 $(BUILD)/ui/%.o: ui/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(UI_CFLAGS) -c $< -o $@
@@ -125,10 +148,16 @@ CONFORMANCE_CASES ?= $(CONFORMANCE_DIR)/cases
 CONFORMANCE_DIRS := tests/conformance/cases $(CONFORMANCE_CASES)
 
 unit: $(UNIT_BIN) $(TOOL_BIN) $(SEER)
-	@tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN)
+	@TEST_RUNNER="$(TEST_RUNNER)" tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN)
 
 conformance: $(CONF_BIN)
-	$(CONF_BIN) $(CONFORMANCE_DIRS)
+	$(TEST_RUNNER) $(CONF_BIN) $(CONFORMANCE_DIRS)
+
+# Everything the test tiers run, built and not run; cross-arm64 builds it for
+# aarch64 (`make CROSS=aarch64 unit conformance` then runs it under qemu).
+tests-build: $(UNIT_BIN) $(TOOL_BIN) $(CONF_BIN) $(SEER)
+cross-arm64:
+	$(MAKE) CROSS=aarch64 tests-build
 
 e2e: $(SEER) $(TOOL_BIN)
 	@SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh
@@ -232,6 +261,6 @@ fuzz: fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_BIN)
 
 clean:
-	rm -rf build build-san build-fuzz seer
+	rm -rf build build-san build-fuzz build-aarch64 seer
 
 -include $(ENGINE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

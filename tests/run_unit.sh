@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs every unit-test binary; prints one line each and fails if any fails.
+# TEST_RUNNER, when set, is put before each binary (qemu-user for a cross build).
 set -u
 dir=$1; shift
 fail=0
 for t in "$@"; do
   name=$(basename "$t")
-  if out=$("$t" 2>&1); then
+  if out=$(${TEST_RUNNER:-} "$t" 2>&1); then
     echo "PASS $name"
   else
     echo "FAIL $name"; echo "$out" | tail -20 | sed 's/^/    /'

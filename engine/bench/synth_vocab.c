@@ -135,7 +135,10 @@ bool synth_vocab_spm(gguf_writer *w, int n_vocab, const char *const *tail, int n
         ok = (tokens[t] = strdup(buf)) != NULL;
         types[t] = 6;
     }
-    /* alphabet of pieces: "▁" (the word-start mark) and alphanumerics */
+    /* alphabet of pieces: "▁" (the word-start mark) and alphanumerics; a
+     * symbol is at most 3 bytes, and SYM says so to the compiler, which
+     * cannot see it through alpha's rows (aarch64 GCC warns of truncation) */
+#define SYM "%.3s"
     char alpha[63][4];
     int na = 0;
     strcpy(alpha[na++], "\xe2\x96\x81");
@@ -151,14 +154,14 @@ bool synth_vocab_spm(gguf_writer *w, int n_vocab, const char *const *tail, int n
     for (int i = 0; ok && i < na && t < n_pieces_end; i++)
         for (int j = 0; ok && j < na && t < n_pieces_end; j++, t++) {
             char buf[16];
-            snprintf(buf, sizeof buf, "%s%s", alpha[i], alpha[j]);
+            snprintf(buf, sizeof buf, SYM SYM, alpha[i], alpha[j]);
             ok = (tokens[t] = strdup(buf)) != NULL;
         }
     for (int i = 0; ok && i < na && t < n_pieces_end; i++)
         for (int j = 0; ok && j < na && t < n_pieces_end; j++)
             for (int k = 0; ok && k < na && t < n_pieces_end; k++, t++) {
                 char buf[16];
-                snprintf(buf, sizeof buf, "%s%s%s", alpha[i], alpha[j], alpha[k]);
+                snprintf(buf, sizeof buf, SYM SYM SYM, alpha[i], alpha[j], alpha[k]);
                 ok = (tokens[t] = strdup(buf)) != NULL;
             }
     /* Gemma's 262k tokens need some of four symbols ("▁" + three letters) */
@@ -166,9 +169,10 @@ bool synth_vocab_spm(gguf_writer *w, int n_vocab, const char *const *tail, int n
         for (int j = 1; ok && j < na && t < n_pieces_end; j++)
             for (int k = 1; ok && k < na && t < n_pieces_end; k++, t++) {
                 char buf[16];
-                snprintf(buf, sizeof buf, "%s%s%s%s", alpha[0], alpha[i], alpha[j], alpha[k]);
+                snprintf(buf, sizeof buf, SYM SYM SYM SYM, alpha[0], alpha[i], alpha[j], alpha[k]);
                 ok = (tokens[t] = strdup(buf)) != NULL;
             }
+#undef SYM
     ok = ok && t == n_pieces_end;
     for (int i = first_piece; ok && i < n_pieces_end; i++) {
         types[i] = 1;

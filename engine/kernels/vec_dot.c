@@ -30,7 +30,11 @@ static const dispatch *get_tables(void) {
 static void build_tables(void) {
     typedef void (*fill_fn)(seer_vec_dot_fn[SEER_TYPE_COUNT], seer_vec_dot4_fn[SEER_TYPE_COUNT],
                             seer_vec_dot16_fn[SEER_TYPE_COUNT]);
+#if defined(__aarch64__)
+    static const fill_fn fill[SEER_SIMD_LEVELS] = {NULL, seer_vec_dot_fill_neon, NULL};
+#else
     static const fill_fn fill[SEER_SIMD_LEVELS] = {NULL, seer_vec_dot_fill_avx2, seer_vec_dot_fill_avx512};
+#endif
     for (int level = 0; level <= seer_simd_allowed(); level++) tables.has_level[level] = true;
     seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR], tables.level16[SEER_SIMD_SCALAR]);
     for (int level = SEER_SIMD_SCALAR + 1; level < SEER_SIMD_LEVELS; level++) {

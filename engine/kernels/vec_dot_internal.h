@@ -26,6 +26,9 @@ void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot
                             seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
                               seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
+/* aarch64's level 1 (NEON with dotprod, seer/cpu.h). */
+void seer_vec_dot_fill_neon(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
+                            seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
 
 /* The kernel seer_vec_dot would use for `type` right now (honours
  * seer_simd_level); never NULL for a valid type. */

@@ -9,8 +9,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
+/* The levels' names, and the SEER_SIMD values that choose them: x86-64's
+ * two, or aarch64's one (NEON with dotprod); NULL past the last. */
+#if defined(__aarch64__)
+static const char *const level_names[SEER_SIMD_LEVELS] = {"scalar", "neon-dotprod", NULL};
+static const char *const accepted[SEER_SIMD_LEVELS] = {"scalar", "neon", NULL};
+#define ACCEPTED_LIST "scalar, neon"
+#else
 static const char *const level_names[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512-vnni"};
+static const char *const accepted[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512"};
+#define ACCEPTED_LIST "scalar, avx2, avx512"
+#endif
 
 static int cpu_best;        /* set once by init */
 static int env_level;       /* SEER_SIMD applied to cpu_best */
@@ -28,15 +41,16 @@ static int detect_best(void) {
         __builtin_cpu_supports("avx512vnni"))
         return SEER_SIMD_AVX512;
     return SEER_SIMD_AVX2;
+#elif defined(__aarch64__) && defined(__linux__) && defined(HWCAP_ASIMDDP)
+    return getauxval(AT_HWCAP) & HWCAP_ASIMDDP ? SEER_SIMD_NEON : SEER_SIMD_SCALAR;
 #else
     return SEER_SIMD_SCALAR;
 #endif
 }
 
 int seer_simd_parse(const char *value, int best) {
-    static const char *const accepted[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512"};
     if (!value || !*value) return best;
-    for (int level = 0; level < SEER_SIMD_LEVELS; level++)
+    for (int level = 0; level < SEER_SIMD_LEVELS && accepted[level]; level++)
         if (strcmp(value, accepted[level]) == 0) return level < best ? level : best;
     return -1;
 }
@@ -52,7 +66,7 @@ static void init(void) {
         for (const char *p = value; *p && n + 1 < sizeof shown; p++)
             shown[n++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
         shown[n] = 0;
-        snprintf(env_problem, sizeof env_problem, "SEER_SIMD=%s%s is not one of scalar, avx2, avx512", shown,
+        snprintf(env_problem, sizeof env_problem, "SEER_SIMD=%s%s is not one of " ACCEPTED_LIST, shown,
                  value[n] ? "..." : "");
         env_level = cpu_best;
     }
@@ -84,7 +98,7 @@ void seer_simd_set_level(int level) {
 void seer_simd_force_scalar(bool on) { seer_simd_set_level(on ? SEER_SIMD_SCALAR : -1); }
 
 const char *seer_simd_level_name(int level) {
-    return level >= 0 && level < SEER_SIMD_LEVELS ? level_names[level] : "unknown";
+    return level >= 0 && level < SEER_SIMD_LEVELS && level_names[level] ? level_names[level] : "unknown";
 }
 
 const char *seer_simd_env_problem(void) {

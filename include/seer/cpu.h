@@ -1,14 +1,18 @@
 /* The SIMD level every kernel dispatch site asks for: the best this CPU has,
- * lowered by the environment variable SEER_SIMD=scalar|avx2|avx512 (valgrind
- * cannot run AVX-512 code; tests compare the paths against each other). */
+ * lowered by the environment variable SEER_SIMD=scalar|avx2|avx512 on x86-64,
+ * scalar|neon on aarch64 (valgrind cannot run AVX-512 code; tests compare
+ * the paths against each other). */
 #ifndef SEER_CPU_H
 #define SEER_CPU_H
 
 #include <stdbool.h>
 
 /* Ordered: a level implies every level below it. AVX2 means AVX2+FMA+F16C;
- * AVX-512 means F, BW, VL, DQ and VNNI (what the AVX-512 kernels are built with). */
+ * AVX-512 means F, BW, VL, DQ and VNNI (what the AVX-512 kernels are built with).
+ * On aarch64 level 1 is NEON with the dot-product instructions (ARMv8.2
+ * dotprod) and there is no level 2; x86 code is not built there. */
 enum { SEER_SIMD_SCALAR = 0, SEER_SIMD_AVX2 = 1, SEER_SIMD_AVX512 = 2, SEER_SIMD_LEVELS = 3 };
+enum { SEER_SIMD_NEON = 1 };
 
 /* The highest level this CPU has (ignores SEER_SIMD). */
 int seer_cpu_simd_best(void);
@@ -24,12 +28,13 @@ int seer_simd_level(void);
 void seer_simd_set_level(int level);
 /* Shorthand for the override: scalar on, back to the normal choice off. */
 void seer_simd_force_scalar(bool on);
-/* "scalar", "avx2", "avx512-vnni" ("unknown" outside the range). */
+/* "scalar", "avx2", "avx512-vnni" ("neon-dotprod" on aarch64; "unknown"
+ * outside the range). */
 const char *seer_simd_level_name(int level);
 
-/* Parses a SEER_SIMD value ("scalar", "avx2", "avx512"; NULL or "" mean the
- * CPU's best). Returns the level to use, or -1 for an unknown value. A level
- * above `best` is lowered to `best`. */
+/* Parses a SEER_SIMD value ("scalar", "avx2", "avx512"; "scalar", "neon" on
+ * aarch64; NULL or "" mean the CPU's best). Returns the level to use, or -1
+ * for an unknown value. A level above `best` is lowered to `best`. */
 int seer_simd_parse(const char *value, int best);
 /* NULL when SEER_SIMD is unset or valid; otherwise a one-line message naming
  * the variable (the engine then uses the CPU's best level). */

@@ -1,6 +1,7 @@
 /* Tiny random-weight models for the session/worker tests, written by the
  * project's own tool (build/tests/tools/make_tiny_model, built by `make unit`
- * next to the test binaries). */
+ * next to the test binaries), run through TEST_RUNNER when set (qemu-user
+ * for a cross build: the kernel cannot start the tool itself). */
 #ifndef SEER_TEST_SESSION_MODEL_H
 #define SEER_TEST_SESSION_MODEL_H
 
@@ -22,9 +23,10 @@ static int tiny_model_write(const char *dir, const char *type, bool mmproj, char
     *slash = 0;
     snprintf(llm, llm_cap, "%s/tiny-llm-%s.gguf", dir, type);
     snprintf(proj, proj_cap, "%s/tiny-mmproj.gguf", dir);
-    char cmd[4 * PATH_MAX + 256];
-    snprintf(cmd, sizeof cmd, "'%s/tools/make_tiny_model' --arch llama --type %s --out '%s'%s%s%s", exe, type, llm,
-             mmproj ? " --mmproj '" : "", mmproj ? proj : "", mmproj ? "'" : "");
+    const char *runner = getenv("TEST_RUNNER");
+    char cmd[5 * PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd, "%s '%s/tools/make_tiny_model' --arch llama --type %s --out '%s'%s%s%s",
+             runner ? runner : "", exe, type, llm, mmproj ? " --mmproj '" : "", mmproj ? proj : "", mmproj ? "'" : "");
     int rc = system(cmd);
     if (rc != 0) fprintf(stderr, "cannot write the tiny model: %s (exit %d)\n", cmd, rc);
     return rc == 0 ? 0 : -1;
