@@ -201,6 +201,7 @@ def main():
     ap.add_argument("--init", help="start from this model.pt (a second stage)")
     ap.add_argument("--mv-weight", type=float, default=1.0, help="weight of the multi-vector (MaxSim) loss")
     a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
@@ -253,7 +254,6 @@ def main():
     print("done: %d steps, %.1f min, held-out recall@1 (64 scenes) %.3f single, %.3f multi" %
           (step, (time.time() - t0) / 60, recall_at_1(net, prompts, a.eval_seed),
            recall_at_1(net, prompts, a.eval_seed, multi=True)), flush=True)
-    os.makedirs(a.out, exist_ok=True)
     torch.save(net.state_dict(), os.path.join(a.out, "model.pt"))
     write_export(a.out, net, prompts)
 
