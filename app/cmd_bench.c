@@ -27,6 +27,7 @@ typedef struct bench_opts {
     app_hub_args hub; /* -hf: model (and projector) from the hub */
     int n_prompt, n_gen, threads, reps;
     seer_kv_type kv_type;
+    seer_preproc_mode preproc; /* how --image is prepared (tiles differ: llamacpp matches llama.cpp's work) */
     bool json;
 } bench_opts;
 
@@ -50,7 +51,7 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: seer bench -m LLM.gguf [--mmproj MMPROJ.gguf] [--image IMG] [-p N_PROMPT] [-n N_GEN]\n"
             "                  (or -hf USER/REPO[:QUANT] [--hf-file PATH] [--offline] [--no-mmproj])\n"
-            "                  [-t THREADS] [-r REPS] [--kv-type f16|f32] [--json]\n"
+            "                  [-t THREADS] [-r REPS] [--kv-type f16|f32] [--image-preproc original|llamacpp] [--json]\n"
             "       seer bench --synth NAME --out DIR\n"
             "  Measures load time, image encode, prompt processing and generation speed, time to\n"
             "  first token with an image, peak memory, and the machine's bandwidth and GEMM\n"
@@ -88,6 +89,12 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
         if (hub < 0) return fail_usage("missing value after", a);
         if (hub > 0) continue;
         if (strcmp(a, "--json") == 0) { o->json = true; continue; }
+        if (strcmp(a, "--image-preproc") == 0) {
+            if (!v) return fail_usage("missing value after", a);
+            if (!seer_preproc_mode_parse(v, &o->preproc)) return fail_usage("--image-preproc takes original or llamacpp, not", v);
+            i++;
+            continue;
+        }
         if (strcmp(a, "--kv-type") == 0) {
             if (!v) return fail_usage("missing value after", a);
             if (!seer_kv_type_parse(v, &o->kv_type)) return fail_usage("--kv-type takes f16 or f32, not", v);
@@ -283,6 +290,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     llm = seer_llm_load(o->model, NULL, NULL, err);
     if (!llm) goto done;
     if (o->mmproj && !(vision = seer_vision_load(o->mmproj, err))) goto done;
+    if (vision) seer_vision_set_preproc(vision, o->preproc);
     r->load_ms = seer_time_ms() - t0;
     seer_llm_page_in(llm);
     if (vision) page_in_weights(seer_vision_gguf(vision));
@@ -416,8 +424,9 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
            k.decode, k.encode);
     printf("\"threads\": %d, \"n_prompt\": %d, \"n_gen\": %d, \"reps\": %d, \"kv_type\": \"%s\", ", threads, o->n_prompt,
            o->n_gen, o->reps, seer_kv_type_name(o->kv_type));
-    printf("\"load_ms\": %.1f, \"encode_ms\": %.1f, \"encode_ms_spread\": %.1f, \"image_tokens\": %d, ", r->load_ms,
-           r->encode_ms, r->encode_spread, r->image_tokens);
+    printf("\"load_ms\": %.1f, \"encode_ms\": %.1f, \"encode_ms_spread\": %.1f, \"image_tokens\": %d, "
+           "\"image_preproc\": \"%s\", ", r->load_ms, r->encode_ms, r->encode_spread, r->image_tokens,
+           o->preproc == SEER_PREPROC_LLAMACPP ? "llamacpp" : "original");
     printf("\"pp_tok_s\": %.2f, \"pp_tok_s_spread\": %.2f, \"tg_tok_s\": %.2f, \"tg_tok_s_spread\": %.2f, ",
            r->pp_tok_s, r->pp_spread, r->tg_tok_s, r->tg_spread);
     printf("\"ttft_ms\": %.1f, \"ttft_ms_spread\": %.1f, \"peak_rss_mb\": %.1f, \"weight_mb\": %.1f, "

@@ -135,7 +135,9 @@ for lane in "${lanes[@]}"; do
       read -r l_pp l_tg < <(llama_speeds "$bin" "$llm" "$t")
       l_enc=$(llama_encode_ms "$bin" "$llm" "$mm" "$t")
       # shellcheck disable=SC2086
-      s=$(env $env_set "$seer" bench -m "$llm" --mmproj "$mm" --image "$image" -p 128 -n 32 -t "$t" -r "$reps" --json 2>>"$log")
+      # --image-preproc llamacpp: the same tiles as llama.cpp (InternVL's own processor, seer's default, cuts more)
+      s=$(env $env_set "$seer" bench -m "$llm" --mmproj "$mm" --image "$image" --image-preproc llamacpp -p 128 -n 32 \
+        -t "$t" -r "$reps" --json 2>>"$log")
       s_pp=$(json_field pp_tok_s <<<"$s") s_tg=$(json_field tg_tok_s <<<"$s") s_enc=$(json_field encode_ms <<<"$s")
       printf '| %s | %s | %.1f / %.1f = %s | %.2f / %.2f = %s | %.0f / %.0f = %s |\n' "$m" "$t" \
         "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" \
