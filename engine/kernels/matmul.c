@@ -556,7 +556,12 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * super-block (Qwen2.5-VL's 2048 × 2048 Q4_K at 128 rows on one Zen 4
      * core: int8 GEMM 11.7-11.9 ms, this 4.1-4.8 ms; at AVX2, against
      * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). */
-    if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready())) return INT64_MAX;
+    if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready()))
+        /* Q8_0 is the exception since the int8 kernel keeps its
+         * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
+         * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
+         * ms (Q4_K and Q6_K: even within the noise, so they stay). */
+        return type == SEER_TYPE_Q8_0 && int8_gemm ? 128 : INT64_MAX;
     if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
     if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
     return 64;

@@ -336,84 +336,121 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
 /* Int8 GEMM micro-kernel (see gemm_q8_internal.h): per block, a broadcast
  * of 4 activation bytes feeds VPDPBUSD against the panel vectors of 16 rows;
  * two panels at a time share each broadcast. Panels in halves sum vectors
- * 0-3 and 4-7 apart and scale each by its own factor. */
+ * 0-3 and 4-7 apart and scale each by its own factor. NR (activation rows),
+ * TWO, HALVES and MINS are compile-time constants in every instance, so the
+ * loops unroll and the accumulators stay in registers (a run-time row count
+ * left them in memory: a third of the speed). */
 static inline __attribute__((always_inline)) void q8_panels(int64_t n_blocks, const uint8_t *panel0,
                                                             const uint8_t *panel1, const uint8_t *act,
                                                             size_t act_stride, const float *act_d,
-                                                            const float *act_s, size_t d_stride, int nr,
-                                                            float *out0, float *out1, const bool halves) {
-    const int two = panel1 != NULL;
-    const uint8_t *pan[2] = {panel0, panel1 ? panel1 : panel0};
+                                                            const float *act_s, size_t d_stride, float *out0,
+                                                            float *out1, const int NR, const int TWO,
+                                                            const bool HALVES, const bool MINS) {
+    const uint8_t *pan[2] = {panel0, TWO ? panel1 : panel0};
+    const int nh = HALVES ? 2 : 1; /* scale factors per block and row */
     __m512 acc[2][4];
+#pragma GCC unroll 2
     for (int p = 0; p < 2; p++)
+#pragma GCC unroll 4
         for (int r = 0; r < 4; r++) acc[p][r] = _mm512_setzero_ps();
     for (int64_t b = 0; b < n_blocks; b++) {
-        const int nh = halves ? 2 : 1; /* scale factors per block and row */
-        __m512i w[2][8], corr[2][2];
-        __m512 d[2][2], mn[2];
-        for (int p = 0; p < 1 + two; p++) {
+        __m512i w[2][8];
+        const float *dp[2];
+        const int32_t *cp[2];
+        const float *mp[2];
+#pragma GCC unroll 2
+        for (int p = 0; p < 1 + TWO; p++) {
             const __m512i *wv = (const __m512i *)(pan[p] + b * 512);
+#pragma GCC unroll 8
             for (int g = 0; g < 8; g++) w[p][g] = _mm512_load_si512(wv + g);
-            const float *dp = (const float *)(pan[p] + (size_t)n_blocks * 512) + 16 * nh * b;
-            const int32_t *cp = (const int32_t *)(pan[p] + (size_t)n_blocks * (512 + 64 * nh)) + 16 * nh * b;
-            for (int h = 0; h < nh; h++) {
-                d[p][h] = _mm512_load_ps(dp + 16 * h);
-                corr[p][h] = _mm512_load_si512((const void *)(cp + 16 * h));
-            }
-            if (!halves) mn[p] = _mm512_load_ps((const float *)(pan[p] + (size_t)n_blocks * 640) + 16 * b);
+            dp[p] = (const float *)(pan[p] + (size_t)n_blocks * 512) + 16 * nh * b;
+            cp[p] = (const int32_t *)(pan[p] + (size_t)n_blocks * (512 + 64 * nh)) + 16 * nh * b;
+            mp[p] = (const float *)(pan[p] + (size_t)n_blocks * 640) + 16 * b;
         }
-        for (int r = 0; r < nr; r++) {
+#pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) {
             const uint8_t *a = act + r * act_stride + 32 * b;
             __m512i s[2][2] = {{_mm512_setzero_si512(), _mm512_setzero_si512()},
                                {_mm512_setzero_si512(), _mm512_setzero_si512()}};
+#pragma GCC unroll 8
             for (int g = 0; g < 8; g++) {
                 int32_t four;
                 memcpy(&four, a + 4 * g, 4);
                 __m512i bc = _mm512_set1_epi32(four);
-                const int h = halves && g >= 4;
+                const int h = HALVES && g >= 4;
                 s[0][h] = _mm512_dpbusd_epi32(s[0][h], bc, w[0][g]);
-                if (two) s[1][h] = _mm512_dpbusd_epi32(s[1][h], bc, w[1][g]);
+                if (TWO) s[1][h] = _mm512_dpbusd_epi32(s[1][h], bc, w[1][g]);
             }
             __m512 ad = _mm512_set1_ps(act_d[r * d_stride + b]);
-            for (int p = 0; p < 1 + two; p++)
+#pragma GCC unroll 2
+            for (int p = 0; p < 1 + TWO; p++)
+#pragma GCC unroll 2
                 for (int h = 0; h < nh; h++)
-                    acc[p][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s[p][h], corr[p][h])),
-                                                _mm512_mul_ps(d[p][h], ad), acc[p][r]);
-            if (act_s && !halves) {
+                    acc[p][r] = _mm512_fmadd_ps(
+                        _mm512_cvtepi32_ps(_mm512_sub_epi32(s[p][h], _mm512_load_si512((const void *)(cp[p] + 16 * h)))),
+                        _mm512_mul_ps(_mm512_load_ps(dp[p] + 16 * h), ad), acc[p][r]);
+            if (MINS) {
                 __m512 as = _mm512_set1_ps(act_s[r * d_stride + b]);
-                acc[0][r] = _mm512_fnmadd_ps(mn[0], as, acc[0][r]);
-                if (two) acc[1][r] = _mm512_fnmadd_ps(mn[1], as, acc[1][r]);
+                acc[0][r] = _mm512_fnmadd_ps(_mm512_load_ps(mp[0]), as, acc[0][r]);
+                if (TWO) acc[1][r] = _mm512_fnmadd_ps(_mm512_load_ps(mp[1]), as, acc[1][r]);
             }
         }
     }
-    for (int r = 0; r < nr; r++) {
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) {
         _mm512_storeu_ps(out0 + 16 * r, acc[0][r]);
-        if (two) _mm512_storeu_ps(out1 + 16 * r, acc[1][r]);
+        if (TWO) _mm512_storeu_ps(out1 + 16 * r, acc[1][r]);
     }
+}
+
+/* One instance per row count for a given panel shape. */
+#define Q8_PANELS_DISPATCH(TWO, HALVES, MINS)                                                                         \
+    switch (nr) {                                                                                                    \
+    case 1: q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, out0, out1, 1, TWO, HALVES, MINS); break; \
+    case 2: q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, out0, out1, 2, TWO, HALVES, MINS); break; \
+    case 3: q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, out0, out1, 3, TWO, HALVES, MINS); break; \
+    default: q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, out0, out1, 4, TWO, HALVES, MINS); break; \
+    }
+
+static void q8_one_panel(int64_t n_blocks, const uint8_t *panel0, const uint8_t *act, size_t act_stride,
+                         const float *act_d, const float *act_s, size_t d_stride, int nr, float *out0, bool halves) {
+    const uint8_t *panel1 = NULL;
+    float *out1 = NULL;
+    if (halves) Q8_PANELS_DISPATCH(0, true, false)
+    else if (act_s) Q8_PANELS_DISPATCH(0, false, true)
+    else Q8_PANELS_DISPATCH(0, false, false)
+}
+
+static void q8_two_panels(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                          size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
+                          float *out0, float *out1, bool halves) {
+    if (halves) Q8_PANELS_DISPATCH(1, true, false)
+    else if (act_s) Q8_PANELS_DISPATCH(1, false, true)
+    else Q8_PANELS_DISPATCH(1, false, false)
 }
 
 void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                           const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
-    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, act_s, d_stride, nr, out, NULL, false);
+    q8_one_panel(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out, false);
 }
 
 void seer_q8_panel2_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                            size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
                            float *out0, float *out1) {
-    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1, false);
+    q8_two_panels(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1, false);
 }
 
 void seer_q8_panel_halves_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                                  const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
     (void)act_s;
-    q8_panels(n_blocks, panel, NULL, act, act_stride, act_d, NULL, d_stride, nr, out, NULL, true);
+    q8_one_panel(n_blocks, panel, act, act_stride, act_d, NULL, d_stride, nr, out, true);
 }
 
 void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                                   size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
                                   float *out0, float *out1) {
     (void)act_s;
-    q8_panels(n_blocks, panel0, panel1, act, act_stride, act_d, NULL, d_stride, nr, out0, out1, true);
+    q8_two_panels(n_blocks, panel0, panel1, act, act_stride, act_d, NULL, d_stride, nr, out0, out1, true);
 }
 bool seer_q8_panel_avx512_built(void) { return true; }
 #else
