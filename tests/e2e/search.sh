@@ -62,6 +62,19 @@ rm "$tmp/scenes/scene-005.png"
 "$SEER" search "$tmp/single.idx" "$(grep scene-005 "$tmp/scenes/queries.tsv" | cut -f2)" -k 40 -t 1 | grep -q scene-005 &&
   bad "a removed image is still found"
 
+# Many updates: once most records are dead the file is rewritten with the
+# live ones (temporary + rename), as small as a fresh index of the folder.
+for day in 02 03 04; do  # 42 + 3 × 39 records: more than twice the live ones + 64
+  touch -d "2001-01-$day" "$tmp"/scenes/*.png
+  "$SEER" index "$tmp/scenes" -o "$tmp/single.idx" -t 1 >/dev/null 2>&1 || bad "update run $day"
+done
+"$SEER" index "$tmp/scenes" -o "$tmp/fresh.idx" "${model[@]}" -t 1 >/dev/null 2>&1
+[ "$(stat -c %s "$tmp/single.idx")" = "$(stat -c %s "$tmp/fresh.idx")" ] ||
+  bad "not compacted: $(stat -c %s "$tmp/single.idx") bytes, a fresh index $(stat -c %s "$tmp/fresh.idx")"
+ls "$tmp" | grep -q "single.idx.tmp" && bad "compaction left a temporary file"
+"$SEER" index "$tmp/scenes" -o "$tmp/single.idx" -t 1 2>&1 | grep -q "39 images (0 embedded" ||
+  bad "the compacted index lost entries"
+
 # Interrupted runs: SIGINT and SIGKILL at some moment, then a run that must
 # embed exactly what was not kept. One image per pass, one thread: slow
 # enough to land in the middle.
@@ -95,9 +108,9 @@ done
 cp "$tmp/single.idx" "$tmp/torn.idx"
 truncate -s -7 "$tmp/torn.idx"
 got=$("$SEER" search "$tmp/torn.idx" x -k 1000 -t 1 2>/dev/null | wc -l)
-[ "$got" = 39 ] || bad "a torn last record: $got images readable (want 39: scene-003's first record)"
+[ "$got" = 38 ] || bad "a torn last record: $got images readable (want 38)"
 "$SEER" index "$tmp/scenes" -o "$tmp/torn.idx" -t 1 >"$tmp/out" 2>&1 &&
-  grep -q "39 images (1 embedded, of which 1 changed; 0 removed; 38 unchanged" "$tmp/out" ||
+  grep -q "39 images (1 embedded, of which 0 changed; 0 removed; 38 unchanged" "$tmp/out" ||
   bad "after a torn record: $(cat "$tmp/out")"
 "$SEER" index "$tmp/scenes" -o "$tmp/torn.idx" -t 1 >"$tmp/out" 2>&1 &&
   grep -q "39 images (0 embedded" "$tmp/out" || bad "after repairing a torn record: $(cat "$tmp/out")"
