@@ -1,11 +1,11 @@
 /* aarch64's SIMD level: NEON with the ARMv8.2 dot-product instructions
  * (built with +dotprod, entered only when the CPU says it has them,
  * engine/util/cpu.c). First the decode kernels: 16 interleaved rows of
- * Q8_0 or Q4_K against one activation row, where a group's 4 bytes of 16
- * rows (interleave_internal.h) meet 4 activation bytes in one SDOT by
- * lane. Integer sums are exact and the float steps are the scalar
- * kernels' in the same order, so the results are bit-identical to them;
- * every other type stays on the scalar kernels. */
+ * Q8_0, Q4_K or Q6_K (a Q4_K_M file's two types) against one activation
+ * row, where a group's 4 bytes of 16 rows (interleave_internal.h) meet 4
+ * activation bytes in one SDOT by lane. Integer sums are exact and the
+ * float steps are the scalar kernels' in the same order, so the results
+ * are bit-identical to them; every other type stays on the scalar kernels. */
 #include "kernels/vec_dot_internal.h"
 
 #if defined(__aarch64__) && defined(__ARM_FEATURE_DOTPROD)
@@ -108,12 +108,63 @@ static void dot16_q4_K(int64_t n, const void *w, const void *a, float out[SEER_I
     for (int q = 0; q < 4; q++) vst1q_f32(out + 4 * q, vsubq_f32(acc[q], acc_mins[q]));
 }
 
+/* Four rows' signed bytes (rows 4q..4q+3 of a 16-row array) widened. */
+static inline int32x4_t widen4_s8(const int8_t *p) { return vmovl_s16(vget_low_s16(vmovl_s8(vld1_s8(p)))); }
+
+/* Sixteen interleaved Q6_K rows (block_q6_Kx16) × Q8_K: the scalar
+ * dot16_q6_K's sums. Per half h, 4 bytes j of ql chunks 0 and 1 and of qh
+ * give weights 128h + 32t + 4j.. for t = 0..3; groups of 16 (j < 4 or not)
+ * take their own scale. */
+static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_q6_Kx16 *x = w;
+    const block_q8_K *y = a;
+    const uint8x16_t low4 = vdupq_n_u8(0xF), low2 = vdupq_n_u8(3);
+    const int8x16_t offset = vdupq_n_s8(32);
+    float32x4_t acc[4];
+    for (int q = 0; q < 4; q++) acc[q] = vdupq_n_f32(0);
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int32x4_t isum[4];
+        for (int q = 0; q < 4; q++) isum[q] = vdupq_n_s32(0);
+        for (int h = 0; h < 2; h++) {
+            int8x16_t yv[4][2]; /* [t][j / 4]: activations 128h + 32t + 16(j / 4).. */
+            for (int t = 0; t < 4; t++)
+                for (int half = 0; half < 2; half++) yv[t][half] = vld1q_s8(y[i].qs + 128 * h + 32 * t + 16 * half);
+            for (int q = 0; q < 4; q++)
+                for (int half = 0; half < 2; half++) {
+                    int8x16_t v[4][4]; /* [t][k]: weights of bytes j = 4 half + k */
+                    for (int k = 0; k < 4; k++) {
+                        const uint8_t(*b)[SEER_ILV_ROWS][4] = x[i].q[h][4 * half + k];
+                        const uint8x16_t ql0 = vld1q_u8(b[0][4 * q]), ql1 = vld1q_u8(b[1][4 * q]);
+                        const uint8x16_t qh = vld1q_u8(b[2][4 * q]);
+                        const uint8x16_t u[4] = {
+                            vorrq_u8(vandq_u8(ql0, low4), vshlq_n_u8(vandq_u8(qh, low2), 4)),
+                            vorrq_u8(vandq_u8(ql1, low4), vshlq_n_u8(vandq_u8(vshrq_n_u8(qh, 2), low2), 4)),
+                            vorrq_u8(vshrq_n_u8(ql0, 4), vshlq_n_u8(vandq_u8(vshrq_n_u8(qh, 4), low2), 4)),
+                            vorrq_u8(vshrq_n_u8(ql1, 4), vshlq_n_u8(vshrq_n_u8(qh, 6), 4)),
+                        };
+                        for (int t = 0; t < 4; t++) v[t][k] = vsubq_s8(vreinterpretq_s8_u8(u[t]), offset);
+                    }
+                    for (int t = 0; t < 4; t++) {
+                        const int32x4_t sum = dot_4_groups(vdupq_n_s32(0), v[t], yv[t][half]);
+                        isum[q] = vmlaq_s32(isum[q], sum, widen4_s8(x[i].scales[8 * h + 2 * t + half] + 4 * q));
+                    }
+                }
+        }
+        for (int q = 0; q < 4; q++) {
+            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(x[i].d + 4 * q)));
+            acc[q] = vaddq_f32(acc[q], vmulq_f32(vmulq_n_f32(d, y[i].d), vcvtq_f32_s32(isum[q])));
+        }
+    }
+    for (int q = 0; q < 4; q++) vst1q_f32(out + 4 * q, acc[q]);
+}
+
 void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                             seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     (void)t;
     (void)t4;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0;
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
+    t16[SEER_TYPE_Q6_K] = dot16_q6_K;
 }
 #else
 void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
