@@ -188,12 +188,21 @@ DEMO_TOOL   := $(BUILD)/tools/demo-model/export_gguf
 $(DEMO_TOOL): tools/demo-model/export_gguf.c $(LIBSEER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBSEER) $(LIBS)
-# DEMO_TRAIN_ARGS adds train.py options, e.g. to continue from the bundled
-# weights: first `tools/demo-model/import_gguf.py LLM MMPROJ DIR`, then
-# DEMO_TRAIN_ARGS="--init DIR/model.pt --lr 1.5e-3 --warmup 150 --minutes 42".
-DEMO_TRAIN_ARGS ?=
+# The recipe: the first generator's model (the GGUF pair of commit
+# $(DEMO_INIT_REV)) continued on the current generator with the 8x8 patch grid,
+# at the learning rate of every step of the time-budgeted run it comes from
+# (lr_schedule.txt): the same steps on the same data give the same weights.
+# DEMO_TRAIN_ARGS adds train.py options (e.g. --minutes 60 for a new time
+# budget instead of the replay).
+DEMO_INIT_REV := 49ddb3b
+DEMO_TRAIN_ARGS ?= --lr-file tools/demo-model/lr_schedule.txt
 demo-model: $(DEMO_TOOL)
-	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT) --seed 1 $(DEMO_TRAIN_ARGS)
+	@mkdir -p $(DEMO_EXPORT)/init
+	git show $(DEMO_INIT_REV):assets/models/demo-llm.gguf > $(DEMO_EXPORT)/init/llm.gguf
+	git show $(DEMO_INIT_REV):assets/models/demo-mmproj.gguf > $(DEMO_EXPORT)/init/mmproj.gguf
+	$(DEMO_PYTHON) tools/demo-model/import_gguf.py $(DEMO_EXPORT)/init/llm.gguf $(DEMO_EXPORT)/init/mmproj.gguf $(DEMO_EXPORT)/init
+	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT) --seed 1 --init $(DEMO_EXPORT)/init/model.pt \
+	  --eval-every 1000 $(DEMO_TRAIN_ARGS)
 	$(DEMO_TOOL) $(DEMO_EXPORT) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf
 	$(DEMO_PYTHON) tools/demo-model/make_reference.py $(DEMO_EXPORT)/model.pt tests/demo tests/demo/reference
 # Accuracy through seer on 500 fresh questions from the training generator,

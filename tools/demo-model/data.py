@@ -115,7 +115,7 @@ def make_batch(tok, rng, batch, n_patches, turns=(1, 5)):
         sc = scenes.make_scene(rng)
         # one sample per pixel sometimes: large images shrunk without anti-aliasing
         pix.append(scenes.render_model(sc, sub=(0.5,) if rng.random() < 0.3 else (0.25, 0.75)))
-        aux.append(scenes.patch_labels(sc))
+        aux.append(scenes.patch_labels(sc, grid=int(round(n_patches ** 0.5))))
         k = int(rng.integers(turns[0], turns[1] + 1))
         qas = scenes.sample_qas(sc, rng, k)
         seqs.append(conversation(tok, qas, rng, n_patches, image_last=rng.random() < 0.15,

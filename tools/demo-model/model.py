@@ -17,7 +17,7 @@ CLIP_STD = (0.26862954, 0.26130258, 0.27577711)
 class Config:
     # vision tower
     image_size = 64
-    patch_size = 16
+    patch_size = 8
     v_width = 128
     v_heads = 4
     v_ff = 384

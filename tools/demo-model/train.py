@@ -66,6 +66,26 @@ class WordProbe(torch.nn.Module):
         return loss, (ok & (pc.argmax(-1) == words[:, 3])).float().mean().item()
 
 
+def regrid(state, cfg):
+    """A checkpoint with a coarser patch grid (patch size k * cfg.patch_size)
+    made to fit cfg: each new patch embeds what the old kernel saw when the
+    patch is blown up k times (the kernel's k x k pixel blocks summed), and
+    each old position embedding covers its k x k new patches. Warm starts a
+    finer grid with the old tower's features instead of random ones."""
+    w = state["vision.patch.weight"]
+    k = w.shape[-1] // cfg.patch_size
+    if k <= 1 or w.shape[-1] != k * cfg.patch_size:
+        return state
+    state = dict(state)
+    o, c, s, _ = w.shape
+    state["vision.patch.weight"] = w.reshape(o, c, s // k, k, s // k, k).sum((3, 5))
+    pos = state["vision.pos"]
+    side = int(round((pos.shape[0] - 1) ** 0.5))
+    grid = pos[1:].reshape(side, side, -1).repeat_interleave(k, 0).repeat_interleave(k, 1)
+    state["vision.pos"] = torch.cat([pos[:1], grid.reshape(side * side * k * k, -1)])
+    return state
+
+
 def one_question(sc, rng):
     """One question of a uniformly drawn type (as the held-out sets are
     balanced over types; training draws weighted by scenes.TRAIN_WEIGHT)."""
@@ -250,11 +270,17 @@ def main():
     ap.add_argument("--word-layer", type=int, default=1, help="decoder layer the word probe reads")
     ap.add_argument("--layers", type=int, default=0, help="pilots: decoder layers (0 = model.Config)")
     ap.add_argument("--heads", type=int, default=0, help="pilots: query heads, KV heads = half")
+    ap.add_argument("--patch", type=int, default=0, help="pilots: vision patch size (0 = model.Config)")
+    ap.add_argument("--width", type=int, default=0, help="pilots: vision and LLM width (0 = model.Config)")
     ap.add_argument("--init", default="", help="start from this checkpoint (model.pt)")
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--minutes", type=float, default=0,
                     help="a time budget instead of a step count: the cosine follows the elapsed "
-                         "fraction of it and training stops when it is used up")
+                         "fraction of it and training stops when it is used up; the learning rate "
+                         "of every step goes to OUT/lr.txt")
+    ap.add_argument("--lr-file", default="",
+                    help="replay the learning rates of a --minutes run (its lr.txt, one per step): "
+                         "the same steps with the same data give the same weights")
     # Six turns per conversation: six answers per image and little padding.
     ap.add_argument("--min-turns", type=int, default=6)
     ap.add_argument("--max-turns", type=int, default=6)
@@ -269,12 +295,23 @@ def main():
         over["n_layers"] = args.layers
     if args.heads:
         over.update(n_heads=args.heads, n_kv_heads=args.heads // 2)
+    if args.patch:
+        over["patch_size"] = args.patch
+    if args.width:
+        over.update(v_width=args.width, d_model=args.width, v_ff=3 * args.width, d_ff=3 * args.width)
     cfg = M.Config(n_vocab=tok.n_vocab, **over)
     net = M.DemoVLM(cfg)
     probe = PatchProbe(cfg)
     word_probe = WordProbe(cfg)
     if args.init:
-        net.load_state_dict(torch.load(args.init))
+        # tensors whose shape still fits (a pilot may change the patch grid)
+        own = net.state_dict()
+        got = {k: v for k, v in regrid(torch.load(args.init), cfg).items()
+               if k in own and own[k].shape == v.shape}
+        net.load_state_dict(got, strict=False)
+        if len(got) != len(own):
+            print("warm start: %d of %d tensors (new: %s)" % (len(got), len(own),
+                  " ".join(k for k in own if k not in got)), flush=True)
     n_params = sum(p.numel() for p in net.parameters())
     print("vocab %d, params %.2fM" % (tok.n_vocab, n_params / 1e6), flush=True)
 
@@ -294,7 +331,13 @@ def main():
             return (time.time() - t0) / (60 * args.minutes)
         return (step - warm) / max(1, total - warm)
 
+    replay = [float(x) for x in open(args.lr_file).read().split()] if args.lr_file else None
+    if replay:
+        total = len(replay)
+
     def lr_at(step):
+        if replay:
+            return replay[step]
         if step < warm:
             return args.lr * (step + 1) / warm
         p = min(1.0, progress(step))
@@ -302,14 +345,16 @@ def main():
 
     avg = None
     step = 0
+    lrs = []
     for step in range(total if not args.minutes else 10 ** 9):
         if args.minutes and progress(step) >= 1:
             break
         rng = np.random.default_rng([args.seed, step])
         pix, ids, img, labels, quad, words = data.make_batch(tok, rng, args.batch, cfg.n_patches,
                                                       turns=(args.min_turns, args.max_turns))
+        lrs.append(lr_at(step))
         for g in opt.param_groups:
-            g["lr"] = lr_at(step)
+            g["lr"] = lrs[-1]
         px = M.normalise(pix)
         img_embd = net.vision(px)
         labels = torch.from_numpy(labels)
@@ -340,9 +385,11 @@ def main():
         return
     acc, per = evaluate(net, tok, cfg, n=512)
     print("final teacher-forced acc %.3f %s" % (acc, per), flush=True)
-    print("training time %.1f min, %d steps" % (elapsed / 60, step + 1), flush=True)
+    print("training time %.1f min, %d steps" % (elapsed / 60, len(lrs)), flush=True)
     os.makedirs(args.out, exist_ok=True)
     torch.save(net.state_dict(), os.path.join(args.out, "model.pt"))
+    with open(os.path.join(args.out, "lr.txt"), "w") as f:
+        f.write("".join("%r\n" % x for x in lrs))
     write_export(args.out, net, tok, cfg)
     print("wrote %s" % args.out)
 
