@@ -48,7 +48,10 @@ echo "== arm64 cross build: $(($(date +%s) - start)) s"
 # slowest unit tests go too: three check again what the conformance cases
 # check (whole pipelines, the encoders), one is HF preprocessing.
 case_skip="lfm2vl-tiled-q4_k smolvlm-384-f32 llava16-f32 qwen25vl-f32 qwen25vl-f32-twoimg qwen2vl-f32 smolvlm-f32"
-unit_skip="test_mtmd_eval test_vision_conformance test_mtmd_encode test_image_original"
+# test_worker's cancel bound is timing-based (a reply must stop within a few
+# tokens of the cancel): under emulation the worker thread can run ahead of
+# the test thread reading its events, and it flaked once in four runs.
+unit_skip="test_mtmd_eval test_vision_conformance test_mtmd_encode test_image_original test_worker"
 if [ "${ARM64_TESTS:-}" = all ]; then
     case_skip="" unit_skip=""
 fi
