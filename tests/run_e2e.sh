@@ -3,15 +3,17 @@
 # and $TOOLS, the folder of built tests/tools programs).
 set -u
 cd "$(dirname "$0")/.."
-fail=0
+fail=0 n_pass=0 n_fail=0
 for t in tests/e2e/*.sh; do
   [ -e "$t" ] || continue
   name=$(basename "$t" .sh)
   if out=$(bash "$t" 2>&1); then
     echo "PASS e2e/$name"
+    n_pass=$((n_pass + 1))
   else
     echo "FAIL e2e/$name"; echo "$out" | tail -30 | sed 's/^/    /'
-    fail=1
+    fail=1 n_fail=$((n_fail + 1))
   fi
 done
+echo "end-to-end: $n_pass passed, $n_fail failed"
 exit $fail
