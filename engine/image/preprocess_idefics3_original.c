@@ -41,15 +41,8 @@ static int append_tiles_and_global(seer_image_inputs *out, const seer_image *can
                                    const seer_vision_hparams *hp) {
     const int cols = canvas->w / tile, rows = canvas->h / tile;
     if (cols * rows == 1) return image_inputs_append(out, canvas, hp); /* not split: the image alone */
-    for (int i = 0; i < rows * cols; i++) {
-        seer_image t;
-        int rc = image_crop(canvas, i % cols * tile, i / cols * tile, tile, tile, &t);
-        if (rc == 0) rc = image_inputs_append(out, &t, hp);
-        seer_image_free(&t);
-        if (rc != 0) return -1;
-    }
-    out->grid_rows = rows;
-    out->grid_cols = cols;
+    /* the canvas is a whole number of tiles (tile_multiple_size) */
+    if (image_inputs_append_cells(out, canvas, cols, rows, hp) != 0) return -1;
     return image_inputs_append_pil(out, canvas, tile, tile, SEER_PIL_LANCZOS, hp);
 }
 
