@@ -159,12 +159,18 @@ static void run_pair(const char *llm_file, const char *mmproj_file, bool image_n
     seer_llm_free(m);
 }
 
+/* Writes the synthetic layout NAME into the test folder; llm and mmproj get its two paths. */
+static void write_synth(const char *name, char llm[512], char mmproj[512]) {
+    seer_error err = {{0}};
+    CHECK_MSG(seer_bench_synth(name, test_tmpdir(), &err) == 0, "%s", err.msg);
+    snprintf(llm, 512, "%s/%s-llm.gguf", test_tmpdir(), name);
+    snprintf(mmproj, 512, "%s/%s-mmproj.gguf", test_tmpdir(), name);
+}
+
 static void test_later_families(void) {
     seer_error err = {{0}};
     char llm[512], mmproj[512];
-    CHECK_MSG(seer_bench_synth("tiny-qwen3vlmoe", test_tmpdir(), &err) == 0, "%s", err.msg);
-    snprintf(llm, sizeof llm, "%s/tiny-qwen3vlmoe-llm.gguf", test_tmpdir());
-    snprintf(mmproj, sizeof mmproj, "%s/tiny-qwen3vlmoe-mmproj.gguf", test_tmpdir());
+    write_synth("tiny-qwen3vlmoe", llm, mmproj);
     gguf_file *f = gguf_open(llm, &err);
     if (f) {
         check_3d(f, "blk.1.ffn_gate_exps.weight", 64, 32, 8);
@@ -195,9 +201,7 @@ static void test_later_families(void) {
     }
     run_pair(llm, mmproj, false);
 
-    CHECK_MSG(seer_bench_synth("tiny-gemma3", test_tmpdir(), &err) == 0, "%s", err.msg);
-    snprintf(llm, sizeof llm, "%s/tiny-gemma3-llm.gguf", test_tmpdir());
-    snprintf(mmproj, sizeof mmproj, "%s/tiny-gemma3-mmproj.gguf", test_tmpdir());
+    write_synth("tiny-gemma3", llm, mmproj);
     f = gguf_open(llm, &err);
     if (f) {
         check_tensor(f, "blk.5.post_ffw_norm.weight", SEER_TYPE_F32, 64, 1);
@@ -213,9 +217,7 @@ static void test_later_families(void) {
     }
     run_pair(llm, mmproj, true);
 
-    CHECK_MSG(seer_bench_synth("tiny-lfm2", test_tmpdir(), &err) == 0, "%s", err.msg);
-    snprintf(llm, sizeof llm, "%s/tiny-lfm2-llm.gguf", test_tmpdir());
-    snprintf(mmproj, sizeof mmproj, "%s/tiny-lfm2-mmproj.gguf", test_tmpdir());
+    write_synth("tiny-lfm2", llm, mmproj);
     f = gguf_open(llm, &err);
     if (f) { /* layers c c a c: conv kernels and in_proj on 0, 1, 3; attention with q/k norm on 2 */
         check_tensor(f, "blk.0.shortconv.conv.weight", SEER_TYPE_F32, 3, 64);
@@ -240,9 +242,7 @@ static void test_later_families(void) {
     CHECK_MSG(lm && seer_llm_get_info(lm)->n_layer_kv == 1, "%s", err.msg);
     seer_llm_free(lm);
 
-    CHECK_MSG(seer_bench_synth("tiny-pixtral", test_tmpdir(), &err) == 0, "%s", err.msg);
-    snprintf(llm, sizeof llm, "%s/tiny-pixtral-llm.gguf", test_tmpdir());
-    snprintf(mmproj, sizeof mmproj, "%s/tiny-pixtral-mmproj.gguf", test_tmpdir());
+    write_synth("tiny-pixtral", llm, mmproj);
     f = gguf_open(llm, &err);
     if (f) {
         check_tensor(f, "blk.1.attn_q.weight", SEER_TYPE_Q8_0, 64, 128); /* 4 heads of 32 */
