@@ -6,6 +6,7 @@
 
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
+#include "kernels/prefetch.h"
 #include "kernels/vec_dot_internal.h"
 
 typedef struct dispatch {
@@ -35,6 +36,7 @@ static void build_tables(void) {
 #else
     static const fill_fn fill[SEER_SIMD_LEVELS] = {NULL, seer_vec_dot_fill_avx2, seer_vec_dot_fill_avx512};
 #endif
+    seer_prefetch_choose(); /* before any kernel is handed out */
     for (int level = 0; level <= seer_simd_allowed(); level++) tables.has_level[level] = true;
     seer_vec_dot_fill_scalar(tables.level[SEER_SIMD_SCALAR], tables.level16[SEER_SIMD_SCALAR]);
     for (int level = SEER_SIMD_SCALAR + 1; level < SEER_SIMD_LEVELS; level++) {

@@ -1,0 +1,45 @@
+/* Prefetch distances per CPU. Decode streams every weight row once per
+ * token. On some CPUs the hardware prefetchers alone leave a core waiting on
+ * memory (measured on a Xeon with AVX-512: Q8_0 rows streamed at 8.5 GB/s,
+ * Q4_K at 5.4, against 15 GB/s for a plain read of the same buffer); asking
+ * for the bytes ahead as each 64 bytes are read brings them to 12-14 GB/s
+ * and costs nothing measurable when the rows are cached. How far ahead
+ * depends on the core:
+ * - Intel (Sapphire Rapids Xeon, 2026-11-25, a 1 GB stream of interleaved
+ *   Q6_K groups, one core | two): one L1 prefetch per super-block's lines in
+ *   a burst at its start, 1 KiB ahead, 12.3 | 21-25 GB/s (a burst waits for
+ *   the core's few line-fill buffers); one per 64 bytes read, L1 only, 2 KiB
+ *   ahead 13.7-14.8 | 27-30; L1 1 KiB + L2 4 KiB 14.9-15.5 | 30.3-30.7
+ *   (probe 32.4); L2 8 KiB or more ahead, or L1 alone 4 KiB ahead, slower;
+ *   512-2048 / 2560-6144 no better.
+ * - AMD (Zen 4 EPYC, 2026-11-26, seer bench generation, one thread, runs
+ *   alternated): 1 KiB / 4 KiB gave Qwen2.5-VL-3B Q4_K_M 9.6-9.9 tok/s and
+ *   LLaVA-1.5-7B 4.0-4.3; 512 / 2048 11.2 and 4.8-5.0; 256 / 2048 10.6-11.0
+ *   and 4.6-5.3 (two threads 16.4-18.8 against 12.8-16.9); 512 / 3072 10.7-11.0
+ *   and 4.8-4.9; an L2 distance of 8 KiB 8.1-8.8 and 8.8. Zen's L2 takes
+ *   the lines late if asked for far ahead, and its own prefetchers cover
+ *   more of the stream.
+ * Other CPUs get Intel's values. -DPREFETCH_L1=.. -DPREFETCH_L2=.. fix both
+ * for every CPU (for measuring). */
+#include "kernels/prefetch.h"
+
+#include <pthread.h>
+
+#if defined(PREFETCH_L1) && defined(PREFETCH_L2)
+seer_prefetch_distances seer_prefetch_at = {PREFETCH_L1, PREFETCH_L2};
+void seer_prefetch_choose(void) {}
+#else
+seer_prefetch_distances seer_prefetch_at = {1024, 4096};
+
+static void choose(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_is("amd")) seer_prefetch_at = (seer_prefetch_distances){256, 2048};
+#endif
+}
+
+void seer_prefetch_choose(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, choose);
+}
+#endif
