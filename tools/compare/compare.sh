@@ -92,32 +92,30 @@ json_field() {
     console.log(typeof v === "object" ? JSON.stringify(v) : v)' "$1"
 }
 
-llama_speeds() { # BIN MODEL THREADS -> "pp tg"
-  "$1/llama-bench" -m "$2" -p 128 -n 32 -t "$3" -r "$reps" -o json 2>>"$log" |
+llama_speeds() { # BIN MODEL THREADS -> "pp tg" (one repetition)
+  "$1/llama-bench" -m "$2" -p 128 -n 32 -t "$3" -r 1 -o json 2>>"$log" |
     node -e 'const a=JSON.parse(require("fs").readFileSync(0,"utf8"));
       const ts=f=>a.filter(f).map(t=>t.avg_ts)[0];
       console.log(ts(t=>t.n_prompt>0&&t.n_gen==0), ts(t=>t.n_gen>0&&t.n_prompt==0))'
 }
 
-llama_encode_ms() { # BIN MODEL MMPROJ THREADS -> the fastest of reps, every image chunk's encode summed
+llama_encode_ms() { # BIN MODEL MMPROJ THREADS -> every image chunk's encode summed (one repetition)
   # the synthetic files have no chat template; the template does not change the encode.
   # -c 4096: llama.cpp would otherwise size the KV cache for the model's whole
   # training context (262k tokens for Qwen3-VL: tens of GB)
-  local best="" ms
-  for _ in $(seq "$reps"); do
-    ms=$("$1/llama-mtmd-cli" -m "$2" --mmproj "$3" --image "$image" -p "Describe this image." -n 1 -t "$4" -c 4096 --chat-template chatml \
-      --temp 0 2>&1 | tee -a "$log" | sed -n 's/.*\(slice encoded\|batch encoding done\) in \([0-9]*\) ms.*/\2/p' | awk '{s+=$1} END {print s+0}')
-    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-  done
-  echo "$best"
+  "$1/llama-mtmd-cli" -m "$2" --mmproj "$3" --image "$image" -p "Describe this image." -n 1 -t "$4" -c 4096 --chat-template chatml \
+    --temp 0 2>&1 | tee -a "$log" | sed -n 's/.*\(slice encoded\|batch encoding done\) in \([0-9]*\) ms.*/\2/p' | awk '{s+=$1} END {print s+0}'
 }
+
+# The better of two values: the larger for speeds, the smaller (non-zero) for times.
+best_of() { awk -v a="$2" -v b="$3" -v k="$1" 'BEGIN { if (a == "") a = b; if (k == "max") print (b > a ? b : a); else print (b > 0 && b < a ? b : a) }'; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "n/a" }'; }
 
 echo "host: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs, AMX: $([ "$has_amx" = 1 ] && echo yes || echo no)"
 echo "llama.cpp: $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?') from $package; seer: $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "prompt 128 tokens, 32 generated (llama-bench -p 128 -n 32 vs seer bench), image encode of $(basename "$image")"
-echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench --image), $reps repetitions each, back to back"
+echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench --image), the best of $reps alternating repetitions each"
 for lane in "${lanes[@]}"; do
   if [ "$lane" = noamx ] && [ "$has_amx" = 0 ]; then
     echo; echo "lane noamx: this CPU has no AMX, the native lane is that comparison"; continue
@@ -132,13 +130,20 @@ for lane in "${lanes[@]}"; do
   for t in $threads; do
     for m in $models; do
       llm=$models_dir/$m-llm.gguf mm=$models_dir/$m-mmproj.gguf
-      read -r l_pp l_tg < <(llama_speeds "$bin" "$llm" "$t")
-      l_enc=$(llama_encode_ms "$bin" "$llm" "$mm" "$t")
-      # shellcheck disable=SC2086
-      # --image-preproc llamacpp: the same tiles as llama.cpp (InternVL's own processor, seer's default, cuts more)
-      s=$(env $env_set "$seer" bench -m "$llm" --mmproj "$mm" --image "$image" --image-preproc llamacpp -p 128 -n 32 \
-        -t "$t" -r "$reps" --json 2>>"$log")
-      s_pp=$(json_field pp_tok_s <<<"$s") s_tg=$(json_field tg_tok_s <<<"$s") s_enc=$(json_field encode_ms <<<"$s")
+      # the two alternate, one repetition each, and each keeps its best: a
+      # shared host's slow spells then hit both sides alike
+      l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc=""
+      for _ in $(seq "$reps"); do
+        read -r pp tg < <(llama_speeds "$bin" "$llm" "$t")
+        l_pp=$(best_of max "$l_pp" "$pp") l_tg=$(best_of max "$l_tg" "$tg")
+        l_enc=$(best_of min "$l_enc" "$(llama_encode_ms "$bin" "$llm" "$mm" "$t")")
+        # shellcheck disable=SC2086
+        # --image-preproc llamacpp: the same tiles as llama.cpp (InternVL's own processor, seer's default, cuts more)
+        s=$(env $env_set "$seer" bench -m "$llm" --mmproj "$mm" --image "$image" --image-preproc llamacpp -p 128 -n 32 \
+          -t "$t" -r 1 --json 2>>"$log")
+        s_pp=$(best_of max "$s_pp" "$(json_field pp_tok_s <<<"$s")") s_tg=$(best_of max "$s_tg" "$(json_field tg_tok_s <<<"$s")")
+        s_enc=$(best_of min "$s_enc" "$(json_field encode_ms <<<"$s")")
+      done
       printf '| %s | %s | %.1f / %.1f = %s | %.2f / %.2f = %s | %.0f / %.0f = %s |\n' "$m" "$t" \
         "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" \
         "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")"
