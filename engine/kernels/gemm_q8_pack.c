@@ -13,7 +13,15 @@
 
 bool seer_int8_gemm_supports(int type) {
     return type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_K ||
-           type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K;
+           type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_IQ4_NL || type == SEER_TYPE_IQ4_XS;
+}
+
+/* 32 IQ4 values from 16 bytes of nibbles (low nibbles first). */
+static void iq4_values(const uint8_t *qs, int8_t *q) {
+    for (int k = 0; k < 16; k++) {
+        q[k] = seer_iq4_values[qs[k] & 0xF];
+        q[k + 16] = seer_iq4_values[qs[k] >> 4];
+    }
 }
 
 /* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
@@ -50,6 +58,23 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
             scale[i] = seer_fp16_to_f32(x->d);
         }
         break;
+    case SEER_TYPE_IQ4_NL:
+        for (int i = 0; i < nblk; i++) {
+            const block_iq4_nl *x = (const block_iq4_nl *)row + b0 + i;
+            iq4_values(x->qs, q + 32 * i);
+            scale[i] = seer_fp16_to_f32(x->d);
+        }
+        break;
+    case SEER_TYPE_IQ4_XS: {
+        /* a whole super-block: sub-block j has its own 6-bit scale */
+        const block_iq4_xs *x = (const block_iq4_xs *)row + b0 / 8;
+        const float d = seer_fp16_to_f32(x->d);
+        for (int j = 0; j < 8; j++) {
+            iq4_values(x->qs + 16 * j, q + 32 * j);
+            scale[j] = d * (float)seer_iq4_xs_scale(x, j);
+        }
+        break;
+    }
     case SEER_TYPE_Q4_K: case SEER_TYPE_Q5_K: {
         /* a whole super-block: sub-block j is chunk j/2, low nibbles for even j */
         const uint8_t *scales, *qs, *qh = NULL;

@@ -317,6 +317,33 @@ static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_I
     memcpy(out, acc, sizeof acc);
 }
 
+/* Σ value·activation over one IQ4 block of 32 (16 bytes of nibbles). */
+static int iq4_sum32(const uint8_t *qs, const int8_t *q8) {
+    int sumi = 0;
+    for (int j = 0; j < 16; j++) sumi += seer_iq4_values[qs[j] & 0xF] * q8[j] + seer_iq4_values[qs[j] >> 4] * q8[j + 16];
+    return sumi;
+}
+
+static float dot_iq4_nl(int64_t n, const void *w, const void *a) {
+    const block_iq4_nl *x = w;
+    const block_q8_0 *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / 32; i++) sum += (float)iq4_sum32(x[i].qs, y[i].qs) * (H2F(x[i].d) * H2F(y[i].d));
+    return sum;
+}
+
+static float dot_iq4_xs(int64_t n, const void *w, const void *a) {
+    const block_iq4_xs *x = w;
+    const block_q8_K *y = a;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        int sumi = 0;
+        for (int ib = 0; ib < 8; ib++) sumi += seer_iq4_xs_scale(&x[i], ib) * iq4_sum32(x[i].qs + 16 * ib, y[i].qs + 32 * ib);
+        sum += (float)sumi * (H2F(x[i].d) * y[i].d);
+    }
+    return sum;
+}
+
 /* Sixteen interleaved Q8_0 rows (block_q8_0x16) × Q8_0: dot_q8_0's sums. */
 static void dot16_q8_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
     const block_q8_0x16 *x = w;
@@ -353,4 +380,6 @@ void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16
     t[SEER_TYPE_Q5_K] = dot_q5_K;
     t[SEER_TYPE_Q6_K] = dot_q6_K;
     t[SEER_TYPE_Q8_K] = dot_q8_K;
+    t[SEER_TYPE_IQ4_NL] = dot_iq4_nl;
+    t[SEER_TYPE_IQ4_XS] = dot_iq4_xs;
 }

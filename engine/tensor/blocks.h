@@ -57,6 +57,28 @@ typedef struct {
     int16_t bsums[16]; /* sum of each group of 16 quants */
 } block_q8_K;
 
+/* Non-linear 4-bit quants: each nibble picks one of 16 fixed values
+ * (seer_iq4_values), times the block's scale. IQ4_NL: blocks of 32 laid
+ * out as Q4_0 (low nibbles the first 16 values, high nibbles the next 16).
+ * IQ4_XS: super-blocks of 256, eight such sub-blocks, each with a 6-bit
+ * scale (offset 32) split into a low nibble (scales_l) and 2 high bits
+ * (scales_h). */
+typedef struct { uint16_t d; uint8_t qs[16]; } block_iq4_nl;
+typedef struct {
+    uint16_t d;
+    uint16_t scales_h;
+    uint8_t scales_l[4];
+    uint8_t qs[128];
+} block_iq4_xs;
+extern const int8_t seer_iq4_values[16];
+
+/* Scale of IQ4_XS sub-block ib (0..7), offset removed: -32..31. */
+static inline int seer_iq4_xs_scale(const block_iq4_xs *b, int ib) {
+    return (((b->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xF) | (((b->scales_h >> 2 * ib) & 3) << 4)) - 32;
+}
+
+_Static_assert(sizeof(block_iq4_nl) == 18, "iq4_nl");
+_Static_assert(sizeof(block_iq4_xs) == 136, "iq4_xs");
 _Static_assert(sizeof(block_q4_0) == 18, "q4_0");
 _Static_assert(sizeof(block_q4_1) == 20, "q4_1");
 _Static_assert(sizeof(block_q5_0) == 22, "q5_0");

@@ -173,6 +173,25 @@ static void dq_q8_K(const block_q8_K *b, float *y, int64_t nb) {
         for (int j = 0; j < QK_K; j++) y[j] = b[i].d * (float)b[i].qs[j];
 }
 
+/* 32 values from 16 bytes of IQ4 nibbles times d. */
+static void dq_iq4_32(const uint8_t *qs, float d, float *y) {
+    for (int j = 0; j < 16; j++) {
+        y[j] = d * seer_iq4_values[qs[j] & 0xF];
+        y[j + 16] = d * seer_iq4_values[qs[j] >> 4];
+    }
+}
+
+static void dq_iq4_nl(const block_iq4_nl *b, float *y, int64_t nb) {
+    for (int64_t i = 0; i < nb; i++, y += 32) dq_iq4_32(b[i].qs, seer_fp16_to_f32(b[i].d), y);
+}
+
+static void dq_iq4_xs(const block_iq4_xs *b, float *y, int64_t nb) {
+    for (int64_t i = 0; i < nb; i++) {
+        const float d = seer_fp16_to_f32(b[i].d);
+        for (int ib = 0; ib < 8; ib++, y += 32) dq_iq4_32(b[i].qs + 16 * ib, d * (float)seer_iq4_xs_scale(&b[i], ib), y);
+    }
+}
+
 void seer_dequantize_row_scalar(int type, const void *src, float *dst, int64_t n) {
     const seer_type_info *ti = seer_type_get(type);
     if (!ti || n <= 0) return;
@@ -201,6 +220,8 @@ void seer_dequantize_row_scalar(int type, const void *src, float *dst, int64_t n
     case SEER_TYPE_Q5_K: dq_q5_K(src, dst, nb); break;
     case SEER_TYPE_Q6_K: dq_q6_K(src, dst, nb); break;
     case SEER_TYPE_Q8_K: dq_q8_K(src, dst, nb); break;
+    case SEER_TYPE_IQ4_NL: dq_iq4_nl(src, dst, nb); break;
+    case SEER_TYPE_IQ4_XS: dq_iq4_xs(src, dst, nb); break;
     default: break;
     }
 }

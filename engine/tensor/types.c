@@ -19,7 +19,12 @@ static const seer_type_info type_table[SEER_TYPE_COUNT] = {
     [SEER_TYPE_Q5_K] = {"Q5_K", QK_K, sizeof(block_q5_K), SEER_TYPE_Q8_K, _Alignof(block_q5_K)},
     [SEER_TYPE_Q6_K] = {"Q6_K", QK_K, sizeof(block_q6_K), SEER_TYPE_Q8_K, _Alignof(block_q6_K)},
     [SEER_TYPE_Q8_K] = {"Q8_K", QK_K, sizeof(block_q8_K), SEER_TYPE_Q8_K, _Alignof(block_q8_K)},
+    [SEER_TYPE_IQ4_NL] = {"IQ4_NL", 32, sizeof(block_iq4_nl), SEER_TYPE_Q8_0, _Alignof(block_iq4_nl)},
+    [SEER_TYPE_IQ4_XS] = {"IQ4_XS", QK_K, sizeof(block_iq4_xs), SEER_TYPE_Q8_K, _Alignof(block_iq4_xs)},
 };
+
+/* The 16 values of the IQ4 formats (ggml's table). */
+const int8_t seer_iq4_values[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
 
 const seer_type_info *seer_type_get(int type) {
     if (type < 0 || type >= SEER_TYPE_COUNT || !type_table[type].name) return NULL;

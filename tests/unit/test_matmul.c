@@ -13,7 +13,8 @@
 
 static const int weight_types[] = {SEER_TYPE_F32, SEER_TYPE_F16, SEER_TYPE_BF16, SEER_TYPE_Q4_0, SEER_TYPE_Q4_1,
                                    SEER_TYPE_Q5_0, SEER_TYPE_Q5_1, SEER_TYPE_Q8_0, SEER_TYPE_Q8_1, SEER_TYPE_Q2_K,
-                                   SEER_TYPE_Q3_K, SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q8_K};
+                                   SEER_TYPE_Q3_K, SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q8_K,
+                                   SEER_TYPE_IQ4_NL, SEER_TYPE_IQ4_XS};
 
 /* A random weight matrix of `type`, n_out rows of n_in. */
 static void *make_weight(int type, int64_t n_in, int64_t n_out) {

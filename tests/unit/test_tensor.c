@@ -9,7 +9,7 @@
 
 static const int quant_types[] = {SEER_TYPE_Q4_0, SEER_TYPE_Q4_1, SEER_TYPE_Q5_0, SEER_TYPE_Q5_1,
                                   SEER_TYPE_Q8_0, SEER_TYPE_Q8_1, SEER_TYPE_Q2_K, SEER_TYPE_Q3_K,
-                                  SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q8_K};
+                                  SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q8_K, SEER_TYPE_IQ4_NL, SEER_TYPE_IQ4_XS};
 
 static void check_table(void) {
     struct { int type; const char *name; int bs; size_t bytes; int vt; } want[] = {
@@ -20,7 +20,8 @@ static void check_table(void) {
         {SEER_TYPE_Q8_1, "Q8_1", 32, 36, SEER_TYPE_Q8_1},  {SEER_TYPE_Q2_K, "Q2_K", 256, 84, SEER_TYPE_Q8_K},
         {SEER_TYPE_Q3_K, "Q3_K", 256, 110, SEER_TYPE_Q8_K}, {SEER_TYPE_Q4_K, "Q4_K", 256, 144, SEER_TYPE_Q8_K},
         {SEER_TYPE_Q5_K, "Q5_K", 256, 176, SEER_TYPE_Q8_K}, {SEER_TYPE_Q6_K, "Q6_K", 256, 210, SEER_TYPE_Q8_K},
-        {SEER_TYPE_Q8_K, "Q8_K", 256, 292, SEER_TYPE_Q8_K},
+        {SEER_TYPE_Q8_K, "Q8_K", 256, 292, SEER_TYPE_Q8_K}, {SEER_TYPE_IQ4_NL, "IQ4_NL", 32, 18, SEER_TYPE_Q8_0},
+        {SEER_TYPE_IQ4_XS, "IQ4_XS", 256, 136, SEER_TYPE_Q8_K},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const seer_type_info *ti = seer_type_get(want[i].type);

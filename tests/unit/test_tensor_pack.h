@@ -58,6 +58,11 @@ static inline void random_logical(int type, logical_block *b) {
         for (int g = 0; g < 16; g++) b->sc[g] = rnd_int(-128, 127);
         for (int e = 0; e < 256; e++) b->q[e] = rnd_int(-32, 31);
         break;
+    case SEER_TYPE_IQ4_NL: for (int e = 0; e < 32; e++) b->q[e] = rnd_int(0, 15); break;
+    case SEER_TYPE_IQ4_XS:
+        for (int g = 0; g < 8; g++) b->sc[g] = rnd_int(-32, 31);
+        for (int e = 0; e < 256; e++) b->q[e] = rnd_int(0, 15);
+        break;
     case SEER_TYPE_Q8_K:
         b->d = rnd_float(0.001f, 0.05f); /* a float, not fp16 */
         for (int e = 0; e < 256; e++) b->q[e] = rnd_int(-127, 127);
@@ -66,10 +71,16 @@ static inline void random_logical(int type, logical_block *b) {
     }
 }
 
+/* The IQ4 formats' 16 values (ggml's kvalues_iq4nl), written out here so
+ * the tests do not read the engine's own table. */
+static const int iq4_table[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+
 /* Value of element e of a logical block, straight from the format math. */
 static inline double logical_value(int type, const logical_block *b, int e) {
     double d = b->d, dmin = b->dmin;
     switch (type) {
+    case SEER_TYPE_IQ4_NL: return d * iq4_table[b->q[e]];
+    case SEER_TYPE_IQ4_XS: return d * b->sc[e / 32] * iq4_table[b->q[e]];
     case SEER_TYPE_Q4_0: return d * (b->q[e] - 8);
     case SEER_TYPE_Q5_0: return d * (b->q[e] - 16);
     case SEER_TYPE_Q4_1: case SEER_TYPE_Q5_1: return d * b->q[e] + dmin; /* dmin holds m */
@@ -164,6 +175,23 @@ static inline void pack_block(int type, const logical_block *b, uint8_t *out) {
         }
         for (int g = 0; g < 16; g++) out[192 + g] = (uint8_t)(int8_t)b->sc[g];
         put_f16(out + 208, b->d);
+        break;
+    }
+    case SEER_TYPE_IQ4_NL:                            /* d, qs[16] as Q4_0 */
+        put_f16(out, b->d);
+        for (int j = 0; j < 16; j++) out[2 + j] = (uint8_t)(b->q[j] | (b->q[j + 16] << 4));
+        break;
+    case SEER_TYPE_IQ4_XS: {                          /* d, scales_h, scales_l[4], qs[128] */
+        put_f16(out, b->d);
+        uint16_t h = 0;
+        for (int g = 0; g < 8; g++) {
+            int u = b->sc[g] + 32;
+            out[4 + g / 2] |= (uint8_t)((u & 15) << (4 * (g % 2)));
+            h |= (uint16_t)((u >> 4) << (2 * g));
+        }
+        put_u16(out + 2, h);
+        for (int g = 0; g < 8; g++)
+            for (int j = 0; j < 16; j++) out[8 + 16 * g + j] = (uint8_t)(b->q[32 * g + j] | (b->q[32 * g + j + 16] << 4));
         break;
     }
     case SEER_TYPE_Q8_K: {                            /* float d, qs[256], int16 bsums[16] */
