@@ -29,7 +29,8 @@ SINGULAR = {p: s for s, p in scenes.PLURAL.items()}
 
 def word_target(scene, question):
     """Where the training-only word probe looks in a question, and what it
-    should know there: the character end of the last colour or shape word,
+    should know there: the character end of the last colour or shape word
+    (else of "shapes" / "objects": all objects match),
     the quadrant of the one object that matches every colour/shape word
     (4 = none matches, -100 = several), and how many objects match."""
     color = shape = None
@@ -41,7 +42,11 @@ def word_target(scene, question):
         elif w in scenes.SHAPES or w in SINGULAR:
             shape, end = SINGULAR.get(w, w), m.end()
     if end < 0:
-        return None
+        # "How many shapes are there?": every object matches
+        words = list(re.finditer(r"\b(shapes|objects)\b", question))
+        if not words:
+            return None
+        end = words[-1].end()
     match = [o for o in scene["objects"]
              if (color is None or o["color"] == color) and (shape is None or o["shape"] == shape)]
     quad = scenes.QUADRANTS.index(match[0]["quadrant"]) if len(match) == 1 else \
@@ -113,8 +118,14 @@ def make_batch(tok, rng, batch, n_patches, turns=(1, 5)):
     pix, seqs, aux = [], [], []
     for _ in range(batch):
         sc = scenes.make_scene(rng)
-        # one sample per pixel sometimes: large images shrunk without anti-aliasing
-        pix.append(scenes.render_model(sc, sub=(0.5,) if rng.random() < 0.3 else (0.25, 0.75)))
+        # mostly what seer's default preprocessing makes of the picture
+        # (antialiased); sometimes llama.cpp's (one sample per pixel, anywhere
+        # in the pixel) or a 2x2 average
+        how = rng.random()
+        if how < 0.7:
+            pix.append(scenes.render_model_resized(sc))
+        else:
+            pix.append(scenes.render_model(sc, sub=(float(rng.uniform(0, 1)),) if how < 0.85 else (0.25, 0.75)))
         aux.append(scenes.patch_labels(sc, grid=int(round(n_patches ** 0.5))))
         k = int(rng.integers(turns[0], turns[1] + 1))
         qas = scenes.sample_qas(sc, rng, k)

@@ -6,9 +6,10 @@ questions and answers that describe them (both spellings of colour, and
 
 A scene is a continuous picture on a canvas whose longer side is CANVAS
 units. It is rendered by evaluating it at sample points: render() gives the
-display image, render_model() what the encoder sees after seer fits the image
-into the 64x64 square keeping its aspect and pads the rest with grey (an
-approximation of the bicubic resize: 2x2 samples per pixel, or one).
+display image, render_model_resized() what the encoder sees through seer's
+default preprocessing (padded to a square with grey, Pillow's antialiased
+bicubic down to 64x64), render_model() the fit into the 64x64 square without
+antialiasing (llama.cpp's resize: one sample per pixel, or 2x2).
 Positions ("top left", "on the left") are the quadrant of a shape's centre;
 position questions are asked only when the centre is clearly off the middle
 lines (clear_axes).
@@ -36,41 +37,79 @@ BACKGROUNDS = ["plain", "gradient", "stripes", "checker", "waves", "gradient2", 
 BG_WEIGHTS = [0.3, 0.1, 0.07, 0.07, 0.08, 0.18, 0.2]
 
 
-def _star_inside(u, v):
-    """Five-pointed star of outer radius 1, one point up."""
+def _star_inside(u, v, inner=0.45):
+    """Five-pointed star of outer radius 1, one point up, inner radius `inner`."""
     rho = np.hypot(u, v)
     theta = np.arctan2(u, -v)                       # 0 = straight up
     sector = 2 * math.pi / 5
     a = np.mod(theta, sector)
     a = np.minimum(a, sector - a)                   # fold onto [0, pi/5]
     px, py = rho * np.cos(a), rho * np.sin(a)
-    inner = 0.45
     bx, by = inner * math.cos(math.pi / 5), inner * math.sin(math.pi / 5)
     # inside when on the origin's side of the edge from (1, 0) to (bx, by)
     return (bx - 1.0) * py - by * (px - 1.0) >= 0
 
 
-def _triangle_inside(u, v):
-    """Upright triangle with vertices (0,-1), (+-0.95, 0.7) (y grows downwards)."""
-    top, base, half = -1.0, 0.7, 0.95
+def _triangle_inside(u, v, base=0.7, half=0.95):
+    """Upright triangle with vertices (0,-1), (+-half, base) (y grows downwards)."""
+    top = -1.0
     below_top_edges = np.abs(u) <= half * (v - top) / (base - top)
     return below_top_edges & (v <= base)
 
 
-def shape_mask(kind, u, v):
-    if kind == "circle":
-        return u * u + v * v <= 1.0
-    if kind == "square":
-        return np.maximum(np.abs(u), np.abs(v)) <= 0.82
+# Proportions of each shape (the first generator's values). Drawings differ
+# (a fatter or thinner star, an equilateral or a squat triangle, a narrow
+# diamond, a thin cross), so new scenes draw them from FORM_RANGE.
+FORM = {"square": 0.82, "diamond": 1.0, "triangle": (0.7, 0.95), "star": 0.45, "cross": (0.32, 0.95)}
+FORM_RANGE = {"square": [(0.66, 0.86)], "diamond": [(0.62, 1.0)], "triangle": [(0.4, 0.75), (0.78, 1.0)],
+              "star": [(0.36, 0.56)], "cross": [(0.2, 0.36), (0.88, 1.0)]}
+
+
+def random_form(kind, rng):
+    if kind not in FORM_RANGE:
+        return None
+    vals = [float(rng.uniform(lo, hi)) for lo, hi in FORM_RANGE[kind]]
+    return vals[0] if len(vals) == 1 else tuple(vals)
+
+
+def _edge_distance(kind, f):
+    """Distance from the centre to the nearest edge (outer radius 1): how far
+    the shape can shrink, so that growing it by g moves its edges by about g."""
     if kind == "diamond":
-        return np.abs(u) + np.abs(v) <= 1.05
+        a, b = 1.05 * f, 1.05
+        return a * b / math.hypot(a, b)
     if kind == "triangle":
-        return _triangle_inside(u, v)
-    if kind == "star":
-        return _star_inside(u, v)
+        base, half = f
+        return min(base, half / math.hypot(half, base + 1.0))   # base line / side through (0,-1)
+    return 0.42                                     # star: about its inner corners
+
+
+def shape_mask(kind, u, v, form=None, grow=0.0):
+    """Points (u, v) (outer radius 1) inside the shape; `form` = its
+    proportions (FORM[kind] when None); `grow` moves every edge outwards
+    (inwards when negative) by that distance, as a pen stroke's outer and
+    inner sides do (exactly for circles, squares and crosses, by scaling for
+    the others). A shape shrunk to nothing covers no point."""
+    f = FORM.get(kind) if form is None else form
+    g = grow
+    if kind == "circle":
+        return u * u + v * v <= max(0.0, 1.0 + g) ** 2
+    if kind == "square":
+        return np.maximum(np.abs(u), np.abs(v)) <= f + g
     if kind == "cross":
+        t, arm = f[0] + g, f[1] + g
         au, av = np.abs(u), np.abs(v)
-        return ((au <= 0.32) & (av <= 0.95)) | ((av <= 0.32) & (au <= 0.95))
+        return ((au <= t) & (av <= arm)) | ((av <= t) & (au <= arm))
+    k = 1.0 + g / _edge_distance(kind, f)
+    if k <= 0.05:
+        return np.zeros(np.shape(u), bool)
+    u, v = u / k, v / k
+    if kind == "diamond":                           # f = width / height
+        return np.abs(u) / (1.05 * f) + np.abs(v) / 1.05 <= 1.0
+    if kind == "triangle":
+        return _triangle_inside(u, v, *f)
+    if kind == "star":
+        return _star_inside(u, v, f)
     raise ValueError(kind)
 
 
@@ -80,20 +119,42 @@ def shape_mask(kind, u, v):
 SIZES = [(256, 256)] * 4 + [(128, 128), (512, 512), (320, 240), (240, 320), (400, 225), (225, 400),
                              (300, 200), (200, 300), (512, 256), (256, 512), (640, 480), (180, 180)]
 PAD_GREY = (122, 116, 104)      # llama.cpp's / seer's LLaVA-1.5 padding colour
-# Objects per scene: few most often (as newcomers' pictures), up to six.
-N_WEIGHTS = [0.22, 0.24, 0.2, 0.16, 0.1, 0.08]
+# Objects per scene: few most often (as newcomers' pictures), up to six;
+# scenes of 3-6 small shapes are what counting needs.
+N_WEIGHTS = [0.18, 0.2, 0.2, 0.18, 0.13, 0.11]
+
+
+# Hue (degrees), saturation and value ranges each colour name covers, for
+# the saturated "pure" shades drawing programs offer (pure red, navy, magenta
+# purple, gold, hot pink) beside the named base colours' lighter and darker shades.
+HSV_RANGE = {"red": ((-10, 8), (0.7, 1.0), (0.6, 1.0)), "orange": ((22, 40), (0.75, 1.0), (0.85, 1.0)),
+             "yellow": ((47, 60), (0.6, 1.0), (0.85, 1.0)), "green": ((95, 160), (0.55, 1.0), (0.45, 0.85)),
+             "cyan": ((178, 192), (0.55, 1.0), (0.75, 1.0)), "blue": ((210, 245), (0.6, 1.0), (0.55, 1.0)),
+             "purple": ((262, 302), (0.5, 1.0), (0.4, 0.8)), "pink": ((315, 345), (0.3, 0.65), (0.9, 1.0))}
+
+
+def _hsv_rgb(h, s, v):
+    h = (h % 360) / 60.0
+    c = v * s
+    x = c * (1 - abs(h % 2 - 1))
+    r, g, b = [(c, x, 0), (x, c, 0), (0, c, x), (0, x, c), (x, 0, c), (c, 0, x)][int(h) % 6]
+    return (np.array([r, g, b]) + (v - c)) * 255
 
 
 def _shade(color, rng):
-    """One of the many shades a colour name covers: a bit lighter or darker,
-    plus per-channel jitter (black and white stay near their ends)."""
+    """One of the many shades a colour name covers: a bit lighter or darker
+    than the base colour, or (for the chromatic names, one time in three) any
+    shade in HSV_RANGE; plus per-channel jitter (black and white stay near
+    their ends)."""
     rgb = np.array(COLORS[color], float)
-    if color not in ("black", "white"):
+    if color in HSV_RANGE and rng.random() < 0.35:
+        rgb = _hsv_rgb(*[rng.uniform(lo, hi) for lo, hi in HSV_RANGE[color]])
+    elif color not in ("black", "white"):
         if rng.random() < 0.5:
             rgb = rgb + (255 - rgb) * rng.uniform(0, 0.22)
         else:
             rgb = rgb * (1 - rng.uniform(0, 0.25))
-    return np.clip(rgb + rng.uniform(-16, 16, 3), 0, 255)
+    return np.clip(rgb + rng.uniform(-12, 12, 3), 0, 255)
 
 
 def quadrant_of(cx, cy, w, h):
@@ -144,23 +205,29 @@ def make_scene(rng):
         color, shape = _color_and_shape(objects, rng)
         # more objects -> smaller ones; radius in canvas units
         big = min(cw, ch) * (0.22 if n <= 2 else 0.17 if n <= 4 else 0.13)
-        r = float(rng.uniform(min(16.0, big), max(16.0, big)))
+        r = float(rng.uniform(min(14.0, big), max(14.0, big)))
         if rng.random() < 0.3 and n <= 4:
             r = float(rng.uniform(26, max(27.0, min(cw, ch) * 0.24)))
-        m = r * 1.05 + 2
+        # outlines: a band inside the edge, or a pen stroke centred on it
+        outline = rng.random() < 0.3
+        centred = outline and rng.random() < 0.5
+        # (at least about one encoder pixel: thinner lines break up when seer
+        # shrinks the image, in any renderer's pictures)
+        width = max(4.0, float(rng.uniform(0.15 if centred else 0.22, 0.4)) * r) if outline else 0.0
+        reach = r + (width / 2 if centred else 0.0)     # outer radius
+        m = reach * 1.05 + 2
         if cw - 2 * m <= 0 or ch - 2 * m <= 0:
             continue
         cx, cy = float(rng.uniform(m, cw - m)), float(rng.uniform(m, ch - m))
-        if any(math.hypot(cx - o["cx"], cy - o["cy"]) < (r + o["r"]) * 1.1 + 4 for o in objects):
+        if any(math.hypot(cx - o["cx"], cy - o["cy"]) < (reach + o["reach"]) * 1.1 + 4 for o in objects):
             continue
         rgb = _shade(color, rng)
         ref = _background(bg, np.array([cx]), np.array([cy]))[0]
         if np.abs(rgb - ref).sum() < 110:               # would not stand out from the background
             continue
-        outline = rng.random() < 0.3
-        objects.append(dict(color=color, shape=shape, cx=cx, cy=cy, r=r, rgb=rgb,
+        objects.append(dict(color=color, shape=shape, cx=cx, cy=cy, r=r, rgb=rgb, reach=reach,
                             angle=float(rng.uniform(-0.25, 0.25)) if shape != "circle" else 0.0,
-                            width=float(rng.uniform(0.22, 0.4)) * r if outline else 0.0,
+                            width=width, centred=centred, form=random_form(shape, rng),
                             quadrant=quadrant_of(cx, cy, cw, ch)))
     return dict(objects=objects, background=bg, size=(W, H), canvas=(cw, ch))
 
@@ -189,7 +256,7 @@ def _classic_scene(rng):
         margin = r * 1.05 + 4
         cx = (q % 2) * half + float(rng.uniform(margin, half - margin))
         cy = (q // 2) * half + float(rng.uniform(margin, half - margin))
-        objects.append(dict(color=color, shape=shape, quadrant=QUADRANTS[q], cx=cx, cy=cy, r=r, width=0.0,
+        objects.append(dict(color=color, shape=shape, quadrant=QUADRANTS[q], cx=cx, cy=cy, r=r, width=0.0, reach=r,
                             angle=float(rng.uniform(-0.25, 0.25)) if shape != "circle" else 0.0,
                             rgb=np.clip(np.array(COLORS[color], float) + rng.uniform(-14, 14, 3), 0, 255)))
     dark_or_light = {o["color"] for o in objects} & {"black", "white"}
@@ -239,18 +306,22 @@ def _background(bg, x, y):
 
 
 def object_masks(scene, x, y):
-    """[n_objects, n_points] bool: which points each shape covers (outlines
-    cover a band inside the outer edge)."""
+    """[n_objects, n_points] bool: which points each shape covers (an outline
+    is a band of even width along the edge: inside it, or centred on it as a
+    pen draws)."""
     out = []
     for o in scene["objects"]:
         ca, sa = math.cos(o["angle"]), math.sin(o["angle"])
         dx, dy = x - o["cx"], y - o["cy"]
         u = (dx * ca + dy * sa) / o["r"]
         v = (-dx * sa + dy * ca) / o["r"]
-        m = shape_mask(o["shape"], u, v)
+        form = o.get("form")
         if o["width"] > 0:
-            k = 1.0 - o["width"] / o["r"]
-            m &= ~shape_mask(o["shape"], u / k, v / k) if k > 0.2 else m
+            w = o["width"] / o["r"]
+            outer, inner = (w / 2, -w / 2) if o.get("centred") else (0.0, -w)
+            m = shape_mask(o["shape"], u, v, form, outer) & ~shape_mask(o["shape"], u, v, form, inner)
+        else:
+            m = shape_mask(o["shape"], u, v, form)
         out.append(m)
     return np.array(out).reshape(len(out), len(x))
 
@@ -301,6 +372,28 @@ def render_model(scene, sub=_SUB):
     return out
 
 
+def render_model_resized(scene, fine=CANVAS // 2):
+    """What the encoder sees through seer's default preprocessing (the
+    authors' LLaVA-1.5 processor): the picture padded to a square with the
+    CLIP-mean grey, then shrunk to MODEL_SIDE by Pillow's antialiased bicubic
+    (each encoder pixel a smooth blend of a neighbourhood, with a faint
+    ring at edges). The picture is drawn one sample per pixel, aliased like
+    most drawings, at its display size or `fine` pixels on its longer side
+    when that is smaller (a finer source changes little after the
+    antialiased filter)."""
+    from PIL import Image
+    cw, ch = scene["canvas"]
+    W, H = scene["size"]
+    k = min(max(W, H), fine) / max(cw, ch)          # pixels per canvas unit
+    w, h = max(1, int(round(cw * k))), max(1, int(round(ch * k)))
+    side = max(w, h)
+    sq = np.empty((side, side, 3), np.uint8)
+    sq[:] = PAD_GREY
+    x0, y0 = (side - w) // 2, (side - h) // 2
+    sq[y0:y0 + h, x0:x0 + w] = _render_grid(scene, np.arange(w) / k, np.arange(h) / k, (0.5 / k,))
+    return np.asarray(Image.fromarray(sq).resize((MODEL_SIDE, MODEL_SIDE), Image.BICUBIC))
+
+
 def _patch_quadrant(p, grid):
     return QUADRANTS[(2 if p // grid >= grid // 2 else 0) + (1 if p % grid >= grid // 2 else 0)]
 
@@ -308,7 +401,8 @@ def _patch_quadrant(p, grid):
 def patch_labels(scene, grid=4):
     """Per encoder patch (grid x grid, row-major): colour index and shape index
     of the shape covering most of it (len(COLOR_NAMES) / len(SHAPES) = none),
-    for the training-only patch probe."""
+    and 1 where a shape's centre lies in the patch (one mark per object, what
+    counting adds up), for the training-only patch probe."""
     cw, ch = scene["canvas"]
     k = MODEL_SIDE / max(cw, ch)
     bw, bh = cw * k, ch * k
@@ -317,8 +411,13 @@ def patch_labels(scene, grid=4):
     t = (np.arange(8) + 0.5) / 8 * cell
     col = np.full(grid * grid, len(COLOR_NAMES))
     shp = np.full(grid * grid, len(SHAPES))
+    centre = np.zeros(grid * grid, np.int64)
+    for o in scene["objects"]:
+        pr = min(grid - 1, max(0, int((y0 + o["cy"] * k) // cell)))
+        pc = min(grid - 1, max(0, int((x0 + o["cx"] * k) // cell)))
+        centre[pr * grid + pc] = 1
     if not scene["objects"]:
-        return col, shp
+        return col, shp, centre
     # a patch no shape covers carries its quadrant's shape when that is the
     # only one there (as the first generator's labels did for every patch)
     quads = [o["quadrant"] for o in scene["objects"]]
@@ -334,7 +433,7 @@ def patch_labels(scene, grid=4):
         o = scene["objects"][best] if cover[best] > 0 else quad_only.get(_patch_quadrant(p, grid))
         if o is not None:
             col[p], shp[p] = COLOR_NAMES.index(o["color"]), SHAPES.index(o["shape"])
-    return col, shp
+    return col, shp, centre
 
 
 # ---------------------------------------------------------------- questions
@@ -448,11 +547,11 @@ def questions(scene, rng):
     return qa
 
 
-# How often each question type is drawn for training. Counting by colour or
-# shape, "is there a ..." and positions of a named object take the longest,
-# so they are drawn more often.
-TRAIN_WEIGHT = {"count": 0.5, "count_color": 1.5, "count_shape": 1.5, "color_of_shape": 1.6,
-                "shape_of_color": 1.5, "color_at": 0.4, "shape_at": 1.0, "where": 1.3,
+# How often each question type is drawn for training. Counting, "is there
+# a ...", naming a shape's colour or a colour's shape and positions of a
+# named object take the longest, so they are drawn more often.
+TRAIN_WEIGHT = {"count": 1.2, "count_color": 1.5, "count_shape": 1.8, "color_of_shape": 1.7,
+                "shape_of_color": 1.7, "color_at": 0.4, "shape_at": 1.0, "where": 1.3,
                 "left_right": 1.3, "top_bottom": 1.2, "exists": 1.6, "describe": 0.7}
 
 

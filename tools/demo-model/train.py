@@ -18,8 +18,9 @@ import scenes
 
 class PatchProbe(torch.nn.Module):
     """Training-only auxiliary head (not exported): from each image embedding
-    the LLM receives, predict which quadrant the patch lies in and the colour
-    and shape of the object covering most of the patch. Dense labels teach the
+    the LLM receives, predict which quadrant the patch lies in, the colour
+    and shape of the object covering most of the patch and whether a shape's
+    centre lies in it (one mark per object, for counting). Dense labels teach the
     vision tower to see, and to tag every embedding with its place, so the LLM
     can find "the red circle" or "the top left" by content."""
 
@@ -31,15 +32,17 @@ class PatchProbe(torch.nn.Module):
         self.where = torch.nn.Linear(cfg.d_model, 4)
         self.color = torch.nn.Linear(cfg.d_model, len(scenes.COLOR_NAMES) + 1)
         self.shape = torch.nn.Linear(cfg.d_model, len(scenes.SHAPES) + 1)
+        self.centre = torch.nn.Linear(cfg.d_model, 2)
 
     def forward(self, img_embd, labels):
         b, n, _ = img_embd.shape
-        col, shp = labels[:, 0], labels[:, 1]            # [B, n]
+        col, shp, ctr = labels[:, 0], labels[:, 1], labels[:, 2]   # [B, n]
         wq = self.quad.expand(b, n)
         pc, ps, pw = self.color(img_embd), self.shape(img_embd), self.where(img_embd)
         loss = (F.cross_entropy(pc.reshape(b * n, -1), col.reshape(-1)) +
                 F.cross_entropy(ps.reshape(b * n, -1), shp.reshape(-1)) +
-                F.cross_entropy(pw.reshape(b * n, -1), wq.reshape(-1)))
+                F.cross_entropy(pw.reshape(b * n, -1), wq.reshape(-1)) +
+                F.cross_entropy(self.centre(img_embd).reshape(b * n, -1), ctr.reshape(-1)))
         acc = (pc.argmax(-1) == col) & (ps.argmax(-1) == shp) & (pw.argmax(-1) == wq)
         return loss, acc.float().mean().item()
 
@@ -112,7 +115,7 @@ def evaluate(net, tok, cfg, n=256, seed=999):
                 qa = one_question(sc, rng)
                 qtypes.append(qa[0][0])
                 s, m, g = data.conversation(tok, qa, rng, cfg.n_patches)
-                pix.append(scenes.render_model(sc))
+                pix.append(scenes.render_model_resized(sc))
                 ids.append(s), img.append(m), labels.append(g)
             t = max(len(s) for s in ids)
             I = torch.zeros(b, t, dtype=torch.long)
@@ -274,6 +277,8 @@ def main():
     ap.add_argument("--width", type=int, default=0, help="pilots: vision and LLM width (0 = model.Config)")
     ap.add_argument("--init", default="", help="start from this checkpoint (model.pt)")
     ap.add_argument("--warmup", type=int, default=200)
+    ap.add_argument("--probe-warmup", type=int, default=0,
+                    help="steps that train only the (fresh) probe heads before training starts")
     ap.add_argument("--minutes", type=float, default=0,
                     help="a time budget instead of a step count: the cosine follows the elapsed "
                          "fraction of it and training stops when it is used up; the learning rate "
@@ -343,9 +348,37 @@ def main():
         p = min(1.0, progress(step))
         return args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * p)))
 
+    if args.probe_warmup:
+        # Fresh probe heads on trained weights: their first gradients are
+        # noise that would shake the network, so they learn alone first.
+        popt = torch.optim.AdamW(list(probe.parameters()) + list(word_probe.parameters()), lr=1e-3)
+        for step in range(args.probe_warmup):
+            rng = np.random.default_rng([args.seed, 10 ** 6 + step])
+            pix, ids, img, labels, quad, words = data.make_batch(tok, rng, args.batch, cfg.n_patches,
+                                                                 turns=(args.min_turns, args.max_turns))
+            with torch.no_grad():
+                px = M.normalise(pix)
+                img_embd = net.vision(px)
+                at = torch.from_numpy(labels) != -100
+                _, hidden = net(torch.from_numpy(ids), torch.from_numpy(img), px, img_embd=img_embd,
+                                at=at, keep=args.word_layer)
+            aux_loss, aux_acc = probe(img_embd, torch.from_numpy(quad))
+            word_loss, word_acc = word_probe(hidden, torch.from_numpy(words))
+            popt.zero_grad()
+            (aux_loss + word_loss).backward()
+            popt.step()
+            if step % 50 == 0 or step == args.probe_warmup - 1:
+                print("probe warm-up %d aux %.4f probe acc %.3f word acc %.3f"
+                      % (step, aux_loss.item(), aux_acc, word_acc), flush=True)
+        t0 = time.time()
+
     avg = None
     step = 0
     lrs = []
+    # every step's learning rate as it goes: a checkpoint saved at step N
+    # is replayed by the first N + 1 lines
+    os.makedirs(args.out, exist_ok=True)
+    lr_log = open(os.path.join(args.out, "lr.txt"), "w")
     for step in range(total if not args.minutes else 10 ** 9):
         if args.minutes and progress(step) >= 1:
             break
@@ -353,6 +386,8 @@ def main():
         pix, ids, img, labels, quad, words = data.make_batch(tok, rng, args.batch, cfg.n_patches,
                                                       turns=(args.min_turns, args.max_turns))
         lrs.append(lr_at(step))
+        lr_log.write("%r\n" % lrs[-1])
+        lr_log.flush()
         for g in opt.param_groups:
             g["lr"] = lrs[-1]
         px = M.normalise(pix)
@@ -379,6 +414,7 @@ def main():
             print("  eval acc %.3f %s" % (acc, per), flush=True)
             os.makedirs(args.out, exist_ok=True)
             torch.save(net.state_dict(), os.path.join(args.out, "model.pt"))
+            torch.save(net.state_dict(), os.path.join(args.out, "model-%d.pt" % step))
     elapsed = time.time() - t0
     if args.bench:
         print("%.3f s/step" % (elapsed / total))
@@ -388,8 +424,7 @@ def main():
     print("training time %.1f min, %d steps" % (elapsed / 60, len(lrs)), flush=True)
     os.makedirs(args.out, exist_ok=True)
     torch.save(net.state_dict(), os.path.join(args.out, "model.pt"))
-    with open(os.path.join(args.out, "lr.txt"), "w") as f:
-        f.write("".join("%r\n" % x for x in lrs))
+    lr_log.close()
     write_export(args.out, net, tok, cfg)
     print("wrote %s" % args.out)
 
