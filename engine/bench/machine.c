@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/prefetch.h"
+#include "seer/cpu.h"
 #include "seer/matmul.h"
 
 typedef struct stream_task {
@@ -70,7 +71,7 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
      * core the kernels stream 23 GB/s with 256 / 2048 bytes, this loop 12.5
      * with those and 17.7 with 1 KiB / 4 KiB), and the probe is meant to
      * say what the machine can read. */
-    const seer_prefetch_distances tries[] = {seer_prefetch_at, {1024, 4096}, {512, 2048}};
+    const seer_prefetch_distances tries[] = {seer_prefetch_at[seer_simd_level()], {1024, 4096}, {256, 2048}};
     stream_task st = {.buf = buf, .n_words = n_words, .ahead = tries[0]};
     seer_pool_run(pool, stream_read, &st); /* warm-up */
     double best = 0;

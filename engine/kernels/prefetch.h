@@ -5,12 +5,16 @@
 #ifndef SEER_KERNELS_PREFETCH_H
 #define SEER_KERNELS_PREFETCH_H
 
+#include "seer/cpu.h"
+
 typedef struct seer_prefetch_distances {
     int l1, l2;
 } seer_prefetch_distances;
 
-/* Read by the kernels on every line; set by seer_prefetch_choose(). */
-extern seer_prefetch_distances seer_prefetch_at;
+/* Read by the kernels on every line, one entry per SIMD level (the
+ * slower kernels of a lower level want the lines further ahead); set by
+ * seer_prefetch_choose(). */
+extern seer_prefetch_distances seer_prefetch_at[SEER_SIMD_LEVELS];
 
 /* Sets seer_prefetch_at for this CPU (idempotent, thread-safe); the
  * kernels' dispatch tables call it before handing out a kernel. */

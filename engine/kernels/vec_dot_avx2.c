@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #define KERNEL(name) name##_avx2
+#define PREFETCH_LEVEL SEER_SIMD_AVX2
 static inline __m256i dot_u8s8(__m256i u, __m256i s) {
     return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
 }

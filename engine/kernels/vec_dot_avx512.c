@@ -9,6 +9,7 @@
 #include <immintrin.h>
 
 #define KERNEL(name) name##_avx512
+#define PREFETCH_LEVEL SEER_SIMD_AVX512
 static inline __m256i dot_u8s8(__m256i u, __m256i s) {
     return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
 }
