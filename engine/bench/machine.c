@@ -67,10 +67,10 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     fill_task ft = {buf, n_words};
     seer_pool_run(pool, fill_words, &ft);
     /* The best of the kernels' distances and a few others: which one a
-     * plain read loop likes differs from what the kernels like (on a Zen 4
-     * core the kernels stream 23 GB/s with 256 / 2048 bytes, this loop 12.5
-     * with those and 17.7 with 1 KiB / 4 KiB), and the probe is meant to
-     * say what the machine can read. */
+     * plain read loop likes can differ from what the kernels like (on a Zen
+     * 4 core the kernels streamed 23 GB/s with 256 / 2048 bytes, the
+     * earlier eight-scalar-loads loop 12.5 with those and 17.7 with 1 KiB /
+     * 4 KiB), and the probe is meant to say what the machine can read. */
     const seer_prefetch_distances tries[] = {seer_prefetch_at[seer_simd_level()], {1024, 4096}, {256, 2048}};
     stream_task st = {.buf = buf, .n_words = n_words, .ahead = tries[0]};
     seer_pool_run(pool, stream_read, &st); /* warm-up */

@@ -16,14 +16,6 @@ bool seer_int8_gemm_supports(int type) {
            type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_IQ4_NL || type == SEER_TYPE_IQ4_XS;
 }
 
-/* 32 IQ4 values from 16 bytes of nibbles (low nibbles first). */
-static void iq4_values(const uint8_t *qs, int8_t *q) {
-    for (int k = 0; k < 16; k++) {
-        q[k] = seer_iq4_values[qs[k] & 0xF];
-        q[k + 16] = seer_iq4_values[qs[k] >> 4];
-    }
-}
-
 /* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
  * row: quants in q[32·i + k], scales and mins per block. */
 static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_t *q, float *scale, float *min) {
@@ -61,7 +53,7 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
     case SEER_TYPE_IQ4_NL:
         for (int i = 0; i < nblk; i++) {
             const block_iq4_nl *x = (const block_iq4_nl *)row + b0 + i;
-            iq4_values(x->qs, q + 32 * i);
+            seer_iq4_unpack32(x->qs, q + 32 * i);
             scale[i] = seer_fp16_to_f32(x->d);
         }
         break;
@@ -70,7 +62,7 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
         const block_iq4_xs *x = (const block_iq4_xs *)row + b0 / 8;
         const float d = seer_fp16_to_f32(x->d);
         for (int j = 0; j < 8; j++) {
-            iq4_values(x->qs + 16 * j, q + 32 * j);
+            seer_iq4_unpack32(x->qs + 16 * j, q + 32 * j);
             scale[j] = d * (float)seer_iq4_xs_scale(x, j);
         }
         break;

@@ -319,8 +319,10 @@ static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_I
 
 /* Σ value·activation over one IQ4 block of 32 (16 bytes of nibbles). */
 static int iq4_sum32(const uint8_t *qs, const int8_t *q8) {
+    int8_t q[32];
+    seer_iq4_unpack32(qs, q);
     int sumi = 0;
-    for (int j = 0; j < 16; j++) sumi += seer_iq4_values[qs[j] & 0xF] * q8[j] + seer_iq4_values[qs[j] >> 4] * q8[j + 16];
+    for (int j = 0; j < 32; j++) sumi += q[j] * q8[j];
     return sumi;
 }
 

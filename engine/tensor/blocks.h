@@ -72,6 +72,15 @@ typedef struct {
 } block_iq4_xs;
 extern const int8_t seer_iq4_values[16];
 
+/* The 32 values of an IQ4 block from its 16 bytes of nibbles (low nibbles
+ * first). */
+static inline void seer_iq4_unpack32(const uint8_t *qs, int8_t q[32]) {
+    for (int j = 0; j < 16; j++) {
+        q[j] = seer_iq4_values[qs[j] & 0xF];
+        q[j + 16] = seer_iq4_values[qs[j] >> 4];
+    }
+}
+
 /* Scale of IQ4_XS sub-block ib (0..7), offset removed: -32..31. */
 static inline int seer_iq4_xs_scale(const block_iq4_xs *b, int ib) {
     return (((b->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xF) | (((b->scales_h >> 2 * ib) & 3) << 4)) - 32;

@@ -175,10 +175,9 @@ static void dq_q8_K(const block_q8_K *b, float *y, int64_t nb) {
 
 /* 32 values from 16 bytes of IQ4 nibbles times d. */
 static void dq_iq4_32(const uint8_t *qs, float d, float *y) {
-    for (int j = 0; j < 16; j++) {
-        y[j] = d * seer_iq4_values[qs[j] & 0xF];
-        y[j + 16] = d * seer_iq4_values[qs[j] >> 4];
-    }
+    int8_t q[32];
+    seer_iq4_unpack32(qs, q);
+    for (int j = 0; j < 32; j++) y[j] = d * q[j];
 }
 
 static void dq_iq4_nl(const block_iq4_nl *b, float *y, int64_t nb) {
