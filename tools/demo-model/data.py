@@ -32,7 +32,11 @@ def word_target(scene, question):
     should know there: the character end of the last colour or shape word
     (else of "shapes" / "objects": all objects match),
     the quadrant of the one object that matches every colour/shape word
-    (4 = none matches, -100 = several), and how many objects match."""
+    (4 = none matches, -100 = several), how many objects match, that one
+    object's colour and shape (len(COLOR_NAMES) / len(SHAPES) = none
+    matches, -100 = several: "What color is the star?" answers another
+    object's colour when the words are not bound to the right object) and
+    how many of each shape the picture holds."""
     color = shape = None
     end = -1
     for m in re.finditer(r"[a-z]+", question):
@@ -49,17 +53,23 @@ def word_target(scene, question):
         end = words[-1].end()
     match = [o for o in scene["objects"]
              if (color is None or o["color"] == color) and (shape is None or o["shape"] == shape)]
-    quad = scenes.QUADRANTS.index(match[0]["quadrant"]) if len(match) == 1 else \
-        (4 if not match else -100)
-    return end, quad, len(match)
 
+    def one(index, none):
+        return index(match[0]) if len(match) == 1 else (none if not match else -100)
+
+    quad = one(lambda o: scenes.QUADRANTS.index(o["quadrant"]), 4)
+    col = one(lambda o: scenes.COLOR_NAMES.index(o["color"]), len(scenes.COLOR_NAMES))
+    shp = one(lambda o: scenes.SHAPES.index(o["shape"]), len(scenes.SHAPES))
+    shapes = [o["shape"] for o in scene["objects"]]
+    return (end, quad, len(match), col, shp) + tuple(min(6, shapes.count(s)) for s in scenes.SHAPES)
 
 
 def conversation(tok, qas, rng, n_patches, image_last=False, system=False, scene=None):
     """ids, image mask, loss mask for one conversation about one image.
     The image sits at the start of the first user turn (or at its end).
-    With `scene`, also the word-probe targets: [(position, quadrant, count)]
-    at the last colour/shape word of each question (positions in the ids
+    With `scene`, also the word-probe targets: [(position, quadrant, count,
+    colour, shape, count of each shape)] at the last colour/shape word of
+    each question (positions in the ids
     with the image rows inserted)."""
     msgs = [("system", chatfmt.SYSTEM_PROMPT)] if system else []
     ids, target = [], []
@@ -84,7 +94,7 @@ def conversation(tok, qas, rng, n_patches, image_last=False, system=False, scene
                 n_before = len(chatfmt.tokenize_with_image(tok, prompt[:len(prev) + cut])[0])
             else:
                 n_before = len(ids) + len(tok.encode(new_text[:cut]))
-            probes.append((n_before - 1, wt[1], wt[2]))
+            probes.append((n_before - 1,) + wt[1:])
         if turn == 0:
             p_ids, at = chatfmt.tokenize_with_image(tok, prompt)
             img_at = at
@@ -107,7 +117,7 @@ def conversation(tok, qas, rng, n_patches, image_last=False, system=False, scene
     tgt = target[:img_at] + [False] * n_patches + target[img_at:]
     if scene is None:
         return full, img, tgt
-    probes = [(p + (n_patches if p >= img_at else 0), qd, n) for p, qd, n in probes]
+    probes = [(p[0] + (n_patches if p[0] >= img_at else 0),) + p[1:] for p in probes]
     return full, img, tgt, probes
 
 
@@ -142,7 +152,8 @@ def make_batch(tok, rng, batch, n_patches, turns=(1, 5)):
         for i in range(len(s) - 1):
             if g[i + 1]:
                 labels[b, i] = s[i + 1]
-    # word probes: rows of (batch index, position, quadrant, count)
-    words = np.array([(b, p, qd, n) for b, seq in enumerate(seqs) for p, qd, n in seq[3]],
-                     np.int64).reshape(-1, 4)
+    # word probes: rows of (batch index, position, quadrant, count, colour,
+    # shape, count of each shape)
+    words = np.array([(b,) + p for b, seq in enumerate(seqs) for p in seq[3]],
+                     np.int64).reshape(-1, 6 + len(scenes.SHAPES))
     return np.stack(pix), ids, img, labels, np.array(aux, np.int64), words

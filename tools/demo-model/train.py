@@ -51,21 +51,32 @@ class WordProbe(torch.nn.Module):
     """Training-only auxiliary head (not exported): from the hidden state
     after an early decoder layer at the last colour/shape word of a question,
     predict the quadrant of the object that matches the question's words
-    (or that none does) and how many do. It asks the early layers to do the
-    search a conjunction question needs ("the red circle": colour AND shape
-    bound to one object) where the words are, so the later layers only read
-    the result out."""
+    (or that none does), how many do, that object's colour and shape, and
+    how many of each shape the picture holds. It asks the early layers to do
+    the search a conjunction question needs ("the red circle": colour AND
+    shape bound to one object; "the star": its colour, not another
+    object's) where the words are, so the later layers only read the result
+    out."""
 
     def __init__(self, cfg):
         super().__init__()
         self.quad = torch.nn.Linear(cfg.d_model, 5)
         self.count = torch.nn.Linear(cfg.d_model, 7)
+        self.color = torch.nn.Linear(cfg.d_model, len(scenes.COLOR_NAMES) + 1)
+        self.shape = torch.nn.Linear(cfg.d_model, len(scenes.SHAPES) + 1)
+        self.inventory = torch.nn.Linear(cfg.d_model, 7 * len(scenes.SHAPES))
 
     def forward(self, hidden, words):
         h = F.layer_norm(hidden[words[:, 0], words[:, 1]], hidden.shape[-1:])
-        pq, pc = self.quad(h), self.count(h)
-        loss = F.cross_entropy(pq, words[:, 2], ignore_index=-100) + F.cross_entropy(pc, words[:, 3])
-        ok = (words[:, 2] == -100) | (pq.argmax(-1) == words[:, 2])
+        pq, pc, pcol, pshp = self.quad(h), self.count(h), self.color(h), self.shape(h)
+        inv = self.inventory(h).reshape(-1, 7)
+        loss = (F.cross_entropy(pq, words[:, 2], ignore_index=-100) + F.cross_entropy(pc, words[:, 3]) +
+                F.cross_entropy(pcol, words[:, 4], ignore_index=-100) +
+                F.cross_entropy(pshp, words[:, 5], ignore_index=-100) +
+                F.cross_entropy(inv, words[:, 6:].reshape(-1)))
+        ok = ((words[:, 2] == -100) | (pq.argmax(-1) == words[:, 2])) & \
+             ((words[:, 4] == -100) | (pcol.argmax(-1) == words[:, 4])) & \
+             ((words[:, 5] == -100) | (pshp.argmax(-1) == words[:, 5]))
         return loss, (ok & (pc.argmax(-1) == words[:, 3])).float().mean().item()
 
 
