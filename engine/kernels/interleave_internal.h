@@ -87,6 +87,8 @@ typedef void (*seer_vec_dot16_rows_fn)(int64_t n, const void *group, const void 
                                        float *out);
 /* The kernel at seer_simd_level(), or NULL when that level has none for `type`. */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type);
+/* The same at a given level (NULL for a level this CPU lacks). */
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type);
 /* The AVX2 and AVX-512 builds' kernels (NULL where they have none). */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx2(int type);
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type);

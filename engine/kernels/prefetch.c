@@ -19,30 +19,39 @@
  *   and 4.8-4.9; an L2 distance of 8 KiB 8.1-8.8 and 8.8. Zen's L2 takes
  *   the lines late if asked for far ahead, and its own prefetchers cover
  *   more of the stream. The AVX2 kernels (no VNNI: more instructions a
- *   line) want Intel's distances there: Qwen2.5-VL at SEER_SIMD=avx2 read
- *   7.4-7.8 tok/s with 1 KiB / 4 KiB, 5.6-6.1 with 256 B / 2 KiB.
- * Other CPUs get Intel's values. -DPREFETCH_L1=.. -DPREFETCH_L2=.. fix both
- * for every CPU (for measuring). */
+ *   line) want the opposite, lines far ahead into L2 (2026-11-26, later,
+ *   SEER_PREFETCH alternated run by run, SEER_SIMD=avx2, one thread):
+ *   1 KiB / 4 KiB 7.1-7.6 tok/s, 2 KiB / 8 KiB 9.7-9.9, 2 KiB / 16 KiB
+ *   10.2-12.5, 4 KiB / 16 KiB 10.0-10.4, 3 KiB / 16 KiB 8.9-9.7, 1 KiB /
+ *   12-16 KiB 8.4-10.8; the AVX-512 kernels in the same sitting: 256 B /
+ *   2 KiB 10.9-11.3, 256 B / 8-16 KiB 5.0-7.1, 2 KiB / 16 KiB 6.9-8.0.
+ * Other CPUs get Intel's values. SEER_PREFETCH=L1,L2 fixes both
+ * for every level (for measuring). */
 #include "kernels/prefetch.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 
-#if defined(PREFETCH_L1) && defined(PREFETCH_L2)
-seer_prefetch_distances seer_prefetch_at[SEER_SIMD_LEVELS] = {
-    {PREFETCH_L1, PREFETCH_L2}, {PREFETCH_L1, PREFETCH_L2}, {PREFETCH_L1, PREFETCH_L2}};
-void seer_prefetch_choose(void) {}
-#else
 seer_prefetch_distances seer_prefetch_at[SEER_SIMD_LEVELS] = {{1024, 4096}, {1024, 4096}, {1024, 4096}};
 
 static void choose(void) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_is("amd")) seer_prefetch_at[SEER_SIMD_AVX512] = (seer_prefetch_distances){256, 2048};
+    if (__builtin_cpu_is("amd")) {
+        seer_prefetch_at[SEER_SIMD_AVX512] = (seer_prefetch_distances){256, 2048};
+        seer_prefetch_at[SEER_SIMD_AVX2] = (seer_prefetch_distances){2048, 16384};
+    }
 #endif
+    /* SEER_PREFETCH=L1,L2 (bytes) sets both for every level: for measuring
+     * another CPU's best distances without rebuilding. */
+    const char *env = getenv("SEER_PREFETCH");
+    int l1, l2;
+    if (env && sscanf(env, "%d,%d", &l1, &l2) == 2 && l1 >= 0 && l2 >= 0 && l1 <= (1 << 20) && l2 <= (1 << 20))
+        for (int k = 0; k < SEER_SIMD_LEVELS; k++) seer_prefetch_at[k] = (seer_prefetch_distances){l1, l2};
 }
 
 void seer_prefetch_choose(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, choose);
 }
-#endif

@@ -93,14 +93,16 @@ seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type) {
 
 seer_vec_dot16_fn seer_vec_dot16_get(int type) { return seer_vec_dot16_kernel(seer_simd_level(), type); }
 
-seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) {
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type) {
     const dispatch *d = get_tables();
-    int level = seer_simd_level();
+    if (!in_tables(d, level, type)) return NULL;
     seer_vec_dot16_rows_fn f = NULL;
     if (level >= SEER_SIMD_AVX512 && d->has_level[SEER_SIMD_AVX512]) f = seer_vec_dot16_rows_avx512(type);
     if (!f && level >= SEER_SIMD_AVX2 && d->has_level[SEER_SIMD_AVX2]) f = seer_vec_dot16_rows_avx2(type);
     return f;
 }
+
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) { return seer_vec_dot16_rows_kernel(seer_simd_level(), type); }
 
 const char *seer_simd_name(void) { return seer_simd_level_name(seer_simd_level()); }
 

@@ -114,6 +114,34 @@ static void check_dot16(int type, int level, int64_t n_in, int wmode, int amode)
     free(ilv); free(data); free(act); free(wf); free(af);
 }
 
+/* Every level's several-row kernel against its own one-row dot16, for
+ * 1..4 activation rows: each row's sums bit for bit (prompts must give the
+ * numbers decode gives). */
+static void check_dot16_rows(int type, int level, int64_t n_in) {
+    seer_vec_dot16_rows_fn rows = seer_vec_dot16_rows_kernel(level, type);
+    seer_vec_dot16_fn k16 = seer_vec_dot16_kernel(level, type);
+    if (!rows || !k16) return; /* no such kernel at this level */
+    const seer_type_info *ti = seer_type_get(type), *ai = seer_type_get(ti->vec_dot_type);
+    uint8_t *data = make_rows(type, n_in, 16, 0);
+    seer_weight w = weight_of(type, data, n_in, 16);
+    void *ilv = interleave(&w, NULL);
+    size_t act_bytes = seer_row_bytes(ti->vec_dot_type, n_in);
+    uint8_t *act = malloc(act_bytes * SEER_DOT16_MAX_ROWS);
+    for (int r = 0; r < SEER_DOT16_MAX_ROWS; r++)
+        for (int64_t b = 0; b < n_in / ai->block_size; b++)
+            make_block(ti->vec_dot_type, r % 3, true, act + act_bytes * r + (size_t)b * ai->block_bytes);
+    for (int nr = 1; nr <= SEER_DOT16_MAX_ROWS; nr++) {
+        float out[SEER_DOT16_MAX_ROWS * 16], one[16];
+        rows(n_in, ilv, act, act_bytes, nr, out);
+        for (int r = 0; r < nr; r++) {
+            k16(n_in, ilv, act + act_bytes * r, one);
+            CHECK_MSG(memcmp(one, out + 16 * r, sizeof one) == 0, "%s dot16 rows %s n=%lld: %d rows, row %d differs",
+                      seer_simd_level_name(level), ti->name, (long long)n_in, nr, r);
+        }
+    }
+    free(ilv); free(data); free(act);
+}
+
 /* The same product through the file's layout and the interleaved one. */
 static void check_matmul(int type, seer_pool *pool, int64_t n_in, int64_t n_out, int64_t n_rows, int path) {
     uint8_t *data = make_rows(type, n_in, n_out, 0);
@@ -239,6 +267,7 @@ int main(void) {
             for (int64_t n = 256; n <= 1024; n += 768)
                 for (int wm = 0; wm < 3; wm++)
                     for (int am = 0; am < 3; am++) check_dot16(type, level, n, wm, am);
+        for (int level = 0; level < SEER_SIMD_LEVELS; level++) check_dot16_rows(type, level, 1024);
         for (int p = 0; p < 3; p++) {
             check_matmul(type, pools[p], 512, 64, 1, SEER_MATMUL_AUTO);
             check_matmul(type, pools[p], 256, 48, 5, SEER_MATMUL_DOT);
