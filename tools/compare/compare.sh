@@ -8,7 +8,7 @@
 # Lanes (default: native, plus avx2; noamx where the CPU has AMX):
 #   native  seer as it runs here   vs llama.cpp built with GGML_NATIVE=ON
 #   noamx   SEER_AMX=0             vs llama.cpp built for this CPU without AMX
-#   avx2    SEER_SIMD=avx2         vs llama.cpp built GGML_NATIVE=OFF, AVX2/FMA/F16C only
+#   avx2    SEER_SIMD=avx2 (and OpenBLAS's AVX2 kernels) vs llama.cpp built GGML_NATIVE=OFF, AVX2/FMA/F16C only
 # Environment: COMPARE_DIR (~/.cache/seer/compare), BENCH_DIR (the synthetic
 # models, ~/.cache/seer/bench-models), COMPARE_MODELS, COMPARE_THREADS ("2 1"),
 # COMPARE_REPS (3), COMPARE_JOBS (make -j for llama.cpp, 2), LLAMA_CPP_SRC (use
@@ -74,8 +74,9 @@ build_lane() { # prints the bin folder
   echo "$b/bin"
 }
 
-lane_env() { # seer's setting for the lane
-  case $1 in native) echo "" ;; noamx) echo SEER_AMX=0 ;; avx2) echo SEER_SIMD=avx2 ;; esac
+lane_env() { # seer's setting for the lane (OpenBLAS, seer's sgemm, picks its kernels per CPU at load:
+  # Haswell's are its AVX2 ones, so the avx2 lane's encodes are AVX2 too)
+  case $1 in native) echo "" ;; noamx) echo SEER_AMX=0 ;; avx2) echo SEER_SIMD=avx2 OPENBLAS_CORETYPE=Haswell ;; esac
 }
 
 # ---- the synthetic models ----
