@@ -190,28 +190,34 @@ $(DEMO_TOOL): tools/demo-model/export_gguf.c $(LIBSEER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBSEER) $(LIBS)
 # The recipe: the first generator's model (the GGUF pair of commit
-# $(DEMO_INIT_REV)) continued in three stages, each replaying the learning rate
+# $(DEMO_INIT_REV)) continued in four stages, each replaying the learning rate
 # of every step of the time-budgeted run it comes from (the same steps on the
 # same data give the same weights): 1 and 2 (lr_schedule.txt, seed 1, then
 # lr_schedule_2.txt, seed 2) with the code of commit $(DEMO_STAGE12_REV) (the
-# 8x8 patch grid, the second generator as it was), 3 with the current code
-# (lr_schedule_3.txt, seed 3). DEMO_TRAIN_ARGS replaces stage 3's options
-# (e.g. --minutes 60 for a new time budget instead of the replay).
+# 8x8 patch grid, the second generator as it was), 3 (lr_schedule_3.txt, seed
+# 3) with the code of commit $(DEMO_STAGE3_REV), 4 with the current code
+# (lr_schedule_4.txt, seed 4: the word probe also names the matched object's
+# colour and shape). DEMO_TRAIN_ARGS replaces stage 4's options (e.g.
+# --minutes 60 for a new time budget instead of the replay).
 DEMO_INIT_REV := 49ddb3b
 DEMO_STAGE12_REV := 49cff61
-DEMO_TRAIN_ARGS ?= --lr-file tools/demo-model/lr_schedule_3.txt
+DEMO_STAGE3_REV := c48b548
+DEMO_TRAIN_ARGS ?= --lr-file tools/demo-model/lr_schedule_4.txt
 demo-model: $(DEMO_TOOL)
-	@mkdir -p $(DEMO_EXPORT)/init $(DEMO_EXPORT)/stage12-code
+	@mkdir -p $(DEMO_EXPORT)/init $(DEMO_EXPORT)/stage12-code $(DEMO_EXPORT)/stage3-code
 	git show $(DEMO_INIT_REV):assets/models/demo-llm.gguf > $(DEMO_EXPORT)/init/llm.gguf
 	git show $(DEMO_INIT_REV):assets/models/demo-mmproj.gguf > $(DEMO_EXPORT)/init/mmproj.gguf
 	git archive $(DEMO_STAGE12_REV) tools/demo-model | tar -x -C $(DEMO_EXPORT)/stage12-code
+	git archive $(DEMO_STAGE3_REV) tools/demo-model | tar -x -C $(DEMO_EXPORT)/stage3-code
 	$(DEMO_PYTHON) tools/demo-model/import_gguf.py $(DEMO_EXPORT)/init/llm.gguf $(DEMO_EXPORT)/init/mmproj.gguf $(DEMO_EXPORT)/init
 	$(DEMO_PYTHON) $(DEMO_EXPORT)/stage12-code/tools/demo-model/train.py --out $(DEMO_EXPORT)/stage1 --seed 1 \
 	  --init $(DEMO_EXPORT)/init/model.pt --eval-every 1000 --lr-file tools/demo-model/lr_schedule.txt
 	$(DEMO_PYTHON) $(DEMO_EXPORT)/stage12-code/tools/demo-model/train.py --out $(DEMO_EXPORT)/stage2 --seed 2 \
 	  --init $(DEMO_EXPORT)/stage1/model.pt --eval-every 1000 --lr-file tools/demo-model/lr_schedule_2.txt
-	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT) --seed 3 --init $(DEMO_EXPORT)/stage2/model.pt \
-	  --probe-warmup 100 --eval-every 500 $(DEMO_TRAIN_ARGS)
+	$(DEMO_PYTHON) $(DEMO_EXPORT)/stage3-code/tools/demo-model/train.py --out $(DEMO_EXPORT)/stage3 --seed 3 \
+	  --init $(DEMO_EXPORT)/stage2/model.pt --probe-warmup 100 --eval-every 500 --lr-file tools/demo-model/lr_schedule_3.txt
+	$(DEMO_PYTHON) tools/demo-model/train.py --out $(DEMO_EXPORT) --seed 4 --init $(DEMO_EXPORT)/stage3/model.pt \
+	  --probe-warmup 150 --eval-every 500 $(DEMO_TRAIN_ARGS)
 	$(DEMO_TOOL) $(DEMO_EXPORT) assets/models/demo-llm.gguf assets/models/demo-mmproj.gguf
 	$(DEMO_PYTHON) tools/demo-model/make_reference.py $(DEMO_EXPORT)/model.pt tests/demo tests/demo/reference
 # Accuracy through seer on 500 fresh questions from the training generator,

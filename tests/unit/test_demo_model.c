@@ -73,7 +73,7 @@ int main(void) {
     CHECK_MSG(seer_image_load(image_path, 0, &img, &err) == 0, "%s", err.msg);
     if (!vision || !img.rgb) TEST_MAIN_END();
     const seer_vision_hparams *hp = seer_vision_get_hparams(vision);
-    CHECK(hp->image_size == 64 && hp->patch_size == 16 && hp->projector == SEER_PROJ_MLP);
+    CHECK(hp->image_size == 64 && hp->patch_size == 8 && hp->projector == SEER_PROJ_MLP);
 
     /* 1. Preprocessing. The held-out images are an integer multiple of the
      * encoder size, where llama.cpp's bicubic reads source pixel (k*i, k*j)
