@@ -52,7 +52,8 @@ ask() {
 while IFS= read -r q; do ask "$q"; done <<< "$(printf '%s\n' "$readme" | sed -e 's/  */ /g')"
 for q in "How many shapes are there?" "Where is the pink cross?" "What colour is the star?" \
          "What colour is the circle?" "What color is the circle?"; do
-  ask "$q"
+  # once each, whether or not the README suggests it too
+  printf '%s\n' "$readme" | sed -e 's/  */ /g' | grep -qxF "$q" || ask "$q"
 done
 [ "$fail" = 0 ] && echo "$n questions answered right"
 exit $fail
