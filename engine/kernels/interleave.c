@@ -27,40 +27,88 @@ static void runs_back(uint8_t *dst, const uint8_t (*src)[SEER_ILV_ROWS][4], int 
     for (int g = 0; g < n_runs; g++) memcpy(dst + 4 * g, src[g][r], 4);
 }
 
-/* Super-block i of 16 Q4_K rows. */
-static void q4_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
-    block_q4_Kx16 *o = group;
+/* The fields Q4_K and Q5_K share (d, dmin, scales and mins, nibbles) of
+ * one super-block of 16 rows, given per row. */
+static void k4_fields_in(const uint16_t d[SEER_ILV_ROWS], const uint16_t dmin[SEER_ILV_ROWS],
+                         const uint8_t *const scales[SEER_ILV_ROWS], const uint8_t *const qs[SEER_ILV_ROWS],
+                         block_q4_Kx16 *o) {
     const uint8_t *chunk[4][SEER_ILV_ROWS];
     for (int r = 0; r < SEER_ILV_ROWS; r++) {
-        const block_q4_K *b = (const block_q4_K *)rows[r] + i;
         uint8_t sc[8], m[8];
-        seer_k4_unpack(b->scales, sc, m);
-        o->d[r] = b->d;
-        o->dmin[r] = b->dmin;
+        seer_k4_unpack(scales[r], sc, m);
+        o->d[r] = d[r];
+        o->dmin[r] = dmin[r];
         for (int s = 0; s < 8; s++) o->scales[s][r] = sc[s];
         for (int p = 0; p < 4; p++) {
             o->mins[p][r][0] = m[2 * p];
             o->mins[p][r][1] = m[2 * p + 1];
         }
-        for (int c = 0; c < 4; c++) chunk[c][r] = b->qs + 32 * c;
+        for (int c = 0; c < 4; c++) chunk[c][r] = qs[r] + 32 * c;
     }
     for (int c = 0; c < 4; c++) runs_in(o->qs[c], chunk[c], 8);
+}
+
+/* Row r of those fields back into a file block's scales and qs (d and
+ * dmin are plain copies). */
+static void k4_fields_back(const block_q4_Kx16 *x, int r, uint8_t scales[12], uint8_t qs[128]) {
+    uint8_t sc[8], m[8];
+    for (int s = 0; s < 8; s++) sc[s] = x->scales[s][r];
+    for (int p = 0; p < 4; p++) {
+        m[2 * p] = x->mins[p][r][0];
+        m[2 * p + 1] = x->mins[p][r][1];
+    }
+    k4_pack(sc, m, scales);
+    for (int c = 0; c < 4; c++) runs_back(qs + 32 * c, x->qs[c], r, 8);
+}
+
+/* Super-block i of 16 Q4_K rows. */
+static void q4_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    uint16_t d[SEER_ILV_ROWS], dmin[SEER_ILV_ROWS];
+    const uint8_t *scales[SEER_ILV_ROWS], *qs[SEER_ILV_ROWS];
+    for (int r = 0; r < SEER_ILV_ROWS; r++) {
+        const block_q4_K *b = (const block_q4_K *)rows[r] + i;
+        d[r] = b->d;
+        dmin[r] = b->dmin;
+        scales[r] = b->scales;
+        qs[r] = b->qs;
+    }
+    k4_fields_in(d, dmin, scales, qs, group);
 }
 
 static void q4_K_back(const void *group, int r, int sub, void *block) {
     (void)sub;
     const block_q4_Kx16 *x = group;
     block_q4_K *b = block;
-    uint8_t sc[8], m[8];
     b->d = x->d[r];
     b->dmin = x->dmin[r];
-    for (int s = 0; s < 8; s++) sc[s] = x->scales[s][r];
-    for (int p = 0; p < 4; p++) {
-        m[2 * p] = x->mins[p][r][0];
-        m[2 * p + 1] = x->mins[p][r][1];
+    k4_fields_back(x, r, b->scales, b->qs);
+}
+
+/* Super-block i of 16 Q5_K rows. */
+static void q5_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q5_Kx16 *o = group;
+    uint16_t d[SEER_ILV_ROWS], dmin[SEER_ILV_ROWS];
+    const uint8_t *scales[SEER_ILV_ROWS], *qs[SEER_ILV_ROWS], *qh[SEER_ILV_ROWS];
+    for (int r = 0; r < SEER_ILV_ROWS; r++) {
+        const block_q5_K *b = (const block_q5_K *)rows[r] + i;
+        d[r] = b->d;
+        dmin[r] = b->dmin;
+        scales[r] = b->scales;
+        qs[r] = b->qs;
+        qh[r] = b->qh;
     }
-    k4_pack(sc, m, b->scales);
-    for (int c = 0; c < 4; c++) runs_back(b->qs + 32 * c, x->qs[c], r, 8);
+    k4_fields_in(d, dmin, scales, qs, &o->low);
+    runs_in(o->qh, qh, 8);
+}
+
+static void q5_K_back(const void *group, int r, int sub, void *block) {
+    (void)sub;
+    const block_q5_Kx16 *x = group;
+    block_q5_K *b = block;
+    b->d = x->low.d[r];
+    b->dmin = x->low.dmin[r];
+    k4_fields_back(&x->low, r, b->scales, b->qs);
+    runs_back(b->qh, x->qh, r, 8);
 }
 
 /* Super-block i of 16 Q6_K rows. */
@@ -128,6 +176,7 @@ typedef struct ilv_layout {
 
 static const ilv_layout layouts[] = {
     {SEER_TYPE_Q4_K, QK_K, sizeof(block_q4_Kx16), q4_K_in, q4_K_back},
+    {SEER_TYPE_Q5_K, QK_K, sizeof(block_q5_Kx16), q5_K_in, q5_K_back},
     {SEER_TYPE_Q6_K, QK_K, sizeof(block_q6_Kx16), q6_K_in, q6_K_back},
     {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
 };

@@ -13,10 +13,12 @@ static inline __m256i dot_u8s8(__m256i u, __m256i s) {
 #include "kernels/vec_dot_x86.inc"
 
 DOT16_ROWS(dot16_rows_q4_K_avx2, dot16xn_q4_K_avx2)
+DOT16_ROWS(dot16_rows_q5_K_avx2, dot16xn_q5_K_avx2)
 DOT16_ROWS(dot16_rows_q6_K_avx2, dot16xn_q6_K_avx2)
 DOT16_ROWS(dot16_rows_q8_0_avx2, dot16xn_q8_0_avx2)
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx2(int type) {
     return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K_avx2
+           : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K_avx2
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_avx2
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_avx2
                                     : NULL;

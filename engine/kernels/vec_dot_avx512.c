@@ -124,17 +124,23 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
  * weight vector loaded and split into nibbles serves NR activation rows,
  * whose 4-byte runs VPDPBUSD takes as broadcast memory operands; each
  * row's float steps are exactly those of NR = 1, so a prompt's rows get
- * the numbers decode gives them. */
-static inline __attribute__((always_inline)) void dot16xn_q4_K_512(int64_t n, const void *w, const void *a,
-                                                                   size_t act_stride, const int NR, float *out) {
-    const block_q4_Kx16 *x = w;
-    const __m512i m4 = _mm512_set1_epi8(0x0F);
+ * the numbers decode gives them. Q5 (block_q5_Kx16): the same with each
+ * nibble's fifth bit added as 16 where qh has it (a byte mask test and a
+ * masked add per half); the high values then no longer fit in place and
+ * are shifted down first. */
+static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, const void *w, const void *a,
+                                                                    size_t act_stride, const int NR, const int Q5,
+                                                                    float *out) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
     __m512 acc[4], acc_mins[4];
     #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = acc_mins[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
-        stream_prefetch(&pf, Q4_KX16_HEAD_LINES);
+        const block_q4_Kx16 *x = Q5 ? &((const block_q5_Kx16 *)w)[i].low : (const block_q4_Kx16 *)w + i;
+        const uint8_t(*qh)[SEER_ILV_ROWS][4] = Q5 ? ((const block_q5_Kx16 *)w)[i].qh : NULL;
+        /* Q5's bits are the group's first lines */
+        stream_prefetch(&pf, Q4_KX16_HEAD_LINES + (Q5 ? (int)(sizeof ((block_q5_Kx16 *)0)->qh / 64) : 0));
         const block_q8_K *y[4];
         /* per row, the sums of the 8 sub-blocks' activations as 16-bit pairs (2c, 2c+1) */
         int32_t pair_sums[4][4];
@@ -156,8 +162,18 @@ static inline __attribute__((always_inline)) void dot16xn_q4_K_512(int64_t n, co
             #pragma GCC unroll 8
             for (int g = 0; g < 8; g++) {
                 stream_prefetch(&pf, 1);
-                __m512i q = _mm512_loadu_si512((const void *)x[i].qs[c][g][0]);
-                __m512i q_lo = _mm512_and_si512(q, m4), q_hi = _mm512_andnot_si512(m4, q);
+                __m512i q = _mm512_loadu_si512((const void *)x->qs[c][g][0]);
+                __m512i q_lo = _mm512_and_si512(q, m4), q_hi;
+                if (Q5) {
+                    __m512i bits = _mm512_loadu_si512((const void *)qh[g][0]);
+                    __mmask64 k_lo = _mm512_test_epi8_mask(bits, _mm512_set1_epi8((char)(1 << (2 * c))));
+                    __mmask64 k_hi = _mm512_test_epi8_mask(bits, _mm512_set1_epi8((char)(2 << (2 * c))));
+                    q_lo = _mm512_mask_add_epi8(q_lo, k_lo, q_lo, sixteen);
+                    q_hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
+                    q_hi = _mm512_mask_add_epi8(q_hi, k_hi, q_hi, sixteen);
+                } else {
+                    q_hi = _mm512_andnot_si512(m4, q);
+                }
                 #pragma GCC unroll 4
                 for (int r = 0; r < NR; r++) {
                     const uint8_t *qa = (const uint8_t *)y[r]->qs + 64 * c + 4 * g;
@@ -165,18 +181,19 @@ static inline __attribute__((always_inline)) void dot16xn_q4_K_512(int64_t n, co
                     hi[r] = _mm512_dpbusd_epi32(hi[r], q_hi, _mm512_set1_epi32((int)load_u32(qa + 32)));
                 }
             }
-            __m512i sc_lo = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x[i].scales[2 * c]));
-            __m512i sc_hi = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x[i].scales[2 * c + 1]));
-            __m512i mins = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)x[i].mins[c][0]));
+            __m512i sc_lo = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x->scales[2 * c]));
+            __m512i sc_hi = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x->scales[2 * c + 1]));
+            __m512i mins = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)x->mins[c][0]));
             #pragma GCC unroll 4
             for (int r = 0; r < NR; r++) {
+                __m512i h = Q5 ? hi[r] : _mm512_srai_epi32(hi[r], 4);
                 isum[r] = _mm512_add_epi32(isum[r], _mm512_add_epi32(_mm512_mullo_epi32(lo[r], sc_lo),
-                                                                     _mm512_mullo_epi32(_mm512_srai_epi32(hi[r], 4), sc_hi)));
+                                                                     _mm512_mullo_epi32(h, sc_hi)));
                 msum[r] = _mm512_add_epi32(msum[r], _mm512_madd_epi16(mins, _mm512_set1_epi32(pair_sums[r][c])));
             }
         }
-        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d));
-        __m512 dmin16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].dmin));
+        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x->d));
+        __m512 dmin16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x->dmin));
         #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
             __m512 yd = _mm512_set1_ps(y[r]->d);
@@ -188,7 +205,17 @@ static inline __attribute__((always_inline)) void dot16xn_q4_K_512(int64_t n, co
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, _mm512_sub_ps(acc[r], acc_mins[r]));
 }
 
+static inline __attribute__((always_inline)) void dot16xn_q4_K_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
+    dot16xn_q45_K_512(n, w, a, act_stride, NR, 0, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_q5_K_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
+    dot16xn_q45_K_512(n, w, a, act_stride, NR, 1, out);
+}
+
 DOT16_KERNELS(q4_K)
+DOT16_KERNELS(q5_K)
 
 /* Four runs of 4 weights of 16 Q6_K rows from 192 bytes at p (two ql
  * loads, one qh: q[h][g] of block_q6_Kx16), as unsigned value + 32: run t
@@ -323,12 +350,14 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t[SEER_TYPE_Q4_K] = dot_q4_K_512;
     t[SEER_TYPE_Q6_K] = dot_q6_K_512;
     t16[SEER_TYPE_Q4_K] = dot16_q4_K_512;
+    t16[SEER_TYPE_Q5_K] = dot16_q5_K_512;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
 }
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
     return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K_512
+           : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K_512
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_512
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
                                     : NULL;

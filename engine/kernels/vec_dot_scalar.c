@@ -264,31 +264,44 @@ static float dot_q8_K(int64_t n, const void *w, const void *a) {
     return sum;
 }
 
-/* Sixteen interleaved Q4_K rows (block_q4_Kx16) × Q8_K, row by row: the
- * same integer sums as dot_q4_K, the reference for the SIMD dot16 kernels. */
+/* Super-block x of 16 interleaved Q4_K rows, or Q5_K's with their fifth
+ * bits qh (NULL for Q4_K), × y, row by row, into acc and acc_mins: the
+ * same integer sums as dot_q4_K / dot_q5_K, the reference for the SIMD
+ * dot16 kernels. */
+static void k45_group_sums(const block_q4_Kx16 *x, const uint8_t (*qh)[SEER_ILV_ROWS][4], const block_q8_K *y,
+                           float acc[SEER_ILV_ROWS], float acc_mins[SEER_ILV_ROWS]) {
+    int sub_sums[8];
+    for (int s = 0; s < 8; s++) sub_sums[s] = y->bsums[2 * s] + y->bsums[2 * s + 1];
+    for (int r = 0; r < SEER_ILV_ROWS; r++) {
+        int isum = 0, msum = 0;
+        for (int c = 0; c < 4; c++) {
+            int lo = 0, hi = 0;
+            for (int k = 0; k < 32; k++) {
+                uint8_t q = x->qs[c][k / 4][r][k % 4], h = qh ? qh[k / 4][r][k % 4] : 0;
+                lo += ((q & 0xF) | ((h >> (2 * c)) & 1) << 4) * y->qs[64 * c + k];
+                hi += ((q >> 4) | ((h >> (2 * c + 1)) & 1) << 4) * y->qs[64 * c + 32 + k];
+            }
+            isum += lo * x->scales[2 * c][r] + hi * x->scales[2 * c + 1][r];
+            msum += x->mins[c][r][0] * sub_sums[2 * c] + x->mins[c][r][1] * sub_sums[2 * c + 1];
+        }
+        acc[r] += seer_fp16_to_f32(x->d[r]) * y->d * (float)isum;
+        acc_mins[r] += seer_fp16_to_f32(x->dmin[r]) * y->d * (float)msum;
+    }
+}
+
 static void dot16_q4_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
     const block_q4_Kx16 *x = w;
     const block_q8_K *y = a;
     float acc[SEER_ILV_ROWS] = {0}, acc_mins[SEER_ILV_ROWS] = {0};
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        int sub_sums[8];
-        for (int s = 0; s < 8; s++) sub_sums[s] = y[i].bsums[2 * s] + y[i].bsums[2 * s + 1];
-        for (int r = 0; r < SEER_ILV_ROWS; r++) {
-            int isum = 0, msum = 0;
-            for (int c = 0; c < 4; c++) {
-                int lo = 0, hi = 0;
-                for (int k = 0; k < 32; k++) {
-                    uint8_t q = x[i].qs[c][k / 4][r][k % 4];
-                    lo += (q & 0xF) * y[i].qs[64 * c + k];
-                    hi += (q >> 4) * y[i].qs[64 * c + 32 + k];
-                }
-                isum += lo * x[i].scales[2 * c][r] + hi * x[i].scales[2 * c + 1][r];
-                msum += x[i].mins[c][r][0] * sub_sums[2 * c] + x[i].mins[c][r][1] * sub_sums[2 * c + 1];
-            }
-            acc[r] += seer_fp16_to_f32(x[i].d[r]) * y[i].d * (float)isum;
-            acc_mins[r] += seer_fp16_to_f32(x[i].dmin[r]) * y[i].d * (float)msum;
-        }
-    }
+    for (int64_t i = 0; i < n / QK_K; i++) k45_group_sums(&x[i], NULL, &y[i], acc, acc_mins);
+    for (int r = 0; r < SEER_ILV_ROWS; r++) out[r] = acc[r] - acc_mins[r];
+}
+
+static void dot16_q5_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_q5_Kx16 *x = w;
+    const block_q8_K *y = a;
+    float acc[SEER_ILV_ROWS] = {0}, acc_mins[SEER_ILV_ROWS] = {0};
+    for (int64_t i = 0; i < n / QK_K; i++) k45_group_sums(&x[i].low, x[i].qh, &y[i], acc, acc_mins);
     for (int r = 0; r < SEER_ILV_ROWS; r++) out[r] = acc[r] - acc_mins[r];
 }
 
@@ -365,6 +378,7 @@ static void dot16_q8_0(int64_t n, const void *w, const void *a, float out[SEER_I
 
 void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
+    t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0;
     t[SEER_TYPE_F32] = dot_f32;
