@@ -25,15 +25,11 @@
  *   10.2-12.5, 4 KiB / 16 KiB 10.0-10.4, 3 KiB / 16 KiB 8.9-9.7, 1 KiB /
  *   12-16 KiB 8.4-10.8; the AVX-512 kernels in the same sitting: 256 B /
  *   2 KiB 10.9-11.3, 256 B / 8-16 KiB 5.0-7.1, 2 KiB / 16 KiB 6.9-8.0.
- *   Later (2026-11-27, one process alternating settings pass by pass over
- *   Qwen2.5-VL-3B-shaped groups, 1.97 GB, one thread): no software prefetch
- *   at all for the AVX-512 kernels (distance 0: the line being read) 23.4-25.3
- *   GB/s mean against 21.5-23.7 for 256 B / 2 KiB, the plain read 24-27;
- *   with Q5_K groups 20.8-21.4 against 20.5; any L2 distance of 4-16 KiB
- *   14-18. Zen 4's own prefetchers keep up with these kernels' stream, and
- *   software prefetches only add misses in flight; two threads through seer
- *   bench were even for Q4_K_M and 0-20% faster for Q5_K_M. So the AVX-512
- *   kernels on AMD prefetch nothing ahead.
+ *   No software prefetch at all for the AVX-512 kernels (2026-11-27) read
+ *   faster on one thread in a single process alternating the settings
+ *   (Qwen2.5-VL-shaped groups: 23.4-25.3 GB/s against 21.5-23.7) but lost
+ *   badly on two threads (seer bench, alternated with llama.cpp's 14.4-15.6
+ *   tok/s: 12.2-15.3 against 17.8-21.9 at 256 B / 2 KiB), so it stays.
  * Other CPUs get Intel's values. SEER_PREFETCH=L1,L2 fixes both
  * for every level (for measuring). */
 #include "kernels/prefetch.h"
@@ -48,7 +44,7 @@ static void choose(void) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
     if (__builtin_cpu_is("amd")) {
-        seer_prefetch_at[SEER_SIMD_AVX512] = (seer_prefetch_distances){0, 0};
+        seer_prefetch_at[SEER_SIMD_AVX512] = (seer_prefetch_distances){256, 2048};
         seer_prefetch_at[SEER_SIMD_AVX2] = (seer_prefetch_distances){2048, 16384};
     }
 #endif
