@@ -58,7 +58,7 @@ static void usage(FILE *out) {
             "  throughput, then the efficiencies relating the two.\n"
             "  --synth writes a random-weight model with a real layout; NAME is one of:");
     for (const char *const *n = seer_bench_synth_names(); *n; n++) fprintf(out, " %s", *n);
-    fputc('\n', out);
+    fprintf(out, "\n  (a Q4_K_M one's NAME-q5_k_m: the same model as a Q5_K_M file)\n");
 }
 
 static int fail_usage(const char *msg, const char *arg) { return app_usage_error("bench", msg, arg); }

@@ -11,7 +11,7 @@
 
 #include "seer/tensor.h"
 
-typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_F32 } quant_scheme;
+typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_Q5_K_M, QUANT_F32 } quant_scheme;
 typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_MINICPMV, VOCAB_LFM2,
                          VOCAB_TEKKEN } vocab_kind;
 
@@ -289,11 +289,14 @@ static int matrix_type(const llm_spec *s, const char *role, int layer) {
     case QUANT_F32: return SEER_TYPE_F32;
     case QUANT_Q8_0: return SEER_TYPE_Q8_0;
     case QUANT_Q4_K_M:
+    case QUANT_Q5_K_M: { /* the same rule, Q5_K where Q4_K_M has Q4_K */
+        const int base = s->quant == QUANT_Q5_K_M ? SEER_TYPE_Q5_K : SEER_TYPE_Q4_K;
         if (strcmp(role, "output") == 0) return SEER_TYPE_Q6_K;
-        if (strcmp(role, "token_embd") == 0) return s->tied ? SEER_TYPE_Q6_K : SEER_TYPE_Q4_K;
+        if (strcmp(role, "token_embd") == 0) return s->tied ? SEER_TYPE_Q6_K : base;
         if ((strcmp(role, "attn_v") == 0 || strcmp(role, "ffn_down") == 0) && more_bits(layer, s->n_layer))
             return SEER_TYPE_Q6_K;
-        return SEER_TYPE_Q4_K;
+        return base;
+    }
     }
     return SEER_TYPE_F32;
 }
@@ -450,7 +453,8 @@ static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
         goto done;
     }
     gguf_writer_set_u32(w, "general.quantization_version", 2);
-    gguf_writer_set_u32(w, "general.file_type", s->quant == QUANT_Q8_0 ? 7 : s->quant == QUANT_Q4_K_M ? 15 : 0);
+    const uint32_t file_type[] = {[QUANT_Q8_0] = 7, [QUANT_Q4_K_M] = 15, [QUANT_Q5_K_M] = 17, [QUANT_F32] = 0};
+    gguf_writer_set_u32(w, "general.file_type", file_type[s->quant]);
     llm_tensors(sw, w, s);
     rc = gguf_writer_write(w, path, err);
 done:
@@ -700,10 +704,30 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
     return rc;
 }
 
+/* The layout called `name`: one of MODELS, or a Q4_K_M one's name + Q5_SUFFIX
+ * (the same model as a Q5_K_M file, the other common download), written
+ * into *spec. */
+#define Q5_SUFFIX "-q5_k_m"
+static bool find_model(const char *name, model_spec *spec) {
+    if (!name) return false;
+    const size_t len = strlen(name), suffix = strlen(Q5_SUFFIX);
+    const bool q5 = len > suffix && strcmp(name + len - suffix, Q5_SUFFIX) == 0;
+    for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++) {
+        const model_spec *m = &MODELS[i];
+        if (q5 ? strlen(m->name) == len - suffix && strncmp(m->name, name, len - suffix) == 0 && m->llm.quant == QUANT_Q4_K_M
+               : strcmp(m->name, name) == 0) {
+            *spec = *m;
+            spec->name = name;
+            if (q5) spec->llm.quant = QUANT_Q5_K_M;
+            return true;
+        }
+    }
+    return false;
+}
+
 int seer_bench_synth(const char *name, const char *dir, seer_error *err) {
-    const model_spec *m = NULL;
-    for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++)
-        if (name && strcmp(MODELS[i].name, name) == 0) m = &MODELS[i];
+    model_spec found;
+    const model_spec *m = find_model(name, &found) ? &found : NULL;
     if (!m) {
         char known[512] = "";
         for (const char *const *n = MODEL_NAMES; *n; n++)
