@@ -4,6 +4,7 @@
  * the same bytes, stays the fallback): Qwen2.5-VL's 128-token prompt on
  * one core 2.76-2.80 -> 2.63-2.70 s in one sitting (three pairs), within
  * the noise in another. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "kernels/gemm_q8_internal.h"
@@ -47,19 +48,28 @@ static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_part
     }
 }
 
-static void pack_group_q4_K(const block_q4_Kx16 *x, int64_t n_blocks, panel_parts pp) {
+/* From a Q4_Kx16 group, or a Q5_Kx16 one (q5: each nibble's fifth bit
+ * added as 16, so a block's 8 values still fit a byte lane's sum). */
+static void pack_group_q45_K(const void *x, bool q5, int64_t n_blocks, panel_parts pp) {
     const int R = SEER_Q8_PANEL_ROWS;
     for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
-        const block_q4_Kx16 *u = x + sb;
+        const block_q4_Kx16 *u = q5 ? &((const block_q5_Kx16 *)x)[sb].low : (const block_q4_Kx16 *)x + sb;
+        const uint8_t(*qh)[SEER_ILV_ROWS][4] = q5 ? ((const block_q5_Kx16 *)x)[sb].qh : NULL;
         float d[SEER_Q8_PANEL_ROWS], dmin[SEER_Q8_PANEL_ROWS];
         for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]), dmin[j] = seer_fp16_to_f32(u->dmin[j]);
         for (int c = 0; c < 4; c++) {
             const int64_t lo = 8 * sb + 2 * c, hi = lo + 1;
-            u8x64 acc_lo = {0}, acc_hi = {0}; /* 8 nibbles of at most 15 per lane */
+            u8x64 acc_lo = {0}, acc_hi = {0}; /* 8 values of at most 31 per lane */
             for (int g = 0; g < 8; g++) {
                 u8x64 v;
                 memcpy(&v, u->qs[c][g], 64);
-                const u8x64 l = v & 0xF, h = v >> 4;
+                u8x64 l = v & 0xF, h = v >> 4;
+                if (qh) {
+                    u8x64 bits;
+                    memcpy(&bits, qh[g], 64);
+                    l |= ((bits >> (2 * c)) & 1) << 4;
+                    h |= ((bits >> (2 * c + 1)) & 1) << 4;
+                }
                 memcpy(pp.q + 512 * lo + 64 * g, &l, 64);
                 memcpy(pp.q + 512 * hi + 64 * g, &h, 64);
                 acc_lo += l;
@@ -117,7 +127,8 @@ static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_par
 bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *panel) {
     if (type == SEER_TYPE_Q8_0) pack_group_q8_0(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q6_K) pack_group_q6_K(group, n_blocks, seer_halves_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q4_K) pack_group_q4_K(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q4_K) pack_group_q45_K(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q5_K) pack_group_q45_K(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else return false;
     return true;
 }

@@ -273,6 +273,7 @@ int main(void) {
             check_matmul(type, pools[p], 512, 64, 1, SEER_MATMUL_AUTO);
             check_matmul(type, pools[p], 256, 48, 5, SEER_MATMUL_DOT);
             check_matmul(type, pools[p], 512, 32, 40, SEER_MATMUL_AUTO);      /* int8 GEMM where it applies */
+            check_matmul(type, pools[p], 512, 32, 40, SEER_MATMUL_GEMM);      /* the int8 GEMM's panels cut from groups */
             check_matmul(type, pools[p], 256, 32, 20, SEER_MATMUL_GEMM_F32); /* dequantize + sgemm */
         }
         seer_simd_force_scalar(true);
