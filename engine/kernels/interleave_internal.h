@@ -105,9 +105,10 @@ typedef void (*seer_vec_dot16_rows_fn)(int64_t n, const void *group, const void 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type);
 /* The same at a given level (NULL for a level this CPU lacks). */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type);
-/* The AVX2 and AVX-512 builds' kernels (NULL where they have none). */
+/* The AVX2, AVX-512 and NEON builds' kernels (NULL where they have none). */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx2(int type);
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type);
+seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type);
 
 /* Bytes of one group of 16 rows of n_in weights of `type`, or 0 when such
  * rows have no interleaved layout (their type has none, or n_in is not a

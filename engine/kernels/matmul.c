@@ -555,7 +555,9 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * once serve four activation rows and the scales apply once per
      * super-block (Qwen2.5-VL's 2048 × 2048 Q4_K at 128 rows on one Zen 4
      * core: int8 GEMM 11.7-11.9 ms, this 4.1-4.8 ms; at AVX2, against
-     * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). */
+     * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). On aarch64 the NEON
+     * several-row kernels (SDOT) take prompts the same way instead of
+     * dequantize + sgemm. */
     if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready()))
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128

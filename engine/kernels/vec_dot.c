@@ -97,8 +97,12 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type) {
     const dispatch *d = get_tables();
     if (!in_tables(d, level, type)) return NULL;
     seer_vec_dot16_rows_fn f = NULL;
+#if defined(__aarch64__)
+    if (level >= SEER_SIMD_NEON) f = seer_vec_dot16_rows_neon(type);
+#else
     if (level >= SEER_SIMD_AVX512 && d->has_level[SEER_SIMD_AVX512]) f = seer_vec_dot16_rows_avx512(type);
     if (!f && level >= SEER_SIMD_AVX2 && d->has_level[SEER_SIMD_AVX2]) f = seer_vec_dot16_rows_avx2(type);
+#endif
     return f;
 }
 

@@ -109,11 +109,7 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
 
 /* The one-row kernel (decode) and the several-row one of a type's
  * dot16xn_TYPE_512 (DOT16_ROWS, vec_dot_x86.inc). */
-#define DOT16_KERNELS(t)                                                                                          \
-    static void dot16_##t##_512(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {              \
-        dot16xn_##t##_512(n, w, a, 0, 1, out);                                                                    \
-    }                                                                                                             \
-    DOT16_ROWS(dot16_rows_##t##_512, dot16xn_##t##_512)
+#define DOT16_KERNELS(t) DOT16_ONE_AND_ROWS(dot16_##t##_512, dot16_rows_##t##_512, dot16xn_##t##_512)
 
 /* Sixteen interleaved Q4_K rows × NR rows of Q8_K activations (rows
  * act_stride bytes apart) with 512-bit vectors: one lane per weight row

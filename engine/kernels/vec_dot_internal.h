@@ -30,6 +30,27 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_d
 void seer_vec_dot_fill_neon(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
                             seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
 
+/* rows(n, w, a, act_stride, nr, out): a seer_vec_dot16_rows_fn calling
+ * the several-row kernel xn with nr (1..4) as a constant, so that its
+ * per-row registers stay registers (prompts without AMX; x86 and NEON). */
+#define DOT16_ROWS(rows, xn)                                                                                      \
+    static void rows(int64_t n, const void *w, const void *a, size_t act_stride, int nr, float *out) {            \
+        switch (nr) {                                                                                             \
+        case 4: xn(n, w, a, act_stride, 4, out); break;                                                           \
+        case 3: xn(n, w, a, act_stride, 3, out); break;                                                           \
+        case 2: xn(n, w, a, act_stride, 2, out); break;                                                           \
+        default: xn(n, w, a, act_stride, 1, out); break;                                                          \
+        }                                                                                                         \
+    }
+
+/* The one-row kernel one (decode, a seer_vec_dot16_fn) and the several-row
+ * kernel rows of the same several-row template xn. */
+#define DOT16_ONE_AND_ROWS(one, rows, xn)                                                                         \
+    static void one(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {                          \
+        xn(n, w, a, 0, 1, out);                                                                                   \
+    }                                                                                                             \
+    DOT16_ROWS(rows, xn)
+
 /* The kernel seer_vec_dot would use for `type` right now (honours
  * seer_simd_level); never NULL for a valid type. */
 seer_vec_dot_fn seer_vec_dot_get(int type);
