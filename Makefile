@@ -66,10 +66,12 @@ LIBS     := $(BLAS_LIBS) $(STB_LIBS) $(CURL_LIBS) -lpthread -lm
 # SIMD kernels: each file is built for its instruction set and chosen at run time.
 ifeq ($(ARCH),x86_64)
   AVX2_FLAGS   := -mavx2 -mfma -mf16c -mbmi2
+  AVXVNNI_FLAGS:= $(AVX2_FLAGS) -mavxvnni
   AVX512_FLAGS := $(AVX2_FLAGS) -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512vnni
   AMX_FLAGS    := $(AVX512_FLAGS) -mamx-tile -mamx-int8 -mamx-bf16
 else
   AVX2_FLAGS   :=
+  AVXVNNI_FLAGS:=
   AVX512_FLAGS :=
   AMX_FLAGS    :=
 endif
@@ -101,6 +103,9 @@ all: $(SEER)
 $(BUILD)/%_avx2.o: %_avx2.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AVX2_FLAGS) -c $< -o $@
+$(BUILD)/%_avxvnni.o: %_avxvnni.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(AVXVNNI_FLAGS) -c $< -o $@
 $(BUILD)/%_avx512.o: %_avx512.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AVX512_FLAGS) -c $< -o $@

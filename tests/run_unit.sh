@@ -4,15 +4,28 @@
 set -u
 dir=$1; shift
 fail=0 n_pass=0 n_fail=0
-for t in "$@"; do
-  name=$(basename "$t")
-  if out=$(${TEST_RUNNER:-} "$t" 2>&1); then
+run() { # NAME COMMAND...
+  local name=$1 out; shift
+  if out=$("$@" 2>&1); then
     echo "PASS $name"
     n_pass=$((n_pass + 1))
   else
     echo "FAIL $name"; echo "$out" | tail -20 | sed 's/^/    /'
     fail=1 n_fail=$((n_fail + 1))
   fi
+}
+for t in "$@"; do
+  # shellcheck disable=SC2086
+  run "$(basename "$t")" ${TEST_RUNNER:-} "$t"
 done
+# The AVX2 level has two builds, plain and VNNI (seer/cpu.h): the kernel
+# tests again with each, whichever this CPU picks by itself (on a CPU with
+# AVX-512 VNNI but no AVX-VNNI, =1 runs the VNNI code EVEX-encoded).
+if [ "$(uname -m)" = x86_64 ] && [ -z "${TEST_RUNNER:-}" ]; then
+  for t in "$@"; do
+    case $(basename "$t") in test_interleave | test_kernels_simd | test_simd_switch | test_decoder_kernels) ;; *) continue ;; esac
+    for v in 0 1; do run "$(basename "$t") (SEER_AVX2_VNNI=$v)" env SEER_AVX2_VNNI=$v "$t"; done
+  done
+fi
 echo "unit: $n_pass passed, $n_fail failed"
 exit $fail

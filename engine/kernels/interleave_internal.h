@@ -105,8 +105,8 @@ typedef void (*seer_vec_dot16_rows_fn)(int64_t n, const void *group, const void 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type);
 /* The same at a given level (NULL for a level this CPU lacks). */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type);
-/* The AVX2, AVX-512 and NEON builds' kernels (NULL where they have none). */
-seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx2(int type);
+/* The AVX-512 (512-bit) and NEON builds' kernels (NULL where they have
+ * none; the 256-bit x86 ones: vec_dot_internal.h). */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type);
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type);
 

@@ -34,7 +34,10 @@ static void build_tables(void) {
 #if defined(__aarch64__)
     static const fill_fn fill[SEER_SIMD_LEVELS] = {NULL, seer_vec_dot_fill_neon, NULL};
 #else
-    static const fill_fn fill[SEER_SIMD_LEVELS] = {NULL, seer_vec_dot_fill_avx2, seer_vec_dot_fill_avx512};
+    static const fill_fn avx2_builds[] = {[SEER_AVX2_PLAIN] = seer_x86_fill_avx2,
+                                          [SEER_AVX2_VNNI_VEX] = seer_x86_fill_avxvnni,
+                                          [SEER_AVX2_VNNI_EVEX] = seer_x86_fill_avx512};
+    const fill_fn fill[SEER_SIMD_LEVELS] = {NULL, avx2_builds[seer_cpu_avx2_build()], seer_vec_dot_fill_avx512};
 #endif
     seer_prefetch_choose(); /* before any kernel is handed out */
     for (int level = 0; level <= seer_simd_allowed(); level++) tables.has_level[level] = true;
@@ -101,7 +104,10 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type) {
     if (level >= SEER_SIMD_NEON) f = seer_vec_dot16_rows_neon(type);
 #else
     if (level >= SEER_SIMD_AVX512 && d->has_level[SEER_SIMD_AVX512]) f = seer_vec_dot16_rows_avx512(type);
-    if (!f && level >= SEER_SIMD_AVX2 && d->has_level[SEER_SIMD_AVX2]) f = seer_vec_dot16_rows_avx2(type);
+    static seer_vec_dot16_rows_fn (*const avx2_builds[])(int) = {[SEER_AVX2_PLAIN] = seer_x86_dot16_rows_avx2,
+                                                                [SEER_AVX2_VNNI_VEX] = seer_x86_dot16_rows_avxvnni,
+                                                                [SEER_AVX2_VNNI_EVEX] = seer_x86_dot16_rows_avx512};
+    if (!f && level >= SEER_SIMD_AVX2 && d->has_level[SEER_SIMD_AVX2]) f = avx2_builds[seer_cpu_avx2_build()](type);
 #endif
     return f;
 }

@@ -10,9 +10,9 @@
 
 #define KERNEL(name) name##_avx512
 #define PREFETCH_LEVEL SEER_SIMD_AVX512
-static inline __m256i dot_u8s8(__m256i u, __m256i s) {
-    return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
-}
+#define X86_VNNI 1
+static inline __m256i dot_u8s8_acc(__m256i acc, __m256i u, __m256i s) { return _mm256_dpbusd_epi32(acc, u, s); }
+static inline __m256i dot_u8s8(__m256i u, __m256i s) { return dot_u8s8_acc(_mm256_setzero_si256(), u, s); }
 #include "kernels/vec_dot_x86.inc"
 
 /* Q4_K × Q8_K with 512-bit vectors. A 32-byte chunk of nibbles holds two
@@ -340,9 +340,7 @@ DOT16_KERNELS(q8_0)
 
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                               seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
-    fill_avx512(t);
-    fill4_avx512(t4);
-    fill16_avx512(t16);
+    seer_x86_fill_avx512(t, t4, t16);
     t[SEER_TYPE_Q4_K] = dot_q4_K_512;
     t[SEER_TYPE_Q6_K] = dot_q6_K_512;
     t16[SEER_TYPE_Q4_K] = dot16_q4_K_512;
@@ -507,6 +505,14 @@ void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const
     seer_q8_panel2_avx512(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, nr, out0, out1);
 }
 bool seer_q8_panel_avx512_built(void) { return false; }
+void seer_x86_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
+                          seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
+    seer_vec_dot_fill_avx512(t, t4, t16);
+}
+seer_vec_dot16_rows_fn seer_x86_dot16_rows_avx512(int type) {
+    (void)type;
+    return NULL;
+}
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
     (void)type;
     return NULL;

@@ -22,8 +22,19 @@ typedef void (*seer_vec_dot4_fn)(int64_t n, const void *w, const void *a, size_t
 void seer_unpack_q6_K(const block_q6_K *b, int8_t q[256]);
 
 void seer_vec_dot_fill_scalar(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
-void seer_vec_dot_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
-                            seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
+/* The shared x86 kernels (vec_dot_x86.inc) of each build: plain AVX2,
+ * AVX2 with AVX-VNNI (VEX), and the AVX-512 build's 256-bit ones (EVEX
+ * VPDPBUSD: the AVX-VNNI build's code, run where only AVX-512 VNNI is). */
+void seer_x86_fill_avx2(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
+                        seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
+void seer_x86_fill_avxvnni(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
+                           seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
+void seer_x86_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
+                          seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
+seer_vec_dot16_rows_fn seer_x86_dot16_rows_avx2(int type);
+seer_vec_dot16_rows_fn seer_x86_dot16_rows_avxvnni(int type);
+seer_vec_dot16_rows_fn seer_x86_dot16_rows_avx512(int type);
+/* The AVX-512 level: the AVX-512 build's 256-bit kernels, then its 512-bit ones. */
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot4_fn table4[SEER_TYPE_COUNT],
                               seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
 /* aarch64's level 1 (NEON with dotprod, seer/cpu.h). */

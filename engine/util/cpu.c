@@ -12,6 +12,9 @@
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 /* The levels' names, and the SEER_SIMD values that choose them: x86-64's
  * two, or aarch64's one (NEON with dotprod); NULL past the last. */
@@ -26,6 +29,7 @@ static const char *const accepted[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512
 #endif
 
 static int cpu_best;        /* set once by init */
+static int avx2_build;      /* SEER_AVX2_* */
 static int env_level;       /* SEER_SIMD applied to cpu_best */
 static char env_problem[160];
 static atomic_int active = -1; /* what seer_simd_level returns; -1 until init */
@@ -48,6 +52,21 @@ static int detect_best(void) {
 #endif
 }
 
+#if defined(__x86_64__)
+/* AVX-VNNI: CPUID leaf 7 sub-leaf 1, EAX bit 4 (its VEX encodings need
+ * nothing from the OS beyond AVX's registers, which AVX2 implies). */
+static bool has_avx_vnni(void) {
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 4));
+}
+
+static int detect_avx2_build(int best, const char *env) {
+    if (best < SEER_SIMD_AVX2 || (env && strcmp(env, "0") == 0)) return SEER_AVX2_PLAIN;
+    if (has_avx_vnni()) return SEER_AVX2_VNNI_VEX;
+    return env && strcmp(env, "1") == 0 && best >= SEER_SIMD_AVX512 ? SEER_AVX2_VNNI_EVEX : SEER_AVX2_PLAIN;
+}
+#endif
+
 int seer_simd_parse(const char *value, int best) {
     if (!value || !*value) return best;
     for (int level = 0; level < SEER_SIMD_LEVELS && accepted[level]; level++)
@@ -57,6 +76,9 @@ int seer_simd_parse(const char *value, int best) {
 
 static void init(void) {
     cpu_best = detect_best();
+#if defined(__x86_64__)
+    avx2_build = detect_avx2_build(cpu_best, getenv("SEER_AVX2_VNNI"));
+#endif
     const char *value = getenv("SEER_SIMD");
     env_level = seer_simd_parse(value, cpu_best);
     if (env_level < 0) {
@@ -97,7 +119,15 @@ void seer_simd_set_level(int level) {
 
 void seer_simd_force_scalar(bool on) { seer_simd_set_level(on ? SEER_SIMD_SCALAR : -1); }
 
+int seer_cpu_avx2_build(void) {
+    pthread_once(&init_once, init);
+    return avx2_build;
+}
+
 const char *seer_simd_level_name(int level) {
+#if defined(__x86_64__)
+    if (level == SEER_SIMD_AVX2 && seer_cpu_avx2_build() != SEER_AVX2_PLAIN) return "avx2-vnni";
+#endif
     return level >= 0 && level < SEER_SIMD_LEVELS && level_names[level] ? level_names[level] : "unknown";
 }
 

@@ -28,8 +28,18 @@ int seer_simd_level(void);
 void seer_simd_set_level(int level);
 /* Shorthand for the override: scalar on, back to the normal choice off. */
 void seer_simd_force_scalar(bool on);
-/* "scalar", "avx2", "avx512-vnni" ("neon-dotprod" on aarch64; "unknown"
- * outside the range). */
+/* The AVX2 level's build: plain AVX2, or with VNNI's byte dot products.
+ * VNNI where the CPU has AVX-VNNI (VEX: Intel since Alder Lake, AMD Zen 5);
+ * SEER_AVX2_VNNI=0 keeps the plain AVX2 kernels (llama.cpp's AVX2-only
+ * build's peer), SEER_AVX2_VNNI=1 asks for the VNNI ones on a CPU with
+ * AVX-512 VNNI but no AVX-VNNI too, where they run EVEX-encoded (the
+ * AVX-512 build's 256-bit kernels, the same source): how hosts without
+ * AVX-VNNI test them. */
+enum { SEER_AVX2_PLAIN = 0, SEER_AVX2_VNNI_VEX = 1, SEER_AVX2_VNNI_EVEX = 2 };
+int seer_cpu_avx2_build(void);
+
+/* "scalar", "avx2" (or "avx2-vnni"), "avx512-vnni" ("neon-dotprod" on
+ * aarch64; "unknown" outside the range). */
 const char *seer_simd_level_name(int level);
 
 /* Parses a SEER_SIMD value ("scalar", "avx2", "avx512"; "scalar", "neon" on

@@ -12,7 +12,13 @@ has() { [[ " $flags " == *" $1 "* ]]; }
 runs=()
 case $(uname -m) in
   x86_64)
-    has avx512_vnni && has avx512bw && has avx512vl && runs+=("SEER_SIMD=avx2")
+    # the AVX2 level's two builds (seer/cpu.h): plain, and VNNI (EVEX-encoded
+    # where the CPU has AVX-512 VNNI but no AVX-VNNI)
+    if has avx512_vnni && has avx512bw && has avx512vl; then
+      runs+=("SEER_SIMD=avx2 SEER_AVX2_VNNI=0" "SEER_SIMD=avx2 SEER_AVX2_VNNI=1")
+    elif has avx_vnni; then
+      runs+=("SEER_AVX2_VNNI=0")
+    fi
     runs+=("SEER_SIMD=scalar")
     has amx_int8 && runs+=("SEER_AMX=0") ;;
   aarch64) runs+=("SEER_SIMD=scalar") ;;
@@ -20,7 +26,8 @@ esac
 fail=0
 for setting in "${runs[@]}"; do
   echo "-- $setting"
-  out=$(env "$setting" "$bin" "$@" 2>&1); rc=$?
+  # shellcheck disable=SC2086
+  out=$(env $setting "$bin" "$@" 2>&1); rc=$?
   echo "$out" | grep -E '^FAIL|passed, ' | tail -20
   [ "$rc" = 0 ] || { echo "FAIL: conformance with $setting (exit $rc)"; fail=1; }
 done

@@ -3,8 +3,8 @@
 # image (LLaVA layout, F32) and a quantized Qwen2-VL text model, then a few
 # turns of one conversation through the session API, with and without random
 # cancels. Any invalid read/write, use of uninitialised memory or definite /
-# indirect leak fails. valgrind cannot decode AVX-512, so the runs use
-# SEER_SIMD=avx2. "Possibly lost" is not counted: glibc keeps the TLS of
+# indirect leak fails. valgrind cannot decode AVX-512 (nor AVX-VNNI), so the runs use
+# SEER_SIMD=avx2 SEER_AVX2_VNNI=0. "Possibly lost" is not counted: glibc keeps the TLS of
 # joined threads in its stack cache and OpenBLAS never joins its threads.
 # Skips when valgrind is absent or the binaries carry ASan (SANITIZE=1).
 set -u
@@ -20,7 +20,7 @@ img=assets/images/demo.png
 fail=0
 vg() {
   local name=$1; shift
-  if SEER_SIMD=avx2 valgrind -q --error-exitcode=9 --leak-check=full --show-leak-kinds=definite,indirect \
+  if SEER_SIMD=avx2 SEER_AVX2_VNNI=0 valgrind -q --error-exitcode=9 --leak-check=full --show-leak-kinds=definite,indirect \
        --errors-for-leak-kinds=definite,indirect --track-origins=yes "$@" >"$tmp/out" 2>"$tmp/err"; then
     echo "clean: $name"
   else

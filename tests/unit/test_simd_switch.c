@@ -4,6 +4,8 @@
  * dequantization), and seer_matmul on one and many rows agrees with the
  * scalar level. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "decoder/attention_kernels.h"
 #include "kernels/vec_dot_internal.h"
@@ -80,8 +82,24 @@ static void matmul(int type, const void *w, int64_t n_in, int64_t n_out, const f
     seer_matmul(NULL, &wt, x, rows, y, NULL);
 }
 
+/* The AVX2 level's build follows SEER_AVX2_VNNI (run_unit.sh runs this
+ * test with 0 and 1) and names itself. */
+static void check_avx2_build(void) {
+    const char *env = getenv("SEER_AVX2_VNNI");
+    int build = seer_cpu_avx2_build();
+#if defined(__x86_64__)
+    if (env && strcmp(env, "0") == 0) CHECK(build == SEER_AVX2_PLAIN);
+    if (env && strcmp(env, "1") == 0 && seer_cpu_simd_best() >= SEER_SIMD_AVX512) CHECK(build != SEER_AVX2_PLAIN);
+    CHECK(strcmp(seer_simd_level_name(SEER_SIMD_AVX2), build == SEER_AVX2_PLAIN ? "avx2" : "avx2-vnni") == 0);
+#else
+    (void)env;
+    CHECK(build == SEER_AVX2_PLAIN);
+#endif
+}
+
 int main(void) {
     check_parse();
+    check_avx2_build();
     const int top = seer_simd_allowed();
     CHECK(seer_simd_level() == top && top <= seer_cpu_simd_best());
     printf("levels: scalar..%s (CPU best %s)\n", seer_simd_level_name(top), seer_simd_level_name(seer_cpu_simd_best()));
