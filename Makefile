@@ -268,7 +268,7 @@ bench: bench-models
 	@tools/bench/run.sh ./$(SEER) $(BENCH_DIR) $(BENCH_MODELS)
 # Side by side with upstream llama.cpp (node-llama-cpp 3.22.1's bundle) built
 # for this machine into ~/.cache/seer/compare (never committed): the native
-# lane, then the emulated ones (COMPARE_LANES="native noamx avx2").
+# lane, then the emulated ones (COMPARE_LANES="native noamx avx2 avxvnni").
 compare: $(SEER)
 	@BENCH_DIR=$(BENCH_DIR) COMPARE_MODELS="$(BENCH_MODELS)" tools/compare/compare.sh ./$(SEER) $(COMPARE_LANES)
 

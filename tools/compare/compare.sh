@@ -8,7 +8,10 @@
 # Lanes (default: native, plus avx2; noamx where the CPU has AMX):
 #   native  seer as it runs here   vs llama.cpp built with GGML_NATIVE=ON
 #   noamx   SEER_AMX=0             vs llama.cpp built for this CPU without AMX
-#   avx2    SEER_SIMD=avx2 (and OpenBLAS's AVX2 kernels) vs llama.cpp built GGML_NATIVE=OFF, AVX2/FMA/F16C only
+#   avx2    SEER_SIMD=avx2 SEER_AVX2_VNNI=0 (and OpenBLAS's AVX2 kernels) vs llama.cpp built GGML_NATIVE=OFF,
+#           AVX2/FMA/F16C only
+#   avxvnni (where the CPU has AVX-VNNI: Intel since Alder Lake, Zen 5) SEER_SIMD=avx2, its VNNI build,
+#           vs llama.cpp built as for avx2 plus GGML_AVX_VNNI
 # Environment: COMPARE_DIR (~/.cache/seer/compare), BENCH_DIR (the synthetic
 # models, ~/.cache/seer/bench-models), COMPARE_MODELS, COMPARE_THREADS ("2 1"),
 # COMPARE_REPS (3), COMPARE_JOBS (make -j for llama.cpp, 2), LLAMA_CPP_SRC (use
@@ -17,7 +20,7 @@
 # COMPARE_BIN_NOAMX, COMPARE_BIN_AVX2 (a folder with llama-bench and
 # llama-mtmd-cli built that way already: no build for that lane).
 set -euo pipefail
-seer=$(realpath "${1:?usage: compare.sh SEER [native|noamx|avx2]...}")
+seer=$(realpath "${1:?usage: compare.sh SEER [native|noamx|avx2|avxvnni]...}")
 shift
 dir=${COMPARE_DIR:-$HOME/.cache/seer/compare}
 models_dir=${BENCH_DIR:-$HOME/.cache/seer/bench-models}
@@ -27,11 +30,13 @@ reps=${COMPARE_REPS:-3}
 jobs=${COMPARE_JOBS:-2}
 package=node-llama-cpp@3.22.1
 has_amx=$(grep -qw amx_int8 /proc/cpuinfo && echo 1 || echo 0)
+has_avx_vnni=$(grep -qw avx_vnni /proc/cpuinfo && echo 1 || echo 0)
 lanes=("$@")
 if [ ${#lanes[@]} -eq 0 ]; then
   lanes=(native)
   [ "$has_amx" = 1 ] && lanes+=(noamx)
   lanes+=(avx2)
+  [ "$has_avx_vnni" = 1 ] && lanes+=(avxvnni)
 fi
 mkdir -p "$dir" "$models_dir"
 log=$dir/compare.log
@@ -57,7 +62,9 @@ cmake_flags() {
       "-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" ;;
     avx2) echo "${common[@]} -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
       "-DGGML_BMI2=OFF -DGGML_AVX_VNNI=OFF -DGGML_AVX512=OFF" ;;
-    *) say "unknown lane '$1' (native, noamx or avx2)"; exit 2 ;;
+    avxvnni) echo "${common[@]} -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
+      "-DGGML_BMI2=OFF -DGGML_AVX_VNNI=ON -DGGML_AVX512=OFF" ;;
+    *) say "unknown lane '$1' (native, noamx, avx2 or avxvnni)"; exit 2 ;;
   esac
 }
 
@@ -76,7 +83,12 @@ build_lane() { # prints the bin folder
 
 lane_env() { # seer's setting for the lane (OpenBLAS, seer's sgemm, picks its kernels per CPU at load:
   # Haswell's are its AVX2 ones, so the avx2 lane's encodes are AVX2 too)
-  case $1 in native) echo "" ;; noamx) echo SEER_AMX=0 ;; avx2) echo SEER_SIMD=avx2 OPENBLAS_CORETYPE=Haswell ;; esac
+  case $1 in
+    native) echo "" ;;
+    noamx) echo SEER_AMX=0 ;;
+    avx2) echo SEER_SIMD=avx2 SEER_AVX2_VNNI=0 OPENBLAS_CORETYPE=Haswell ;;
+    avxvnni) echo SEER_SIMD=avx2 OPENBLAS_CORETYPE=Haswell ;;
+  esac
 }
 
 # ---- the synthetic models ----
@@ -120,6 +132,9 @@ echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench 
 for lane in "${lanes[@]}"; do
   if [ "$lane" = noamx ] && [ "$has_amx" = 0 ]; then
     echo; echo "lane noamx: this CPU has no AMX, the native lane is that comparison"; continue
+  fi
+  if [ "$lane" = avxvnni ] && [ "$has_avx_vnni" = 0 ]; then
+    echo; echo "lane avxvnni: this CPU has no AVX-VNNI (llama.cpp's build of it would not run)"; continue
   fi
   bin=$(build_lane "$lane")
   env_set=$(lane_env "$lane")
