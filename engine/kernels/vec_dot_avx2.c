@@ -35,6 +35,13 @@ static inline __m256i dot_u8s8(__m256i u, __m256i s) {
 static inline __m256i dot_u8s8_acc(__m256i acc, __m256i u, __m256i s) { return _mm256_add_epi32(acc, dot_u8s8(u, s)); }
 #endif
 #include "kernels/vec_dot_x86.inc"
+#elif defined(SEER_AVXVNNI_BUILD) && defined(__x86_64__)
+/* A compiler without AVX-VNNI: its place is taken by the plain AVX2 build. */
+void KERNEL(seer_x86_fill)(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
+                           seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
+    seer_x86_fill_avx2(t, t4, t16);
+}
+seer_vec_dot16_rows_fn KERNEL(seer_x86_dot16_rows)(int type) { return seer_x86_dot16_rows_avx2(type); }
 #else
 void KERNEL(seer_x86_fill)(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                            seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
