@@ -116,7 +116,7 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K(int64_t n, const
                 #pragma GCC unroll 2
                 for (int g = 0; g < 8; g += 4) {
                     int8x16_t vlo[4], vhi[4];
-                    #pragma GCC unroll 8
+                    #pragma GCC unroll 4
                     for (int k = 0; k < 4; k++)
                         vlo[k] = q45_K_nibbles(x->qs[c][g + k][4 * q], qh ? qh[g + k][4 * q] : NULL, c, &vhi[k]);
                     #pragma GCC unroll 4
@@ -187,7 +187,7 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const 
             for (int h = 0; h < 2; h++)
                 for (int half = 0; half < 2; half++) {
                     int8x16_t v[4][4]; /* [t][k]: weights of bytes j = 4 half + k */
-                    #pragma GCC unroll 8
+                    #pragma GCC unroll 4
                     for (int k = 0; k < 4; k++) {
                         const uint8_t(*b)[SEER_ILV_ROWS][4] = x[i].q[h][4 * half + k];
                         const uint8x16_t ql0 = vld1q_u8(b[0][4 * q]), ql1 = vld1q_u8(b[1][4 * q]);
