@@ -19,12 +19,16 @@ for t in "$@"; do
   run "$(basename "$t")" ${TEST_RUNNER:-} "$t"
 done
 # The AVX2 level has two builds, plain and VNNI (seer/cpu.h): the kernel
-# tests again with each, whichever this CPU picks by itself (on a CPU with
-# AVX-512 VNNI but no AVX-VNNI, =1 runs the VNNI code EVEX-encoded).
+# tests again with each, whichever this CPU picks by itself (=1 is the VEX
+# code on a CPU with AVX-VNNI; on a CPU with AVX-512 VNNI but no AVX-VNNI it
+# runs EVEX-encoded). A CPU with both runs the EVEX encoding too (=evex).
 if [ "$(uname -m)" = x86_64 ] && [ -z "${TEST_RUNNER:-}" ]; then
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo) "
+  builds="0 1"
+  [[ $flags == *" avx_vnni "* && $flags == *" avx512_vnni "* ]] && builds="0 1 evex"
   for t in "$@"; do
     case $(basename "$t") in test_interleave | test_kernels_simd | test_simd_switch | test_decoder_kernels) ;; *) continue ;; esac
-    for v in 0 1; do run "$(basename "$t") (SEER_AVX2_VNNI=$v)" env SEER_AVX2_VNNI=$v "$t"; done
+    for v in $builds; do run "$(basename "$t") (SEER_AVX2_VNNI=$v)" env SEER_AVX2_VNNI=$v "$t"; done
   done
 fi
 echo "unit: $n_pass passed, $n_fail failed"

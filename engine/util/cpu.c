@@ -62,6 +62,9 @@ static bool has_avx_vnni(void) {
 
 static int detect_avx2_build(int best, const char *env) {
     if (best < SEER_SIMD_AVX2 || (env && strcmp(env, "0") == 0)) return SEER_AVX2_PLAIN;
+    /* "evex" runs the AVX-512 build's 256-bit kernels even where the CPU has
+     * AVX-VNNI, so a host with both tests both encodings */
+    if (env && strcmp(env, "evex") == 0 && best >= SEER_SIMD_AVX512) return SEER_AVX2_VNNI_EVEX;
     if (has_avx_vnni()) return SEER_AVX2_VNNI_VEX;
     return env && strcmp(env, "1") == 0 && best >= SEER_SIMD_AVX512 ? SEER_AVX2_VNNI_EVEX : SEER_AVX2_PLAIN;
 }

@@ -34,7 +34,8 @@ void seer_simd_force_scalar(bool on);
  * build's peer), SEER_AVX2_VNNI=1 asks for the VNNI ones on a CPU with
  * AVX-512 VNNI but no AVX-VNNI too, where they run EVEX-encoded (the
  * AVX-512 build's 256-bit kernels, the same source): how hosts without
- * AVX-VNNI test them. */
+ * AVX-VNNI test them. SEER_AVX2_VNNI=evex picks the EVEX ones on a CPU
+ * that has both (Zen 5, Sapphire Rapids), so such a host tests both. */
 enum { SEER_AVX2_PLAIN = 0, SEER_AVX2_VNNI_VEX = 1, SEER_AVX2_VNNI_EVEX = 2 };
 int seer_cpu_avx2_build(void);
 

@@ -43,16 +43,16 @@ static int feed_token(seer_ctx *ctx, int32_t tok, int32_t pos, seer_error *err) 
  * teacher: feed the reference tokens. Returns steps matched, or -1 after
  * recording a failure. */
 static int greedy(const case_data *cd, const seer_llm_info *info, seer_ctx *ctx, const float *first,
-                  int32_t next_pos, bool teacher, check_out *out) {
+                  int32_t next_pos, double margin_floor, bool teacher, check_out *out) {
     const int steps = cd->n_greedy < cd->n_predict ? cd->n_greedy : cd->n_predict;
     int matched = 0;
     for (int s = 0; s < steps; s++) {
         const int32_t mine = argmax(s == 0 ? first : seer_ctx_logits(ctx, 0), info->n_vocab);
         const int32_t ref = cd->greedy[s];
         if (mine != ref) {
-            if (cd->margin[s] >= cd->tol_margin) {
+            if (cd->margin[s] >= margin_floor) {
                 out_fail(out, "%sgreedy step %d: token %d != %d (reference margin %.3g >= %.3g)",
-                        teacher ? "teacher-forced " : "", s + 1, mine, ref, cd->margin[s], cd->tol_margin);
+                        teacher ? "teacher-forced " : "", s + 1, mine, ref, cd->margin[s], margin_floor);
                 return -1;
             }
             if (!teacher) return matched; /* tolerated: the comparison stops here */
@@ -67,6 +67,27 @@ static int greedy(const case_data *cd, const seer_llm_info *info, seer_ctx *ctx,
         }
     }
     return matched;
+}
+
+/* A greedy mismatch is a bug only where the reference's margin is wider than
+ * what this run's own logit error can close. That error is measured, not
+ * guessed: the RMS of seer's prefill logits minus the reference's (sigma).
+ * The difference of two logits then errs by about sqrt(2) sigma, and
+ * NOISE_SIGMAS of those cover it (a quantized pipeline's activations round to
+ * int8 differently for float-order changes far below 1e-6, so its margins
+ * move by 0.1-0.4 between two OpenBLAS kernel sets; exact F32 math leaves the
+ * case's own greedy_margin_threshold in force). The logits tolerance bounds
+ * sigma, so the floor cannot grow without bound. */
+#define NOISE_SIGMAS 4.0
+
+static double greedy_margin_floor(const case_data *cd, const float *logits) {
+    double sum = 0;
+    for (size_t i = 0; i < cd->n_logits; i++) {
+        const double d = (double)logits[i] - cd->logits[i];
+        sum += d * d;
+    }
+    const double from_noise = NOISE_SIGMAS * sqrt(2.0 * sum / (double)cd->n_logits);
+    return from_noise > cd->tol_margin ? from_noise : cd->tol_margin;
 }
 
 void check_logits_and_greedy(const case_data *cd, const seer_llm *llm, seer_ctx *ctx, int32_t next_pos,
@@ -89,12 +110,13 @@ void check_logits_and_greedy(const case_data *cd, const seer_llm *llm, seer_ctx 
     const int32_t pos = seer_ctx_next_pos(ctx);
     seer_ctx_mark(ctx); /* the teacher-forced pass starts here again (a hybrid model's conv state too) */
     const int steps = cd->n_greedy < cd->n_predict ? cd->n_greedy : cd->n_predict;
-    int matched = greedy(cd, info, ctx, first, next_pos, false, out);
+    const double floor = greedy_margin_floor(cd, first);
+    int matched = greedy(cd, info, ctx, first, next_pos, floor, false, out);
     if (matched >= 0) {
         out_add(out, ", greedy %d/%d", matched, steps);
         seer_ctx_truncate(ctx, used, pos);
-        int forced = greedy(cd, info, ctx, first, next_pos, true, out);
-        if (forced >= 0) out_add(out, ", forced %d/%d", forced, steps);
+        int forced = greedy(cd, info, ctx, first, next_pos, floor, true, out);
+        if (forced >= 0) out_add(out, ", forced %d/%d (margins >= %.2g checked)", forced, steps, floor);
     }
     free(first);
 }

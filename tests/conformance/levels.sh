@@ -1,35 +1,70 @@
 #!/usr/bin/env bash
 # The conformance cases again at every SIMD level below this CPU's best
-# (SEER_SIMD), and with the AMX kernels off (SEER_AMX=0) where the CPU has
-# AMX: each level's kernels must match the golden data, not only the ones
-# this machine would pick. `make test` runs the best level first.
+# (SEER_SIMD), with the AMX kernels off (SEER_AMX=0) where the CPU has AMX,
+# and each of those under several OpenBLAS kernel sets: the encoders' and
+# F32 prompts' products go through OpenBLAS, whose kernels (chosen from the
+# CPU, or forced by OPENBLAS_CORETYPE as some machines do) sum in other
+# orders. A case must pass under every choice, so a pass that depends on the
+# host shows on every host. `make test` runs the environment's own setting at
+# the best level first; this script runs every other combination.
 #   tests/conformance/levels.sh CONFORMANCE_BIN CASE_DIR...
 set -u
 bin=${1:?usage: levels.sh CONFORMANCE_BIN CASE_DIR...}
 shift
-flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+flags=$(grep -m1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null)
 has() { [[ " $flags " == *" $1 "* ]]; }
-runs=()
+
+# SIMD settings: "" is the CPU's best (what make test ran first).
+levels=("")
 case $(uname -m) in
   x86_64)
-    # the AVX2 level's two builds (seer/cpu.h): plain, and VNNI (EVEX-encoded
-    # where the CPU has AVX-512 VNNI but no AVX-VNNI)
-    if has avx512_vnni && has avx512bw && has avx512vl; then
-      runs+=("SEER_SIMD=avx2 SEER_AVX2_VNNI=0" "SEER_SIMD=avx2 SEER_AVX2_VNNI=1")
-    elif has avx_vnni; then
-      runs+=("SEER_AVX2_VNNI=0")
+    # the AVX2 level's two builds (seer/cpu.h): plain, and VNNI (VEX on a CPU
+    # with AVX-VNNI; EVEX where the CPU has only AVX-512 VNNI)
+    if has avx512_vnni && has avx512bw && has avx512vl || has avx_vnni; then
+      levels+=("SEER_SIMD=avx2 SEER_AVX2_VNNI=0" "SEER_SIMD=avx2 SEER_AVX2_VNNI=1")
+      # a CPU with both encodings runs the EVEX one too
+      has avx_vnni && has avx512_vnni && levels+=("SEER_SIMD=avx2 SEER_AVX2_VNNI=evex")
+    elif has avx2; then
+      levels+=("SEER_SIMD=avx2")
     fi
-    runs+=("SEER_SIMD=scalar")
-    has amx_int8 && runs+=("SEER_AMX=0") ;;
-  aarch64) runs+=("SEER_SIMD=scalar") ;;
+    levels+=("SEER_SIMD=scalar")
+    has amx_int8 && levels+=("SEER_AMX=0") ;;
+  aarch64) levels+=("SEER_SIMD=scalar") ;;
 esac
-fail=0
-for setting in "${runs[@]}"; do
-  echo "-- $setting"
-  # shellcheck disable=SC2086
-  out=$(env $setting "$bin" "$@" 2>&1); rc=$?
-  echo "$out" | grep -E '^FAIL|passed, ' | tail -20
-  [ "$rc" = 0 ] || { echo "FAIL: conformance with $setting (exit $rc)"; fail=1; }
+
+# OpenBLAS settings: its own choice (both variables unset), then the kernel
+# sets a machine may force: Haswell (AVX2, what some hosts set), SkylakeX
+# (AVX-512) and Prescott (SSE3) where the CPU runs them. "env" is the
+# environment as given, already run at the best level by make test.
+blas=("env" "self")
+if [ "$(uname -m)" = x86_64 ]; then
+  has avx2 && has fma && blas+=("Haswell")
+  has avx512f && has avx512bw && blas+=("SkylakeX")
+  blas+=("Prescott")
+fi
+blas_env() { # NAME -> the env(1) arguments for it
+  case $1 in
+    env) ;;
+    self) echo "-u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE" ;;
+    *) echo "-u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=$1" ;;
+  esac
+}
+
+fail=0 runs=0
+for level in "${levels[@]}"; do
+  for b in "${blas[@]}"; do
+    [ -z "$level" ] && [ "$b" = env ] && continue
+    # "env" equals one of the named choices when the environment forces it
+    [ "$b" = env ] && [ -n "${OPENBLAS_CORETYPE:-}" ] && continue
+    [ "$b" = env ] && [ -z "${OPENBLAS_CORETYPE:-}${OPENBLAS_L2_SIZE:-}" ] && continue
+    name="${level:-best level} | OpenBLAS $b"
+    # shellcheck disable=SC2046,SC2086
+    out=$(env $(blas_env "$b") $level "$bin" "$@" 2>&1); rc=$?
+    runs=$((runs + 1))
+    echo "-- $name: $(echo "$out" | grep -E 'passed, ' | tail -1)"
+    echo "$out" | grep -E '^FAIL' | head -20
+    [ "$rc" = 0 ] || { echo "FAIL: conformance with $name (exit $rc)"; fail=1; }
+  done
 done
-echo "conformance at the other levels (${runs[*]}): $([ $fail = 0 ] && echo all passed || echo FAILED)"
+echo "conformance at the other levels and OpenBLAS kernel sets ($runs runs): $([ $fail = 0 ] && echo all passed || echo FAILED)"
 exit $fail

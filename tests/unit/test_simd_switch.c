@@ -4,6 +4,8 @@
  * dequantization), and seer_matmul on one and many rows agrees with the
  * scalar level. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,14 +84,32 @@ static void matmul(int type, const void *w, int64_t n_in, int64_t n_out, const f
     seer_matmul(NULL, &wt, x, rows, y, NULL);
 }
 
+/* Whether /proc/cpuinfo lists this flag (what the kernel says the CPU has,
+ * read independently of seer's CPUID code). */
+static bool cpuinfo_has(const char *flag) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[8192];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "flags", 5) != 0) continue;
+        for (char *t = strtok(strchr(line, ':'), " :\n"); t && !found; t = strtok(NULL, " \n")) found = strcmp(t, flag) == 0;
+        break;
+    }
+    if (f) fclose(f);
+    return found;
+}
+
 /* The AVX2 level's build follows SEER_AVX2_VNNI (run_unit.sh runs this
- * test with 0 and 1) and names itself. */
+ * test with 0, 1 and, where the CPU has both encodings, evex) and names
+ * itself. On a CPU with AVX-VNNI, 1 is the VEX build on real hardware. */
 static void check_avx2_build(void) {
     const char *env = getenv("SEER_AVX2_VNNI");
     int build = seer_cpu_avx2_build();
 #if defined(__x86_64__)
     if (env && strcmp(env, "0") == 0) CHECK(build == SEER_AVX2_PLAIN);
     if (env && strcmp(env, "1") == 0 && seer_cpu_simd_best() >= SEER_SIMD_AVX512) CHECK(build != SEER_AVX2_PLAIN);
+    if (env && strcmp(env, "1") == 0 && cpuinfo_has("avx_vnni")) CHECK(build == SEER_AVX2_VNNI_VEX);
+    if (env && strcmp(env, "evex") == 0 && seer_cpu_simd_best() >= SEER_SIMD_AVX512) CHECK(build == SEER_AVX2_VNNI_EVEX);
     CHECK(strcmp(seer_simd_level_name(SEER_SIMD_AVX2), build == SEER_AVX2_PLAIN ? "avx2" : "avx2-vnni") == 0);
 #else
     (void)env;
