@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "hub_fetch.h"
 #include "seer/bench.h"
+#include "seer/blas.h"
 #include "seer/image.h"
 #include "seer/llm.h"
 #include "seer/mtmd.h"
@@ -422,6 +423,9 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
            "\"decode\": \"%s\", \"encode\": \"%s\"}, ",
            k.simd, k.amx_int8 ? "true" : "false", k.amx_bf16 ? "true" : "false", k.int8_gemm ? "true" : "false", k.prompt,
            k.decode, k.encode);
+    const seer_blas_info blas = seer_blas_describe();
+    printf("\"blas\": {\"core\": \"%s\", \"threads\": %d, \"vector_bits\": %d, \"cpu_vector_bits\": %d}, ", blas.core,
+           blas.threads, blas.vector_bits, blas.cpu_vector_bits);
     printf("\"threads\": %d, \"n_prompt\": %d, \"n_gen\": %d, \"reps\": %d, \"kv_type\": \"%s\", ", threads, o->n_prompt,
            o->n_gen, o->reps, seer_kv_type_name(o->kv_type));
     printf("\"load_ms\": %.1f, \"encode_ms\": %.1f, \"encode_ms_spread\": %.1f, \"image_tokens\": %d, "
@@ -449,6 +453,11 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
     seer_bench_kernels k = seer_bench_kernels_for(info->weight_type);
     printf("kernels      %s%s%s: prompt %s, decode %s, encode %s\n", k.simd, k.amx_int8 ? " + AMX-INT8" : "",
            k.amx_bf16 ? " + AMX-BF16" : "", k.prompt, k.decode, k.encode);
+    const seer_blas_info blas = seer_blas_describe();
+    printf("blas         OpenBLAS %s kernels (%d-bit; the CPU's vectors %d-bit), %d threads\n", blas.core,
+           blas.vector_bits, blas.cpu_vector_bits, blas.threads);
+    char warning[256];
+    if (seer_blas_narrower_warning(&blas, warning, sizeof warning)) fprintf(stderr, "seer: %s\n", warning);
     printf("machine      %.1f GB/s read (±%.1f) around each generation, %.1f GFLOP/s f32 GEMM (%d x %d x %d)\n",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
     printf("load         %.0f ms\n", r->load_ms);

@@ -9,6 +9,8 @@
 
 #include "commands.h"
 #include "hub_fetch.h"
+#include "seer/blas.h"
+#include "seer/cpu.h"
 #include "seer/gguf.h"
 #include "seer/sanitize.h"
 #include "seer/tensor.h"
@@ -314,6 +316,19 @@ static void list_all(const gguf_file *f) {
     }
 }
 
+/* The kernels this host runs such a file with: seer's SIMD level and
+ * OpenBLAS's kernel set, with a warning on stderr when OpenBLAS's are
+ * narrower than the CPU's vectors (OPENBLAS_CORETYPE set to an older CPU). */
+static void summarise_host(void) {
+    const seer_blas_info b = seer_blas_describe();
+    label("kernels here");
+    printf("seer %s, OpenBLAS %s", seer_simd_level_name(seer_simd_level()), b.core);
+    if (b.vector_bits) printf(" (%d-bit)", b.vector_bits);
+    printf(", %d BLAS thread%s\n", b.threads, b.threads == 1 ? "" : "s");
+    char warning[256];
+    if (seer_blas_narrower_warning(&b, warning, sizeof warning)) fprintf(stderr, "seer: %s\n", warning);
+}
+
 static const char *file_kind(const gguf_file *f, const char *arch) {
     if (arch && strcmp(arch, "clip") == 0) return "vision projector (mmproj)";
     if (f->n_tensors == 0) return "vocabulary only";
@@ -389,6 +404,7 @@ int cmd_info(int argc, char **argv) {
     else if (arch) summarise_llm(f, arch);
     summarise_tokenizer(f);
     summarise_tensors(f);
+    summarise_host();
     if (all) list_all(f);
     gguf_close(f);
     seer_hub_files_free(&hub);

@@ -44,6 +44,18 @@ all=$("$SEER" info --all "$good"); rc=$?
 grep -q '^  llama.block_count (u32) = 3$' <<<"$all" || err "--all key line"
 grep -q '^  token_embd.weight  F32  \[4, 2\]  32 bytes at ' <<<"$all" || err "--all tensor line"
 
+# The kernels this host runs it with, and a one-line warning on stderr when
+# OpenBLAS is made to run narrower kernels than the CPU's (Prescott: 128-bit
+# SSE3; every x86-64 CPU seer's AVX2 level runs on has 256-bit vectors).
+grep -q '^kernels here *seer [a-z0-9-]*, OpenBLAS [A-Za-z0-9_]*' <<<"$out" || err "kernels line: $out"
+if [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo; then
+  warn=$(OPENBLAS_CORETYPE=Prescott "$SEER" info "$good" 2>&1 >/dev/null)
+  [ "$(wc -l <<<"$warn")" = 1 ] && grep -q '^seer: warning: OpenBLAS runs its Prescott kernels (128-bit) on a CPU with' <<<"$warn" ||
+    err "no one-line warning for OpenBLAS's Prescott kernels: '$warn'"
+  warn=$(OPENBLAS_CORETYPE=Prescott "$SEER" info "$good" 2>/dev/null | grep '^kernels here')
+  grep -q 'OpenBLAS Prescott (128-bit)' <<<"$warn" || err "kernels line under Prescott: $warn"
+fi
+
 # A truncated copy: cut inside the tensor data.
 head -c $((size + pad + 16)) "$good" > "$tmp/trunc.gguf"
 out=$("$SEER" info "$tmp/trunc.gguf" 2>&1 >/dev/null); rc=$?
