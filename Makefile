@@ -97,7 +97,7 @@ TOOL_BIN   := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/tools/%)
 LIBSEER    := $(BUILD)/libseer.a
 SEER       := $(if $(filter 1,$(SANITIZE))$(CROSS),$(BUILD)/seer,seer)
 
-.PHONY: all deps test tests-build cross-arm64 unit conformance e2e run bench bench-models compare fuzz fuzz-build demo-model demo-eval embed-model search-demo clean
+.PHONY: all deps test tests-build cross-arm64 unit conformance e2e run install uninstall bench bench-models compare fuzz fuzz-build demo-model demo-eval embed-model search-demo clean
 all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
@@ -184,7 +184,25 @@ deps:
 	./setup
 
 run: $(SEER)
-	./$(SEER) -m assets/models/demo-llm.gguf --mmproj assets/models/demo-mmproj.gguf assets/images/demo.png
+	./$(SEER) --demo
+
+# `make install` puts the binary, the man page, the themes and the demo model
+# and picture where an installed seer finds them (PREFIX/share/seer, beside
+# PREFIX/bin: app/data_files.c, ui/tui.c); DESTDIR for staged installs.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SHARE   := $(DESTDIR)$(PREFIX)/share/seer
+INSTALLED_DATA := models/demo-llm.gguf models/demo-mmproj.gguf images/demo.png
+install: $(SEER)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(SHARE)/themes $(SHARE)/models $(SHARE)/images
+	install -m 755 $(SEER) $(DESTDIR)$(PREFIX)/bin/seer
+	install -m 644 docs/seer.1 $(DESTDIR)$(PREFIX)/share/man/man1/seer.1
+	install -m 644 themes/* $(SHARE)/themes/
+	for f in $(INSTALLED_DATA); do install -m 644 assets/$$f $(SHARE)/$$f || exit 1; done
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/seer $(DESTDIR)$(PREFIX)/share/man/man1/seer.1
+	rm -f $(addprefix $(SHARE)/themes/,$(notdir $(wildcard themes/*))) $(addprefix $(SHARE)/,$(INSTALLED_DATA))
+	-rmdir $(SHARE)/themes $(SHARE)/models $(SHARE)/images $(SHARE) 2>/dev/null
 
 # The bundled demo model (tools/demo-model): scene generator -> PyTorch training
 # -> GGUF through seer's own writer. Needs Debian's python3-torch.

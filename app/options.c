@@ -1,6 +1,8 @@
 /* Parsing the chat command line into app_options. */
 #include "options.h"
 
+#include "data_files.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@ void app_options_usage(FILE *out) {
             "timings go to stderr; on a terminal without a prompt the interactive UI starts.\n"
             "\n"
             "model and input:\n"
+            "      --demo              the bundled demo model and picture (no download needed)\n"
             "  -m, --model FILE        language model (GGUF)\n"
             "      --mmproj FILE       vision projector (GGUF) for images\n");
     app_hub_usage(out);
@@ -97,6 +100,20 @@ static int add_image(app_options *o, const char *path, char *err, size_t cap) {
     return 0;
 }
 
+/* --demo: the bundled demo model and, with no image given, its demo picture
+ * (found beside the binary, in the source tree or where make install put them). */
+static int use_demo_model(app_options *o, char *err, size_t cap) {
+    if (!app_data_file("models/demo-llm.gguf", o->demo_paths[0], sizeof o->demo_paths[0]) ||
+        !app_data_file("models/demo-mmproj.gguf", o->demo_paths[1], sizeof o->demo_paths[1]))
+        return fail(err, cap, "--demo: the demo model is not installed beside this seer (assets/models or "
+                              "share/seer/models)%s", "");
+    o->model_path = o->demo_paths[0];
+    o->mmproj_path = o->demo_paths[1];
+    if (o->n_images == 0 && app_data_file("images/demo.png", o->demo_paths[2], sizeof o->demo_paths[2]))
+        o->images[o->n_images++] = o->demo_paths[2];
+    return 0;
+}
+
 int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t cap) {
     memset(o, 0, sizeof *o);
     o->n_predict = -1;
@@ -126,6 +143,8 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
     } while (0)
         if (IS("-h") || IS("--help")) {
             o->help = true;
+        } else if (IS("--demo")) {
+            o->demo = true;
         } else if (IS("--raw")) {
             o->raw = true;
         } else if (IS("--json")) {
@@ -230,6 +249,9 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
     if (o->prompt && o->prompt_file) return fail(err, cap, "give either -p or -f, not both%s", "");
     const char *hub_problem = app_hub_args_problem(&o->hub);
     if (hub_problem) return fail(err, cap, "%s", hub_problem);
+    if (o->demo && (o->model_path || o->mmproj_path || o->hub.repo))
+        return fail(err, cap, "--demo brings its own model: drop -m, --mmproj and -hf%s", "");
+    if (o->demo && use_demo_model(o, err, cap) != 0) return -1;
     if (o->model_path && o->hub.repo) return fail(err, cap, "give either -m or -hf, not both%s", "");
     if (!o->model_path && !o->hub.repo)
         return fail(err, cap, "no model given: use -m MODEL.gguf or -hf USER/REPO[:QUANT]%s", "");

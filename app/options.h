@@ -42,6 +42,8 @@ typedef struct app_options {
     bool no_tui;                   /* --no-tui: never start the TUI */
     bool tui;                      /* decided by app_options_parse: start the TUI */
     bool help;                     /* --help */
+    bool demo;                     /* --demo: the bundled demo model and picture */
+    char demo_paths[3][4096];      /* where --demo found them: LLM, mmproj, picture */
     bool verbose;                  /* --verbose: load details on stderr */
 } app_options;
 
