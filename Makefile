@@ -193,9 +193,11 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SHARE   := $(DESTDIR)$(PREFIX)/share/seer
 INSTALLED_DATA := models/demo-llm.gguf models/demo-mmproj.gguf images/demo.png
-install: $(SEER)
+# INSTALL_BIN: another build of seer to install (the tests pass build-san/seer)
+INSTALL_BIN ?= $(SEER)
+install: $(INSTALL_BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(SHARE)/themes $(SHARE)/models $(SHARE)/images
-	install -m 755 $(SEER) $(DESTDIR)$(PREFIX)/bin/seer
+	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/seer
 	install -m 644 docs/seer.1 $(DESTDIR)$(PREFIX)/share/man/man1/seer.1
 	install -m 644 themes/* $(SHARE)/themes/
 	for f in $(INSTALLED_DATA); do install -m 644 assets/$$f $(SHARE)/$$f || exit 1; done

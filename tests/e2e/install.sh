@@ -11,7 +11,7 @@ fail=0
 err() { echo "FAIL: $*"; fail=1; }
 dest=$tmp/stage prefix=/opt/seer-test
 
-make -s -C "$root" install DESTDIR="$dest" PREFIX="$prefix" SEER="$(realpath --relative-to="$root" "$SEER")" >"$tmp/make.log" 2>&1 ||
+make -s -C "$root" install DESTDIR="$dest" PREFIX="$prefix" INSTALL_BIN="$SEER" >"$tmp/make.log" 2>&1 ||
   { echo "FAIL: make install: $(tail -3 "$tmp/make.log")"; exit 1; }
 bin=$dest$prefix/bin/seer
 for f in bin/seer share/man/man1/seer.1 share/seer/themes/dark.theme share/seer/models/demo-llm.gguf \
