@@ -60,6 +60,7 @@ static void usage(FILE *out) {
             "  --synth writes a random-weight model with a real layout; NAME is one of:");
     for (const char *const *n = seer_bench_synth_names(); *n; n++) fprintf(out, " %s", *n);
     fprintf(out, "\n  (a Q4_K_M one's NAME-q5_k_m: the same model as a Q5_K_M file)\n");
+    fprintf(out, "example: seer bench -m qwen2.5-vl-3b-q4_k_m.gguf --mmproj mmproj-f16.gguf --image photo.jpg -t 2\n");
 }
 
 static int fail_usage(const char *msg, const char *arg) { return app_usage_error("bench", msg, arg); }

@@ -75,6 +75,7 @@ static void usage(FILE *out) {
             "  --dump DIR           also write ids_I.txt, hidden_I.f32 (and pixels_I.f32: planes R, G, B)\n",
             EMBED_DEFAULT_IMAGE_TOKENS, EMBED_DEFAULT_BATCH);
     app_hub_usage(out);
+    fprintf(out, "example: seer embed -m emb-llm.gguf --mmproj emb-mmproj.gguf --role query -p \"a red car\" --image photos/\n");
 }
 
 static int usage_error(const char *msg, const char *arg) { return app_usage_error("embed", msg, arg); }

@@ -27,6 +27,7 @@ static void usage(FILE *out) {
                  "  -t, --threads N  worker threads (default: all cores)\n"
                  "  --image-preproc original|llamacpp  as the model's own processor (default) or llama.cpp\n"
                  "  --dump-pixels FILE  also write each encoder input as float32 planes R, G, B (h x w)\n");
+    fprintf(out, "example: seer encode --mmproj mmproj-f16.gguf --image photo.jpg -o photo.f32\n");
 }
 
 static int usage_error(const char *msg, const char *arg) { return app_usage_error("encode", msg, arg); }

@@ -51,6 +51,7 @@ static void usage(FILE *out) {
             "  --image-max-tokens N merged tokens per image at most (default: 768)\n"
             "  -t, --threads N      worker threads (default: all cores)\n",
             INDEX_DEFAULT_BATCH);
+    fprintf(out, "example: seer index ~/Pictures -o pictures.idx -m emb-llm.gguf --mmproj emb-mmproj.gguf\n");
 }
 
 static int usage_error(const char *msg, const char *arg) { return app_usage_error("index", msg, arg); }

@@ -23,6 +23,7 @@ static void usage(FILE *out) {
                  "       seer info -hf USER/REPO[:QUANT] [--hf-file PATH] [--offline] [--all]\n"
                  "  Summarises a GGUF model or mmproj file.\n"
                  "  --all   also list every metadata key and every tensor\n");
+    fprintf(out, "example: seer info qwen2.5-vl-3b-q4_k_m.gguf\n");
 }
 
 /* Prints text from the file, made terminal-safe. */

@@ -16,6 +16,7 @@ static void usage(FILE *out) {
                  "  TYPE: %s\n"
                  "  --force  overwrite OUT if it exists\n",
             seer_quantize_type_names());
+    fprintf(out, "example: seer quantize model-f16.gguf model-q4_k_m.gguf Q4_K_M\n");
 }
 
 /* One line rewritten in place on a terminal, a line per tensor elsewhere. */

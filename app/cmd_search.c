@@ -42,6 +42,7 @@ static void usage(FILE *out) {
             "  --thumbs auto|sixel|blocks|off  thumbnails on a terminal (default: auto)\n"
             "  -t, --threads N      worker threads (default: all cores)\n",
             SEARCH_DEFAULT_K);
+    fprintf(out, "example: seer search pictures.idx \"a dog on a beach\" -k 10\n");
 }
 
 static int usage_error(const char *msg, const char *arg) { return app_usage_error("search", msg, arg); }

@@ -18,6 +18,7 @@ static void usage(FILE *out) {
                  "  Prints the token ids of TEXT (or of FILE, '-' for standard input).\n"
                  "  --no-special  no BOS/EOS; special-token texts stay plain text\n"
                  "  --pieces      print each token as id<TAB>piece on its own line\n");
+    fprintf(out, "example: seer tokenize -m model.gguf -p \"Hello, world\" --pieces\n");
 }
 
 static int usage_error(const char *fmt, const char *arg) {

@@ -56,7 +56,8 @@ void app_options_usage(FILE *out) {
             "      --preview quadrant|sextant|halfblock  block glyphs of the preview without sixel\n"
             "                          (default quadrant; sextant needs a font with U+1FB00..1FB3B)\n"
             "      --no-tui            never start the interactive UI\n"
-            "  -h, --help              this help\n");
+            "  -h, --help              this help\n"
+            "example: seer -m model.gguf --mmproj mmproj.gguf --image photo.jpg -p \"What is in this picture?\"\n");
 }
 
 static int fail(char *err, size_t cap, const char *fmt, const char *arg) {

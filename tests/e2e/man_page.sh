@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # docs/seer.1 and the --help texts name the same long options: the chat
 # options against the page's OPTIONS section, each command's against its
-# "seer COMMAND" section. The page renders with man(1) without warnings.
+# "seer COMMAND" section; every --help has an example line. The page renders
+# with man(1) without warnings.
 set -u
 SEER=${SEER:?SEER must point at the seer binary}
 page=docs/seer.1
@@ -26,6 +27,12 @@ compare "seer" "$("$SEER" --help 2>&1 | long_opts)" "$(section '^\.SH OPTIONS' '
 for cmd in info tokenize encode embed index search quantize bench; do
   compare "seer $cmd" "$("$SEER" "$cmd" --help 2>&1 | long_opts)" \
     "$(section "^\\.SS \"seer $cmd\"" '^\.S[SH] ' | long_opts)"
+done
+
+# every --help ends with an example line
+for cmd in "" info tokenize encode embed index search quantize bench; do
+  # shellcheck disable=SC2086
+  "$SEER" $cmd --help 2>&1 | grep -q "^example: seer $cmd" || err "seer $cmd --help has no example line"
 done
 
 if command -v man >/dev/null 2>&1; then
