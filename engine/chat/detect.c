@@ -18,6 +18,11 @@ seer_chat_style seer_chat_detect(const char *t) {
     if (!t || !*t) return SEER_CHAT_UNKNOWN;
     /* SmolVLM/Idefics3 opens with <|im_start|> but is not ChatML: check it first. */
     if (has(t, "<end_of_utterance>")) return SEER_CHAT_SMOLVLM;
+    /* Gemma 4's turns open with <|turn> (Gemma 3's with <start_of_turn>) */
+    if (has(t, "<|turn>")) return SEER_CHAT_GEMMA4;
+    /* Qwen3.5 / 3.6: vision, and a thinking switch that closes an empty thought */
+    if (has(t, "<|vision_start|>") && has(t, "enable_thinking") && has(t, "<think>\\n\\n</think>\\n\\n"))
+        return SEER_CHAT_QWEN35;
     /* Qwen2/2.5-VL's template writes a default system prompt; Qwen3-VL's does
      * not, and its Thinking models' generation prompt is the assistant header
      * followed by <think> (a template that only mentions <think>, e.g. to
@@ -45,12 +50,14 @@ static const style_name NAMES[] = {
     {"llama3", SEER_CHAT_LLAMA3},   {"mistral", SEER_CHAT_MISTRAL},   {"gemma", SEER_CHAT_GEMMA},
     {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},   {"qwen3vl", SEER_CHAT_QWEN3VL},
     {"qwen3vl-thinking", SEER_CHAT_QWEN3VL_THINKING}, {"mistral-v7", SEER_CHAT_MISTRAL_V7},
+    {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},
     {"idefics3", SEER_CHAT_SMOLVLM}, {"llama-2", SEER_CHAT_LLAMA2},   {"llama-3", SEER_CHAT_LLAMA3},
     {"qwen3-vl", SEER_CHAT_QWEN3VL}, {"gemma3", SEER_CHAT_GEMMA},     {"gemma-3", SEER_CHAT_GEMMA},
     {"mistral-v7-tekken", SEER_CHAT_MISTRAL_V7}, {"mistral-small", SEER_CHAT_MISTRAL_V7},
+    {"qwen35", SEER_CHAT_QWEN35},   {"qwen3.6", SEER_CHAT_QWEN35},    {"gemma-4", SEER_CHAT_GEMMA4},
 };
 
 seer_chat_style seer_chat_from_name(const char *name) {

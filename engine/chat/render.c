@@ -66,6 +66,99 @@ static void render_chatml(out_str *o, const seer_chat_msg *msgs, int n, bool gen
     if (gen) put(o, think ? "<|im_start|>assistant\n<think>\n" : "<|im_start|>assistant\n", NULL);
 }
 
+/* Qwen3.5 / 3.6 (its Jinja, no tools): every turn trimmed; a reply is split
+ * at "</think>" into reasoning and answer, and keeps its reasoning only after
+ * the last user turn (an agent's steps), never in an earlier exchange. */
+static void render_qwen35(out_str *o, const seer_chat_msg *msgs, int n, bool gen, bool think) {
+    int start = 0, last_user = -1;
+    if (n > 0 && role_is(&msgs[0], "system")) {
+        put(o, "<|im_start|>system\n", NULL);
+        put_trimmed(o, content_of(&msgs[0]));
+        put(o, "<|im_end|>\n", NULL);
+        start = 1;
+    }
+    for (int i = start; i < n; i++)
+        if (role_is(&msgs[i], "user")) last_user = i;
+    for (int i = start; i < n; i++) {
+        const char *c = content_of(&msgs[i]);
+        if (!role_is(&msgs[i], "assistant")) {
+            put(o, "<|im_start|>", msgs[i].role ? msgs[i].role : "user", "\n", NULL);
+            put_trimmed(o, c);
+            put(o, "<|im_end|>\n", NULL);
+            continue;
+        }
+        /* content|trim, then reasoning = before the first "</think>" (rstrip
+         * "\n", after the last "<think>", lstrip "\n", trim) and answer =
+         * after the last "</think>" (lstrip "\n") */
+        size_t a = 0, b = strlen(c);
+        while (a < b && is_space(c[a])) a++;
+        while (b > a && is_space(c[b - 1])) b--;
+        const char *body = c + a, *end = c + b, *first_close = NULL, *answer = body;
+        for (const char *p = body; p + 8 <= end; p++)
+            if (memcmp(p, "</think>", 8) == 0) {
+                if (!first_close) first_close = p;
+                answer = p + 8;
+            }
+        put(o, "<|im_start|>assistant\n", NULL);
+        if (i > last_user) {
+            const char *r0 = body, *r1 = first_close ? first_close : body;
+            while (r1 > r0 && r1[-1] == '\n') r1--;
+            for (const char *p = r0; p + 7 <= r1; p++)
+                if (memcmp(p, "<think>", 7) == 0) r0 = p + 7;
+            while (r0 < r1 && is_space(*r0)) r0++;
+            while (r1 > r0 && is_space(r1[-1])) r1--;
+            put(o, "<think>\n", NULL);
+            put_n(o, r0, (size_t)(r1 - r0));
+            put(o, "\n</think>\n\n", NULL);
+        }
+        while (answer < end && *answer == '\n') answer++;
+        put_n(o, answer, (size_t)(end - answer));
+        put(o, "<|im_end|>\n", NULL);
+    }
+    if (gen) put(o, "<|im_start|>assistant\n", think ? "<think>\n" : "<think>\n\n</think>\n\n", NULL);
+}
+
+/* Gemma 4's strip_thinking: every "<|channel>…<channel|>" span removed, then trimmed. */
+static void put_without_thoughts(out_str *o, const char *c) {
+    out_str kept = {0};
+    put_n(&kept, "", 0);
+    for (const char *p = c;;) {
+        const char *close = strstr(p, "<channel|>");
+        size_t part = close ? (size_t)(close - p) : strlen(p);
+        const char *open = memmem(p, part, "<|channel>", 10);
+        put_n(&kept, p, open ? (size_t)(open - p) : part);
+        if (!close) break;
+        p = close + 10;
+    }
+    if (kept.failed) o->failed = true;
+    else put_trimmed(o, kept.s);
+    free(kept.s);
+}
+
+/* Gemma 4 (its Jinja, no tools): a system turn when there is a system
+ * prompt or thinking is on ("<|think|>" first); replies lose their thought
+ * channels; the generation prompt closes an empty thought when thinking is off. */
+static void render_gemma4(out_str *o, const seer_chat_msg *msgs, int n, bool gen, bool think) {
+    int start = 0;
+    bool system = n > 0 && role_is(&msgs[0], "system");
+    if (think || system) {
+        put(o, "<|turn>system\n", think ? "<|think|>\n" : "", NULL);
+        if (system) put_trimmed(o, content_of(&msgs[0]));
+        put(o, "<turn|>\n", NULL);
+        start = system;
+    }
+    for (int i = start; i < n; i++) {
+        bool model = role_is(&msgs[i], "assistant");
+        /* consecutive replies continue one model turn */
+        if (!(model && i > start && role_is(&msgs[i - 1], "assistant")))
+            put(o, "<|turn>", model ? "model" : (msgs[i].role ? msgs[i].role : "user"), "\n", NULL);
+        if (model) put_without_thoughts(o, content_of(&msgs[i]));
+        else put_trimmed(o, content_of(&msgs[i]));
+        put(o, "<turn|>\n", NULL);
+    }
+    if (gen) put(o, "<|turn>model\n", think ? "" : "<|channel>thought\n<channel|>", NULL);
+}
+
 /* LLaVA (HF llava-1.5 / 1.6-vicuna): "SYSTEM USER: text ASSISTANT: text ... ASSISTANT:". */
 static void render_vicuna(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
     for (int i = 0; i < n; i++) {
@@ -171,6 +264,11 @@ static void render_smolvlm(out_str *o, const seer_chat_msg *msgs, int n, bool ge
 
 char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs, bool add_generation_prompt,
                        seer_error *err) {
+    return seer_chat_render_thinking(s, msgs, n_msgs, add_generation_prompt, true, err);
+}
+
+char *seer_chat_render_thinking(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs, bool add_generation_prompt,
+                                bool thinking, seer_error *err) {
     if (n_msgs < 0 || (n_msgs > 0 && !msgs)) {
         seer_error_set(err, "chat: invalid message list");
         return NULL;
@@ -193,6 +291,8 @@ char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs,
     case SEER_CHAT_MISTRAL_V7: render_mistral_v7(&o, msgs, n_msgs); break;
     case SEER_CHAT_GEMMA: render_gemma(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_SMOLVLM: render_smolvlm(&o, msgs, n_msgs, add_generation_prompt); break;
+    case SEER_CHAT_QWEN35: render_qwen35(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
+    case SEER_CHAT_GEMMA4: render_gemma4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     default:
         free(o.s);
         seer_error_set(err, "chat: unknown template style %d", (int)s);
