@@ -92,7 +92,11 @@ static void handle_event(tui *t, seer_event *ev) {
         t->exit_code = 1;
         log_event(t, "load_failed %s", t->load_error);
         break;
+    case SEER_EV_ENCODE_PROGRESS:
+        t->encode_fraction = ev->fraction;
+        break;
     case SEER_EV_IMAGE_ENCODED: {
+        t->encode_fraction = 0;
         for (int i = 0; i < t->n_images; i++)
             if (t->images[i].request == ev->request) {
                 t->images[i].encoded = true;
@@ -177,6 +181,7 @@ static void handle_event(tui *t, seer_event *ev) {
         t->n_predict = ev->n_predict;
         break;
     case SEER_EV_ERROR:
+        t->encode_fraction = 0;
         tui_note(t, TR_ERROR, "%s", ev->text ? ev->text : "error");
         log_event(t, "error %s", ev->text ? ev->text : "");
         /* An image that failed leaves the preview list. */

@@ -46,6 +46,7 @@ typedef struct tui {
     char load_error[SEER_ERR_MAX];
     float load_fraction;
     double load_mb, load_mb_total;
+    float encode_fraction;    /* of the image being encoded (SEER_EV_ENCODE_PROGRESS); 0: no report yet */
     seer_model_summary model;
     seer_sampling sampling;
     int n_predict;

@@ -106,9 +106,13 @@ void tui_draw_status(tui *t) {
     char quant[48]; /* the LLM's weight type, and the mmproj's beside it */
     snprintf(quant, sizeof quant, "%s%s%s", t->model.quant[0] ? t->model.quant : "-",
              t->model.vision_quant[0] ? " · mmproj " : "", t->model.vision_quant);
+    char state[32]; /* "encoding 42%" while a long encode reports its progress */
+    if (t->state == ST_ENCODING && t->encode_fraction > 0)
+        snprintf(state, sizeof state, "%s %d%%", state_name(t->state), (int)(t->encode_fraction * 100.0f));
+    else snprintf(state, sizeof state, "%s", state_name(t->state));
     snprintf(left, sizeof left, " %s │ %s │ %s │ %d thr │ temp %.2g k %d p %.2g min-p %.2g │ %s", name ? name : "",
              quant, t->model.arch[0] ? t->model.arch : "-", t->model.n_threads,
-             (double)s->temp, s->top_k, (double)s->top_p, (double)s->min_p, state_name(t->state));
+             (double)s->temp, s->top_k, (double)s->top_p, (double)s->min_p, state);
     free(name);
     if (t->notice[0] && seer_time_ms() < t->notice_until) snprintf(right, sizeof right, "%s ", t->notice);
     else if (!t->w_timings && t->ctx_size)

@@ -4,9 +4,11 @@
 
 #include "seer/mtmd.h"
 
-int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, const volatile int *cancel,
-                     seer_error *err) {
+static int encode_chunks(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, const volatile int *cancel,
+                         seer_error *err) {
     if (!p) return -1;
+    int n_todo = 0, n_done = 0; /* chunks to encode: each gets its share of the progress */
+    for (int i = 0; i < p->n_chunks; i++) n_todo += p->chunks[i].type == SEER_CHUNK_IMAGE && !p->chunks[i].embd;
     for (int i = 0; i < p->n_chunks; i++) {
         seer_chunk *c = &p->chunks[i];
         if (c->type != SEER_CHUNK_IMAGE || c->embd) continue;
@@ -34,6 +36,8 @@ int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, co
             return -1;
         }
         double t0 = seer_time_ms();
+        seer_vision_set_progress_span(vision, (float)n_done / (float)n_todo, 1.0f / (float)n_todo);
+        n_done++;
         if (seer_vision_encode(vision, pool, &c->pixels, embd, cancel, NULL, err) != 0) {
             free(embd);
             return -1;
@@ -44,4 +48,11 @@ int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, co
         seer_pixels_free(&c->pixels);
     }
     return 0;
+}
+
+int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, const volatile int *cancel,
+                     seer_error *err) {
+    const int rc = encode_chunks(vision, pool, p, cancel, err);
+    if (vision) seer_vision_set_progress_span(vision, 0, 1); /* a later lone encode reports over [0, 1] */
+    return rc;
 }

@@ -78,6 +78,10 @@ typedef struct vit_config {
 
 struct seer_vision {
     gguf_file *gguf;
+    /* encode progress (seer_vision_set_progress): fn(user, base + span * blocks done / blocks) */
+    seer_progress_fn progress_fn;
+    void *progress_user;
+    float progress_base, progress_span;
     seer_vision_hparams hp;
     vit_config cfg;
     int head_dim;

@@ -501,6 +501,18 @@ void seer_vision_free(seer_vision *v) {
 }
 
 const seer_vision_hparams *seer_vision_get_hparams(const seer_vision *v) { return v ? &v->hp : NULL; }
+
+void seer_vision_set_progress(seer_vision *v, seer_progress_fn fn, void *user) {
+    v->progress_fn = fn;
+    v->progress_user = user;
+    v->progress_base = 0;
+    v->progress_span = 1;
+}
+
+void seer_vision_set_progress_span(seer_vision *v, float base, float span) {
+    v->progress_base = base;
+    v->progress_span = span;
+}
 const gguf_file *seer_vision_gguf(const seer_vision *v) { return v ? v->gguf : NULL; }
 
 void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) {

@@ -242,6 +242,8 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         }
         run_block(v, pool, il, l, n_seq, full, n, &s, &fl);
         if (v->deepstack && vit_deepstack_after_block(v, pool, il, s.x, l, out[0], &fl, err) != 0) goto done;
+        if (v->progress_fn)
+            v->progress_fn(v->progress_user, v->progress_base + v->progress_span * (float)(il + 1) / (float)hp->n_layer);
     }
     if (cancel && *cancel) {
         seer_error_set(err, "cancelled");

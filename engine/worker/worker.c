@@ -130,12 +130,26 @@ static int on_token(void *ud, const seer_gen_token *t) {
     return 0;
 }
 
+/* The vision encoder's progress (seer_vision_set_progress) as events, one
+ * per percent: the status line shows how far a long encode is. */
+static void on_encode_progress(void *ud, float fraction) {
+    seer_worker *w = ud;
+    const int percent = (int)(fraction * 100.0f);
+    if (percent <= w->encode_percent) return;
+    w->encode_percent = percent;
+    seer_event ev = {.type = SEER_EV_ENCODE_PROGRESS, .fraction = fraction};
+    worker_emit(w, &ev);
+}
+
 static void run_request(seer_worker *w, worker_req *r) {
     seer_error err = {{0}};
     seer_session *s = w->session;
     switch (r->type) {
     case REQ_IMAGE: {
+        w->encode_percent = 0;
+        if (w->vision) seer_vision_set_progress(w->vision, on_encode_progress, w);
         int idx = seer_session_attach_image(s, r->text, &w->cancel_flag, &err);
+        if (w->vision) seer_vision_set_progress(w->vision, NULL, NULL);
         if (idx < 0) {
             emit_text(w, SEER_EV_ERROR, err.msg);
             break;

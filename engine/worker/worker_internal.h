@@ -44,6 +44,7 @@ struct seer_worker {
     uint64_t cur_request;
     double mb_llm, mb_total;
     float last_fraction;
+    int encode_percent;       /* the last SEER_EV_ENCODE_PROGRESS sent, in percent */
 };
 
 /* Queues an event (takes ownership of ev->text) and wakes the reader. */

@@ -155,4 +155,12 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
 int seer_vision_encode_batch(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
                              const volatile int *cancel, double *flops, seer_error *err);
 
+/* Progress of long encodes (a 4B model's image takes seconds): fn(user, f)
+ * after each encoder block, f rising to 1 over one encode, or over the span
+ * [base, base + span] that the caller set for it (seer_mtmd_encode shares
+ * [0, 1] among the chunks it encodes). fn NULL: no reports. */
+typedef void (*seer_progress_fn)(void *user, float fraction);
+void seer_vision_set_progress(seer_vision *v, seer_progress_fn fn, void *user);
+void seer_vision_set_progress_span(seer_vision *v, float base, float span);
+
 #endif

@@ -39,6 +39,7 @@ typedef enum seer_event_type {
     SEER_EV_CLEARED,           /* conversation reset done */
     SEER_EV_SETTINGS,          /* sampling/system applied: sampling, n_predict */
     SEER_EV_ERROR,             /* text: the error (the request failed; the worker goes on) */
+    SEER_EV_ENCODE_PROGRESS,   /* fraction: of the image being attached, after each encoder block */
 } seer_event_type;
 
 typedef struct seer_event {

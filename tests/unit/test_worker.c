@@ -1,6 +1,7 @@
 /* The engine thread on a tiny random-weight model: load progress and
  * loaded events, a turn streams prefill/token/done events through the pipe,
- * cancel stops within a token, images, clear, settings, errors. */
+ * cancel stops within a token, images (with the encoder's progress), clear,
+ * settings, errors. */
 #include <math.h>
 #include <poll.h>
 
@@ -86,7 +87,22 @@ static void test_turns(const char *llm, const char *proj) {
     for (int i = 0; i < 16 * 16 * 3; i++) fputc(i & 255, f);
     fclose(f);
     uint64_t id = seer_worker_attach_image(w, img_path);
-    CHECK(wait_for(w, SEER_EV_IMAGE_ENCODED, &ev, NULL, NULL));
+    /* The encoder's progress first: rising, up to 1, then the encoded event. */
+    int n_progress = 0;
+    float last = 0;
+    bool rising = true, encoded = false;
+    while (!encoded && next_event(w, &ev, 20000)) {
+        if (ev.type == SEER_EV_ENCODE_PROGRESS) {
+            rising &= ev.fraction > last && ev.fraction <= 1.0f;
+            last = ev.fraction;
+            n_progress++;
+        }
+        encoded = ev.type == SEER_EV_IMAGE_ENCODED;
+        if (!encoded) seer_event_clear(&ev);
+    }
+    CHECK(encoded);
+    CHECK_MSG(n_progress >= 1 && rising && last >= 0.999f, "encode progress: %d events, rising %d, last %.3f",
+              n_progress, rising, (double)last);
     CHECK(ev.request == id && ev.n_tokens > 0 && ev.image_w == 16 && ev.text && strcmp(ev.text, img_path) == 0);
     int image_tokens = ev.n_tokens;
     seer_event_clear(&ev);
