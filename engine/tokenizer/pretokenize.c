@@ -11,6 +11,7 @@
 #define WS SEER_UCAT_WHITESPACE
 #define LETTER SEER_UCAT_LETTER
 #define NUMBER SEER_UCAT_NUMBER
+#define MARK SEER_UCAT_MARK
 
 typedef struct cp_view {
     const uint32_t *cp;
@@ -62,16 +63,17 @@ static size_t match_gpt2(const cp_view *t, size_t pos) {
     return match_space_run(t, pos);
 }
 
-/* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,D}
- * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   with D = max_digits. */
-static size_t match_llama3_like(const cp_view *t, size_t pos, size_t max_digits) {
+/* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?W+|\p{N}{1,D}
+ * | ?[^\s W \p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   with D = max_digits and W the
+ * categories of word characters (\p{L}, or [\p{L}\p{M}] for Qwen3.5). */
+static size_t match_llama3_like(const cp_view *t, size_t pos, size_t max_digits, unsigned word) {
     size_t m = match_contraction(t, pos, true);
     if (m) return m;
     uint32_t c = cp_at(t, pos);
     unsigned f = flags_at(t, pos);
-    if (c != '\r' && c != '\n' && !(f & NUMBER) && ((f & LETTER) || (flags_at(t, pos + 1) & LETTER))) {
+    if (c != '\r' && c != '\n' && !(f & NUMBER) && ((f & word) || (flags_at(t, pos + 1) & word))) {
         size_t p = pos + 1;
-        while (flags_at(t, p) & LETTER) p++;
+        while (flags_at(t, p) & word) p++;
         return p - pos;
     }
     if (f & NUMBER) {
@@ -80,9 +82,9 @@ static size_t match_llama3_like(const cp_view *t, size_t pos, size_t max_digits)
         return p - pos;
     }
     size_t start = pos + (c == ' ');
-    if (start < t->end && !(flags_at(t, start) & (WS | LETTER | NUMBER))) {
+    if (start < t->end && !(flags_at(t, start) & (WS | word | NUMBER))) {
         size_t p = start;
-        while (p < t->end && !(flags_at(t, p) & (WS | LETTER | NUMBER))) p++;
+        while (p < t->end && !(flags_at(t, p) & (WS | word | NUMBER))) p++;
         while (cp_at(t, p) == '\r' || cp_at(t, p) == '\n') p++;
         return p - pos;
     }
@@ -162,8 +164,9 @@ static size_t match_cased_regex(const cp_view *t, size_t pos, bool o200k) {
 static size_t match_tekken(const cp_view *t, size_t pos) { return match_cased_regex(t, pos, false); }
 static size_t match_gpt4o(const cp_view *t, size_t pos) { return match_cased_regex(t, pos, true); }
 
-static size_t match_llama3(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 3); }
-static size_t match_qwen2(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1); }
+static size_t match_llama3(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 3, LETTER); }
+static size_t match_qwen2(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1, LETTER); }
+static size_t match_qwen35(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1, LETTER | MARK); }
 
 /* \p{N} */
 static size_t match_one_number(const cp_view *t, size_t pos) { return (flags_at(t, pos) & NUMBER) ? 1 : 0; }
@@ -239,6 +242,7 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     static const match_fn starcoder_stages[] = {match_one_number, match_gpt2, NULL};
     static const match_fn tekken_stages[] = {match_tekken, NULL};
     static const match_fn gpt4o_stages[] = {match_gpt4o, NULL};
+    static const match_fn qwen35_stages[] = {match_qwen35, NULL};
     const match_fn *stages = default_stages;
     switch (kind) {
     case PRETOK_DEFAULT: stages = default_stages; break;
@@ -248,6 +252,7 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     case PRETOK_STARCODER: stages = starcoder_stages; break;
     case PRETOK_TEKKEN: stages = tekken_stages; break;
     case PRETOK_GPT4O: stages = gpt4o_stages; break;
+    case PRETOK_QWEN35: stages = qwen35_stages; break;
     }
     *bounds = NULL;
     uint8_t *fl = malloc(n + 1);

@@ -12,6 +12,8 @@ enum {
     SEER_UCAT_NUMBER = 2,      /* \p{N} */
     SEER_UCAT_PUNCT = 4,       /* \p{P} */
     SEER_UCAT_WHITESPACE = 8,  /* \s (Unicode White_Space) */
+    SEER_UCAT_MARK = 16,       /* \p{M} (combining marks) */
+    SEER_UCAT_SYMBOL = 32,     /* \p{S} */
 };
 
 typedef struct seer_unicode_range {
@@ -22,7 +24,7 @@ typedef struct seer_unicode_range {
 extern const seer_unicode_range seer_unicode_ranges[];
 extern const size_t seer_unicode_n_ranges;
 
-/* Category flags of a code point (0 for anything else, e.g. symbols). */
+/* Category flags of a code point (0 for anything else, e.g. controls). */
 unsigned seer_unicode_flags(uint32_t cp);
 
 /* Length of the UTF-8 sequence a lead byte announces (1 for stray bytes). */

@@ -86,40 +86,46 @@ static bool name_in(const char *name, const char *const *list) {
     return false;
 }
 
-/* Which regex family a byte-level BPE pre-tokenizer name selects, as
- * llama.cpp maps tokenizer.ggml.pre (names it does not know get its default
- * regexes, as there). Some names also change vocabulary defaults. */
-static pretok_kind pretok_from_name(const char *pre, bool *ignore_merges, bool *add_bos, int32_t *bos) {
+/* Which pre-tokenizer a byte-level BPE tokenizer.ggml.pre names, as llama.cpp
+ * maps the names (a missing key means its default regexes). False for a name
+ * seer does not implement: tokenizing with another name's regexes would give
+ * the model text split as it never saw in training. Some names also change
+ * vocabulary defaults. */
+static bool pretok_from_name(const char *pre, pretok_kind *kind, bool *ignore_merges, bool *add_bos, int32_t *bos) {
     static const char *const llama3[] = {"llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral",
                                          "midm-2.0", "lfm2", "jina-v5-nano", NULL};
     static const char *const llama3_regex_only[] = {"smaug-bpe", "dbrx", NULL};
     static const char *const glm[] = {"glm4", "chatglm-bpe", NULL};
-    static const char *const qwen2[] = {"qwen2", "deepseek-r1-qwen", "kormo", "megrez", "stablelm2", "hunyuan", NULL};
+    static const char *const qwen2[] = {"qwen2", "deepseek-r1-qwen", "kormo", "f2llmv2", "megrez", "stablelm2",
+                                        "hunyuan", "solar-open", "grok-2", NULL};
     static const char *const starcoder[] = {"starcoder", "refact", "command-r", "smollm", "codeshell", "exaone",
-                                            "minerva-7b", NULL};
+                                            "minerva-7b", "mellum2", NULL};
     static const char *const gpt2[] = {"gpt-2", "phi-2", "jina-es", "jina-de", "gigachat", "jina-v2-es",
                                        "jina-v2-de", "jina-v1-en", "jina-v2-code", "roberta-bpe", "a.x-4.0", "mellum",
-                                       "mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4", NULL};
-    if (!pre) return PRETOK_DEFAULT;
-    if (name_in(pre, llama3)) {
-        /* Llama-3 style vocabularies take whole words that are tokens as they are. */
+                                       "modern-bert", "mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4",
+                                       NULL};
+    static const char *const gpt4o[] = {"gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2", NULL};
+    static const struct { const char *const *names; pretok_kind kind; } plain[] = {
+        {llama3_regex_only, PRETOK_LLAMA3}, {qwen2, PRETOK_QWEN2}, {starcoder, PRETOK_STARCODER},
+        {gpt2, PRETOK_GPT2}, {gpt4o, PRETOK_GPT4O},
+    };
+    static const struct { const char *name; pretok_kind kind; } single[] = {
+        {"default", PRETOK_DEFAULT}, {"qwen35", PRETOK_QWEN35},
+    };
+    if (!pre) { *kind = PRETOK_DEFAULT; return true; }
+    if (name_in(pre, llama3) || strcmp(pre, "tekken") == 0) {
+        /* Llama-3 and Tekken vocabularies take whole words that are tokens as they are. */
         *ignore_merges = true;
         *add_bos = true;
-        return PRETOK_LLAMA3;
+        *kind = name_in(pre, llama3) ? PRETOK_LLAMA3 : PRETOK_TEKKEN;
+        return true;
     }
-    if (name_in(pre, llama3_regex_only)) return PRETOK_LLAMA3;
-    if (name_in(pre, glm)) { *bos = -1; return PRETOK_LLAMA3; }
-    if (name_in(pre, qwen2)) return PRETOK_QWEN2;
-    if (name_in(pre, starcoder)) return PRETOK_STARCODER;
-    if (name_in(pre, gpt2)) return PRETOK_GPT2;
-    if (strcmp(pre, "tekken") == 0) {
-        *ignore_merges = true;
-        *add_bos = true;
-        return PRETOK_TEKKEN;
-    }
-    static const char *const gpt4o[] = {"gpt-4o", "llama4", "minimax-m2", NULL};
-    if (name_in(pre, gpt4o)) return PRETOK_GPT4O;
-    return PRETOK_DEFAULT;
+    if (name_in(pre, glm)) { *bos = -1; *kind = PRETOK_LLAMA3; return true; }
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (name_in(pre, plain[i].names)) { *kind = plain[i].kind; return true; }
+    for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
+        if (strcmp(pre, single[i].name) == 0) { *kind = single[i].kind; return true; }
+    return false;
 }
 
 /* Id of the first text of list that is a token, -1 if none; the token
@@ -361,7 +367,12 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
         v->pre = PRETOK_DEFAULT;
     } else {
         v->bos = 11; v->eos = 11; v->unk = -1; v->pad = -1;
-        v->pre = pretok_from_name(v->pre_name, &v->ignore_merges, &v->add_bos, &v->bos);
+        if (!pretok_from_name(v->pre_name, &v->pre, &v->ignore_merges, &v->add_bos, &v->bos)) {
+            seer_error_set(err, "unsupported pre-tokenizer '%.64s' (tokenizer.ggml.pre): seer does not know how this "
+                                "model splits text", v->pre_name);
+            seer_vocab_free(v);
+            return NULL;
+        }
     }
     v->add_space_prefix = gguf_get_bool(f, "tokenizer.ggml.add_space_prefix", v->add_space_prefix);
 

@@ -27,6 +27,7 @@ typedef enum pretok_kind {
     PRETOK_STARCODER,  /* single digits, then GPT-2's regex */
     PRETOK_TEKKEN,     /* Mistral Tekken: words split at case changes, single digits */
     PRETOK_GPT4O,      /* o200k (GPT-4o, Llama 4): like Tekken plus contractions, numbers in threes */
+    PRETOK_QWEN35,     /* Qwen2's regex with combining marks counted as letters */
 } pretok_kind;
 
 /* Open-addressing hash: strings (with length) -> int32 value. */

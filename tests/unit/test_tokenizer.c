@@ -245,9 +245,13 @@ static void test_broken_vocabularies(void) {
     snprintf(path, sizeof path, "%s/nomerges.gguf", test_tmpdir());
     write_bpe(path, "gpt-2", false);
     CHECK(load(path, &err) == NULL && strstr(err.msg, "merges"));
-    /* No or an unknown pre-tokenizer name: llama.cpp's default regexes, which
-     * first split off punctuation runs and then digit runs and triples. */
-    const char *pres[] = {NULL, "no-such-pre"};
+    /* A pre-tokenizer name seer does not implement is refused, naming it. */
+    snprintf(path, sizeof path, "%s/unknown-pre.gguf", test_tmpdir());
+    write_bpe(path, "no-such-pre", true);
+    CHECK(load(path, &err) == NULL && strstr(err.msg, "'no-such-pre'") && !strchr(err.msg, '\n'));
+    /* No name or "default": llama.cpp's default regexes, which first split
+     * off punctuation runs and then digit runs and triples. */
+    const char *pres[] = {NULL, "default"};
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/pre%d.gguf", test_tmpdir(), i);
         write_bpe(path, pres[i], true);

@@ -18,8 +18,9 @@ static void check_flags(void) {
     CHECK(seer_unicode_flags(0x00BD) == SEER_UCAT_NUMBER);  /* ½ (No) */
     CHECK(seer_unicode_flags(0x2163) == SEER_UCAT_NUMBER);  /* Ⅳ (Nl) */
     CHECK(seer_unicode_flags('!') == SEER_UCAT_PUNCT && seer_unicode_flags(0x3002) == SEER_UCAT_PUNCT); /* 。 */
-    CHECK(seer_unicode_flags('$') == 0 && seer_unicode_flags(0x20AC) == 0);                          /* symbols */
-    CHECK(seer_unicode_flags(0x0301) == 0);                                                           /* combining mark */
+    CHECK(seer_unicode_flags('$') == SEER_UCAT_SYMBOL && seer_unicode_flags(0x20AC) == SEER_UCAT_SYMBOL); /* symbols */
+    CHECK(seer_unicode_flags(0x0301) == SEER_UCAT_MARK && seer_unicode_flags(0x0903) == SEER_UCAT_MARK);   /* Mn, Mc */
+    CHECK(seer_unicode_flags(0x0007) == 0 && seer_unicode_flags(0x200D) == 0);                            /* Cc, Cf */
     const uint32_t spaces[] = {' ', '\t', '\n', 0x0B, 0x0C, '\r', 0x85, 0xA0, 0x1680, 0x2000, 0x200A, 0x2028, 0x2029,
                                0x202F, 0x205F, 0x3000};
     for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)

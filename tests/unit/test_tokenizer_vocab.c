@@ -1,7 +1,11 @@
-/* Tokenizer test pairs of the conformance suite: every string of
- * vocab/<name>.gguf.inp tokenized without BOS/EOS and with special tokens as
- * plain text must give the ids of the matching line of <name>.gguf.out (as
- * computed by llama.cpp). Skips when the conformance folder is absent. */
+/* Tokenizer test pairs of the conformance suite: for every
+ * vocab/<name>.gguf with a <name>.gguf.inp/.out pair in the folder, each
+ * string of the .inp tokenized without BOS/EOS and with special tokens as
+ * plain text must give the ids of the matching line of the .out (as computed
+ * by llama.cpp's test-tokenizer-0), and the pieces of those ids must give the
+ * string back. A pair added to the folder is tested without a code change.
+ * Skips when the conformance folder is absent. */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,31 +28,53 @@ static char *read_file(const char *path, size_t *len) {
     return buf;
 }
 
-static void check_vocab(const char *dir, const char *name) {
+/* Vocabularies of the folder seer does not tokenize yet: they must be
+ * refused at load with a one-line error, never tokenized with a guess. */
+static const char *const not_yet_supported[] = {"deepseek-llm", "deepseek-coder", "falcon", "gemma-4", NULL};
+
+static bool is_not_yet_supported(const char *name) {
+    for (int i = 0; not_yet_supported[i]; i++)
+        if (strcmp(name, not_yet_supported[i]) == 0) return true;
+    return false;
+}
+
+/* Tokenizes every test string of name's pair in pair_dir with the vocabulary
+ * of vocab_dir; returns the number of tests (0 if none ran). */
+static int check_vocab(const char *vocab_dir, const char *pair_dir, const char *name) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/vocab/ggml-vocab-%s.gguf", dir, name);
+    snprintf(path, sizeof path, "%s/ggml-vocab-%s.gguf", vocab_dir, name);
     seer_error err = {{0}};
     gguf_file *f = gguf_open(path, &err);
     CHECK_MSG(f != NULL, "%s: %s", path, err.msg);
-    if (!f) return;
+    if (!f) return 0;
     seer_vocab *v = seer_vocab_load(f, &err);
     gguf_close(f);
+    if (is_not_yet_supported(name)) {
+        CHECK_MSG(v == NULL && err.msg[0] && !strchr(err.msg, '\n'), "%s: loaded, or refused without a one-line error", name);
+        fprintf(stderr, "%s: refused (%s)\n", name, err.msg);
+        seer_vocab_free(v);
+        return 0;
+    }
     CHECK_MSG(v != NULL, "%s: %s", name, err.msg);
-    if (!v) return;
+    if (!v) return 0;
 
     size_t inp_len = 0, out_len = 0;
-    snprintf(path, sizeof path, "%s/vocab/ggml-vocab-%s.gguf.inp", dir, name);
+    snprintf(path, sizeof path, "%s/ggml-vocab-%s.gguf.inp", pair_dir, name);
     char *inp = read_file(path, &inp_len);
-    snprintf(path, sizeof path, "%s/vocab/ggml-vocab-%s.gguf.out", dir, name);
+    snprintf(path, sizeof path, "%s/ggml-vocab-%s.gguf.out", pair_dir, name);
     char *out = read_file(path, &out_len);
     CHECK_MSG(inp && out, "%s: cannot read the .inp/.out pair", name);
+    /* As test-tokenizer-0 reads them: strings separated by the marker (the
+     * last one may end the file without it), one line of ids per string. */
     const char *sep = "\n__ggml_vocab_test__\n";
     size_t sep_len = strlen(sep);
-    char *p = inp, *line = out;
-    int n_tests = 0, n_ok = 0;
-    while (inp && out && *line) {
+    char *p = inp, *line = out, *inp_end = inp ? inp + inp_len : NULL;
+    int n_tests = 0, n_ok = 0, n_lines = 0;
+    for (char *q = out; q && *q; q++)
+        if (*q == '\n') n_lines++;
+    while (inp && out && p < inp_end && *line) {
         char *end = strstr(p, sep);
-        if (!end) break;
+        if (!end) end = inp_end;
         char *eol = strchr(line, '\n');
         if (eol) *eol = '\0';
         int32_t want[1024];
@@ -82,14 +108,44 @@ static void check_vocab(const char *dir, const char *name) {
             for (int64_t i = 0; i < n_got && i < 1024; i++) fprintf(stderr, " %d", got[i]);
             fprintf(stderr, "\n");
         }
-        p = end + sep_len;
+        p = end == inp_end ? inp_end : end + sep_len;
         line = eol ? eol + 1 : line + strlen(line);
     }
-    CHECK_MSG(n_tests == 46 && n_ok == n_tests, "%s: %d of %d tokenizer tests match (46 expected)", name, n_ok, n_tests);
-    fprintf(stderr, "%s: %d/%d\n", name, n_ok, n_tests);
+    CHECK_MSG(n_tests > 0 && n_tests == n_lines && n_ok == n_tests, "%s: %d of %d tokenizer tests match (%d in the .out)",
+              name, n_ok, n_tests, n_lines);
+    fprintf(stderr, "%s/%s: %d/%d\n", pair_dir, name, n_ok, n_tests);
     free(inp);
     free(out);
     seer_vocab_free(v);
+    return n_tests;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Checks every ggml-vocab-<name>.gguf.inp of pair_dir (in name order, for a
+ * stable log); returns how many vocabularies were tokenized. */
+static int check_folder(const char *vocab_dir, const char *pair_dir) {
+    DIR *d = opendir(pair_dir);
+    CHECK_MSG(d != NULL, "cannot open %s", pair_dir);
+    if (!d) return 0;
+    char *names[256];
+    int n_names = 0;
+    const char *prefix = "ggml-vocab-", *suffix = ".gguf.inp";
+    for (struct dirent *e; (e = readdir(d)) != NULL && n_names < 256;) {
+        size_t len = strlen(e->d_name), pl = strlen(prefix), sl = strlen(suffix);
+        if (len <= pl + sl || strncmp(e->d_name, prefix, pl) != 0 || strcmp(e->d_name + len - sl, suffix) != 0) continue;
+        names[n_names] = strndup(e->d_name + pl, len - pl - sl);
+        if (names[n_names]) n_names++;
+    }
+    closedir(d);
+    qsort(names, (size_t)n_names, sizeof *names, cmp_str);
+    int n_tokenized = 0;
+    for (int i = 0; i < n_names; i++) {
+        if (check_vocab(vocab_dir, pair_dir, names[i]) > 0) n_tokenized++;
+        free(names[i]);
+    }
+    fprintf(stderr, "%s: %d of %d vocabularies tokenized\n", pair_dir, n_tokenized, n_names);
+    return n_tokenized;
 }
 
 int main(void) {
@@ -98,7 +154,12 @@ int main(void) {
         fprintf(stderr, "SKIP: conformance folder not found (set CONFORMANCE_DIR)\n");
         return 0;
     }
-    static const char *names[] = {"llama-spm", "phi-3", "gpt-2", "starcoder"};
-    for (int i = 0; i < 4; i++) check_vocab(dir, names[i]);
+    char vocab_dir[1024];
+    snprintf(vocab_dir, sizeof vocab_dir, "%s/vocab", dir);
+    /* llama.cpp's own test files, then seer's extra strings for the same
+     * vocabularies (tools/conformance-ref/make_vocab_strings.sh). The shared
+     * folder holds at least the four pairs this test began with. */
+    CHECK(check_folder(vocab_dir, vocab_dir) >= 4);
+    CHECK(check_folder(vocab_dir, "tests/conformance/vocab") >= 1);
     TEST_MAIN_END();
 }

@@ -27,6 +27,8 @@ CONTRACTION = r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"""
 GPT4O = (r"""[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+""" + CONTRACTION +
          r"""|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*""" + CONTRACTION +
          r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+QWEN35 = (r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}"""
+          r"""| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
 # pretok_kind order of engine/tokenizer/vocab_internal.h
 KINDS = {
     0: [r"[\p{P}\$\+<=>\^~\|]+", GPT2, r"\p{N}+", r"[0-9][0-9][0-9]"],  # default
@@ -36,6 +38,7 @@ KINDS = {
     4: [r"\p{N}", GPT2],                                                # starcoder / smollm
     5: [TEKKEN],                                                        # tekken
     6: [GPT4O],                                                         # gpt-4o / llama4
+    7: [QWEN35],                                                        # qwen35
 }
 WS = "\\t\\n\\x0b\\x0c\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
 
