@@ -38,7 +38,7 @@ static int n_chunks(int len) { return (len + chunk_keys(len) - 1) / chunk_keys(l
  * in position order, so that row is found by bisection; the query's own
  * row is always inside the window. */
 static void visible_keys(const seer_ctx *c, int layer, int i, int n, int *lo, int *hi) {
-    *hi = c->non_causal ? c->n_used + n : c->n_used + i + 1;
+    *hi = llm_layer_non_causal(c, layer) ? c->n_used + n : c->n_used + i + 1;
     *lo = 0;
     const int n_swa = c->m->info.n_swa;
     if (!c->m->layers[layer].swa || n_swa <= 0) return;
@@ -52,20 +52,20 @@ static void visible_keys(const seer_ctx *c, int layer, int i, int n, int *lo, in
     *lo = a;
 }
 
-/* Head h of row i, chunk ch: head_dim outputs, then the chunk's log Σ exp(score). */
-static float *chunk_part(const seer_ctx *c, int i, int h, int ch) {
-    const seer_llm_info *in = &c->m->info;
-    return c->attn_parts + (((size_t)i * in->n_head + h) * LLM_ATTN_CHUNKS_MAX + ch) * (size_t)(in->head_dim + 1);
+/* Head h of row i, chunk ch: hd outputs, then the chunk's log Σ exp(score). */
+static float *chunk_part(const seer_ctx *c, int hd, int i, int h, int ch) {
+    return c->attn_parts + (((size_t)i * c->m->info.n_head + h) * LLM_ATTN_CHUNKS_MAX + ch) * (size_t)(hd + 1);
 }
 
 static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const attn_job *j = ctx;
     seer_ctx *c = j->c;
     const seer_llm_info *in = &c->m->info;
-    const int hd = in->head_dim, group = in->n_head / in->n_head_kv;
+    const llm_layer *L = &c->m->layers[j->layer];
+    const int hd = L->head_dim, group = in->n_head / L->n_head_kv;
     const float scale = c->m->attn_scale;
     float *scores = c->scores + (size_t)ith * (size_t)group * (size_t)c->n_ctx;
-    const int64_t per_row = (int64_t)in->n_head_kv * j->n_chunks;
+    const int64_t per_row = (int64_t)L->n_head_kv * j->n_chunks;
     for (int64_t t = t0; t < t1; t++) {
         const int i = (int)(t / per_row), kvh = (int)(t % per_row) / j->n_chunks, ch = (int)(t % j->n_chunks);
         int lo, hi;
@@ -77,7 +77,7 @@ static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         const void *K = llm_kv_at(c, c->k_cache, base), *V = llm_kv_at(c, c->v_cache, base);
         const float *q = c->q + ((size_t)i * in->n_head + h0) * hd;
         c->attn_k.scores(q, group, K, nk, hd, scale, scores);
-        float *parts = chunk_part(c, i, h0, ch);
+        float *parts = chunk_part(c, hd, i, h0, ch);
         const int ldp = LLM_ATTN_CHUNKS_MAX * (hd + 1); /* from one head's part to the next head's */
         for (int g = 0; g < group; g++) parts[(size_t)g * ldp + hd] = seer_exp_softmax(scores + (size_t)g * nk, nk);
         c->attn_k.mix(parts, ldp, scores, group, nk, V, hd);
@@ -87,7 +87,7 @@ static void attn_chunk_range(void *ctx, int64_t t0, int64_t t1, int ith) {
 /* Each head's chunks, weighted by their share of Σ exp(score) over all keys. */
 static void merge_chunks(seer_ctx *c, int layer, int n) {
     const seer_llm_info *in = &c->m->info;
-    const int hd = in->head_dim;
+    const int hd = c->m->layers[layer].head_dim;
     for (int i = 0; i < n; i++) {
         int lo, hi;
         visible_keys(c, layer, i, n, &lo, &hi);
@@ -95,29 +95,30 @@ static void merge_chunks(seer_ctx *c, int layer, int n) {
         for (int h = 0; h < in->n_head; h++) {
             float *out = c->attn + ((size_t)i * in->n_head + h) * hd;
             if (nc == 1) {
-                memcpy(out, chunk_part(c, i, h, 0), sizeof(float) * (size_t)hd);
+                memcpy(out, chunk_part(c, hd, i, h, 0), sizeof(float) * (size_t)hd);
                 continue;
             }
-            float max = chunk_part(c, i, h, 0)[hd], w[LLM_ATTN_CHUNKS_MAX], total = 0;
-            for (int ch = 1; ch < nc; ch++) max = fmaxf(max, chunk_part(c, i, h, ch)[hd]);
-            for (int ch = 0; ch < nc; ch++) total += w[ch] = expf(chunk_part(c, i, h, ch)[hd] - max);
+            float max = chunk_part(c, hd, i, h, 0)[hd], w[LLM_ATTN_CHUNKS_MAX], total = 0;
+            for (int ch = 1; ch < nc; ch++) max = fmaxf(max, chunk_part(c, hd, i, h, ch)[hd]);
+            for (int ch = 0; ch < nc; ch++) total += w[ch] = expf(chunk_part(c, hd, i, h, ch)[hd] - max);
             memset(out, 0, sizeof(float) * (size_t)hd);
-            for (int ch = 0; ch < nc; ch++) c->attn_k.axpy(out, w[ch] / total, chunk_part(c, i, h, ch), hd);
+            for (int ch = 0; ch < nc; ch++) c->attn_k.axpy(out, w[ch] / total, chunk_part(c, hd, i, h, ch), hd);
         }
     }
 }
 
-/* Rows [0, len) from `base` of one KV head's K and V as f32 for GEMM: the cache itself
+/* Rows [0, len) from `base` of one KV head's K and V (hd wide) as f32 for GEMM: the cache itself
  * when it is F32, else widened into this thread's tile_kv (len·head_dim
  * conversions against 4·rows·len·head_dim flops per query head). */
-static void head_kv_f32(seer_ctx *c, size_t base, int len, int ith, const float **K, const float **V) {
+static void head_kv_f32(seer_ctx *c, size_t base, int len, int hd, int ith, const float **K, const float **V) {
     if (c->kv_type == SEER_KV_F32) {
         *K = (const float *)c->k_cache + base;
         *V = (const float *)c->v_cache + base;
         return;
     }
-    const int64_t n = (int64_t)len * c->m->info.head_dim;
-    float *k = c->tile_kv + (size_t)ith * 2 * c->kv_head_stride, *v = k + c->kv_head_stride;
+    const int64_t n = (int64_t)len * hd;
+    const size_t stride = (size_t)c->n_ctx * (size_t)c->m->max_head_dim;
+    float *k = c->tile_kv + (size_t)ith * 2 * stride, *v = k + stride;
     seer_dequantize_row(SEER_TYPE_F16, llm_kv_at(c, c->k_cache, base), k, n);
     seer_dequantize_row(SEER_TYPE_F16, llm_kv_at(c, c->v_cache, base), v, n);
     *K = k;
@@ -135,12 +136,13 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const attn_job *j = ctx;
     seer_ctx *c = j->c;
     const seer_llm_info *in = &c->m->info;
-    const int hd = in->head_dim, group = in->n_head / in->n_head_kv, ld = in->n_head * hd;
+    const llm_layer *L = &c->m->layers[j->layer];
+    const int hd = L->head_dim, group = in->n_head / L->n_head_kv, ld = in->n_head * hd;
     const float scale = c->m->attn_scale;
     float *S = c->tile_scores + (size_t)ith * LLM_ATTN_TILE * (size_t)c->n_ctx;
     const int n_tiles = (j->n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
     for (int64_t t = t0; t < t1; t++) {
-        const int kvh = (int)(t % in->n_head_kv), i0 = (n_tiles - 1 - (int)(t / in->n_head_kv)) * LLM_ATTN_TILE;
+        const int kvh = (int)(t % L->n_head_kv), i0 = (n_tiles - 1 - (int)(t / L->n_head_kv)) * LLM_ATTN_TILE;
         const int rows = j->n - i0 < LLM_ATTN_TILE ? j->n - i0 : LLM_ATTN_TILE;
         int lo, hi, unused;
         visible_keys(c, j->layer, i0, j->n, &lo, &unused);         /* the tile's lowest key */
@@ -148,7 +150,7 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         const size_t base = llm_kv_head_base(c, j->layer, kvh) + (size_t)lo * hd;
         const int len = hi - lo;
         const float *K, *V;
-        head_kv_f32(c, base, len, ith, &K, &V);
+        head_kv_f32(c, base, len, hd, ith, &K, &V);
         for (int h = kvh * group; h < (kvh + 1) * group; h++) {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, len, hd, scale,
                         c->q + (size_t)i0 * ld + (size_t)h * hd, ld, K, hd, 0.0f, S, len);
@@ -169,11 +171,11 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
 }
 
 void llm_attention(seer_ctx *c, int layer, int n) {
-    const seer_llm_info *in = &c->m->info;
+    const int n_head_kv = c->m->layers[layer].n_head_kv;
     if (n >= LLM_ATTN_TILE_MIN_ROWS) {
         attn_job tj = {.c = c, .layer = layer, .n = n};
         const int64_t n_tiles = (n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
-        seer_pool_for(c->pool, (int64_t)in->n_head_kv * n_tiles, 1, attn_tile_range, &tj);
+        seer_pool_for(c->pool, (int64_t)n_head_kv * n_tiles, 1, attn_tile_range, &tj);
         return;
     }
     attn_job j = {.c = c, .layer = layer, .n = n};
@@ -182,6 +184,6 @@ void llm_attention(seer_ctx *c, int layer, int n) {
         visible_keys(c, layer, i, n, &lo, &hi);
         if (n_chunks(hi - lo) > j.n_chunks) j.n_chunks = n_chunks(hi - lo);
     }
-    seer_pool_for(c->pool, (int64_t)n * in->n_head_kv * j.n_chunks, 1, attn_chunk_range, &j);
+    seer_pool_for(c->pool, (int64_t)n * n_head_kv * j.n_chunks, 1, attn_chunk_range, &j);
     merge_chunks(c, layer, n);
 }

@@ -40,7 +40,7 @@ bool seer_kv_type_parse(const char *name, seer_kv_type *out) {
 }
 
 double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) {
-    return 2.0 * in->n_layer_kv * (double)n_ctx * (double)in->n_head_kv * (double)in->head_dim * (double)llm_kv_elt_bytes(kv);
+    return 2.0 * (double)in->n_kv_floats * (double)n_ctx * (double)llm_kv_elt_bytes(kv);
 }
 
 /* Each thread's scratch for seer_matmul_rows when every layer weight is
@@ -53,6 +53,7 @@ static size_t rows_scratch_bytes(const seer_llm *m, int n_batch, int n_threads) 
         const llm_layer *L = &m->layers[l];
         const seer_weight *w[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
         for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+            if (!w[i]->data) continue; /* a layer without it (shared KV, V from K) */
             if (!seer_matmul_rows_supported(w[i])) return 0;
             if (w[i]->n_in > max_in) max_in = w[i]->n_in;
         }
@@ -81,7 +82,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
         seer_error_set(err, "context of %d tokens is too large (at most %d)", n_ctx, CTX_MAX);
         return NULL;
     }
-    const size_t kv_dim = (size_t)in->n_head_kv * (size_t)in->head_dim;
+    const size_t kv_dim = (size_t)m->max_kv_dim;
     const double kv_bytes = seer_kv_cache_bytes(in, n_ctx, kv);
     const double ram = physical_memory_bytes();
     if (ram > 0 && kv_bytes > ram * 0.9) {
@@ -102,12 +103,11 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->kv_type = kv;
     c->attn_k = attn_kernels_select(kv == SEER_KV_F16);
     seer_blas_init(); /* BLAS single-threaded: prefill attention calls it inside pool tasks */
-    c->kv_head_stride = (size_t)n_ctx * (size_t)in->head_dim;
-    const size_t B = (size_t)c->n_batch, E = (size_t)in->n_embd, Dq = (size_t)in->n_head * (size_t)in->head_dim;
+    const size_t B = (size_t)c->n_batch, E = (size_t)in->n_embd, Dq = (size_t)m->max_q_dim;
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
     double total = 0;
-    const size_t kv_elts = (size_t)in->n_layer_kv * kv_dim * (size_t)n_ctx;
+    const size_t kv_elts = m->kv_row_floats * (size_t)n_ctx;
     /* Untouched pages cost nothing until used; attention only ever reads
      * rows that were written. */
     c->k_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * llm_kv_elt_bytes(kv));
@@ -120,14 +120,14 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->v = alloc_floats(B * kv_dim, &total);
     c->attn = alloc_floats(B * (m->n_conv_layers && E > Dq ? E : Dq), &total); /* a conv layer's output too */
     /* dense rows, or an expert's; a decode step holds all its experts' at once */
-    const size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp);
+    const size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp); /* n_ff: the widest layer's */
     const size_t F_rows = B > (size_t)in->n_expert_used ? B : (size_t)in->n_expert_used;
     c->ffn_a = alloc_floats(F_rows * F, &total);
     c->ffn_b = alloc_floats(F_rows * F, &total);
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
     bool any_swa = false;
     for (int l = 0; l < in->n_layer; l++) any_swa |= m->layers[l].swa;
-    if (any_swa) c->rope_cs_swa = alloc_floats(B * (size_t)m->n_rot, &total);
+    if (any_swa) c->rope_cs_swa = alloc_floats(B * (size_t)m->n_rot_swa, &total);
     c->kv_pos = (int32_t *)alloc_floats((size_t)n_ctx, &total);
     bool moe_ok = true;
     if (m->moe) {
@@ -141,12 +141,12 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
         moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y;
     }
     c->embd_row = alloc_floats(m->tok_embd.row_bytes / sizeof(float) + 1, &total);
-    c->scores = alloc_floats((size_t)c->n_threads * (size_t)(in->n_head / in->n_head_kv) * (size_t)n_ctx, &total);
+    c->scores = alloc_floats((size_t)c->n_threads * (size_t)m->max_group * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
     if (kv == SEER_KV_F16)
-        c->tile_kv = alloc_floats((size_t)c->n_threads * 2 * c->kv_head_stride, &total);
+        c->tile_kv = alloc_floats((size_t)c->n_threads * 2 * (size_t)n_ctx * (size_t)m->max_head_dim, &total);
     c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
-                                     (size_t)(in->head_dim + 1), &total);
+                                     (size_t)(m->max_head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
     bool conv_ok = true;
     if (m->n_conv_layers) {

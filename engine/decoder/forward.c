@@ -37,8 +37,9 @@ static void embed_rows(seer_ctx *c, int n, const int32_t *tokens, const float *e
 }
 
 /* One cos/sin table per row: rope_cs (positions scaled by rope_freq_scale:
- * linear RoPE scaling), and rope_cs_swa for sliding-window layers (their
- * own base, unscaled). */
+ * linear RoPE scaling; angles divided by rope_freqs where the model has
+ * them), and rope_cs_swa for sliding-window layers (their own base and
+ * width, unscaled). */
 static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
     const seer_llm *m = c->m;
     for (int i = 0; i < n; i++) {
@@ -47,8 +48,10 @@ static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
         float *cs = c->rope_cs + (size_t)i * m->n_rot;
         if (m->rope == LLM_ROPE_IMROPE) seer_rope_table_interleaved(cs, m->n_rot, m->rope_base, m->sections, scaled);
         else if (m->rope == LLM_ROPE_MULTI) seer_rope_table(cs, m->n_rot, m->rope_base, m->sections, scaled);
+        else if (m->rope_freqs) seer_rope_table_divided(cs, m->n_rot, m->rope_base, m->rope_freqs, scaled[0]);
         else seer_rope_table(cs, m->n_rot, m->rope_base, NULL, scaled);
-        if (c->rope_cs_swa) seer_rope_table(c->rope_cs_swa + (size_t)i * m->n_rot, m->n_rot, m->rope_base_swa, NULL, p);
+        if (c->rope_cs_swa)
+            seer_rope_table(c->rope_cs_swa + (size_t)i * m->n_rot_swa, m->n_rot_swa, m->rope_base_swa, NULL, p);
         c->kv_pos[c->n_used + i] = (int32_t)p[0];
     }
 }
@@ -96,31 +99,40 @@ static void attn_norm_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) { rmsnorm
 static void norm_rope_rows(const seer_ctx *c, int l, float *x, const float *head_norm, int64_t r0, int64_t r1,
                            int n_heads) {
     const seer_llm *m = c->m;
-    const int hd = m->info.head_dim;
-    const float *table = m->layers[l].swa && c->rope_cs_swa ? c->rope_cs_swa : c->rope_cs;
+    const int hd = m->layers[l].head_dim;
+    const bool swa = m->layers[l].swa && c->rope_cs_swa;
+    const float *table = swa ? c->rope_cs_swa : c->rope_cs;
+    const int n_rot = swa ? m->n_rot_swa : m->n_rot;
     if (head_norm) seer_rmsnorm(x + (size_t)r0 * n_heads * hd, head_norm, (r1 - r0) * n_heads, hd, m->norm_eps);
     for (int64_t i = r0; i < r1; i++) {
-        const float *cs = table + (size_t)i * m->n_rot;
+        const float *cs = table + (size_t)i * n_rot;
         for (int h = 0; h < n_heads; h++) {
             float *v = x + ((size_t)i * n_heads + h) * hd;
-            if (m->rope == LLM_ROPE_NORMAL) seer_rope_apply_normal(v, m->n_rot, cs);
-            else seer_rope_apply_neox(v, m->n_rot, cs);
+            if (m->rope == LLM_ROPE_NORMAL) seer_rope_apply_normal(v, n_rot, cs);
+            else seer_rope_apply_neox(v, n_rot, cs);
         }
     }
 }
 
-/* Q/K norms and RoPE, then K and V rows into the cache at rows n_used + i. */
+/* Q/K norms and RoPE, then K and V rows into the cache at rows n_used + i
+ * (a layer sharing an earlier one's cache has only its queries). V is K's
+ * projection where the layer has none, normed without weight where the
+ * family does so. */
 static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
     const seer_llm_info *in = &c->m->info;
     const llm_layer *L = &c->m->layers[layer];
-    const int hd = in->head_dim;
+    const int hd = L->head_dim;
+    const size_t kv_dim = (size_t)L->n_head_kv * (size_t)hd;
     norm_rope_rows(c, layer, c->q, L->q_norm, r0, r1, in->n_head);
-    norm_rope_rows(c, layer, c->k, L->k_norm, r0, r1, in->n_head_kv);
-    for (int h = 0; h < in->n_head_kv; h++) {
+    if (L->kv_shared) return;
+    if (L->v_from_k) memcpy(c->v + (size_t)r0 * kv_dim, c->k + (size_t)r0 * kv_dim, sizeof(float) * (size_t)(r1 - r0) * kv_dim);
+    if (L->v_norm) seer_rmsnorm(c->v + (size_t)r0 * kv_dim, NULL, (r1 - r0) * L->n_head_kv, hd, c->m->norm_eps);
+    norm_rope_rows(c, layer, c->k, L->k_norm, r0, r1, L->n_head_kv);
+    for (int h = 0; h < L->n_head_kv; h++) {
         const size_t base = llm_kv_head_base(c, layer, h);
         for (int64_t i = r0; i < r1; i++) {
             const size_t dst = base + (size_t)(c->n_used + i) * hd;
-            const size_t src = ((size_t)i * in->n_head_kv + h) * hd;
+            const size_t src = ((size_t)i * L->n_head_kv + h) * hd;
             seer_quantize_row(llm_kv_tensor_type(c->kv_type), c->k + src, llm_kv_at(c, c->k_cache, dst), hd);
             seer_quantize_row(llm_kv_tensor_type(c->kv_type), c->v + src, llm_kv_at(c, c->v_cache, dst), hd);
         }
@@ -144,21 +156,23 @@ static void attn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
 
 /* a = act(a) * b: SiLU (SwiGLU) or tanh GELU (GeGLU, as llama.cpp rounds it). */
 static void ffn_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
-    (void)l;
-    const int F = c->m->info.n_ff;
+    const int F = c->m->layers[l].n_ff;
     float *a = c->ffn_a + (size_t)r0 * F;
     const float *b = c->ffn_b + (size_t)r0 * F;
     if (c->m->ffn_gelu) seer_geglu_f16(a, b, (r1 - r0) * F);
     else seer_swiglu(a, b, (r1 - r0) * F);
 }
 
-/* x += the FFN's output (in xn), then layer l's DeepStack slice of the
- * input rows (image rows of Qwen3-VL); xn = the next layer's attention norm
- * of x (one pass instead of two). */
+/* x += the FFN's output (in xn), then ×the layer's output scale and layer
+ * l's DeepStack slice of the input rows (image rows of Qwen3-VL); xn = the
+ * next layer's attention norm of x (one pass instead of two). */
 static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     const seer_llm_info *in = &c->m->info;
     const int E = in->n_embd;
+    const float out_scale = c->m->layers[l].out_scale;
     add_branch(c, c->m->layers[l].ffn_post_norm, r0, r1);
+    if (out_scale != 1.0f)
+        for (size_t k = (size_t)r0 * E; k < (size_t)r1 * E; k++) c->x[k] *= out_scale;
     if (c->embd_inp && l < in->n_deepstack)
         for (int64_t i = r0; i < r1; i++)
             seer_add(c->x + (size_t)i * E, c->embd_inp + (size_t)i * in->n_embd_inp + (size_t)(l + 1) * E, E);
@@ -174,7 +188,7 @@ static void block(seer_ctx *c, int l, int n) {
         seer_matmul(c->pool, &L->conv_out, c->attn, n, c->xn, NULL);
     } else {
         const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
-        seer_matmul_multi(c->pool, 3, qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
+        seer_matmul_multi(c->pool, llm_qkv_count(L), qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
                           (const float *const[]){L->bq, L->bk, L->bv});
         for_rows(c, l, n, rope_store_pass);
         llm_attention(c, l, n);
@@ -206,9 +220,10 @@ typedef struct layer_rows_job {
 static void qkv_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *scratch) {
     const llm_layer *L = &c->m->layers[l];
     const seer_llm_info *in = &c->m->info;
-    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * in->head_dim, Dkv = (int64_t)in->n_head_kv * in->head_dim;
+    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * L->head_dim, Dkv = (int64_t)L->n_head_kv * L->head_dim;
     const seer_weight *w[3] = {&L->wq, &L->wk, &L->wv};
-    seer_matmul_rows(3, w, c->xn + r0 * E, r1 - r0, (float *const[]){c->q + r0 * Dq, c->k + r0 * Dkv, c->v + r0 * Dkv},
+    seer_matmul_rows(llm_qkv_count(L), w, c->xn + r0 * E, r1 - r0,
+                     (float *const[]){c->q + r0 * Dq, c->k + r0 * Dkv, c->v + r0 * Dkv},
                      (const float *const[]){L->bq, L->bk, L->bv}, scratch);
     rope_store_pass(c, l, r0, r1);
 }
@@ -216,7 +231,7 @@ static void qkv_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *scratch) 
 static void output_ffn_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *scratch) {
     const llm_layer *L = &c->m->layers[l];
     const seer_llm_info *in = &c->m->info;
-    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * in->head_dim, F = in->n_ff;
+    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * L->head_dim, F = L->n_ff;
     const seer_weight *wo = &L->wo, *gate_up[2] = {&L->w_gate, &L->w_up}, *down = &L->w_down;
     seer_matmul_rows(1, &wo, c->attn + r0 * Dq, r1 - r0, (float *const[]){c->xn + r0 * E}, NULL, scratch);
     attn_residual_pass(c, l, r0, r1);

@@ -18,6 +18,15 @@ typedef struct llm_layer {
     const float *q_norm, *k_norm; /* per-head RMSNorm of Q and K before RoPE [head_dim] (qwen3*, gemma3), or NULL */
     const float *attn_post_norm, *ffn_post_norm; /* RMSNorm of each branch's output before its residual (gemma3), or NULL */
     bool swa;                    /* attends to the last n_swa positions only (its own RoPE base) */
+    /* This layer's geometry: the model's, except where a family varies it
+     * per layer (gemma4: sliding and full layers differ in head size and KV
+     * heads; E-shapes in FFN width). */
+    int head_dim, n_head_kv, n_ff;
+    size_t kv_offset;            /* floats before this layer's in a cache row of all layers' keys (kv_row_floats) */
+    bool kv_shared;              /* no K/V of its own: attends over an earlier layer's cache (kv_offset is that one's) */
+    bool v_from_k;               /* no V projection: V is K's projection before its norm (gemma4) */
+    bool v_norm;                 /* V RMS-normed per head without weight (gemma4) */
+    float out_scale;             /* the block's output ×this (gemma4 layer_output_scale), else 1 */
     /* Mixture of experts: the router [n_embd → n_expert] and expert 0's
      * matrices of the 3-D tensors, used in place; expert e's rows follow at
      * e·n_out rows (llm_expert). */
@@ -26,7 +35,7 @@ typedef struct llm_layer {
      * attention: in_proj [n_embd → 3·n_embd], the depthwise kernel
      * [n_embd][conv_len], out_proj; conv_slot = its index among such layers. */
     bool conv;
-    int conv_slot, kv_slot;      /* its index among the conv layers / among the attention layers */
+    int conv_slot;               /* its index among the conv layers */
     const float *conv_kernel;
     seer_weight conv_in, conv_out;
 } llm_layer;
@@ -38,8 +47,12 @@ struct seer_llm {
     char arch[32];
     char *name;
     int head_dim_v;              /* value head size (usually = head_dim) */
-    int n_rot;
+    int n_rot, n_rot_swa;        /* rotated dims of full / sliding-window layers */
     float rope_base, norm_eps;
+    const float *rope_freqs;     /* full layers' per-pair frequency divisors [n_rot/2] (gemma4 proportional RoPE), or NULL */
+    bool swa_only_non_causal;    /* a non-causal batch is so only on sliding-window layers (gemma4) */
+    size_t kv_row_floats;        /* one position's keys over every cache-owning layer */
+    int max_head_dim, max_kv_dim, max_q_dim, max_group; /* the largest over layers (scratch sizes) */
     llm_rope_kind rope;
     int sections[4];             /* M-RoPE sections in pairs */
     float rope_freq_scale;       /* positions ×this on non-SWA layers (linear RoPE scaling), else 1 */
@@ -71,12 +84,11 @@ struct seer_ctx {
     int n_ctx, n_used, n_batch, n_threads;
     int32_t next_pos;
     seer_kv_type kv_type;
-    size_t kv_head_stride;       /* elements per (layer, kv head): n_ctx * head_dim */
     void *k_cache, *v_cache;     /* [attention layer][kv head][n_ctx][head_dim]: each head's rows contiguous */
     /* scratch for n_batch rows */
     float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
-    float *rope_cs_swa;          /* the same for sliding-window layers, or NULL (none) */
+    float *rope_cs_swa;          /* the same for sliding-window layers [n_batch][n_rot_swa], or NULL (none) */
     int32_t *kv_pos;             /* [n_ctx]: each cache row's position (sliding windows mask by it) */
     /* The forward pass in progress: its embedding rows (n_embd_inp apart;
      * NULL for tokens), and whether its rows see the whole batch. */
@@ -96,7 +108,7 @@ struct seer_ctx {
     bool logits_all;
     attn_kernels attn_k;         /* inner attention loops for this CPU */
     float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
-    float *tile_kv;              /* F16 cache: [n_threads][2][n_ctx][head_dim], a head's K and V widened for GEMM */
+    float *tile_kv;              /* F16 cache: [n_threads][2][n_ctx][max_head_dim], a head's K and V widened for GEMM */
     float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 1] */
     /* When every layer weight goes through seer_matmul_rows (forward.c
      * takes each thread's prompt rows through a layer in one dispatch):
@@ -119,9 +131,20 @@ struct seer_ctx {
     int conv_mark_next;          /* the mark the next seer_ctx_mark replaces */
 };
 
-/* The element offset of layer `layer`'s KV head `kvh` in k_cache / v_cache. */
+/* The element offset of layer `layer`'s KV head `kvh` in k_cache / v_cache:
+ * each layer's heads one after another, each head's n_ctx rows contiguous. */
 static inline size_t llm_kv_head_base(const seer_ctx *c, int layer, int kvh) {
-    return ((size_t)c->m->layers[layer].kv_slot * (size_t)c->m->info.n_head_kv + (size_t)kvh) * c->kv_head_stride;
+    const llm_layer *L = &c->m->layers[layer];
+    return (L->kv_offset + (size_t)kvh * (size_t)L->head_dim) * (size_t)c->n_ctx;
+}
+
+/* How many of wq, wk, wv a layer multiplies by: all three, or wq and wk
+ * (V from K), or wq alone (a layer sharing another's cache). */
+static inline int llm_qkv_count(const llm_layer *L) { return L->kv_shared ? 1 : L->v_from_k ? 2 : 3; }
+
+/* Whether layer l's rows see the whole batch in the pass in progress. */
+static inline bool llm_layer_non_causal(const seer_ctx *c, int l) {
+    return c->non_causal && (!c->m->swa_only_non_causal || c->m->layers[l].swa);
 }
 
 /* Prefill attention runs on tiles of this many query rows through GEMM, from

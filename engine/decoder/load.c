@@ -18,20 +18,22 @@ typedef struct arch_desc {
     bool deepstack;  /* image rows carry DeepStack slices (n_deepstack_layers) */
     bool gemma;      /* post-norms, GeGLU, scaled token embeddings, sliding windows, query pre-scale */
     bool hybrid;     /* lfm2: head_count_kv per layer, 0 = short-convolution layer; final norm token_embd_norm */
+    bool gemma4;     /* per-layer geometry, V normed (or K's), proportional RoPE, output scales, shared KV */
 } arch_desc;
 
 static const arch_desc ARCHES[] = {
-    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false},
-    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false},
-    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false},
-    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false},
-    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false},
-    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false},
-    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false},
-    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false},
-    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true},
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false},
+    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false},
+    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false},
+    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false},
+    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false},
+    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false},
+    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false},
+    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true},
 };
-#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, lfm2"
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -42,6 +44,25 @@ static double key_float(const gguf_file *f, const char *arch, const char *suffix
     char key[128];
     snprintf(key, sizeof key, "%s.%s", arch, suffix);
     return gguf_get_float(f, key, def);
+}
+
+/* A key that may hold one value per layer: element l of its array, or its
+ * one value for every layer. */
+static int64_t layer_key_int(const gguf_file *f, const char *arch, const char *suffix, int l, int64_t def) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    if (gguf_get_arr_n(f, key)) return gguf_get_arr_int(f, key, (uint64_t)l, def);
+    return gguf_get_int(f, key, def);
+}
+
+/* The largest value of such a key over n layers (def when absent). */
+static int64_t layer_key_max(const gguf_file *f, const char *arch, const char *suffix, int n, int64_t def) {
+    int64_t best = layer_key_int(f, arch, suffix, 0, def);
+    for (int l = 1; l < n; l++) {
+        const int64_t v = layer_key_int(f, arch, suffix, l, def);
+        if (v > best) best = v;
+    }
+    return best;
 }
 
 static const char *shape_str(const gguf_tensor *t, char *buf, size_t cap) {
@@ -184,6 +205,13 @@ static void read_gemma(seer_llm *m, const char *a) {
     m->ffn_gelu = true;
 }
 
+/* Gemma 4 on top of that: unscaled scores (the Q/K norms do it), and an
+ * image seen whole only by the sliding-window layers. */
+static void read_gemma4(seer_llm *m) {
+    m->attn_scale = 1.0f;
+    m->swa_only_non_causal = true;
+}
+
 /* RoPE scaling as llama.cpp reads it: linear unless the type says
  * otherwise, factor from rope.scaling.factor (or rope.scale_linear), none
  * never scales. YaRN and the others change more than the positions: refused
@@ -245,10 +273,14 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     seer_llm_info *in = &m->info;
     in->n_layer = (int)key_int(f, a, "block_count", 0);
     in->n_embd = (int)key_int(f, a, "embedding_length", 0);
-    in->n_ff = (int)key_int(f, a, "feed_forward_length", 0);
     in->n_head = (int)key_int(f, a, "attention.head_count", 0);
-    in->n_head_kv = (int)key_int(f, a, "attention.head_count_kv", in->n_head);
-    if (ad->hybrid && !read_layer_kinds(m, a, err)) return false;
+    /* per layer in gemma4 (then the widest here, each layer's in layer_geometry) */
+    in->n_ff = (int)layer_key_max(f, a, "feed_forward_length", in->n_layer, 0);
+    if (ad->hybrid) {
+        if (!read_layer_kinds(m, a, err)) return false;
+    } else {
+        in->n_head_kv = (int)layer_key_max(f, a, "attention.head_count_kv", in->n_layer, in->n_head);
+    }
     in->n_ctx_train = (int)key_int(f, a, "context_length", 4096);
     const char *missing = in->n_layer <= 0 ? "block_count" : in->n_embd <= 0 ? "embedding_length"
                         : in->n_ff <= 0 && !ad->moe ? "feed_forward_length" : in->n_head <= 0 ? "attention.head_count"
@@ -269,6 +301,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     in->head_dim = (int)key_int(f, a, "attention.key_length", in->n_embd / in->n_head);
     m->head_dim_v = (int)key_int(f, a, "attention.value_length", in->head_dim);
     m->n_rot = (int)key_int(f, a, "rope.dimension_count", in->head_dim);
+    m->n_rot_swa = (int)key_int(f, a, "rope.dimension_count_swa", m->n_rot);
     if (in->head_dim <= 0 || in->head_dim > 1024 || m->head_dim_v != in->head_dim || m->n_rot <= 0 ||
         m->n_rot > in->head_dim || m->n_rot % 2) {
         seer_error_set(err, "%s: unsupported head sizes (key %d, value %d, rope dims %d)", f->path, in->head_dim,
@@ -312,6 +345,16 @@ static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[7]) 
     return 7;
 }
 
+/* layer_matrices less those the layer does not have (a shared cache's K
+ * and V, a V taken from K). */
+static int layer_matrices_present(const seer_llm *m, llm_layer *L, seer_weight *out[7]) {
+    seer_weight *all[7];
+    int n = 0;
+    for (int i = 0, total = layer_matrices(m, L, all); i < total; i++)
+        if (all[i]->data) out[n++] = all[i];
+    return n;
+}
+
 /* Copies a matrix into the layout the decode kernels read fastest
  * (seer_weight_interleave), at *next in the model's arena, and gives the
  * file's pages of it back: the copy serves every product and row read
@@ -331,7 +374,7 @@ static char *arena_new(seer_llm *m, size_t *bytes) {
     *bytes = seer_weight_interleaved_bytes(&m->output);
     for (int l = 0; l < m->info.n_layer; l++) {
         seer_weight *mats[7];
-        for (int i = 0, n = layer_matrices(m, &m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
+        for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
     }
     return *bytes ? seer_huge_alloc(*bytes) : NULL;
 }
@@ -366,9 +409,9 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
     char n[96];
 #define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
     if (!m->moe)
-        return bind_matrix(m, &L->w_gate, NAME("ffn_gate.weight"), E, in->n_ff, err) &&
-               bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, in->n_ff, err) &&
-               bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), in->n_ff, E, err);
+        return bind_matrix(m, &L->w_gate, NAME("ffn_gate.weight"), E, L->n_ff, err) &&
+               bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, L->n_ff, err) &&
+               bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), L->n_ff, E, err);
     const int64_t F = m->n_ff_exp;
     return bind_matrix(m, &L->router, NAME("ffn_gate_inp.weight"), E, in->n_expert, err) &&
            bind_experts(m, &L->gate_exps, NAME("ffn_gate_exps.weight"), E, F, err) &&
@@ -377,10 +420,48 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
 #undef NAME
 }
 
+/* Layer l's attention: Q, K, V (a layer sharing another's cache has only Q;
+ * gemma4 may leave V out: then V is K), the output, the biases and norms
+ * its architecture has. */
+static bool bind_attention(seer_llm *m, const arch_desc *ad, llm_layer *L, int l, seer_error *err) {
+    const seer_llm_info *in = &m->info;
+    const int64_t E = in->n_embd, hd = L->head_dim, Dq = (int64_t)in->n_head * hd, Dk = (int64_t)L->n_head_kv * hd;
+    char n[96];
+    bool failed = false;
+#define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
+    if (gguf_find_tensor(m->gguf, NAME("attn_qkv.weight"))) {
+        seer_error_set(err, "%s: fused '%s' is not supported (separate attn_q/attn_k/attn_v expected)", m->gguf->path, n);
+        return false;
+    }
+    if (!bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, Dq, err) ||
+        !bind_matrix(m, &L->wo, NAME("attn_output.weight"), Dq, E, err))
+        return false;
+    if (!L->kv_shared) {
+        L->v_from_k = ad->gemma4 && !gguf_find_tensor(m->gguf, NAME("attn_v.weight"));
+        if (!bind_matrix(m, &L->wk, NAME("attn_k.weight"), E, Dk, err) ||
+            (!L->v_from_k && !bind_matrix(m, &L->wv, NAME("attn_v.weight"), E, Dk, err)))
+            return false;
+        L->v_norm = ad->gemma4;
+    }
+    L->bq = bind_vector(m, NAME("attn_q.bias"), Dq, ad->qkv_bias, err, &failed);
+    if (!failed && !L->kv_shared) L->bk = bind_vector(m, NAME("attn_k.bias"), Dk, ad->qkv_bias, err, &failed);
+    if (!failed && !L->kv_shared && !L->v_from_k) L->bv = bind_vector(m, NAME("attn_v.bias"), Dk, ad->qkv_bias, err, &failed);
+    if (!failed && ad->qk_norm) L->q_norm = bind_vector(m, NAME("attn_q_norm.weight"), hd, true, err, &failed);
+    if (!failed && ad->qk_norm && !L->kv_shared)
+        L->k_norm = bind_vector(m, NAME("attn_k_norm.weight"), hd, true, err, &failed);
+    if (!failed && ad->gemma) L->attn_post_norm = bind_vector(m, NAME("post_attention_norm.weight"), E, true, err, &failed);
+    if (!failed && ad->gemma) L->ffn_post_norm = bind_vector(m, NAME("post_ffw_norm.weight"), E, true, err, &failed);
+    if (!failed && ad->gemma4) {
+        const float *s = bind_vector(m, NAME("layer_output_scale.weight"), 1, false, err, &failed);
+        if (s) L->out_scale = s[0];
+    }
+#undef NAME
+    return !failed;
+}
+
 static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const seer_llm_info *in = &m->info;
-    const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * in->head_dim,
-                  Dk = (int64_t)in->n_head_kv * in->head_dim;
+    const int64_t E = in->n_embd;
     bool failed = false;
     for (int l = 0; l < in->n_layer && !failed; l++) {
         llm_layer *L = &m->layers[l];
@@ -397,37 +478,93 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
             L->conv_kernel = bind_floats(m, NAME("shortconv.conv.weight"), m->conv_len, E, true, err, &failed);
             continue;
         }
-        if (!bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, Dq, err) ||
-            !bind_matrix(m, &L->wk, NAME("attn_k.weight"), E, Dk, err) ||
-            !bind_matrix(m, &L->wv, NAME("attn_v.weight"), E, Dk, err) ||
-            !bind_matrix(m, &L->wo, NAME("attn_output.weight"), Dq, E, err) || !bind_ffn(m, L, l, err))
-            return false;
-        L->bq = bind_vector(m, NAME("attn_q.bias"), Dq, ad->qkv_bias, err, &failed);
-        if (!failed) L->bk = bind_vector(m, NAME("attn_k.bias"), Dk, ad->qkv_bias, err, &failed);
-        if (!failed) L->bv = bind_vector(m, NAME("attn_v.bias"), Dk, ad->qkv_bias, err, &failed);
-        if (!failed && ad->qk_norm) L->q_norm = bind_vector(m, NAME("attn_q_norm.weight"), in->head_dim, true, err, &failed);
-        if (!failed && ad->qk_norm) L->k_norm = bind_vector(m, NAME("attn_k_norm.weight"), in->head_dim, true, err, &failed);
-        if (!failed && ad->gemma) L->attn_post_norm = bind_vector(m, NAME("post_attention_norm.weight"), E, true, err, &failed);
-        if (!failed && ad->gemma) L->ffn_post_norm = bind_vector(m, NAME("post_ffw_norm.weight"), E, true, err, &failed);
+        if (!bind_attention(m, ad, L, l, err) || !bind_ffn(m, L, l, err)) return false;
 #undef NAME
     }
+    if (!failed && ad->gemma4) /* full layers' proportional RoPE (one tensor for all) */
+        m->rope_freqs = bind_vector(m, "rope_freqs.weight", m->n_rot / 2, false, err, &failed);
     return !failed;
 }
 
-/* Which layers are short convolutions (lfm2: head_count_kv 0), and each
- * layer's number among its kind: conv_slot in the conv state, kv_slot in
- * the KV cache, which only the attention layers have. */
+/* Which layers are short convolutions (lfm2: head_count_kv 0), and their
+ * number among them (conv_slot in the conv state). */
 static void number_layers(seer_llm *m, bool hybrid, const char *a) {
     char key[128];
     snprintf(key, sizeof key, "%s.attention.head_count_kv", a);
-    int n_conv = 0, n_kv = 0;
+    int n_conv = 0;
     for (int l = 0; l < m->info.n_layer; l++) {
         llm_layer *L = &m->layers[l];
         L->conv = hybrid && gguf_get_arr_int(m->gguf, key, (uint64_t)l, -1) == 0;
         if (L->conv) L->conv_slot = n_conv++;
-        else L->kv_slot = n_kv++;
     }
-    m->info.n_layer_kv = n_kv;
+}
+
+/* Each layer's head size, KV heads and FFN width (gemma4: sliding layers
+ * have key_length_swa heads, the counts may be per-layer arrays), and its
+ * place in the KV cache: the layers with their own keys one after another;
+ * gemma4's last shared_kv_layers layers read the last sliding (or full)
+ * layer before them instead. */
+static bool layer_geometry(seer_llm *m, const arch_desc *ad, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    const char *a = ad->name;
+    seer_llm_info *in = &m->info;
+    const int hd_swa = ad->gemma4 ? (int)key_int(f, a, "attention.key_length_swa", in->head_dim) : in->head_dim;
+    const int hdv_swa = ad->gemma4 ? (int)key_int(f, a, "attention.value_length_swa", hd_swa) : hd_swa;
+    bool any_swa = false;
+    for (int l = 0; l < in->n_layer; l++) any_swa |= m->layers[l].swa;
+    if (hd_swa <= 0 || hd_swa > 1024 || hdv_swa != hd_swa ||
+        (any_swa && (m->n_rot_swa <= 0 || m->n_rot_swa > hd_swa || m->n_rot_swa % 2))) {
+        seer_error_set(err, "%s: unsupported sliding-window head sizes (key %d, value %d, rope dims %d)", f->path,
+                       hd_swa, hdv_swa, m->n_rot_swa);
+        return false;
+    }
+    const int n_shared = ad->gemma4 ? (int)key_int(f, a, "attention.shared_kv_layers", 0) : 0;
+    const int first_shared = in->n_layer - n_shared;
+    if (n_shared < 0 || (n_shared > 0 && first_shared < 2)) {
+        seer_error_set(err, "%s: %d of %d layers cannot share the KV cache of earlier ones", f->path, n_shared,
+                       in->n_layer);
+        return false;
+    }
+    size_t off = 0;
+    int n_kv = 0;
+    m->max_head_dim = m->max_kv_dim = m->max_q_dim = m->max_group = 1;
+    for (int l = 0; l < in->n_layer; l++) {
+        llm_layer *L = &m->layers[l];
+        L->head_dim = L->swa ? hd_swa : in->head_dim;
+        L->n_head_kv = ad->hybrid ? in->n_head_kv : (int)layer_key_int(f, a, "attention.head_count_kv", l, in->n_head);
+        L->n_ff = (int)layer_key_int(f, a, "feed_forward_length", l, in->n_ff);
+        if (L->n_ff <= 0) L->n_ff = in->n_ff; /* a MoE model's scratch width */
+        L->out_scale = 1.0f;
+        if (L->n_head_kv <= 0 || in->n_head % L->n_head_kv != 0) {
+            seer_error_set(err, "%s: layer %d: %d attention heads cannot share %d KV heads", f->path, l, in->n_head,
+                           L->n_head_kv);
+            return false;
+        }
+        if (L->conv) continue;
+        if (l >= first_shared) {
+            const llm_layer *src = &m->layers[first_shared - (L->swa ? 2 : 1)];
+            if (src->swa != L->swa || src->head_dim != L->head_dim || src->n_head_kv != L->n_head_kv) {
+                seer_error_set(err, "%s: layer %d cannot share the KV cache of layer %d (different geometry)", f->path,
+                               l, first_shared - (L->swa ? 2 : 1));
+                return false;
+            }
+            L->kv_shared = true;
+            L->kv_offset = src->kv_offset;
+        } else {
+            L->kv_offset = off;
+            off += (size_t)L->n_head_kv * (size_t)L->head_dim;
+            n_kv++;
+        }
+        const int kv_dim = L->n_head_kv * L->head_dim, q_dim = in->n_head * L->head_dim;
+        if (L->head_dim > m->max_head_dim) m->max_head_dim = L->head_dim;
+        if (kv_dim > m->max_kv_dim) m->max_kv_dim = kv_dim;
+        if (q_dim > m->max_q_dim) m->max_q_dim = q_dim;
+        if (in->n_head / L->n_head_kv > m->max_group) m->max_group = in->n_head / L->n_head_kv;
+    }
+    m->kv_row_floats = off;
+    in->n_kv_floats = (int64_t)off;
+    in->n_layer_kv = n_kv;
+    return true;
 }
 
 /* Interleaves what can be, layer by layer (progress), on every core: the
@@ -439,7 +576,7 @@ static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
     seer_pool *pool = next ? seer_pool_create(0) : NULL;
     for (int l = 0; l < m->info.n_layer; l++) {
         seer_weight *mats[7];
-        for (int i = 0, n = layer_matrices(m, &m->layers[l], mats); i < n; i++) interleave(m, mats[i], pool, &next);
+        for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) interleave(m, mats[i], pool, &next);
         if (progress) progress(ud, (float)(l + 1) / (float)m->info.n_layer);
     }
     interleave(m, &m->output, pool, &next);
@@ -527,7 +664,8 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
     }
     number_layers(m, ad->hybrid, ad->name);
     if (ad->gemma) read_gemma(m, ad->name);
-    if (!bind_layers(m, ad, err)) goto fail;
+    if (ad->gemma4) read_gemma4(m);
+    if (!layer_geometry(m, ad, err) || !bind_layers(m, ad, err)) goto fail;
     interleave_all(m, progress, ud);
 
     m->vocab = seer_vocab_load(f, err);
@@ -570,7 +708,7 @@ void seer_llm_page_in(const seer_llm *m) {
     page_in(m, &m->output);
     for (int l = 0; m->layers && l < m->info.n_layer; l++) {
         seer_weight *mats[7];
-        for (int i = 0, n = layer_matrices(m, &m->layers[l], mats); i < n; i++) page_in(m, mats[i]);
+        for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) page_in(m, mats[i]);
         const llm_layer *L = &m->layers[l];
         for (int i = 0; m->moe && i < 3; i++) {
             const seer_weight *all = i == 0 ? &L->gate_exps : i == 1 ? &L->up_exps : &L->down_exps;

@@ -27,21 +27,28 @@ static int pair_section(int i, const int sections[4], bool interleaved) {
     return 3;
 }
 
-static void rope_table(float *cs, int n_rot, float base, const int sections[4], bool interleaved, const float pos[4]) {
+static void rope_table(float *cs, int n_rot, float base, const int sections[4], bool interleaved, const float pos[4],
+                       const float *freq_div) {
     for (int i = 0; i < n_rot / 2; i++) {
         const int s = sections ? pair_section(i, sections, interleaved) : 0;
-        const double theta = (double)pos[s] * pow((double)base, -2.0 * i / (double)n_rot);
+        double theta = (double)pos[s] * pow((double)base, -2.0 * i / (double)n_rot);
+        if (freq_div) theta /= (double)freq_div[i];
         cs[2 * i] = (float)cos(theta);
         cs[2 * i + 1] = (float)sin(theta);
     }
 }
 
 void seer_rope_table(float *cs, int n_rot, float base, const int sections[4], const float pos[4]) {
-    rope_table(cs, n_rot, base, sections, false, pos);
+    rope_table(cs, n_rot, base, sections, false, pos, NULL);
 }
 
 void seer_rope_table_interleaved(float *cs, int n_rot, float base, const int sections[4], const float pos[4]) {
-    rope_table(cs, n_rot, base, sections, true, pos);
+    rope_table(cs, n_rot, base, sections, true, pos, NULL);
+}
+
+void seer_rope_table_divided(float *cs, int n_rot, float base, const float *freq_div, float pos) {
+    const float p[4] = {pos, pos, pos, pos};
+    rope_table(cs, n_rot, base, NULL, false, p, freq_div);
 }
 
 void seer_rope_apply_normal(float *x, int n_rot, const float *cs) {

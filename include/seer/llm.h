@@ -16,6 +16,7 @@ typedef struct seer_llm_info {
     const char *name;        /* general.name or file name */
     int n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, n_ctx_train;
     int n_layer_kv;          /* layers with keys and values: all but lfm2's short convolutions */
+    int64_t n_kv_floats;     /* K floats a position takes in the cache over all layers (as many V) */
     /* Width of the embedding rows a caller passes in seer_batch.embd:
      * n_embd·(1 + n_deepstack) for Qwen3-VL (the DeepStack slices ride along
      * each image row), else n_embd. */

@@ -44,6 +44,9 @@ void seer_rope_table(float *cs, int n_rot, float base, const int sections[4], co
  * w if k % 3 == 2 and k < 3·sections[2], t if k % 3 == 0 and
  * k < 3·sections[0], else e (applied with neox pairing). */
 void seer_rope_table_interleaved(float *cs, int n_rot, float base, const int sections[4], const float pos[4]);
+/* seer_rope_table for one position with pair i's angle divided by
+ * freq_div[i] (llama.cpp's rope frequency factors; 1e30 leaves a pair unrotated). */
+void seer_rope_table_divided(float *cs, int n_rot, float base, const float *freq_div, float pos);
 /* Rotates the first n_rot dims of one head with a table: adjacent pairs
  * (normal) or pairs (i, i + n_rot/2) (neox). */
 void seer_rope_apply_normal(float *x, int n_rot, const float *cs);
