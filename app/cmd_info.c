@@ -123,6 +123,36 @@ static void line_array(const gguf_file *f, const char *name, const char *key) {
     putchar('\n');
 }
 
+/* Gemma 4's parts that are tensors, not keys: layers whose V is K's
+ * projection (no attn_v), the full layers' partial RoPE (rope_freqs: pairs
+ * with factor 1 rotate, the rest are frozen), per-layer output scales. */
+static void summarise_gemma4(const gguf_file *f) {
+    int n_layer = 0, no_v = 0, scales = 0;
+    for (uint64_t i = 0; i < f->n_tensors; i++) {
+        const char *name = f->tensors[i].name;
+        int l;
+        char rest[64];
+        if (sscanf(name, "blk.%d.%63s", &l, rest) != 2) continue;
+        if (strcmp(rest, "attn_q.weight") == 0) {
+            n_layer++;
+            char v[96];
+            snprintf(v, sizeof v, "blk.%d.attn_v.weight", l);
+            if (!gguf_find_tensor(f, v)) no_v++;
+        }
+        if (strcmp(rest, "layer_output_scale.weight") == 0) scales++;
+    }
+    label("attention");
+    printf("V = K on %d of %d layers (no attn_v), V RMS-normed, scores unscaled; %d layer output scales\n", no_v, n_layer,
+           scales);
+    const gguf_tensor *rf = gguf_find_tensor(f, "rope_freqs.weight");
+    if (rf && rf->type == SEER_TYPE_F32) {
+        int rotated = 0;
+        for (int64_t i = 0; i < rf->ne[0]; i++) rotated += ((const float *)rf->data)[i] < 1e20f;
+        label("full rope");
+        printf("proportional: %d of %lld pairs rotate (rope_freqs)\n", rotated, (long long)rf->ne[0]);
+    }
+}
+
 static void summarise_llm(const gguf_file *f, const char *arch) {
     char k[256];
     line_int(f, "layers", arch_key(arch, "block_count", k, sizeof k));
@@ -132,6 +162,7 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_array(f, "kv heads", k); /* lfm2: one count per layer, 0 = short convolution */
     line_int(f, "conv kernel", arch_key(arch, "shortconv.l_cache", k, sizeof k));
     line_int(f, "ffn", arch_key(arch, "feed_forward_length", k, sizeof k));
+    line_array(f, "ffn", k); /* gemma4 E-shapes: wider on the KV-shared layers */
     line_int(f, "context", arch_key(arch, "context_length", k, sizeof k));
     line_int(f, "rope base", arch_key(arch, "rope.freq_base", k, sizeof k));
     line_int(f, "rope dims", arch_key(arch, "rope.dimension_count", k, sizeof k));
@@ -140,6 +171,10 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "rope scale", arch_key(arch, "rope.scaling.factor", k, sizeof k));
     line_int(f, "norm eps", arch_key(arch, "attention.layer_norm_rms_epsilon", k, sizeof k));
     line_int(f, "head size", arch_key(arch, "attention.key_length", k, sizeof k));
+    line_int(f, "head size swa", arch_key(arch, "attention.key_length_swa", k, sizeof k));
+    line_int(f, "rope dims swa", arch_key(arch, "rope.dimension_count_swa", k, sizeof k));
+    line_int(f, "shared kv", arch_key(arch, "attention.shared_kv_layers", k, sizeof k));
+    line_int(f, "ple width", arch_key(arch, "embedding_length_per_layer_input", k, sizeof k));
     line_int(f, "experts", arch_key(arch, "expert_count", k, sizeof k));
     line_int(f, "experts used", arch_key(arch, "expert_used_count", k, sizeof k));
     line_int(f, "expert ffn", arch_key(arch, "expert_feed_forward_length", k, sizeof k));
@@ -149,6 +184,7 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
         line_array(f, "window layers", k);
     line_int(f, "window rope", arch_key(arch, "rope.freq_base_swa", k, sizeof k));
     line_int(f, "logit softcap", arch_key(arch, "final_logit_softcapping", k, sizeof k));
+    if (strcmp(arch, "gemma4") == 0) summarise_gemma4(f);
 }
 
 /* What seer makes of the projector: its token output and, for Qwen3-VL,

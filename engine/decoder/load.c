@@ -207,9 +207,18 @@ static void read_gemma(seer_llm *m, const char *a) {
 
 /* Gemma 4 on top of that: unscaled scores (the Q/K norms do it), and an
  * image seen whole only by the sliding-window layers. */
-static void read_gemma4(seer_llm *m) {
+static bool read_gemma4(seer_llm *m, seer_error *err) {
+    const gguf_file *f = m->gguf;
     m->attn_scale = 1.0f;
     m->swa_only_non_causal = true;
+    const char *unsupported = key_int(f, "gemma4", "embedding_length_per_layer_input", 0) > 0 ? "per-layer embeddings"
+                            : gguf_find_tensor(f, "blk.0.ffn_gate_inp.weight") ? "mixture-of-experts layers"
+                            : NULL;
+    if (unsupported) {
+        seer_error_set(err, "%s: gemma4 with %s is not supported yet", f->path, unsupported);
+        return false;
+    }
+    return true;
 }
 
 /* RoPE scaling as llama.cpp reads it: linear unless the type says
@@ -664,7 +673,7 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
     }
     number_layers(m, ad->hybrid, ad->name);
     if (ad->gemma) read_gemma(m, ad->name);
-    if (ad->gemma4) read_gemma4(m);
+    if (ad->gemma4 && !read_gemma4(m, err)) goto fail;
     if (!layer_geometry(m, ad, err) || !bind_layers(m, ad, err)) goto fail;
     interleave_all(m, progress, ud);
 

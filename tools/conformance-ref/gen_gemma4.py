@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Random-weight Gemma 4 GGUF files in the layout llama.cpp's converter writes.
+
+LLM (`general.architecture` = gemma4) as conversion/gemma.py Gemma4Model
+writes it from a Gemma4ForConditionalGeneration checkpoint. Only the sizes are
+small; keys, tensor names, shapes and types are the converter's:
+  - norm weights stored as they are (no +1: Gemma4Model.norm_shift is 0);
+  - key_length / value_length = the full layers' head size (global_head_dim),
+    key_length_swa / value_length_swa = the sliding layers' (head_dim);
+  - head_count_kv an array (sliding layers num_key_value_heads, full layers
+    num_global_key_value_heads); sliding_window_pattern one bool per layer;
+  - rope.dimension_count = the full head size ("proportional" RoPE), and a
+    rope_freqs tensor [1]*r + [1e30]*(d/2 - r), r = d*partial_rotary_factor/2,
+    used by the full layers only; rope.dimension_count_swa = head_dim;
+  - attention_k_eq_v: the full layers have no attn_v (V is K's projection);
+  - blk.N.layer_output_scale.weight [1] (HF layer_scalar);
+  - E-shape: per_layer_token_embd, per_layer_model_proj, per_layer_proj_norm,
+    blk.N.inp_gate / proj / post_norm, embedding_length_per_layer_input,
+    shared_kv_layers and a per-layer feed_forward_length (double-wide MLP on
+    the KV-shared layers);
+  - MoE shape: the dense MLP beside the experts (ffn_* + post_ffw_norm_1),
+    pre_ffw_norm_2 / post_ffw_norm_2, ffn_gate_inp.weight and .scale (router),
+    ffn_{gate,up,down}_exps and ffn_down_exps.scale (router.per_expert_scale);
+  - no output.weight: the head is tied to token_embd.
+Vocabulary: until seer reads the `gemma4` tokenizer model, the SentencePiece
+style vocabulary of gen_gemma3.py (`llama` model), so that the decoder is what
+these cases test.
+
+Usage: gen_gemma4.py --llama-cpp DIR --preset 31b|e|moe --out DIR
+Writes DIR/model.gguf (F32; quantize it with llama-quantize where a case wants).
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import refgen_common as rc  # noqa: E402
+import gen_gemma3  # noqa: E402
+
+# s = sliding layer, f = full layer (HF layer_types; the last must be full).
+PRESETS = {
+    # 31B shape: k_eq_v on full layers, full heads twice as wide with fewer KV
+    # heads, a window (12) shorter than the prompt.
+    "31b": dict(seed=41, embd_std=0.05, out_norm=6.0, n_embd=64, layers="sssfssf", n_head=4,
+                n_head_kv=2, n_head_kv_full=1, head_dim=16, head_dim_full=32, n_ff=128,
+                partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=True,
+                ple=0, shared_kv=0, double_wide=False, n_expert=0, vocab_pad_to=768),
+    # E2B/E4B shape: per-layer embeddings, the last 3 layers reuse the cache
+    # of layers 3 (sliding) and 4 (full), double-wide MLP there.
+    "e": dict(seed=43, embd_std=0.05, out_norm=6.0, n_embd=256, layers="ssssfssf", n_head=4,
+              n_head_kv=1, n_head_kv_full=1, head_dim=64, head_dim_full=128, n_ff=256,
+              partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=False,
+              ple=32, shared_kv=3, double_wide=True, n_expert=0, vocab_pad_to=768),
+    # 26B-A4B shape: every layer a dense MLP beside 8 experts, 2 used.
+    "moe": dict(seed=47, embd_std=0.05, out_norm=6.0, n_embd=64, layers="sssfsf", n_head=4,
+                n_head_kv=2, n_head_kv_full=1, head_dim=16, head_dim_full=32, n_ff=96,
+                partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=True,
+                ple=0, shared_kv=0, double_wide=False, n_expert=8, n_expert_used=2, n_ff_exp=48,
+                vocab_pad_to=768),
+}
+
+
+def build_vocab(tt, pad_to):
+    """gen_gemma3's vocabulary with Gemma 4's image markers in place of its
+    last two [PAD] rows (control tokens, so mtmd's '<|image>' ... '<image|>'
+    are one id each)."""
+    toks, scores, types = gen_gemma3.build_vocab(tt, pad_to)
+    for i, t in enumerate(["<|image>", "<image|>"]):
+        k = pad_to - 2 + i
+        toks[k], scores[k], types[k] = t.encode("utf-8"), -1000.0, tt.CONTROL
+    return toks, scores, types
+
+
+def is_swa(p):
+    return [c == "s" for c in p["layers"]]
+
+
+def layer_ff(p):
+    n = len(p["layers"])
+    first_shared = n - p["shared_kv"]
+    return [p["n_ff"] * (2 if p["double_wide"] and il >= first_shared else 1) for il in range(n)]
+
+
+def llm_tensors(p, n_vocab, W):
+    e, n = p["n_embd"], len(p["layers"])
+    swa, ffs = is_swa(p), layer_ff(p)
+    out = [("token_embd.weight", W.normal((n_vocab, e), p["embd_std"]))]
+    hd_full = p["head_dim_full"]
+    r = int(hd_full * p["partial_rotary_full"] / 2)
+    out.append(("rope_freqs.weight", np.array([1.0] * r + [1e30] * (hd_full // 2 - r), dtype=np.float32)))
+    P = p["ple"]
+    if P:
+        out += [
+            ("per_layer_token_embd.weight", W.normal((n_vocab, P * n), 1.0)),
+            ("per_layer_model_proj.weight", W.linear(P * n, e)),
+            ("per_layer_proj_norm.weight", W.around_one(P)),
+        ]
+    for i in range(n):
+        b = f"blk.{i}."
+        hd = p["head_dim"] if swa[i] else hd_full
+        kv = p["n_head_kv"] if swa[i] else p["n_head_kv_full"]
+        out += [(b + "attn_norm.weight", W.around_one(e))]
+        att = rc.attention_tensors(W, b, e, p["n_head"], kv, hd)
+        if p["k_eq_v"] and not swa[i]:
+            att = [t for t in att if not t[0].endswith("attn_v.weight")]
+        out += att
+        out += [
+            (b + "attn_q_norm.weight", W.around_one(hd)),
+            (b + "attn_k_norm.weight", W.around_one(hd)),
+            (b + "post_attention_norm.weight", W.around_one(e)),
+            (b + "ffn_norm.weight", W.around_one(e)),
+        ]
+        out += rc.glu_ffn_tensors(W, b, e, ffs[i])
+        out += [(b + "post_ffw_norm.weight", W.around_one(e))]
+        if p["n_expert"]:
+            X, F = p["n_expert"], p["n_ff_exp"]
+            out += [
+                (b + "post_ffw_norm_1.weight", W.around_one(e)),
+                (b + "pre_ffw_norm_2.weight", W.around_one(e)),
+                (b + "post_ffw_norm_2.weight", W.around_one(e)),
+                (b + "ffn_gate_inp.weight", W.linear(X, e, 4.0)),
+                (b + "ffn_gate_inp.scale", W.around_one(e, 0.3)),
+                (b + "ffn_gate_exps.weight", W.normal((X, F, e), 1.0 / np.sqrt(e))),
+                (b + "ffn_up_exps.weight", W.normal((X, F, e), 1.0 / np.sqrt(e))),
+                (b + "ffn_down_exps.weight", W.normal((X, e, F), 1.0 / np.sqrt(F))),
+                (b + "ffn_down_exps.scale", W.around_one(X, 0.3)),
+            ]
+        if P:
+            out += [
+                (b + "inp_gate.weight", W.linear(P, e)),
+                (b + "proj.weight", W.linear(e, P)),
+                (b + "post_norm.weight", W.around_one(e)),
+            ]
+        out += [(b + "layer_output_scale.weight", np.array([0.6 + 0.8 * W.rng.random()], dtype=np.float32))]
+    out.append(("output_norm.weight", W.around_one(e) * p["out_norm"]))
+    return out
+
+
+def llm_kv(gguf, p, vocab):
+    tokens, scores, types = vocab
+    n = len(p["layers"])
+    swa = is_swa(p)
+    kv = rc.text_model_kv(gguf, "Gemma 4 (random weights, tiny)", n, 131072, p["n_embd"], p["n_ff"],
+                          p["n_head"], p["n_head_kv"]) + [
+        ("add_rope_freq_base", 1000000.0),
+        ("add_rope_freq_base_swa", 10000.0),
+        ("add_layer_norm_rms_eps", 1e-6),
+        ("add_final_logit_softcapping", p["softcap"]),
+        ("add_sliding_window", p["sliding_window"]),
+        ("add_shared_kv_layers", p["shared_kv"]),
+        ("add_embedding_length_per_layer_input", p["ple"]),
+        ("add_sliding_window_pattern", swa),
+        ("add_key_length", p["head_dim_full"]),
+        ("add_value_length", p["head_dim_full"]),
+        ("add_key_length_swa", p["head_dim"]),
+        ("add_value_length_swa", p["head_dim"]),
+        ("add_head_count_kv", [p["n_head_kv"] if s else p["n_head_kv_full"] for s in swa]),
+        ("add_rope_dimension_count", p["head_dim_full"]),
+        ("add_rope_dimension_count_swa", p["head_dim"]),
+        ("add_file_type", gguf.LlamaFileType.ALL_F32),
+        ("add_quantization_version", gguf.GGML_QUANT_VERSION),
+    ]
+    if p["double_wide"]:
+        kv.append(("add_feed_forward_length", layer_ff(p)))
+    if p["n_expert"]:
+        kv += [
+            ("add_expert_count", p["n_expert"]),
+            ("add_expert_used_count", p["n_expert_used"]),
+            ("add_expert_feed_forward_length", p["n_ff_exp"]),
+        ]
+    kv += [
+        ("add_tokenizer_model", "llama"),
+        ("add_tokenizer_pre", "default"),
+        ("add_token_list", tokens),
+        ("add_token_scores", scores),
+        ("add_token_types", types),
+        ("add_bos_token_id", 2),
+        ("add_eos_token_id", 1),
+        ("add_unk_token_id", 3),
+        ("add_pad_token_id", 0),
+        ("add_add_bos_token", True),
+        ("add_add_eos_token", False),
+        ("add_add_space_prefix", False),
+    ]
+    return kv
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--llama-cpp", required=True, help="llama.cpp checkout (for gguf-py)")
+    ap.add_argument("--preset", required=True, choices=sorted(PRESETS))
+    ap.add_argument("--out", required=True, help="folder for model.gguf")
+    ap.add_argument("--seed", type=int, help="override the preset's weight seed")
+    a = ap.parse_args()
+    gguf = rc.import_gguf(a.llama_cpp)
+    p = dict(PRESETS[a.preset])
+    if a.seed is not None:
+        p["seed"] = a.seed
+    os.makedirs(a.out, exist_ok=True)
+    vocab = build_vocab(gguf.TokenType, p["vocab_pad_to"])
+    W = rc.Weights(p["seed"])
+    rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), "gemma4",
+                  llm_kv(gguf, p, vocab), llm_tensors(p, len(vocab[0]), W))
+    print(f"wrote {a.out}/model.gguf ({len(vocab[0])} tokens)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Regenerates seer's Gemma 4 conformance cases from scratch: random-weight GGUF
+# files (gen_gemma4.py), the Q8_0 LLM of the E-shape case (llama.cpp's
+# llama-quantize), and every expected/ folder (conformance-dump). case.json and
+# prompt.txt are written by hand and kept.
+# Usage: tools/conformance-ref/make_gemma4_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+llama=${1:?usage: make_gemma4_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]}
+build=${2:-$llama/build-avx2}
+py=/usr/bin/python3   # Debian's, with python3-numpy
+cases=$repo/tests/conformance/cases
+dump=$here/build/conformance-dump
+[ -x "$dump" ] || "$here/build.sh" "$llama" "$build"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+gen() { "$py" "$here/gen_gemma4.py" --llama-cpp "$llama" "$@"; }
+gen --preset 31b --out "$cases/text-gemma4-31b-f32"
+
+for c in text-gemma4-31b-f32; do
+    "$dump" --case "$cases/$c"
+done
