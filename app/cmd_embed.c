@@ -43,7 +43,6 @@ typedef struct embed_args {
     app_hub_args hub; /* -hf USER/REPO[:TAG]: the model (and its mmproj) from the hub */
     seer_embed_role role;
     seer_embed_format format;
-    seer_embed_positions positions;
     int dim, threads, n_ctx, image_max_tokens, batch;
     bool multi;
     embed_input *inputs;
@@ -67,8 +66,6 @@ static void usage(FILE *out) {
             "  --format json|jsonl|f32|npy  output format (default: json)\n"
             "  -o, --output FILE    write there instead of stdout\n"
             "  --image-max-tokens N merged tokens per image at most (default: %d)\n"
-            "  --image-positions mrope|sequential  image rows' positions: M-RoPE as the model's own code\n"
-            "                       (default), or one per row as text (HF transformers 5 without mm_token_type_ids)\n"
             "  --batch N            images per vision pass at most (default: %d; small images share a pass)\n"
             "  -c, --ctx-size N     tokens per input at most (default: min(training context, 4096))\n"
             "  -t, --threads N      worker threads (default: all cores)\n"
@@ -167,7 +164,7 @@ static int parse_args(int argc, char **argv, embed_args *a) {
         if (hub > 0) continue;
         static const char *const takes[] = {"-m", "--model", "--mmproj", "--mv-proj", "-p", "--prompt", "--file",
                                             "--image", "--role", "--dim", "--format", "-o", "--output",
-                                            "--image-max-tokens", "--image-positions", "--batch", "-c", "--ctx-size", "-t", "--threads", "--dump"};
+                                            "--image-max-tokens", "--batch", "-c", "--ctx-size", "-t", "--threads", "--dump"};
         bool known = false;
         for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) known = known || !strcmp(s, takes[k]);
         if (!known) return usage_error("unknown argument", s);
@@ -184,9 +181,6 @@ static int parse_args(int argc, char **argv, embed_args *a) {
         else if (!strcmp(s, "--image")) rc = add_image_path(a, val);
         else if (!strcmp(s, "--role")) {
             if (!seer_embed_role_parse(val, &a->role)) return usage_error("--role takes query, passage or none, not", val);
-        } else if (!strcmp(s, "--image-positions")) {
-            if (!seer_embed_positions_parse(val, &a->positions))
-                return usage_error("--image-positions takes mrope or sequential, not", val);
         } else if (!strcmp(s, "--format")) {
             if (!seer_embed_format_parse(val, &a->format))
                 return usage_error("--format takes json, jsonl, f32 or npy, not", val);
@@ -305,7 +299,7 @@ static int make_prompt(const embed_args *a, embed_run *r, int i, seer_mm_prompt 
     if (in->image) {
         seer_image img;
         if (seer_image_load(in->value, 0, &img, &err) != 0) return fail(err.msg);
-        int rc = seer_embed_image_prompt(vocab, r->vision, &img, a->positions, prompt, &err);
+        int rc = seer_embed_image_prompt(vocab, r->vision, &img, prompt, &err);
         seer_image_free(&img);
         if (rc != 0) return fail_path("image", in->value, err.msg);
     } else if (seer_embed_text_prompt(vocab, a->role, in->value, prompt, &err) != 0) {

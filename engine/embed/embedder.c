@@ -17,7 +17,6 @@ struct seer_embedder {
     seer_vision *vision;
     seer_mv_proj *mv;
     seer_ctx *ctx;
-    seer_embed_positions positions;
 };
 
 void seer_embedding_free(seer_embedding *e) {
@@ -43,7 +42,6 @@ seer_embedder *seer_embedder_open(const seer_embedder_opts *o, seer_error *err) 
         seer_error_set(err, "out of memory");
         return NULL;
     }
-    e->positions = o->positions;
     if (!(e->pool = seer_pool_create(o->threads))) {
         seer_error_set(err, "cannot start the worker threads");
         goto fail;
@@ -132,7 +130,7 @@ int seer_embedder_images(seer_embedder *e, const char *const *paths, int n, seer
             rc = -1;
             break;
         }
-        rc = seer_embed_image_prompt(seer_llm_vocab(e->llm), e->vision, &img, e->positions, &prompts[made], err);
+        rc = seer_embed_image_prompt(seer_llm_vocab(e->llm), e->vision, &img, &prompts[made], err);
         seer_image_free(&img);
         if (rc != 0) {
             *bad = made;

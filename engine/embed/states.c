@@ -35,20 +35,9 @@ int seer_embed_text_prompt(const seer_vocab *vocab, seer_embed_role role, const 
     return rc;
 }
 
-bool seer_embed_positions_parse(const char *name, seer_embed_positions *out) {
-    if (!name) return false;
-    if (!strcmp(name, "mrope")) *out = SEER_EMBED_POS_MROPE;
-    else if (!strcmp(name, "sequential")) *out = SEER_EMBED_POS_SEQUENTIAL;
-    else return false;
-    return true;
-}
-
 int seer_embed_image_prompt(const seer_vocab *vocab, const seer_vision *vision, const seer_image *img,
-                            seer_embed_positions positions, seer_mm_prompt *out, seer_error *err) {
-    if (seer_mtmd_tokenize(vocab, vision, SEER_EMBED_IMAGE_PROMPT, img, 1, false, out, err) != 0) return -1;
-    /* Without M-RoPE, eval gives the image rows consecutive positions like text. */
-    if (positions == SEER_EMBED_POS_SEQUENTIAL) out->mrope = false;
-    return 0;
+                            seer_mm_prompt *out, seer_error *err) {
+    return seer_mtmd_tokenize(vocab, vision, SEER_EMBED_IMAGE_PROMPT, img, 1, false, out, err);
 }
 
 /* Token ids row by row (image rows as <|image_pad|>) and the pooled rows:

@@ -20,21 +20,14 @@ bool seer_embed_role_parse(const char *name, seer_embed_role *out);
 /* The fixed prompt every image is embedded in (the marker is the image). */
 #define SEER_EMBED_IMAGE_PROMPT "<|im_start|>user\n" SEER_MTMD_MARKER "Describe the image.<|im_end|>\n"
 
-/* Positions of an image's rows: M-RoPE (t, row, col), as Qwen2.5-VL's
- * get_rope_index makes them from the processor's output (the default), or
- * one position per row as for text, which is what HF transformers 5 computes
- * when the model gets input ids without mm_token_type_ids (how the golden
- * embedding data was made). */
-typedef enum seer_embed_positions { SEER_EMBED_POS_MROPE, SEER_EMBED_POS_SEQUENTIAL } seer_embed_positions;
-/* "mrope" or "sequential"; false for anything else. */
-bool seer_embed_positions_parse(const char *name, seer_embed_positions *out);
-
 /* The prompt of one text input / one image (preprocessed as the vision
- * model is set up: original mode for embeddings, see seer_vision_set_*). */
+ * model is set up: original mode for embeddings, see seer_vision_set_*).
+ * Image rows take M-RoPE (t, row, col) positions, as Qwen2.5-VL's
+ * get_rope_index gives them (jina-embeddings-v4 and llama.cpp do the same). */
 int seer_embed_text_prompt(const seer_vocab *vocab, seer_embed_role role, const char *text, seer_mm_prompt *out,
                            seer_error *err);
 int seer_embed_image_prompt(const seer_vocab *vocab, const seer_vision *vision, const seer_image *img,
-                            seer_embed_positions positions, seer_mm_prompt *out, seer_error *err);
+                            seer_mm_prompt *out, seer_error *err);
 
 /* Encodes the images of n prompts, several per vision pass where the tower
  * allows it (seer_vision_encode_batch): inputs are grouped in prompt order

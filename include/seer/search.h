@@ -14,7 +14,6 @@
 typedef struct seer_embedder_opts {
     const char *model, *mmproj, *mv_proj; /* mmproj: images; mv_proj: multi-vectors (both optional) */
     int threads, n_ctx, image_max_tokens; /* 0: all cores / the model's (4096 at most) / 768 */
-    seer_embed_positions positions;
 } seer_embedder_opts;
 
 typedef struct seer_embedder seer_embedder;

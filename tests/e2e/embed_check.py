@@ -2,11 +2,8 @@
 and compares, within the case's tolerances: token ids (exact), every token's
 final hidden state, the single vector and its Matryoshka cut, the
 multi-vectors, MaxSim scores, and for the image the encoder's pixels against
-the original processor's (its patch order). Pure Python (no NumPy).
-The golden image rows have one position each, as text (HF transformers 5
-called without mm_token_type_ids), not the model's M-RoPE grid: images run
-with --image-positions sequential, and the distance of the default (M-RoPE)
-is printed for information.
+the original processor's (its patch order). Image rows take seer's only
+(M-RoPE) positions, as the golden image outputs do. Pure Python (no NumPy).
 usage: embed_check.py SEER CASE_DIR TMP_DIR; prints one line per measure,
 exit 1 when any is out of tolerance."""
 import json
@@ -100,11 +97,6 @@ def main():
         if kind == "image":
             # The reference processor's bounds (README: max_pixels 4096·28²), not jina's 768.
             src = ["--image", os.path.join(case_dir, inp["image"]), "--image-max-tokens", "4096"]
-            mrope = os.path.join(tmp, name + "-mrope")
-            run(seer, base + src + ["--dump", mrope])
-            print("info %s hidden with M-RoPE positions: %.3g" % (name, rel_l2(
-                floats(os.path.join(mrope, "hidden_0.f32")), floats(os.path.join(exp, "hidden_%s.f32" % name)))))
-            src += ["--image-positions", "sequential"]
         else:
             src = ["--role", inp["role"], "-p", inp["text"]]
         dump = os.path.join(tmp, name)
