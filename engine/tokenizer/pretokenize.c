@@ -5,29 +5,11 @@
  * into matches and the gaps between them. */
 #include <stdlib.h>
 
-#include "tokenizer/unicode.h"
-#include "tokenizer/vocab_internal.h"
+#include "tokenizer/pretok_internal.h"
 
-#define WS SEER_UCAT_WHITESPACE
-#define LETTER SEER_UCAT_LETTER
-#define NUMBER SEER_UCAT_NUMBER
-#define MARK SEER_UCAT_MARK
-
-typedef struct cp_view {
-    const uint32_t *cp;
-    const uint8_t *fl; /* category flags per code point */
-    size_t end;        /* fragment end: the regex sees nothing beyond it */
-} cp_view;
-
-/* Length of the match at pos, 0 when the regex does not match there. */
-typedef size_t (*match_fn)(const cp_view *t, size_t pos);
-
-static unsigned flags_at(const cp_view *t, size_t pos) { return pos < t->end ? t->fl[pos] : 0; }
-static uint32_t cp_at(const cp_view *t, size_t pos) { return pos < t->end ? t->cp[pos] : 0xFFFFFFFFu; }
 static uint32_t ascii_lower(uint32_t c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 
-/* 's|'t|'re|'ve|'m|'ll|'d (optionally ignoring ASCII case). */
-static size_t match_contraction(const cp_view *t, size_t pos, bool any_case) {
+size_t match_contraction(const cp_view *t, size_t pos, bool any_case) {
     if (cp_at(t, pos) != '\'' || pos + 1 >= t->end) return 0;
     uint32_t a = cp_at(t, pos + 1), b = cp_at(t, pos + 2);
     if (any_case) { a = ascii_lower(a); b = ascii_lower(b); }
@@ -41,6 +23,33 @@ static size_t match_contraction(const cp_view *t, size_t pos, bool any_case) {
 static size_t match_space_run(const cp_view *t, size_t pos) {
     size_t n = 0;
     while (flags_at(t, pos + n) & WS) n++;
+    if (n > 1 && pos + n < t->end) return n - 1;
+    return n;
+}
+
+size_t match_digits(const cp_view *t, size_t pos, size_t max_digits) {
+    size_t p = pos;
+    while (p - pos < max_digits && (flags_at(t, p) & NUMBER)) p++;
+    return p - pos;
+}
+
+size_t match_other_run(const cp_view *t, size_t pos, unsigned stop, bool slash) {
+    size_t start = pos + (cp_at(t, pos) == ' ');
+    if (start >= t->end || (flags_at(t, start) & (WS | stop))) return 0;
+    size_t p = start;
+    while (p < t->end && !(flags_at(t, p) & (WS | stop))) p++;
+    while (cp_at(t, p) == '\r' || cp_at(t, p) == '\n' || (slash && cp_at(t, p) == '/')) p++;
+    return p - pos;
+}
+
+size_t match_space_tail(const cp_view *t, size_t pos) {
+    size_t n = 0, last_newline_end = 0;
+    while (flags_at(t, pos + n) & WS) {
+        uint32_t w = cp_at(t, pos + n);
+        n++;
+        if (w == '\r' || w == '\n') last_newline_end = n;
+    }
+    if (last_newline_end) return last_newline_end;
     if (n > 1 && pos + n < t->end) return n - 1;
     return n;
 }
@@ -76,27 +85,9 @@ static size_t match_llama3_like(const cp_view *t, size_t pos, size_t max_digits,
         while (flags_at(t, p) & word) p++;
         return p - pos;
     }
-    if (f & NUMBER) {
-        size_t p = pos;
-        while (p - pos < max_digits && (flags_at(t, p) & NUMBER)) p++;
-        return p - pos;
-    }
-    size_t start = pos + (c == ' ');
-    if (start < t->end && !(flags_at(t, start) & (WS | word | NUMBER))) {
-        size_t p = start;
-        while (p < t->end && !(flags_at(t, p) & (WS | word | NUMBER))) p++;
-        while (cp_at(t, p) == '\r' || cp_at(t, p) == '\n') p++;
-        return p - pos;
-    }
-    size_t n = 0, last_newline_end = 0;
-    while (flags_at(t, pos + n) & WS) {
-        uint32_t w = cp_at(t, pos + n);
-        n++;
-        if (w == '\r' || w == '\n') last_newline_end = n;
-    }
-    if (last_newline_end) return last_newline_end;
-    if (n > 1 && pos + n < t->end) return n - 1;
-    return n;
+    if (f & NUMBER) return match_digits(t, pos, max_digits);
+    m = match_other_run(t, pos, word | NUMBER, false);
+    return m ? m : match_space_tail(t, pos);
 }
 
 /* Letters as llama.cpp's adapted o200k/Tekken regexes see them:
@@ -137,28 +128,9 @@ static size_t match_cased_regex(const cp_view *t, size_t pos, bool o200k) {
     size_t m = match_cased_word(t, pos, false, o200k);
     if (!m) m = match_cased_word(t, pos, true, o200k);
     if (m) return m;
-    if (flags_at(t, pos) & NUMBER) {
-        size_t p = pos, max_digits = o200k ? 3 : 1;
-        while (p - pos < max_digits && (flags_at(t, p) & NUMBER)) p++;
-        return p - pos;
-    }
-    uint32_t c = cp_at(t, pos);
-    size_t start = pos + (c == ' ');
-    if (start < t->end && !(flags_at(t, start) & (WS | LETTER | NUMBER))) {
-        size_t p = start;
-        while (p < t->end && !(flags_at(t, p) & (WS | LETTER | NUMBER))) p++;
-        while (cp_at(t, p) == '\r' || cp_at(t, p) == '\n' || cp_at(t, p) == '/') p++;
-        return p - pos;
-    }
-    size_t n = 0, last_newline_end = 0;
-    while (flags_at(t, pos + n) & WS) {
-        uint32_t w = cp_at(t, pos + n);
-        n++;
-        if (w == '\r' || w == '\n') last_newline_end = n;
-    }
-    if (last_newline_end) return last_newline_end;
-    if (n > 1 && pos + n < t->end) return n - 1;
-    return n;
+    if (flags_at(t, pos) & NUMBER) return match_digits(t, pos, o200k ? 3 : 1);
+    m = match_other_run(t, pos, LETTER | NUMBER, true);
+    return m ? m : match_space_tail(t, pos);
 }
 
 static size_t match_tekken(const cp_view *t, size_t pos) { return match_cased_regex(t, pos, false); }
@@ -167,16 +139,6 @@ static size_t match_gpt4o(const cp_view *t, size_t pos) { return match_cased_reg
 static size_t match_llama3(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 3, LETTER); }
 static size_t match_qwen2(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1, LETTER); }
 static size_t match_qwen35(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1, LETTER | MARK); }
-
-/* \p{N} */
-static size_t match_one_number(const cp_view *t, size_t pos) { return (flags_at(t, pos) & NUMBER) ? 1 : 0; }
-
-/* \p{N}+ */
-static size_t match_number_run(const cp_view *t, size_t pos) {
-    size_t p = pos;
-    while (flags_at(t, p) & NUMBER) p++;
-    return p - pos;
-}
 
 /* [0-9][0-9][0-9] */
 static size_t match_three_digits(const cp_view *t, size_t pos) {
@@ -187,17 +149,20 @@ static size_t match_three_digits(const cp_view *t, size_t pos) {
     return 3;
 }
 
-/* [\p{P}\$\+<=>\^~\|]+ */
-static size_t match_punct_run(const cp_view *t, size_t pos) {
+/* [\p{P}\$\+<=>\^~\|]+ (with_backtick: also `, as Falcon's regex has it). */
+static size_t punct_run(const cp_view *t, size_t pos, bool with_backtick) {
     size_t p = pos;
     for (;; p++) {
         uint32_t c = cp_at(t, p);
-        bool in = (flags_at(t, p) & SEER_UCAT_PUNCT) || c == '$' || c == '+' || c == '<' || c == '=' || c == '>' ||
-                  c == '^' || c == '~' || c == '|';
+        bool in = (flags_at(t, p) & PUNCT) || c == '$' || c == '+' || c == '<' || c == '=' || c == '>' ||
+                  c == '^' || c == '~' || c == '|' || (with_backtick && c == '`');
         if (!in) break;
     }
     return p - pos;
 }
+
+static size_t match_punct_run(const cp_view *t, size_t pos) { return punct_run(t, pos, false); }
+static size_t match_falcon_punct_run(const cp_view *t, size_t pos) { return punct_run(t, pos, true); }
 
 typedef struct bounds_list { size_t *b; size_t n, cap; } bounds_list;
 
@@ -219,7 +184,7 @@ static int split_stage(const uint32_t *cps, const uint8_t *fl, const bounds_list
     out->n = 0;
     if (bounds_push(out, 0) != 0) return -1;
     for (size_t k = 0; k + 1 < in->n; k++) {
-        cp_view t = {cps, fl, in->b[k + 1]};
+        cp_view t = {cps, fl, in->b[k], in->b[k + 1]};
         size_t pos = in->b[k], gap_start = pos;
         while (pos < t.end) {
             size_t m = match(&t, pos);
@@ -234,6 +199,14 @@ static int split_stage(const uint32_t *cps, const uint8_t *fl, const bounds_list
     return 0;
 }
 
+/* [^\n]+|[\n]+ : lines and newline runs apart (Gemma 4 splits only there). */
+static size_t match_line_or_newlines(const cp_view *t, size_t pos) {
+    bool newline = cp_at(t, pos) == '\n';
+    size_t p = pos;
+    while (p < t->end && (cp_at(t, p) == '\n') == newline) p++;
+    return p - pos;
+}
+
 int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bounds) {
     static const match_fn default_stages[] = {match_punct_run, match_gpt2, match_number_run, match_three_digits, NULL};
     static const match_fn gpt2_stages[] = {match_gpt2, NULL};
@@ -243,6 +216,15 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     static const match_fn tekken_stages[] = {match_tekken, NULL};
     static const match_fn gpt4o_stages[] = {match_gpt4o, NULL};
     static const match_fn qwen35_stages[] = {match_qwen35, NULL};
+    static const match_fn falcon_stages[] = {match_falcon_punct_run, match_gpt2, match_three_digits, NULL};
+    static const match_fn deepseek_llm_stages[] = {match_newline_char,   match_deepseek_letters, match_deepseek_punct,
+                                                   match_trailing_space, match_cjk_deepseek,     match_number_run,
+                                                   NULL};
+    static const match_fn deepseek_coder_stages[] = {match_newline_char, match_space_letters, match_space_punct,
+                                                     match_cjk_deepseek, match_one_number,    NULL};
+    static const match_fn deepseek_v3_stages[] = {match_digit_triple, match_kana_han, match_deepseek_v3, NULL};
+    static const match_fn kimi_k2_stages[] = {match_kimi_k2, NULL};
+    static const match_fn gemma4_stages[] = {match_line_or_newlines, NULL};
     const match_fn *stages = default_stages;
     switch (kind) {
     case PRETOK_DEFAULT: stages = default_stages; break;
@@ -253,6 +235,12 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     case PRETOK_TEKKEN: stages = tekken_stages; break;
     case PRETOK_GPT4O: stages = gpt4o_stages; break;
     case PRETOK_QWEN35: stages = qwen35_stages; break;
+    case PRETOK_FALCON: stages = falcon_stages; break;
+    case PRETOK_DEEPSEEK_LLM: stages = deepseek_llm_stages; break;
+    case PRETOK_DEEPSEEK_CODER: stages = deepseek_coder_stages; break;
+    case PRETOK_DEEPSEEK_V3: stages = deepseek_v3_stages; break;
+    case PRETOK_KIMI_K2: stages = kimi_k2_stages; break;
+    case PRETOK_GEMMA4: stages = gemma4_stages; break;
     }
     *bounds = NULL;
     uint8_t *fl = malloc(n + 1);

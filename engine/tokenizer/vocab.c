@@ -105,12 +105,14 @@ static bool pretok_from_name(const char *pre, pretok_kind *kind, bool *ignore_me
                                        "modern-bert", "mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4",
                                        NULL};
     static const char *const gpt4o[] = {"gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2", NULL};
+    static const char *const deepseek_v3[] = {"deepseek-v3", "hunyuan-dense", "joyai-llm", "hy_v4", NULL};
     static const struct { const char *const *names; pretok_kind kind; } plain[] = {
         {llama3_regex_only, PRETOK_LLAMA3}, {qwen2, PRETOK_QWEN2}, {starcoder, PRETOK_STARCODER},
-        {gpt2, PRETOK_GPT2}, {gpt4o, PRETOK_GPT4O},
+        {gpt2, PRETOK_GPT2}, {gpt4o, PRETOK_GPT4O}, {deepseek_v3, PRETOK_DEEPSEEK_V3},
     };
     static const struct { const char *name; pretok_kind kind; } single[] = {
-        {"default", PRETOK_DEFAULT}, {"qwen35", PRETOK_QWEN35},
+        {"default", PRETOK_DEFAULT},           {"qwen35", PRETOK_QWEN35},   {"falcon", PRETOK_FALCON},
+        {"deepseek-llm", PRETOK_DEEPSEEK_LLM}, {"deepseek-coder", PRETOK_DEEPSEEK_CODER}, {"kimi-k2", PRETOK_KIMI_K2},
     };
     if (!pre) { *kind = PRETOK_DEFAULT; return true; }
     if (name_in(pre, llama3) || strcmp(pre, "tekken") == 0) {

@@ -28,6 +28,12 @@ typedef enum pretok_kind {
     PRETOK_TEKKEN,     /* Mistral Tekken: words split at case changes, single digits */
     PRETOK_GPT4O,      /* o200k (GPT-4o, Llama 4): like Tekken plus contractions, numbers in threes */
     PRETOK_QWEN35,     /* Qwen2's regex with combining marks counted as letters */
+    PRETOK_FALCON,     /* punctuation runs (with `), GPT-2's regex, 3-digit groups */
+    PRETOK_DEEPSEEK_LLM,   /* DeepSeek LLM: newlines, Latin/Greek/Cyrillic... words, ASCII/full-width punctuation, CJK runs, digit runs */
+    PRETOK_DEEPSEEK_CODER, /* DeepSeek Coder: newlines, words, punctuation, CJK runs, single digits */
+    PRETOK_DEEPSEEK_V3,    /* DeepSeek-V3 / Hunyuan dense: digits in threes, kana/Han runs, words with marks */
+    PRETOK_KIMI_K2,        /* Kimi K2: Han runs apart from o200k-like words, digits in threes */
+    PRETOK_GEMMA4,         /* Gemma 4 (raw UTF-8 BPE): split only between lines and newline runs */
 } pretok_kind;
 
 /* Open-addressing hash: strings (with length) -> int32 value. */

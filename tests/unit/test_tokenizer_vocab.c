@@ -30,7 +30,7 @@ static char *read_file(const char *path, size_t *len) {
 
 /* Vocabularies of the folder seer does not tokenize yet: they must be
  * refused at load with a one-line error, never tokenized with a guess. */
-static const char *const not_yet_supported[] = {"deepseek-llm", "deepseek-coder", "falcon", "gemma-4", NULL};
+static const char *const not_yet_supported[] = {"gemma-4", NULL};
 
 static bool is_not_yet_supported(const char *name) {
     for (int i = 0; not_yet_supported[i]; i++)
