@@ -46,7 +46,21 @@ typedef struct bench_result {
     int encode_gemm[3]; /* its sizes: M, N, K */
     seer_bench_llm_work work;
     seer_bench_efficiency eff;
+    seer_bench_peaks peaks;                   /* the machine's arithmetic peaks on these threads */
+    double peak_prompt_gop_s, peak_encode_gop_s; /* the ones the prompt's and the encoder's kernels run on */
+    const char *peak_prompt_name, *peak_encode_name;
 } bench_result;
+
+/* Which hardware peak a kernel runs on: int8 dot products for the quantized
+ * prompt kernels, BF16 for encoders on BF16 tiles, else FP32 FMA. */
+static void choose_peaks(bench_result *r, const seer_bench_kernels *k) {
+    const bool int8_prompt = strcmp(k->prompt, "sgemm_f32") != 0;
+    r->peak_prompt_gop_s = int8_prompt ? r->peaks.int8_gop_s : r->peaks.fp32_gflop_s;
+    r->peak_prompt_name = int8_prompt ? r->peaks.int8_kernel : r->peaks.fp32_kernel;
+    const bool bf16 = strcmp(k->encode, "f16_amx_bf16") == 0 && r->peaks.bf16_gflop_s > 0;
+    r->peak_encode_gop_s = bf16 ? r->peaks.bf16_gflop_s : r->peaks.fp32_gflop_s;
+    r->peak_encode_name = bf16 ? r->peaks.bf16_kernel : r->peaks.fp32_kernel;
+}
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -338,7 +352,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     /* the encoder's GEMMs: one input's patches × its MLP */
     const seer_vision_hparams *vhp = vision ? seer_vision_get_hparams(vision) : NULL;
     int enc_rows = vhp && vhp->patch_size > 0 ? (vhp->image_size / vhp->patch_size) * (vhp->image_size / vhp->patch_size) : 0;
-    double eff_tg[MAX_REPS], eff_pp[MAX_REPS], eff_enc[MAX_REPS];
+    double eff_tg[MAX_REPS], eff_pp[MAX_REPS], eff_enc[MAX_REPS], eff_pp_peak[MAX_REPS], eff_enc_peak[MAX_REPS];
     if (warm_up(ctx, info, o, err) != 0) goto done;
     r->peak_rss_mb = 0;
     bool paired = reset_peak_rss();
@@ -359,6 +373,9 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             if (paired) (void)reset_peak_rss();
         }
     }
+    r->peaks = seer_bench_peaks_measure(pool);
+    const seer_bench_kernels kernels = seer_bench_kernels_for(info->weight_type);
+    choose_peaks(r, &kernels);
     for (int rep = 0; rep < o->reps - 1 && !paired; rep++)
         gb_s[rep] = gb_s[o->reps - 1], gflop_s[rep] = gflop_s[o->reps - 1], enc_gflop_s[rep] = enc_gflop_s[o->reps - 1];
     for (int rep = 0; rep < o->reps; rep++) {
@@ -375,9 +392,12 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             .peak_rss_bytes = r->peak_rss_mb * MB,
             .weight_bytes = r->weight_mb * MB,
             .kv_bytes = r->kv_mb * MB,
+            .peak_prompt_gop_s = r->peak_prompt_gop_s,
+            .peak_encode_gop_s = r->peak_encode_gop_s,
         };
         seer_bench_efficiency e = seer_bench_efficiencies(&m);
         eff_tg[rep] = e.decode_bw, eff_pp[rep] = e.prefill_flop, eff_enc[rep] = e.encode_flop;
+        eff_pp_peak[rep] = e.prefill_peak, eff_enc_peak[rep] = e.encode_peak;
         r->eff.memory_overhead = e.memory_overhead;
     }
     r->pp_tok_s = seer_bench_median(pp, o->reps, &r->pp_spread);
@@ -393,6 +413,8 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     r->eff.decode_bw = seer_bench_median(eff_tg, o->reps, NULL);
     r->eff.prefill_flop = seer_bench_median(eff_pp, o->reps, NULL);
     r->eff.encode_flop = vision ? seer_bench_median(eff_enc, o->reps, NULL) : 0;
+    r->eff.prefill_peak = seer_bench_median(eff_pp_peak, o->reps, NULL);
+    r->eff.encode_peak = vision ? seer_bench_median(eff_enc_peak, o->reps, NULL) : 0;
     rc = 0;
 done:
     seer_ctx_free(ctx);
@@ -441,6 +463,13 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     printf("\"machine_gb_s\": %.2f, \"machine_gb_s_spread\": %.2f, \"machine_gflop_s\": %.2f, "
            "\"machine_encode_gflop_s\": %.2f, ",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, r->machine_encode_gflop_s);
+    printf("\"peaks\": {\"fp32_gflop_s\": %.1f, \"fp32_kernel\": \"%s\", \"int8_gop_s\": %.1f, \"int8_kernel\": \"%s\", "
+           "\"bf16_gflop_s\": %.1f, \"bf16_kernel\": \"%s\"}, ",
+           r->peaks.fp32_gflop_s, r->peaks.fp32_kernel, r->peaks.int8_gop_s, r->peaks.int8_kernel, r->peaks.bf16_gflop_s,
+           r->peaks.bf16_kernel);
+    printf("\"prefill_peak_efficiency\": %.3f, \"prefill_peak\": \"%s\", \"encode_peak_efficiency\": %.3f, "
+           "\"encode_peak\": \"%s\", ",
+           r->eff.prefill_peak, r->peak_prompt_name, r->eff.encode_peak, r->peak_encode_name);
     printf("\"decode_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, \"encode_flop_efficiency\": %.3f}\n",
            r->eff.decode_bw, r->eff.prefill_flop, r->eff.encode_flop);
 }
@@ -461,16 +490,20 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
     if (seer_blas_narrower_warning(&blas, warning, sizeof warning)) fprintf(stderr, "seer: %s\n", warning);
     printf("machine      %.1f GB/s read (±%.1f) around each generation, %.1f GFLOP/s f32 GEMM (%d x %d x %d)\n",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
+    printf("peaks        FP32 %.0f GFLOP/s (%s), int8 %.0f GOP/s (%s), BF16 %.0f GFLOP/s (%s)\n",
+           r->peaks.fp32_gflop_s, r->peaks.fp32_kernel, r->peaks.int8_gop_s, r->peaks.int8_kernel,
+           r->peaks.bf16_gflop_s, r->peaks.bf16_kernel);
     printf("load         %.0f ms\n", r->load_ms);
-    printf("prompt       %.1f tok/s (±%.1f) for %d tokens   prefill_flop_efficiency %.2f\n", r->pp_tok_s,
-           r->pp_spread, o->n_prompt, r->eff.prefill_flop);
+    printf("prompt       %.1f tok/s (±%.1f) for %d tokens   %.2f of the %s peak (prefill_flop_efficiency %.2f "
+           "against the f32 GEMM)\n",
+           r->pp_tok_s, r->pp_spread, o->n_prompt, r->eff.prefill_peak, r->peak_prompt_name, r->eff.prefill_flop);
     printf("generation   %.2f tok/s (±%.2f) for %d tokens   decode_bw_efficiency %.2f\n", r->tg_tok_s, r->tg_spread,
            o->n_gen, r->eff.decode_bw);
     if (o->mmproj) {
-        printf("image        %.0f ms (±%.0f) to encode %d input(s) into %d tokens, %.1f GFLOP   "
-               "encode_flop_efficiency %.2f\n",
+        printf("image        %.0f ms (±%.0f) to encode %d input(s) into %d tokens, %.1f GFLOP   %.2f of the %s "
+               "peak (encode_flop_efficiency %.2f)\n",
                r->encode_ms, r->encode_spread, r->encoder_inputs, r->image_tokens, r->encode_flops / 1e9,
-               r->eff.encode_flop);
+               r->eff.encode_peak, r->peak_encode_name, r->eff.encode_flop);
         printf("             against %.1f GFLOP/s f32 GEMM at the encoder's sizes (%d x %d x %d)\n",
                r->machine_encode_gflop_s, r->encode_gemm[0], r->encode_gemm[1], r->encode_gemm[2]);
         printf("first token  %.0f ms (±%.0f) with the image\n", r->ttft_ms, r->ttft_spread);

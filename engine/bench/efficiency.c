@@ -15,6 +15,9 @@ seer_bench_efficiency seer_bench_efficiencies(const seer_bench_measure *m) {
     if (m->encode_seconds > 0)
         e.encode_flop = ratio(m->encode_flops / m->encode_seconds,
                               (m->machine_encode_gflop_s > 0 ? m->machine_encode_gflop_s : m->machine_gflop_s) * 1e9);
+    if (m->pp_seconds > 0)
+        e.prefill_peak = ratio(2.0 * m->llm.params_per_token * m->n_prompt / m->pp_seconds, m->peak_prompt_gop_s * 1e9);
+    if (m->encode_seconds > 0) e.encode_peak = ratio(m->encode_flops / m->encode_seconds, m->peak_encode_gop_s * 1e9);
     double budget = m->weight_bytes + m->kv_bytes;
     if (m->peak_rss_bytes > 0 && budget > 0) e.memory_overhead = m->peak_rss_bytes / budget - 1;
     return e;

@@ -17,6 +17,17 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps);
  * best of `reps`. 0 on allocation failure. */
 double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
 
+/* The arithmetic peaks of all pool threads, each from a register-only loop
+ * at the widest vectors the CPU runs (0 and "none" where it has no such
+ * instructions): FP32 FMA, int8 dot products (AVX-512 VNNI, AVX-VNNI,
+ * AVX2 maddubs, NEON SDOT; AMX tiles are not measured), BF16 dot products
+ * (AVX512-BF16). Operations count a multiply and an add as two. */
+typedef struct seer_bench_peaks {
+    double fp32_gflop_s, int8_gop_s, bf16_gflop_s;
+    const char *fp32_kernel, *int8_kernel, *bf16_kernel;
+} seer_bench_peaks;
+seer_bench_peaks seer_bench_peaks_measure(seer_pool *pool);
+
 /* The kernels a model of weight_type takes at the SIMD level in force
  * (SEER_SIMD, SEER_AMX), as seer_matmul chooses them, for interleaved
  * weights (the default): prompt "dot16x4" (interleaved groups, four
@@ -62,6 +73,9 @@ typedef struct seer_bench_measure {
     double machine_gb_s, machine_gflop_s;
     double machine_encode_gflop_s; /* sgemm at the encoder's sizes; 0: use machine_gflop_s */
     double peak_rss_bytes, weight_bytes, kv_bytes; /* resident peak; the budget's parts */
+    /* the hardware peaks the prompt's and the encoder's kernels run on
+     * (seer_bench_peaks: int8 for int8 kernels, else FP32; BF16 for BF16 tiles) */
+    double peak_prompt_gop_s, peak_encode_gop_s;
 } seer_bench_measure;
 
 typedef struct seer_bench_efficiency {
@@ -69,6 +83,8 @@ typedef struct seer_bench_efficiency {
     double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s at the prompt's sizes */
     double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s at the encoder's sizes */
     double memory_overhead; /* peak resident / (weights + KV cache) − 1: the scratch share */
+    double prefill_peak;  /* prompt operations per second / the hardware peak its kernels run on */
+    double encode_peak;   /* encoder FLOP/s / the hardware peak its kernels run on */
 } seer_bench_efficiency;
 
 /* Ratios are 0 when an input is missing (zero time or zero machine limit). */

@@ -29,6 +29,12 @@ static void test_efficiencies(void) {
     CHECK_NEAR(e.decode_bw, 0.8, 1e-12);
     CHECK_NEAR(e.prefill_flop, 0.5, 1e-12);
     CHECK_NEAR(e.encode_flop, 250 / 204.8, 1e-12);
+    /* against the hardware peaks: 102.4 GOP/s of a 409.6 GOP/s int8 peak, 250 of a 1000 GFLOP/s FMA peak */
+    m.peak_prompt_gop_s = 409.6;
+    m.peak_encode_gop_s = 1000;
+    e = seer_bench_efficiencies(&m);
+    CHECK_NEAR(e.prefill_peak, 0.25, 1e-12);
+    CHECK_NEAR(e.encode_peak, 0.25, 1e-12);
     /* the encoder's own GEMM reference, when measured, is the one it is held to */
     m.machine_encode_gflop_s = 312.5;
     e = seer_bench_efficiencies(&m);
@@ -41,6 +47,28 @@ static void test_efficiencies(void) {
     m.weight_bytes = m.kv_bytes = 0;
     e = seer_bench_efficiencies(&m);
     CHECK(e.decode_bw == 0 && e.prefill_flop == 0 && e.encode_flop == 0 && e.memory_overhead == 0);
+    CHECK(e.encode_peak == 0);
+    m.peak_prompt_gop_s = 0;
+    e = seer_bench_efficiencies(&m);
+    CHECK(e.prefill_peak == 0);
+}
+
+/* The peaks are measured by running their kernels: each kind the CPU has
+ * gives a rate and names its instruction; where it has none, 0 and "none". */
+static void test_peaks(void) {
+    seer_pool *pool = seer_pool_create(1);
+    const seer_bench_peaks p = seer_bench_peaks_measure(pool);
+    printf("peaks: FP32 %.1f GFLOP/s (%s), int8 %.1f GOP/s (%s), BF16 %.1f GFLOP/s (%s)\n", p.fp32_gflop_s,
+           p.fp32_kernel, p.int8_gop_s, p.int8_kernel, p.bf16_gflop_s, p.bf16_kernel);
+    CHECK((p.fp32_gflop_s > 0) == (strcmp(p.fp32_kernel, "none") != 0));
+    CHECK((p.int8_gop_s > 0) == (strcmp(p.int8_kernel, "none") != 0));
+    CHECK((p.bf16_gflop_s > 0) == (strcmp(p.bf16_kernel, "none") != 0));
+    /* a SIMD level seer may use has both kernels here (AVX2: FMA and maddubs; NEON: FMA and SDOT) */
+    if (seer_simd_allowed() >= 1) CHECK(p.fp32_gflop_s > 0 && p.int8_gop_s > 0);
+#if defined(__aarch64__)
+    CHECK(p.fp32_gflop_s > 0); /* NEON's FMA is baseline ARMv8 */
+#endif
+    seer_pool_destroy(pool);
 }
 
 static void test_median(void) {
@@ -153,6 +181,7 @@ static void test_kernels(void) {
 int main(void) {
     test_kernels();
     test_efficiencies();
+    test_peaks();
     test_median();
     test_vision_flops_clip();
     test_vision_flops_siglip();

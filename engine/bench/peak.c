@@ -1,0 +1,168 @@
+/* The machine's arithmetic peaks, per thread times threads: register-only
+ * loops of independent chains (no loads, enough accumulators to cover each
+ * instruction's latency on two pipes), at the widest vectors the CPU runs.
+ * seer bench relates prompt and encode speed to these, not to OpenBLAS's
+ * or seer's own rate. x86-64 kernels are compiled per function for their
+ * instruction set (target attributes) and only entered where CPUID says the
+ * CPU has it and SEER_SIMD allows it; aarch64's live in peak_neon.c. */
+#include "seer/bench.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "bench/peak_internal.h"
+#include "seer/common.h"
+#include "seer/cpu.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define CHAINS 12 /* latency 4 x 2 pipes plus slack */
+
+__attribute__((target("avx512f"))) static double fma_avx512(int64_t iters) {
+    __m512 acc[CHAINS];
+    const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
+    for (int k = 0; k < CHAINS; k++) acc[k] = _mm512_set1_ps((float)k);
+    for (int64_t i = 0; i < iters; i++)
+        _Pragma("GCC unroll 16") for (int k = 0; k < CHAINS; k++) acc[k] = _mm512_fmadd_ps(acc[k], m, c);
+    __m512 s = acc[0];
+    for (int k = 1; k < CHAINS; k++) s = _mm512_add_ps(s, acc[k]);
+    return (double)_mm512_reduce_add_ps(s);
+}
+
+__attribute__((target("avx2,fma"))) static double fma_avx2(int64_t iters) {
+    __m256 acc[CHAINS];
+    const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
+    for (int k = 0; k < CHAINS; k++) acc[k] = _mm256_set1_ps((float)k);
+    for (int64_t i = 0; i < iters; i++)
+        _Pragma("GCC unroll 16") for (int k = 0; k < CHAINS; k++) acc[k] = _mm256_fmadd_ps(acc[k], m, c);
+    __m256 s = acc[0];
+    for (int k = 1; k < CHAINS; k++) s = _mm256_add_ps(s, acc[k]);
+    float out[8];
+    _mm256_storeu_ps(out, s);
+    return (double)out[0];
+}
+
+__attribute__((target("avx512f,avx512vnni"))) static double dot_avx512vnni(int64_t iters) {
+    __m512i acc[CHAINS];
+    const __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
+    for (int k = 0; k < CHAINS; k++) acc[k] = _mm512_set1_epi32(k);
+    for (int64_t i = 0; i < iters; i++)
+        _Pragma("GCC unroll 16") for (int k = 0; k < CHAINS; k++) acc[k] = _mm512_dpbusd_epi32(acc[k], a, b);
+    __m512i s = acc[0];
+    for (int k = 1; k < CHAINS; k++) s = _mm512_add_epi32(s, acc[k]);
+    return (double)_mm512_reduce_add_epi32(s);
+}
+
+__attribute__((target("avx2,avxvnni"))) static double dot_avxvnni(int64_t iters) {
+    __m256i acc[CHAINS];
+    const __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2);
+    for (int k = 0; k < CHAINS; k++) acc[k] = _mm256_set1_epi32(k);
+    for (int64_t i = 0; i < iters; i++)
+        _Pragma("GCC unroll 16") for (int k = 0; k < CHAINS; k++) acc[k] = _mm256_dpbusd_avx_epi32(acc[k], a, b);
+    __m256i s = acc[0];
+    for (int k = 1; k < CHAINS; k++) s = _mm256_add_epi32(s, acc[k]);
+    return (double)_mm256_extract_epi32(s, 0);
+}
+
+/* Without VNNI a byte dot product is maddubs (pairs to 16 bits), madd (to
+ * 32 bits) and an add: what seer's plain AVX2 kernels issue. */
+__attribute__((target("avx2"))) static double dot_avx2(int64_t iters) {
+    __m256i acc[CHAINS];
+    const __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2), ones = _mm256_set1_epi16(1);
+    for (int k = 0; k < CHAINS; k++) acc[k] = _mm256_set1_epi32(k);
+    for (int64_t i = 0; i < iters; i++)
+        _Pragma("GCC unroll 16") for (int k = 0; k < CHAINS; k++)
+            acc[k] = _mm256_add_epi32(acc[k], _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), ones));
+    __m256i s = acc[0];
+    for (int k = 1; k < CHAINS; k++) s = _mm256_add_epi32(s, acc[k]);
+    return (double)_mm256_extract_epi32(s, 0);
+}
+
+__attribute__((target("avx512f,avx512bf16"))) static double bf16_avx512(int64_t iters) {
+    __m512 acc[CHAINS];
+    const __m512bh a = (__m512bh)_mm512_set1_epi16(0x3f80), b = (__m512bh)_mm512_set1_epi16(0x3380); /* 1, ~6e-8 */
+    for (int k = 0; k < CHAINS; k++) acc[k] = _mm512_set1_ps((float)k);
+    for (int64_t i = 0; i < iters; i++)
+        _Pragma("GCC unroll 16") for (int k = 0; k < CHAINS; k++) acc[k] = _mm512_dpbf16_ps(acc[k], a, b);
+    __m512 s = acc[0];
+    for (int k = 1; k < CHAINS; k++) s = _mm512_add_ps(s, acc[k]);
+    return (double)_mm512_reduce_add_ps(s);
+}
+
+void seer_bench_peak_kernels(seer_peak_kernel out[SEER_PEAK_KINDS]) {
+    memset(out, 0, sizeof(seer_peak_kernel) * SEER_PEAK_KINDS);
+    __builtin_cpu_init();
+    /* what the process may run (SEER_SIMD lowers it: valgrind cannot run AVX-512) */
+    const int allowed = seer_simd_allowed();
+    const bool avx512 = allowed >= SEER_SIMD_AVX512 && __builtin_cpu_supports("avx512f");
+    const bool avx2 = allowed >= SEER_SIMD_AVX2 && __builtin_cpu_supports("avx2");
+    /* per call of fn(1): chains x lanes x 2 operations (multiply and add) */
+    if (avx512) out[SEER_PEAK_FP32] = (seer_peak_kernel){fma_avx512, CHAINS * 16 * 2, "avx512 fma"};
+    else if (avx2 && __builtin_cpu_supports("fma"))
+        out[SEER_PEAK_FP32] = (seer_peak_kernel){fma_avx2, CHAINS * 8 * 2, "avx2 fma"};
+    if (avx512 && __builtin_cpu_supports("avx512vnni"))
+        out[SEER_PEAK_INT8] = (seer_peak_kernel){dot_avx512vnni, CHAINS * 64 * 2, "avx512-vnni vpdpbusd"};
+    else if (avx2 && seer_cpu_has_avx_vnni())
+        out[SEER_PEAK_INT8] = (seer_peak_kernel){dot_avxvnni, CHAINS * 32 * 2, "avx-vnni vpdpbusd"};
+    else if (avx2)
+        out[SEER_PEAK_INT8] = (seer_peak_kernel){dot_avx2, CHAINS * 32 * 2, "avx2 vpmaddubsw"};
+    if (avx512 && __builtin_cpu_supports("avx512bf16"))
+        out[SEER_PEAK_BF16] = (seer_peak_kernel){bf16_avx512, CHAINS * 32 * 2, "avx512-bf16 vdpbf16ps"};
+}
+#elif !defined(__aarch64__)
+void seer_bench_peak_kernels(seer_peak_kernel out[SEER_PEAK_KINDS]) {
+    memset(out, 0, sizeof(seer_peak_kernel) * SEER_PEAK_KINDS);
+}
+#endif
+
+typedef struct peak_task {
+    double (*fn)(int64_t);
+    int64_t iters;
+    double sink[64];
+} peak_task;
+
+static void run_peak(void *ctx, int ith, int nth) {
+    (void)nth;
+    peak_task *t = ctx;
+    const double r = t->fn(t->iters);
+    if (ith < 64) t->sink[ith] = r;
+}
+
+/* Operations per second of one kernel on every pool thread: the loop length
+ * grows until a run takes 20 ms, then the best of three. */
+static double measure(seer_pool *pool, const seer_peak_kernel *k) {
+    if (!k->fn) return 0;
+    peak_task t = {.fn = k->fn, .iters = 1 << 12};
+    double best = 0, ms = 0;
+    for (; t.iters < ((int64_t)1 << 34); t.iters *= 4) {
+        const double t0 = seer_time_ms();
+        seer_pool_run(pool, run_peak, &t);
+        ms = seer_time_ms() - t0;
+        if (ms >= 20) break;
+    }
+    for (int r = 0; r < 3; r++) {
+        const double t0 = seer_time_ms();
+        seer_pool_run(pool, run_peak, &t);
+        ms = seer_time_ms() - t0;
+        const double ops = ms > 0 ? (double)t.iters * k->ops_per_iter * seer_pool_size(pool) / (ms / 1e3) : 0;
+        if (ops > best) best = ops;
+    }
+    volatile double sink = 0;
+    for (int i = 0; i < 64; i++) sink += t.sink[i];
+    (void)sink;
+    return best;
+}
+
+seer_bench_peaks seer_bench_peaks_measure(seer_pool *pool) {
+    seer_peak_kernel k[SEER_PEAK_KINDS];
+    seer_bench_peak_kernels(k);
+    seer_bench_peaks p = {0};
+    p.fp32_gflop_s = measure(pool, &k[SEER_PEAK_FP32]) / 1e9;
+    p.int8_gop_s = measure(pool, &k[SEER_PEAK_INT8]) / 1e9;
+    p.bf16_gflop_s = measure(pool, &k[SEER_PEAK_BF16]) / 1e9;
+    p.fp32_kernel = k[SEER_PEAK_FP32].name ? k[SEER_PEAK_FP32].name : "none";
+    p.int8_kernel = k[SEER_PEAK_INT8].name ? k[SEER_PEAK_INT8].name : "none";
+    p.bf16_kernel = k[SEER_PEAK_BF16].name ? k[SEER_PEAK_BF16].name : "none";
+    return p;
+}
