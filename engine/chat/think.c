@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "seer/chat.h"
+#include "seer/tokenizer.h"
 
 /* Qwen3.5's prompt ends in "<think>\n" (or closes an empty one when
  * thinking is off); Qwen3-VL-Thinking's always opens it; Gemma 4 opens its
@@ -138,6 +139,14 @@ int seer_think_end(seer_think_stream *t, seer_think_emit emit, void *ud) {
         if (!rc) rc = r;
     }
     return rc;
+}
+
+int seer_think_marker_piece(const seer_chat_thinking *m, const seer_vocab *v, int32_t id, char *buf, int cap) {
+    if (!m || cap <= 1 || seer_token_to_piece(v, id, false, buf, cap) != 0) return 0;
+    int n = seer_token_to_piece(v, id, true, buf, cap - 1);
+    if (n <= 0 || n >= cap) return 0;
+    buf[n] = 0;
+    return strstr(m->open, buf) || strstr(m->close, buf) ? n : 0;
 }
 
 int seer_think_visible(const seer_chat_thinking *m, const char *text, int len, char *out, int cap) {

@@ -65,6 +65,7 @@ const int32_t *seer_session_cached_tokens(const seer_session *s, int *n) {
 
 void session_reset_cache(seer_session *s) {
     s->n_kv = 0;
+    s->reply_mark.text_len = 0;
     seer_ctx_truncate(s->ctx, 0, 0);
     session_text_set(&s->cached, "");
 }
@@ -92,6 +93,7 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
     s->pool = pool;
     s->sampling = params->sampling;
     s->n_predict = params->n_predict;
+    s->thinking = !params->thinking_off;
     const seer_llm_info *info = seer_llm_get_info(llm);
     s->mrope = info && info->mrope;
     if (vision) {
@@ -192,6 +194,19 @@ seer_chat_msg seer_session_message(const seer_session *s, int i) {
 }
 
 seer_chat_style seer_session_chat_style(const seer_session *s) { return s->style; }
+
+/* The rendering changes where the generation prompt is: the cache keeps
+ * what comes before it and the next turn redoes the rest. */
+void seer_session_set_thinking(seer_session *s, bool on) { s->thinking = on; }
+
+bool seer_session_thinking(const seer_session *s) {
+    const seer_chat_thinking *m = seer_chat_thinking_of(s->style);
+    return m && (s->thinking || !m->can_switch_off);
+}
+
+const seer_chat_thinking *seer_session_thinking_markers(const seer_session *s) {
+    return seer_chat_thinking_of(s->style);
+}
 seer_ctx *seer_session_ctx(seer_session *s) { return s->ctx; }
 const char *seer_session_cached_text(const seer_session *s) { return s->cached.s ? s->cached.s : ""; }
 
@@ -206,7 +221,7 @@ char *session_render(const seer_session *s, const session_msg *extra, bool add_g
     if (s->system) msgs[k++] = (seer_chat_msg){"system", s->system};
     for (int i = 0; i < s->n_msgs; i++) msgs[k++] = (seer_chat_msg){s->msgs[i].role, s->msgs[i].content};
     if (extra) msgs[k++] = (seer_chat_msg){extra->role, extra->content};
-    char *out = seer_chat_render(s->style, msgs, k, add_generation_prompt, err);
+    char *out = seer_chat_render_thinking(s->style, msgs, k, add_generation_prompt, seer_session_thinking(s), err);
     free(msgs);
     return out;
 }

@@ -48,6 +48,11 @@ struct seer_session {
     seer_sampling sampling;
     int n_predict;
     bool mrope;
+    bool thinking;        /* the template's thinking mode for the next turns */
+    /* Where the last generation prompt began (text length of cached, KV rows,
+     * next position): a thinking template re-renders the reply after it
+     * without its thoughts, so the next turn rolls back to here. text_len 0: none. */
+    struct { size_t text_len; int rows; int32_t pos; } reply_mark;
 };
 
 int session_text_append(session_text *t, const char *s, size_t n);

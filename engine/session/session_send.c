@@ -89,11 +89,39 @@ static char *suffix_after_reply(seer_session *s, const char *full, seer_error *e
     return out;
 }
 
-/* The prompt this turn must prefill: the rendered suffix after s->cached (or
- * everything, when the template does not extend it). *from_scratch tells
- * whether the cache has to be emptied first. */
-static int plan_prefill(seer_session *s, const session_msg *user, seer_mm_prompt *prompt, char **suffix_out,
-                        bool *from_scratch, seer_error *err) {
+/* What a turn prefills: the rendered text after what the cache keeps, as
+ * decoder input. With a thinking template the generation prompt is its own
+ * part (gen), so the next turn can roll back to where it began. */
+typedef struct turn_plan {
+    seer_mm_prompt body, gen;
+    char *suffix;        /* body text then gen text */
+    size_t gen_at;       /* where gen's text starts in suffix */
+    bool scratch;        /* the cache is emptied first */
+    bool rollback;       /* the cache goes back to s->reply_mark first */
+    int n_tokens;
+} turn_plan;
+
+static void plan_free(turn_plan *p) {
+    session_prompt_free(&p->body);
+    session_prompt_free(&p->gen);
+    free(p->suffix);
+    memset(p, 0, sizeof *p);
+}
+
+/* Length of the generation prompt at the end of full (0: not split off). */
+static size_t generation_prompt_len(seer_session *s, const session_msg *user, const char *full, seer_error *err) {
+    if (!seer_chat_thinking_of(s->style)) return 0;
+    char *bare = session_render(s, user, false, err);
+    size_t nb = bare ? strlen(bare) : 0, nf = strlen(full);
+    size_t n = bare && nb < nf && starts_with(full, bare, nb) ? nf - nb : 0;
+    free(bare);
+    return n;
+}
+
+/* Fills p for this turn: the rendered suffix after s->cached, after what
+ * the cache keeps up to the reply mark, or everything. */
+static int plan_prefill(seer_session *s, const session_msg *user, turn_plan *p, seer_error *err) {
+    memset(p, 0, sizeof *p);
     char *full = session_render(s, user, true, err);
     if (!full) return -1;
     int *imgs = NULL;
@@ -103,31 +131,39 @@ static int plan_prefill(seer_session *s, const session_msg *user, seer_mm_prompt
         seer_error_set(err, "out of memory");
         return -1;
     }
-    *from_scratch = s->cached.len == 0 || !starts_with(full, s->cached.s, s->cached.len);
-    const char *suffix = *from_scratch ? full : full + s->cached.len;
-    char *patched = *from_scratch && s->cached.len ? suffix_after_reply(s, full, err) : NULL;
+    p->scratch = s->cached.len == 0 || !starts_with(full, s->cached.s, s->cached.len);
+    const char *suffix = p->scratch ? full : full + s->cached.len;
+    char *patched = p->scratch && s->cached.len ? suffix_after_reply(s, full, err) : NULL;
     if (patched) {
-        *from_scratch = false;
+        p->scratch = false;
         suffix = patched;
+    } else if (p->scratch && s->reply_mark.text_len && s->reply_mark.text_len <= s->cached.len &&
+               starts_with(full, s->cached.s, s->reply_mark.text_len)) {
+        p->scratch = false;
+        p->rollback = true;
+        suffix = full + s->reply_mark.text_len;
     }
+    size_t gen_len = generation_prompt_len(s, user, full, err), n_suffix = strlen(suffix);
+    p->gen_at = gen_len <= n_suffix ? n_suffix - gen_len : n_suffix;
     /* Images of the suffix are the last markers of the conversation. */
     int in_suffix = 0;
-    for (const char *p = suffix; (p = strstr(p, SEER_MTMD_MARKER)); p += strlen(SEER_MTMD_MARKER)) in_suffix++;
+    for (const char *q = suffix; (q = strstr(q, SEER_MTMD_MARKER)); q += strlen(SEER_MTMD_MARKER)) in_suffix++;
     int rc = -1;
-    if (in_suffix > n_imgs) {
+    p->suffix = strdup(suffix);
+    if (!p->suffix) {
+        seer_error_set(err, "out of memory");
+    } else if (in_suffix > n_imgs) {
         seer_error_set(err, "the chat template produced more image markers than there are images");
     } else {
-        bool bos = *from_scratch && seer_vocab_add_bos(s->vocab);
-        rc = session_build_prompt(s, suffix, imgs + (n_imgs - in_suffix), in_suffix, bos, prompt, err);
+        bool bos = p->scratch && seer_vocab_add_bos(s->vocab);
+        char saved = p->suffix[p->gen_at];
+        p->suffix[p->gen_at] = 0;
+        rc = session_build_prompt(s, p->suffix, imgs + (n_imgs - in_suffix), in_suffix, bos, &p->body, err);
+        p->suffix[p->gen_at] = saved;
+        if (rc == 0) rc = session_build_prompt(s, p->suffix + p->gen_at, NULL, 0, false, &p->gen, err);
+        p->n_tokens = p->body.n_tokens + p->gen.n_tokens;
     }
-    if (rc == 0) {
-        *suffix_out = strdup(suffix);
-        if (!*suffix_out) {
-            session_prompt_free(prompt);
-            seer_error_set(err, "out of memory");
-            rc = -1;
-        }
-    }
+    if (rc != 0) plan_free(p);
     free(imgs);
     free(full);
     free(patched);
@@ -141,81 +177,115 @@ static int rows_alone(seer_session *s, const session_msg *user, seer_error *err)
     session_text saved = s->cached;
     s->n_msgs = 0;
     s->cached = (session_text){0};
-    seer_mm_prompt p;
-    char *suffix = NULL;
-    bool scratch;
-    int rc = plan_prefill(s, user, &p, &suffix, &scratch, err);
+    turn_plan p;
+    int rc = plan_prefill(s, user, &p, err);
     s->n_msgs = keep;
     s->cached = saved;
     if (rc != 0) return -1;
     int n = p.n_tokens;
-    session_prompt_free(&p);
-    free(suffix);
+    plan_free(&p);
     return n;
+}
+
+/* Rows the cache keeps under plan p. */
+static int rows_kept(seer_session *s, const turn_plan *p) {
+    return p->scratch ? 0 : p->rollback ? s->reply_mark.rows : seer_ctx_used(s->ctx);
+}
+
+/* Evaluates one part of the turn, recording its rows. */
+static int eval_part(seer_session *s, seer_mm_prompt *part, const volatile int *cancel, seer_turn_stats *st,
+                     seer_error *err) {
+    if (part->n_tokens == 0) return 0;
+    if (seer_mtmd_eval(s->ctx, part, cancel, err) != 0) return -1;
+    st->prefill_tokens += part->n_tokens;
+    for (int i = 0; i < part->n_chunks; i++) {
+        const seer_chunk *c = &part->chunks[i];
+        st->prefill_images += c->type == SEER_CHUNK_IMAGE;
+        session_kv_push(s, c->type == SEER_CHUNK_TEXT ? c->tokens : NULL, c->n_tokens);
+    }
+    return 0;
 }
 
 /* Prefills the user turn; on success the message joins the conversation. */
 static int prefill(seer_session *s, session_msg *user, const seer_session_hooks *hooks, const volatile int *cancel,
                    seer_turn_stats *st, seer_error *err) {
     const int n_ctx = seer_ctx_size(s->ctx);
-    seer_mm_prompt prompt;
-    char *suffix = NULL;
-    bool scratch;
-    if (plan_prefill(s, user, &prompt, &suffix, &scratch, err) != 0) return -1;
-    int used = scratch ? 0 : seer_ctx_used(s->ctx);
-    if (used + prompt.n_tokens + reply_reserve(s) > n_ctx) {
+    turn_plan p;
+    if (plan_prefill(s, user, &p, err) != 0) return -1;
+    int used = rows_kept(s, &p);
+    if (used + p.n_tokens + reply_reserve(s) > n_ctx) {
         int alone = rows_alone(s, user, err);
         if (alone < 0 || alone >= n_ctx) {
             if (alone >= 0)
                 seer_error_set(err, "the message needs %d tokens but the context holds %d: shorten it (or /clear "
                                "and attach fewer images)", alone, n_ctx);
-            session_prompt_free(&prompt);
-            free(suffix);
+            plan_free(&p);
             return -1;
         }
     }
     /* Context full: shift out the oldest turns (the system prompt stays) and
      * re-prefill what is left. */
-    while (used + prompt.n_tokens + reply_reserve(s) > n_ctx && s->n_msgs > 0) {
+    while (used + p.n_tokens + reply_reserve(s) > n_ctx && s->n_msgs > 0) {
         session_drop_oldest_turn(s);
         st->shifted_turns++;
-        session_prompt_free(&prompt);
-        free(suffix);
+        plan_free(&p);
         session_text_set(&s->cached, "");
-        if (plan_prefill(s, user, &prompt, &suffix, &scratch, err) != 0) return -1;
+        s->reply_mark.text_len = 0;
+        if (plan_prefill(s, user, &p, err) != 0) return -1;
         used = 0;
     }
-    if (used + prompt.n_tokens >= n_ctx) {
+    if (used + p.n_tokens >= n_ctx) {
         seer_error_set(err, "the message needs %d tokens but the context holds %d: shorten it or /clear",
-                       used + prompt.n_tokens, n_ctx);
-        session_prompt_free(&prompt);
-        free(suffix);
+                       used + p.n_tokens, n_ctx);
+        plan_free(&p);
         if (st->shifted_turns) session_reset_cache(s);
         return -1;
     }
-    if (scratch) session_reset_cache(s);
-    const double t0 = seer_time_ms();
-    int rc = seer_mtmd_eval(s->ctx, &prompt, cancel, err);
-    st->prefill_ms = seer_time_ms() - t0;
-    st->prefill_tokens = prompt.n_tokens;
-    for (int i = 0; i < prompt.n_chunks; i++) st->prefill_images += prompt.chunks[i].type == SEER_CHUNK_IMAGE;
-    if (rc == 0)
-        for (int i = 0; i < prompt.n_chunks; i++) {
-            const seer_chunk *c = &prompt.chunks[i];
-            session_kv_push(s, c->type == SEER_CHUNK_TEXT ? c->tokens : NULL, c->n_tokens);
+    if (p.rollback) {
+        /* back to where the last generation prompt began (a model with a
+         * recurrent state may not have kept it: then from scratch) */
+        seer_ctx_truncate(s->ctx, s->reply_mark.rows, s->reply_mark.pos);
+        if (seer_ctx_used(s->ctx) != s->reply_mark.rows) {
+            session_reset_cache(s);
+            plan_free(&p);
+            if (plan_prefill(s, user, &p, err) != 0) return -1;
+        } else {
+            s->n_kv = s->reply_mark.rows;
+            s->cached.len = s->reply_mark.text_len;
+            s->cached.s[s->cached.len] = 0;
         }
-    session_prompt_free(&prompt);
+    }
+    if (p.scratch) session_reset_cache(s);
+    s->reply_mark.text_len = 0;
+    const size_t text0 = s->cached.len;
+    const int rows0 = s->n_kv;
+    const int32_t pos0 = seer_ctx_next_pos(s->ctx);
+    const double t0 = seer_time_ms();
+    int rc = eval_part(s, &p.body, cancel, st, err);
+    const int32_t gen_pos = seer_ctx_next_pos(s->ctx);
+    const int gen_rows = s->n_kv;
+    if (rc == 0) rc = eval_part(s, &p.gen, cancel, st, err);
+    st->prefill_ms = seer_time_ms() - t0;
     if (rc != 0) {
-        free(suffix);
-        /* eval rolled the cache back to s->cached (emptied, when from scratch). */
+        plan_free(&p);
+        /* eval rolled its part back; the body goes too (the cache is as before
+         * the turn, emptied when from scratch) */
+        seer_ctx_truncate(s->ctx, rows0, pos0);
+        s->n_kv = rows0;
+        if (seer_ctx_used(s->ctx) != rows0) session_reset_cache(s);
         if (cancel && *cancel) {
             st->stop = SEER_STOP_CANCELLED;
             return 1;
         }
         return -1;
     }
-    session_text_append(&s->cached, suffix, strlen(suffix));
-    free(suffix);
+    session_text_append(&s->cached, p.suffix, strlen(p.suffix));
+    if (p.gen.n_tokens && seer_chat_thinking_of(s->style)) {
+        s->reply_mark.text_len = text0 + p.gen_at;
+        s->reply_mark.rows = gen_rows;
+        s->reply_mark.pos = gen_pos;
+    }
+    plan_free(&p);
     if (hooks && hooks->on_prefill) hooks->on_prefill(hooks->ud, st->prefill_tokens, st->prefill_ms, st->shifted_turns);
     return 0;
 }
@@ -248,6 +318,31 @@ static void add_reply_text(seer_session *s, session_text *reply, const char *t, 
     session_text_append(&s->cached, t, (size_t)n);
 }
 
+/* Tokens on their way to on_token through the thought/answer split: the
+ * split may hold a few back, so their details wait here (by tag). */
+typedef struct token_out {
+    const seer_session_hooks *hooks;
+    seer_turn_stats *st;
+    seer_gen_token ring[SEER_THINK_HOLD + 2]; /* the last slot: the trailing text (tag -1) */
+} token_out;
+
+static seer_gen_token *ring_slot(token_out *o, int tag) {
+    return &o->ring[tag < 0 ? SEER_THINK_HOLD + 1 : tag % (SEER_THINK_HOLD + 1)];
+}
+
+static int emit_token(void *ud, int tag, const char *text, int len, int thought_len) {
+    token_out *o = ud;
+    seer_gen_token tok = *ring_slot(o, tag);
+    tok.text = text;
+    tok.text_len = len;
+    tok.thought_len = thought_len;
+    if (thought_len > 0 && tag >= 0) {
+        o->st->thought_tokens++;
+        o->st->thought_ms += tok.ms;
+    }
+    return o->hooks && o->hooks->on_token ? o->hooks->on_token(o->hooks->ud, &tok) : 0;
+}
+
 static void generate(seer_session *s, const seer_session_hooks *hooks, const volatile int *cancel, double t_turn,
                      seer_turn_stats *st, seer_error *err) {
     const int n_ctx = seer_ctx_size(s->ctx);
@@ -258,6 +353,12 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
     const double t_gen0 = seer_time_ms();
     double t_prev = t_gen0;
     const float *logits = seer_ctx_logits(s->ctx, 0);
+    /* the split: a thought is open from the start when the prompt opened it */
+    const seer_chat_thinking *markers = seer_chat_thinking_of(s->style);
+    const bool thinking = seer_session_thinking(s);
+    seer_think_stream split;
+    seer_think_begin(&split, markers, thinking && markers && markers->prompt_opens);
+    token_out out = {.hooks = hooks, .st = st};
     st->stop = SEER_STOP_EOG;
     for (;;) {
         if (cancel && *cancel) {
@@ -291,15 +392,16 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
         session_kv_push(s, &id, 1);
         int n = seer_detok_push(&detok, s->vocab, id, piece, (int)sizeof piece - 1);
         if (n < 0 || n >= (int)sizeof piece) n = 0;
+        if (n == 0) n = seer_think_marker_piece(markers, s->vocab, id, piece, (int)sizeof piece);
         n = drop_nul_bytes(piece, n);
         piece[n] = 0;
         add_reply_text(s, &reply, piece, n);
         const double now = seer_time_ms();
         if (st->gen_tokens == 0) st->ttft_ms = now - t_turn;
-        seer_gen_token tok = {id, piece, n, now - t_prev, prob, st->gen_tokens};
+        *ring_slot(&out, st->gen_tokens) = (seer_gen_token){id, NULL, 0, now - t_prev, prob, st->gen_tokens, 0};
         t_prev = now;
         st->gen_tokens++;
-        if (hooks && hooks->on_token && hooks->on_token(hooks->ud, &tok) != 0) {
+        if (seer_think_push(&split, st->gen_tokens - 1, piece, n, emit_token, &out) != 0) {
             st->stop = SEER_STOP_CANCELLED;
             break;
         }
@@ -310,9 +412,10 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
     if (n > 0 && n < (int)sizeof piece) {
         piece[n] = 0;
         add_reply_text(s, &reply, piece, n);
-        seer_gen_token tok = {-1, piece, n, 0, 0, -1};
-        if (hooks && hooks->on_token) hooks->on_token(hooks->ud, &tok);
+        *ring_slot(&out, -1) = (seer_gen_token){-1, NULL, 0, 0, 0, -1, 0};
+        seer_think_push(&split, -1, piece, n, emit_token, &out);
     }
+    seer_think_end(&split, emit_token, &out);
     st->gen_ms = t_prev - t_gen0;
     session_msg m = {.role = strdup("assistant"), .content = reply.s ? reply.s : strdup("")};
     if (!m.role || !m.content || push_msg(s, &m) != 0) {

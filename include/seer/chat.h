@@ -3,6 +3,7 @@
 #define SEER_CHAT_H
 
 #include "seer/common.h"
+#include "seer/tokenizer.h"
 
 typedef enum seer_chat_style {
     SEER_CHAT_UNKNOWN = 0, SEER_CHAT_CHATML, SEER_CHAT_VICUNA, SEER_CHAT_LLAMA2, SEER_CHAT_LLAMA3,
@@ -87,6 +88,10 @@ void seer_think_begin(seer_think_stream *t, const seer_chat_thinking *m, bool in
 int seer_think_push(seer_think_stream *t, int tag, const char *text, int len, seer_think_emit emit, void *ud);
 /* End of the reply: held tokens come out as what they were so far. */
 int seer_think_end(seer_think_stream *t, seer_think_emit emit, void *ud);
+/* A marker (or a piece of one) that the vocabulary holds as a control
+ * token detokenizes to nothing; the split and the kept reply need its
+ * text. Writes that text for such a token and returns its length, else 0. */
+int seer_think_marker_piece(const seer_chat_thinking *m, const seer_vocab *v, int32_t id, char *buf, int cap);
 /* Copies text without the markers (and the blank lines around a thought's
  * edges) into out (NUL-terminated, at most cap-1 bytes): the thought as a
  * reader sees it. Returns the length written. */

@@ -19,6 +19,7 @@ typedef struct seer_session_params {
     const char *chat_template; /* style name ("chatml", …) or NULL: detect from the GGUF */
     const char *system_prompt; /* NULL: the style's default (may be none) */
     seer_preproc_mode image_preproc; /* how images are prepared (default: the model's own processor) */
+    bool thinking_off;         /* a thinking template's thinking-off form (default: thinking on) */
 } seer_session_params;
 
 seer_session_params seer_session_params_default(void);
@@ -42,6 +43,7 @@ typedef struct seer_gen_token {
     double ms;
     float prob;
     int index;                 /* 0-based within the reply */
+    int thought_len;           /* the first thought_len bytes of text are reasoning (markers included) */
 } seer_gen_token;
 
 typedef enum seer_stop_reason {
@@ -61,13 +63,17 @@ typedef struct seer_turn_stats {
     int gen_tokens;
     double gen_ms;             /* from the end of the prefill to the last token */
     double ttft_ms;            /* from the start of the turn to the first token */
+    int thought_tokens;        /* tokens with reasoning in them (thinking templates) */
+    double thought_ms;         /* their generation time (answer: gen_ms - thought_ms) */
     int n_ctx, n_used;         /* after the turn */
     int shifted_turns;         /* oldest turns dropped to make room (0: none) */
     seer_stop_reason stop;
 } seer_turn_stats;
 
 /* Callbacks during a turn (all optional; run on the calling thread).
- * on_token returning non-zero stops the reply (like a cancel). */
+ * on_token returning non-zero stops the reply (like a cancel). With a
+ * thinking template a token that may begin a marker reaches on_token only
+ * when the next tokens tell which side it is on (a token or two later). */
 typedef struct seer_session_hooks {
     void *ud;
     void (*on_prefill)(void *ud, int n_tokens, double ms, int shifted_turns);
@@ -117,6 +123,11 @@ int seer_session_n_messages(const seer_session *s);
 seer_chat_msg seer_session_message(const seer_session *s, int i);
 
 seer_chat_style seer_session_chat_style(const seer_session *s);
+/* Thinking templates: the mode of the next turns (on by default; a template
+ * without a thinking-off form stays on), and the markers (NULL: none). */
+void seer_session_set_thinking(seer_session *s, bool on);
+bool seer_session_thinking(const seer_session *s);
+const seer_chat_thinking *seer_session_thinking_markers(const seer_session *s);
 seer_ctx *seer_session_ctx(seer_session *s);
 /* Rendered text whose tokens are in the KV cache right now (markers stand
  * for images). For tests and /tokens. */
