@@ -121,7 +121,7 @@ static bool is_regular_file(const char *path) {
  * chat template with one image marker per image before the user text (unless
  * the user placed markers). Returns malloc'd text or NULL (err set). */
 static char *build_prompt(const app_options *opts, const seer_vocab *vocab, const seer_vision *vision,
-                          const char *user, seer_error *err) {
+                          const char *user, seer_chat_style *style_out, seer_error *err) {
     if (opts->raw) return strdup(user);
     seer_chat_style style = SEER_CHAT_UNKNOWN;
     if (opts->chat_template) {
@@ -150,8 +150,9 @@ static char *build_prompt(const app_options *opts, const seer_vocab *vocab, cons
     const char *system = opts->system_prompt ? opts->system_prompt : seer_chat_default_system(style);
     if (system && *system) msgs[n++] = (seer_chat_msg){.role = "system", .content = system};
     msgs[n++] = (seer_chat_msg){.role = "user", .content = content};
-    char *text = seer_chat_render(style, msgs, n, true, err);
+    char *text = seer_chat_render_thinking(style, msgs, n, true, !opts->think_off, err);
     free(content);
+    *style_out = style;
     return text;
 }
 
@@ -169,6 +170,7 @@ typedef struct run_state {
     seer_ctx *ctx;
     seer_sampler *sampler;
     char *user_text, *text;
+    seer_chat_style style;             /* UNKNOWN with --raw */
 } run_state;
 
 static void run_free(run_state *r) {
@@ -239,7 +241,7 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     for (; r->n_loaded < opts->n_images; r->n_loaded++)
         if (seer_image_load(opts->images[r->n_loaded], SEER_IMAGE_DEFAULT_MAX_PIXELS, &r->images[r->n_loaded], &err))
             return report_error(&r->out, "%s", err.msg), 1;
-    r->text = build_prompt(opts, seer_llm_vocab(r->llm), r->vision, r->user_text, &err);
+    r->text = build_prompt(opts, seer_llm_vocab(r->llm), r->vision, r->user_text, &r->style, &err);
     if (!r->text) return report_error(&r->out, "%s", err.msg), 1;
     if (seer_mtmd_tokenize(seer_llm_vocab(r->llm), r->vision, r->text, r->images, r->n_loaded, true, &r->prompt,
                            &err) != 0)
@@ -274,6 +276,75 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     return 0;
 }
 
+/* Reply tokens on their way out through the thought/answer split (which
+ * may hold a token back until the next ones tell; details wait by tag). */
+typedef struct reply_out {
+    bool json, thinks;
+    bool dim;                          /* stderr is a terminal: thoughts dimmed */
+    bool answer_started;               /* leading blank lines of the answer are skipped */
+    bool thought_open;                 /* a dimmed thought line is being written */
+    const seer_chat_thinking *markers;
+    struct { int32_t id; double ms; float prob; } ring[SEER_THINK_HOLD + 1];
+    int thought_tokens;
+    double thought_ms;
+} reply_out;
+
+/* A thought's text on stderr, its markers left out. */
+static void emit_thought(reply_out *o, const char *text, int len) {
+    char buf[512];
+    int n = 0;
+    for (int i = 0; i < len && n < (int)sizeof buf - 1;) {
+        const char *ms[2] = {o->markers->open, o->markers->close};
+        int skip = 0;
+        for (int k = 0; k < 2 && !skip; k++)
+            if (len - i >= (int)strlen(ms[k]) && memcmp(text + i, ms[k], strlen(ms[k])) == 0) skip = (int)strlen(ms[k]);
+        if (skip) {
+            i += skip;
+            continue;
+        }
+        buf[n++] = text[i++];
+    }
+    if (n == 0) return;
+    char *safe = seer_text_sanitize_dup(buf, (size_t)n, SEER_SANITIZE_KEEP_NEWLINES | SEER_SANITIZE_KEEP_TABS);
+    if (!safe) return;
+    fprintf(stderr, "%s%s%s", o->dim ? "\033[2m" : "", safe, o->dim ? "\033[0m" : "");
+    o->thought_open = true;
+    free(safe);
+}
+
+static int emit_reply_token(void *ud, int tag, const char *text, int len, int thought_len) {
+    reply_out *o = ud;
+    const bool real = tag >= 0;
+    const int32_t id = real ? o->ring[tag % (SEER_THINK_HOLD + 1)].id : -1;
+    if (real && thought_len > 0) {
+        o->thought_tokens++;
+        o->thought_ms += o->ring[tag % (SEER_THINK_HOLD + 1)].ms;
+    }
+    if (o->json) {
+        if (!real) return 0; /* trailing bytes: the done event follows */
+        printf("{\"event\":\"token\",\"id\":%d,\"text\":", id);
+        json_string(stdout, text, (size_t)len);
+        printf(",\"ms\":%.3f,\"prob\":%.6f", o->ring[tag % (SEER_THINK_HOLD + 1)].ms,
+               o->ring[tag % (SEER_THINK_HOLD + 1)].prob);
+        if (o->thinks) printf(",\"thought\":%s", thought_len > 0 ? "true" : "false");
+        if (thought_len > 0 && thought_len < len) printf(",\"thought_len\":%d", thought_len);
+        printf("}\n");
+        fflush(stdout);
+        return 0;
+    }
+    if (thought_len > 0) emit_thought(o, text, thought_len);
+    const char *a = text + thought_len;
+    int n = len - thought_len;
+    if (o->thinks && !o->answer_started)
+        while (n > 0 && (*a == '\n' || *a == ' ')) a++, n--;
+    if (n > 0) {
+        if (o->thought_open) fputc('\n', stderr), o->thought_open = false;
+        o->answer_started = true;
+        emit_text(a, n);
+    }
+    return 0;
+}
+
 /* Samples and streams the reply. Returns 0 or an exit code. */
 static int generate(run_state *r, seer_turn_stats *st) {
     const app_options *opts = r->opts;
@@ -285,6 +356,12 @@ static int generate(run_state *r, seer_turn_stats *st) {
     char piece[256];
     const double t_start = seer_time_ms();
     double t_prev = t_start;
+    /* thinking templates: the split, open from the start when the prompt opened a thought */
+    reply_out out = {.json = r->out.json, .markers = seer_chat_thinking_of(r->style), .dim = isatty(STDERR_FILENO)};
+    out.thinks = out.markers != NULL;
+    seer_think_stream split;
+    seer_think_begin(&split, out.markers,
+                     out.markers && out.markers->prompt_opens && (!opts->think_off || !out.markers->can_switch_off));
     st->stop = SEER_STOP_LIMIT;
     for (int i = 0; opts->n_predict < 0 || i < opts->n_predict; i++) {
         if (interrupted) {
@@ -300,15 +377,12 @@ static int generate(run_state *r, seer_turn_stats *st) {
         }
         int len = seer_detok_push(&detok, vocab, id, piece, (int)sizeof piece);
         if (len > (int)sizeof piece) len = 0;
+        if (len == 0) len = seer_think_marker_piece(out.markers, vocab, id, piece, (int)sizeof piece);
         const double now = seer_time_ms();
-        if (r->out.json) {
-            printf("{\"event\":\"token\",\"id\":%d,\"text\":", id);
-            json_string(stdout, piece, (size_t)len);
-            printf(",\"ms\":%.3f,\"prob\":%.6f}\n", now - t_prev, prob);
-            fflush(stdout);
-        } else {
-            emit_text(piece, len);
-        }
+        out.ring[i % (SEER_THINK_HOLD + 1)].id = id;
+        out.ring[i % (SEER_THINK_HOLD + 1)].ms = now - t_prev;
+        out.ring[i % (SEER_THINK_HOLD + 1)].prob = prob;
+        seer_think_push(&split, i, piece, len, emit_reply_token, &out);
         t_prev = now;
         st->gen_tokens++;
         if (opts->n_predict >= 0 && i + 1 >= opts->n_predict) break;
@@ -328,8 +402,12 @@ static int generate(run_state *r, seer_turn_stats *st) {
         }
     }
     const int tail = seer_detok_flush(&detok, piece, (int)sizeof piece);
-    if (tail > 0 && tail <= (int)sizeof piece && !r->out.json) emit_text(piece, tail);
+    if (tail > 0 && tail <= (int)sizeof piece) seer_think_push(&split, -1, piece, tail, emit_reply_token, &out);
+    seer_think_end(&split, emit_reply_token, &out);
+    if (out.thought_open) fputc('\n', stderr);
     st->gen_ms = t_prev - t_start;
+    st->thought_tokens = out.thought_tokens;
+    st->thought_ms = out.thought_ms;
     return 0;
 }
 
@@ -364,18 +442,25 @@ static int run_headless(const app_options *opts) {
         if (r.out.json) {
             printf("{\"event\":\"done\",\"stop\":\"%s\",\"load_ms\":%.3f,\"prompt_tokens\":%d,\"prompt_ms\":%.3f,"
                    "\"prompt_tok_per_s\":%.2f,\"gen_tokens\":%d,\"gen_ms\":%.3f,\"gen_tok_per_s\":%.2f,"
-                   "\"n_ctx\":%d,\"n_used\":%d}\n",
+                   "\"n_ctx\":%d,\"n_used\":%d",
                    stop_name(st.stop), load_ms, r.prompt.n_tokens, prompt_ms, per_s(r.prompt.n_tokens, prompt_ms),
                    st.gen_tokens, st.gen_ms, per_s(st.gen_tokens, st.gen_ms), n_ctx, used);
+            if (seer_chat_thinking_of(r.style))
+                printf(",\"thought_tokens\":%d,\"thought_ms\":%.3f", st.thought_tokens, st.thought_ms);
+            printf("}\n");
         } else {
             printf("\n");
         }
         fflush(stdout);
+        char thought[96] = "";
+        if (seer_chat_thinking_of(r.style))
+            snprintf(thought, sizeof thought, " (thinking %d tokens in %.0f ms, answer %d in %.0f ms)", st.thought_tokens,
+                     st.thought_ms, st.gen_tokens - st.thought_tokens, st.gen_ms - st.thought_ms);
         fprintf(stderr,
                 "seer: load %.0f ms | prompt %d tokens in %.0f ms (%.1f tok/s) | generated %d tokens in %.0f ms "
-                "(%.1f tok/s) | stop: %s | context %d/%d\n",
+                "(%.1f tok/s)%s | stop: %s | context %d/%d\n",
                 load_ms, r.prompt.n_tokens, prompt_ms, per_s(r.prompt.n_tokens, prompt_ms), st.gen_tokens, st.gen_ms,
-                per_s(st.gen_tokens, st.gen_ms), stop_name(st.stop), used, n_ctx);
+                per_s(st.gen_tokens, st.gen_ms), thought, stop_name(st.stop), used, n_ctx);
     }
     run_free(&r);
     return rc;

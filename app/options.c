@@ -31,6 +31,8 @@ void app_options_usage(FILE *out) {
             "      --system TEXT       system prompt (default: the template's own, if any)\n"
             "      --chat-template NAME  chatml, vicuna, llama2, llama3, mistral, gemma, smolvlm, qwen2vl, qwen3vl,\n"
             "                            qwen3vl-thinking, qwen3.5, gemma4, mistral-v7\n"
+            "      --think on|off      thinking models: think before answering (default on); headless, the\n"
+            "                            thought goes to stderr (dimmed on a terminal), the answer to stdout\n"
             "      --raw               send the prompt as is (no chat template; <__media__> marks images)\n"
             "generation:\n"
             "  -n, --n-predict N       tokens to generate (default: until end of generation)\n"
@@ -172,6 +174,11 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
         } else if (IS("--system")) {
             NEED();
             o->system_prompt = val;
+        } else if (IS("--think")) {
+            NEED();
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+                return fail(err, cap, "--think takes on or off, not '%.32s'", val);
+            o->think_off = strcmp(val, "off") == 0;
         } else if (IS("--chat-template")) {
             NEED();
             o->chat_template = val;
@@ -271,5 +278,6 @@ seer_session_params app_options_session_params(const app_options *o) {
     p.sampling = o->sampling;
     p.chat_template = o->chat_template;
     p.system_prompt = o->system_prompt;
+    p.thinking_off = o->think_off;
     return p;
 }

@@ -33,6 +33,7 @@ typedef struct app_options {
     bool seed_set;                 /* --seed given (else a time-based seed) */
     bool raw;                      /* --raw: no chat template */
     bool json;                     /* --json: one JSON event per line on stdout */
+    bool think_off;                /* --think off: a thinking template's thinking-off form */
     const char *chat_template;     /* --chat-template NAME (NULL: detect) */
     const char *system_prompt;     /* --system TEXT (NULL: the template's default) */
     const char *theme;             /* --theme NAME (TUI) */

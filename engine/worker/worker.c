@@ -90,6 +90,7 @@ uint64_t seer_worker_set_system(seer_worker *w, const char *text) { return push_
 uint64_t seer_worker_set_sampling(seer_worker *w, const seer_sampling *sp, int n_predict) {
     return push_req(w, REQ_SAMPLING, NULL, sp, n_predict);
 }
+uint64_t seer_worker_set_thinking(seer_worker *w, bool on) { return push_req(w, REQ_THINKING, NULL, NULL, on); }
 
 void seer_worker_cancel(seer_worker *w) {
     pthread_mutex_lock(&w->mu);
@@ -119,7 +120,8 @@ static void on_prefill(void *ud, int n_tokens, double ms, int shifted) {
 }
 
 static int on_token(void *ud, const seer_gen_token *t) {
-    seer_event ev = {.type = SEER_EV_TOKEN, .token = t->id, .ms = t->ms, .prob = t->prob, .index = t->index};
+    seer_event ev = {.type = SEER_EV_TOKEN, .token = t->id, .ms = t->ms, .prob = t->prob, .index = t->index,
+                     .thought_len = t->thought_len};
     ev.text = malloc((size_t)t->text_len + 1);
     if (ev.text) {
         memcpy(ev.text, t->text, (size_t)t->text_len);
@@ -177,11 +179,13 @@ static void run_request(seer_worker *w, worker_req *r) {
         emit_text(w, SEER_EV_CLEARED, NULL);
         break;
     case REQ_SYSTEM:
-    case REQ_SAMPLING: {
+    case REQ_SAMPLING:
+    case REQ_THINKING: {
         if (r->type == REQ_SYSTEM) seer_session_set_system(s, r->text);
+        else if (r->type == REQ_THINKING) seer_session_set_thinking(s, r->n_predict != 0);
         else seer_session_set_sampling(s, &r->sampling, r->n_predict);
         seer_event ev = {.type = SEER_EV_SETTINGS, .sampling = seer_session_sampling(s),
-                         .n_predict = seer_session_n_predict(s)};
+                         .n_predict = seer_session_n_predict(s), .thinking = seer_session_thinking(s)};
         const char *sys = seer_session_system(s);
         ev.text = strdup(sys);
         ev.text_len = ev.text ? (int)strlen(sys) : 0;

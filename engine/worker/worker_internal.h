@@ -6,7 +6,7 @@
 
 #include "seer/worker.h"
 
-typedef enum req_type { REQ_IMAGE, REQ_SEND, REQ_CLEAR, REQ_SYSTEM, REQ_SAMPLING, REQ_QUIT } req_type;
+typedef enum req_type { REQ_IMAGE, REQ_SEND, REQ_CLEAR, REQ_SYSTEM, REQ_SAMPLING, REQ_THINKING, REQ_QUIT } req_type;
 
 typedef struct worker_req {
     req_type type;

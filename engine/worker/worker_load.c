@@ -50,6 +50,10 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
         snprintf(m->vision_quant, sizeof m->vision_quant, "%s",
                  seer_type_name(gguf_dominant_matrix_type(seer_vision_gguf(w->vision))));
     }
+    const seer_chat_thinking *think = seer_session_thinking_markers(w->session);
+    m->thinks = think != NULL;
+    m->think_switch = think && think->can_switch_off;
+    m->thinking = seer_session_thinking(w->session);
     m->n_ctx = seer_ctx_size(seer_session_ctx(w->session));
     m->n_threads = seer_pool_size(w->pool);
 }

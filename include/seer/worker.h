@@ -26,6 +26,9 @@ typedef struct seer_model_summary {
     int n_ctx, n_threads, n_layer, n_embd, n_vocab;
     uint64_t n_params, weight_bytes;
     bool vision;
+    bool thinks;               /* the chat template has thinking markers */
+    bool think_switch;         /* … and a thinking-off form */
+    bool thinking;             /* the mode the next turn uses */
 } seer_model_summary;
 
 typedef enum seer_event_type {
@@ -34,10 +37,10 @@ typedef enum seer_event_type {
     SEER_EV_LOAD_FAILED,       /* text: the error */
     SEER_EV_IMAGE_ENCODED,     /* text: path; image_index, image_w/h, n_tokens, ms */
     SEER_EV_PREFILL_DONE,      /* n_tokens, ms, stats.{shifted_turns, n_used, n_ctx} */
-    SEER_EV_TOKEN,             /* token, text, ms, prob, index (-1: trailing text only) */
+    SEER_EV_TOKEN,             /* token, text, ms, prob, index (-1: trailing text only), thought_len */
     SEER_EV_TURN_DONE,         /* stats; text: the error when stats.stop == SEER_STOP_ERROR */
     SEER_EV_CLEARED,           /* conversation reset done */
-    SEER_EV_SETTINGS,          /* sampling/system applied: sampling, n_predict */
+    SEER_EV_SETTINGS,          /* sampling/system/thinking applied: sampling, n_predict, thinking */
     SEER_EV_ERROR,             /* text: the error (the request failed; the worker goes on) */
     SEER_EV_ENCODE_PROGRESS,   /* fraction: of the image being attached, after each encoder block */
 } seer_event_type;
@@ -53,6 +56,8 @@ typedef struct seer_event {
     float prob;
     double ms;
     int n_tokens, index;
+    int thought_len;           /* TOKEN: the first thought_len bytes of text are thought */
+    bool thinking;             /* SETTINGS: the thinking mode of the next turns */
     int image_index, image_w, image_h;
     seer_turn_stats stats;
     seer_sampling sampling;
@@ -79,6 +84,8 @@ uint64_t seer_worker_send(seer_worker *w, const char *text);
 uint64_t seer_worker_clear(seer_worker *w);
 uint64_t seer_worker_set_system(seer_worker *w, const char *text);
 uint64_t seer_worker_set_sampling(seer_worker *w, const seer_sampling *sp, int n_predict);
+/* The chat template's thinking mode for the next turns (thinking templates only). */
+uint64_t seer_worker_set_thinking(seer_worker *w, bool on);
 /* Stops the running and all queued image/turn requests as soon as possible
  * (within one token or one ViT block). Partial replies are kept. */
 void seer_worker_cancel(seer_worker *w);
