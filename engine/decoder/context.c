@@ -141,6 +141,15 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
         moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y;
     }
     c->embd_row = alloc_floats(m->tok_embd.row_bytes / sizeof(float) + 1, &total);
+    bool ple_ok = true;
+    if (m->ple_dim) {
+        const size_t W = (size_t)m->ple_dim * (size_t)in->n_layer;
+        c->ple_in = alloc_floats(B * W, &total);
+        c->ple_act = alloc_floats(B * (size_t)m->ple_dim, &total);
+        c->ple_tok_f32 = alloc_floats(W, &total);
+        c->ple_row = alloc_floats(m->ple_tok.row_bytes / sizeof(float) + 1, &total);
+        ple_ok = c->ple_in && c->ple_act && c->ple_tok_f32 && c->ple_row;
+    }
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)m->max_group * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
     if (kv == SEER_KV_F16)
@@ -171,7 +180,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
         (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok ||
-        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok || !conv_ok) {
+        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok || !conv_ok || !ple_ok) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -203,6 +212,10 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->moe_x);
     free(c->moe_y);
     free(c->embd_row);
+    free(c->ple_in);
+    free(c->ple_act);
+    free(c->ple_tok_f32);
+    free(c->ple_row);
     free(c->scores);
     free(c->tile_scores);
     free(c->tile_kv);

@@ -163,20 +163,26 @@ static void ffn_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     else seer_swiglu(a, b, (r1 - r0) * F);
 }
 
-/* x += the FFN's output (in xn), then ×the layer's output scale and layer
- * l's DeepStack slice of the input rows (image rows of Qwen3-VL); xn = the
- * next layer's attention norm of x (one pass instead of two). */
-static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+/* The end of layer l: x ×its output scale, + its DeepStack slice of the
+ * input rows (image rows of Qwen3-VL); xn = the next layer's attention norm
+ * of x. */
+static void layer_end_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     const seer_llm_info *in = &c->m->info;
     const int E = in->n_embd;
     const float out_scale = c->m->layers[l].out_scale;
-    add_branch(c, c->m->layers[l].ffn_post_norm, r0, r1);
     if (out_scale != 1.0f)
         for (size_t k = (size_t)r0 * E; k < (size_t)r1 * E; k++) c->x[k] *= out_scale;
     if (c->embd_inp && l < in->n_deepstack)
         for (int64_t i = r0; i < r1; i++)
             seer_add(c->x + (size_t)i * E, c->embd_inp + (size_t)i * in->n_embd_inp + (size_t)(l + 1) * E, E);
     if (l + 1 < in->n_layer) attn_norm_pass(c, l + 1, r0, r1);
+}
+
+/* x += the FFN's output (in xn), then the layer's end (one pass instead of
+ * two) unless per-layer embeddings come between. */
+static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    add_branch(c, c->m->layers[l].ffn_post_norm, r0, r1);
+    if (!c->m->ple_dim) layer_end_pass(c, l, r0, r1);
 }
 
 static void block(seer_ctx *c, int l, int n) {
@@ -204,6 +210,10 @@ static void block(seer_ctx *c, int l, int n) {
         seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
     }
     for_rows(c, l, n, ffn_residual_pass);
+    if (c->m->ple_dim) {
+        llm_ple_layer(c, l, n);
+        for_rows(c, l, n, layer_end_pass);
+    }
 }
 
 /* A prompt on a model whose products all go through seer_matmul_rows
@@ -253,7 +263,7 @@ static void between_attentions_range(void *ctx, int64_t r0, int64_t r1, int ith)
 
 static bool layers_by_rows(const seer_ctx *c, int n) {
     /* the per-thread pass assumes attention in every layer */
-    return c->rows_scratch && !c->m->n_conv_layers && n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
+    return c->rows_scratch && !c->m->n_conv_layers && !c->m->ple_dim && n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
 }
 
 static int layers(seer_ctx *c, int n, const volatile int *cancel) {
@@ -283,6 +293,7 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
     c->embd_inp = embd;
     c->non_causal = non_causal;
     embed_rows(c, n, tokens, embd);
+    if (m->ple_dim) llm_ple_inputs(c, n, embd ? NULL : tokens);
     rope_tables(c, n, rows_pos);
     if (layers(c, n, cancel) != 0 || (cancel && *cancel)) return -1;
     if (hidden) { /* embeddings: the normed states are the output, no head */

@@ -38,6 +38,9 @@ typedef struct llm_layer {
     int conv_slot;               /* its index among the conv layers */
     const float *conv_kernel;
     seer_weight conv_in, conv_out;
+    /* Per-layer embeddings (model ple_dim > 0): gate [n_embd → P], proj [P → n_embd], post_norm [n_embd]. */
+    seer_weight ple_gate, ple_out;
+    const float *ple_post_norm;
 } llm_layer;
 
 struct seer_llm {
@@ -64,6 +67,12 @@ struct seer_llm {
     bool moe;                    /* the FFN is a mixture of experts (moe.c) */
     int n_ff_exp;                /* an expert's FFN width */
     int n_conv_layers, conv_len; /* short-convolution layers and their kernel length (lfm2), else 0 */
+    /* Per-layer embeddings (gemma4 E-shapes; per_layer_embd.c): width P per
+     * layer (0: none), the token table [P·n_layer per token] read from the
+     * file, the projection of the embedding [n_embd → P·n_layer], its norm [P]. */
+    int ple_dim;
+    seer_weight ple_tok, ple_proj;
+    const float *ple_proj_norm;
     seer_weight tok_embd, output;
     const float *output_norm;
     llm_layer *layers;
@@ -102,6 +111,10 @@ struct seer_ctx {
     float *moe_probs, *moe_weights, *moe_x, *moe_y;
     int32_t *moe_chosen, *moe_rows;
     void *embd_row;              /* one token embedding row as stored, read from the file */
+    /* Per-layer embeddings: each row's inputs [n_batch][n_layer][P], a
+     * layer's gated activations [n_batch][P], one table row as stored and as f32. */
+    float *ple_in, *ple_act, *ple_tok_f32;
+    void *ple_row;
     float *scores;               /* [n_threads][query group][n_ctx] */
     float *logits;               /* [logits_cap][n_vocab] */
     int logits_cap, logits_rows; /* rows held by the last decode */
@@ -186,6 +199,12 @@ void llm_attention(seer_ctx *c, int layer, int n);
  * c->conv_bcx, result (C ⊙ conv(B ⊙ X)) into c->attn; the layer's state
  * moves on by the n rows (shortconv.c). */
 void llm_shortconv(seer_ctx *c, int l, int n);
+
+/* Per-layer embeddings (per_layer_embd.c): the pass's inputs for rows [0, n)
+ * from c->x (the scaled embeddings) and their tokens (NULL: embedding rows);
+ * then, after layer l's FFN, its gated addition to c->x. */
+void llm_ple_inputs(seer_ctx *c, int n, const int32_t *tokens);
+void llm_ple_layer(seer_ctx *c, int l, int n);
 
 /* The mixture-of-experts FFN of layer l on rows [0, n) of c->xn, output into
  * c->xn (moe.c). */

@@ -211,11 +211,13 @@ static bool read_gemma4(seer_llm *m, seer_error *err) {
     const gguf_file *f = m->gguf;
     m->attn_scale = 1.0f;
     m->swa_only_non_causal = true;
-    const char *unsupported = key_int(f, "gemma4", "embedding_length_per_layer_input", 0) > 0 ? "per-layer embeddings"
-                            : gguf_find_tensor(f, "blk.0.ffn_gate_inp.weight") ? "mixture-of-experts layers"
-                            : NULL;
-    if (unsupported) {
-        seer_error_set(err, "%s: gemma4 with %s is not supported yet", f->path, unsupported);
+    m->ple_dim = (int)key_int(f, "gemma4", "embedding_length_per_layer_input", 0);
+    if (m->ple_dim < 0 || m->ple_dim > 1 << 16) {
+        seer_error_set(err, "%s: per-layer embedding width %d is out of range", f->path, m->ple_dim);
+        return false;
+    }
+    if (gguf_find_tensor(f, "blk.0.ffn_gate_inp.weight")) {
+        seer_error_set(err, "%s: gemma4 with mixture-of-experts layers is not supported yet", f->path);
         return false;
     }
     return true;
@@ -468,6 +470,28 @@ static bool bind_attention(seer_llm *m, const arch_desc *ad, llm_layer *L, int l
     return !failed;
 }
 
+/* Per-layer embeddings: the model's table, projection and norm, each
+ * layer's gate, projection back and norm. */
+static bool bind_per_layer_embd(seer_llm *m, seer_error *err) {
+    const int64_t E = m->info.n_embd, P = m->ple_dim, W = P * m->info.n_layer;
+    bool failed = false;
+    if (!bind_matrix(m, &m->ple_tok, "per_layer_token_embd.weight", W, m->info.n_vocab, err) ||
+        !bind_matrix(m, &m->ple_proj, "per_layer_model_proj.weight", E, W, err))
+        return false;
+    m->ple_proj_norm = bind_vector(m, "per_layer_proj_norm.weight", P, true, err, &failed);
+    for (int l = 0; l < m->info.n_layer && !failed; l++) {
+        llm_layer *L = &m->layers[l];
+        char n[96];
+#define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
+        if (!bind_matrix(m, &L->ple_gate, NAME("inp_gate.weight"), E, P, err) ||
+            !bind_matrix(m, &L->ple_out, NAME("proj.weight"), P, E, err))
+            return false;
+        L->ple_post_norm = bind_vector(m, NAME("post_norm.weight"), E, true, err, &failed);
+#undef NAME
+    }
+    return !failed;
+}
+
 static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const seer_llm_info *in = &m->info;
     const int64_t E = in->n_embd;
@@ -492,7 +516,7 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     }
     if (!failed && ad->gemma4) /* full layers' proportional RoPE (one tensor for all) */
         m->rope_freqs = bind_vector(m, "rope_freqs.weight", m->n_rot / 2, false, err, &failed);
-    return !failed;
+    return !failed && (!m->ple_dim || bind_per_layer_embd(m, err));
 }
 
 /* Which layers are short convolutions (lfm2: head_count_kv 0), and their

@@ -50,14 +50,14 @@ PRESETS = {
                 ple=0, shared_kv=0, double_wide=False, n_expert=0, vocab_pad_to=768),
     # E2B/E4B shape: per-layer embeddings, the last 3 layers reuse the cache
     # of layers 3 (sliding) and 4 (full), double-wide MLP there.
-    "e": dict(seed=43, embd_std=0.05, out_norm=6.0, n_embd=256, layers="ssssfssf", n_head=4,
+    "e": dict(seed=43, embd_std=0.0125, out_norm=15.0, n_embd=256, layers="ssssfssf", n_head=4,
               n_head_kv=1, n_head_kv_full=1, head_dim=64, head_dim_full=128, n_ff=256,
               partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=False,
-              ple=32, shared_kv=3, double_wide=True, n_expert=0, vocab_pad_to=768),
+              tame_scores=True, ple=32, ple_std=0.2, shared_kv=3, double_wide=True, n_expert=0, vocab_pad_to=768),
     # 26B-A4B shape: every layer a dense MLP beside 8 experts, 2 used.
     "moe": dict(seed=47, embd_std=0.05, out_norm=6.0, n_embd=64, layers="sssfsf", n_head=4,
                 n_head_kv=2, n_head_kv_full=1, head_dim=16, head_dim_full=32, n_ff=96,
-                partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=True,
+                partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=True, tame_scores=True,
                 ple=0, shared_kv=0, double_wide=False, n_expert=8, n_expert_used=2, n_ff_exp=48,
                 vocab_pad_to=768),
 }
@@ -84,6 +84,14 @@ def layer_ff(p):
     return [p["n_ff"] * (2 if p["double_wide"] and il >= first_shared else 1) for il in range(n)]
 
 
+def qk_gain(p, hd):
+    """The q/k norm weights' size: 1 (scores of unit-RMS heads spread as
+    sqrt(head size), a peaked softmax), or hd^-1/4 with tame_scores (scores
+    spread about 1: the quantized cases then move with Q8 rounding the way
+    trained models do, not chaotically)."""
+    return hd ** -0.25 if p.get("tame_scores") else 1.0
+
+
 def llm_tensors(p, n_vocab, W):
     e, n = p["n_embd"], len(p["layers"])
     swa, ffs = is_swa(p), layer_ff(p)
@@ -94,7 +102,7 @@ def llm_tensors(p, n_vocab, W):
     P = p["ple"]
     if P:
         out += [
-            ("per_layer_token_embd.weight", W.normal((n_vocab, P * n), 1.0)),
+            ("per_layer_token_embd.weight", W.normal((n_vocab, P * n), p["ple_std"])),
             ("per_layer_model_proj.weight", W.linear(P * n, e)),
             ("per_layer_proj_norm.weight", W.around_one(P)),
         ]
@@ -108,8 +116,8 @@ def llm_tensors(p, n_vocab, W):
             att = [t for t in att if not t[0].endswith("attn_v.weight")]
         out += att
         out += [
-            (b + "attn_q_norm.weight", W.around_one(hd)),
-            (b + "attn_k_norm.weight", W.around_one(hd)),
+            (b + "attn_q_norm.weight", W.around_one(hd) * qk_gain(p, hd)),
+            (b + "attn_k_norm.weight", W.around_one(hd) * qk_gain(p, hd)),
             (b + "post_attention_norm.weight", W.around_one(e)),
             (b + "ffn_norm.weight", W.around_one(e)),
         ]
