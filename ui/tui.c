@@ -85,6 +85,9 @@ static void handle_event(tui *t, seer_event *ev) {
         tui_note(t, TR_SYSTEM, "%s loaded (%s, %s%s%s%s%s) · /help for commands", t->model.name, t->model.arch,
                  t->model.quant, t->model.vision ? ", vision: " : ", text only", t->model.projector,
                  t->model.vision ? " " : "", t->model.vision_quant);
+        if (t->model.chat_fallback) /* once, so a wrong-looking answer has its likely cause on screen */
+            tui_note(t, TR_SYSTEM, "the model's chat template is %s: using %s (start with --chat-template NAME for "
+                     "another)", t->model.chat_template_present ? "not one seer knows" : "missing", t->model.chat);
         break;
     case SEER_EV_LOAD_FAILED:
         t->state = ST_FAILED;

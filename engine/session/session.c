@@ -108,7 +108,7 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
         }
     } else {
         const char *projector = vision ? seer_vision_get_hparams(vision)->projector_name : NULL;
-        s->style = seer_chat_for_model(seer_vocab_chat_template(s->vocab), projector, NULL);
+        s->style = seer_chat_for_model(seer_vocab_chat_template(s->vocab), projector, &s->style_fallback);
     }
     s->system = params->system_prompt ? dup_or_null(params->system_prompt)
                                        : dup_or_null(seer_chat_default_system(s->style));
@@ -207,6 +207,8 @@ bool seer_session_thinking(const seer_session *s) {
 const seer_chat_thinking *seer_session_thinking_markers(const seer_session *s) {
     return seer_chat_thinking_of(s->style);
 }
+
+bool seer_session_chat_fallback(const seer_session *s) { return s->style_fallback; }
 seer_ctx *seer_session_ctx(seer_session *s) { return s->ctx; }
 const char *seer_session_cached_text(const seer_session *s) { return s->cached.s ? s->cached.s : ""; }
 

@@ -37,6 +37,7 @@ struct seer_session {
     seer_ctx *ctx;
     seer_sampler *sampler;
     seer_chat_style style;
+    bool style_fallback;      /* the file's template was missing or not recognised */
     char *system;
     session_msg *msgs;
     int n_msgs, cap_msgs;

@@ -44,6 +44,8 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
         m->weight_bytes = info->weight_bytes;
     }
     snprintf(m->chat, sizeof m->chat, "%s", seer_chat_style_name(seer_session_chat_style(w->session)));
+    m->chat_fallback = seer_session_chat_fallback(w->session);
+    m->chat_template_present = seer_vocab_chat_template(seer_llm_vocab(w->llm)) != NULL;
     if (w->vision) {
         m->vision = true;
         snprintf(m->projector, sizeof m->projector, "%s", seer_vision_get_hparams(w->vision)->projector_name);

@@ -128,6 +128,10 @@ seer_chat_style seer_session_chat_style(const seer_session *s);
 void seer_session_set_thinking(seer_session *s, bool on);
 bool seer_session_thinking(const seer_session *s);
 const seer_chat_thinking *seer_session_thinking_markers(const seer_session *s);
+
+/* Whether that style is a fallback: the model file's template is missing or
+ * not one seer knows (seer_chat_for_model), and no --chat-template was given. */
+bool seer_session_chat_fallback(const seer_session *s);
 seer_ctx *seer_session_ctx(seer_session *s);
 /* Rendered text whose tokens are in the KV cache right now (markers stand
  * for images). For tests and /tokens. */

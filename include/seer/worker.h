@@ -21,6 +21,8 @@ typedef struct seer_model_summary {
     char arch[32];
     char quant[16];            /* dominant weight type, e.g. "Q8_0" */
     char chat[16];             /* chat template style */
+    bool chat_fallback;        /* that style is a fallback: the file's template is missing or unknown */
+    bool chat_template_present; /* the file has a template text (then it was not recognised) */
     char projector[64];        /* "" without vision */
     char vision_quant[16];     /* the mmproj's dominant matrix type; "" without vision */
     int n_ctx, n_threads, n_layer, n_embd, n_vocab;
