@@ -139,6 +139,11 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
         c->moe_x = alloc_floats(B * E, &total);
         c->moe_y = alloc_floats(B * K * E, &total);
         moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y;
+        if (m->moe_dense) {
+            c->moe_router_in = alloc_floats(B * E, &total);
+            c->moe_dense_out = alloc_floats(B * E, &total);
+            moe_ok = moe_ok && c->moe_router_in && c->moe_dense_out;
+        }
     }
     c->embd_row = alloc_floats(m->tok_embd.row_bytes / sizeof(float) + 1, &total);
     bool ple_ok = true;
@@ -211,6 +216,8 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->moe_rows);
     free(c->moe_x);
     free(c->moe_y);
+    free(c->moe_router_in);
+    free(c->moe_dense_out);
     free(c->embd_row);
     free(c->ple_in);
     free(c->ple_act);

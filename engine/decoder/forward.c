@@ -185,6 +185,14 @@ static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     if (!c->m->ple_dim) layer_end_pass(c, l, r0, r1);
 }
 
+void llm_dense_ffn(seer_ctx *c, int l, int n) {
+    const llm_layer *L = &c->m->layers[l];
+    const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
+    seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
+    for_rows(c, l, n, ffn_gate_pass);
+    seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
+}
+
 static void block(seer_ctx *c, int l, int n) {
     const llm_layer *L = &c->m->layers[l];
     if (l == 0) for_rows(c, l, n, attn_norm_pass); /* later layers': the previous ffn_residual_pass */
@@ -201,14 +209,9 @@ static void block(seer_ctx *c, int l, int n) {
         seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
     }
     for_rows(c, l, n, attn_residual_pass);
-    if (c->m->moe) {
-        llm_moe_ffn(c, l, n);
-    } else {
-        const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
-        seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
-        for_rows(c, l, n, ffn_gate_pass);
-        seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
-    }
+    if (c->m->moe_dense) llm_moe_beside_dense(c, l, n);
+    else if (c->m->moe) llm_moe_ffn(c, l, n, c->xn);
+    else llm_dense_ffn(c, l, n);
     for_rows(c, l, n, ffn_residual_pass);
     if (c->m->ple_dim) {
         llm_ple_layer(c, l, n);

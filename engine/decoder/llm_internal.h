@@ -31,6 +31,11 @@ typedef struct llm_layer {
      * matrices of the 3-D tensors, used in place; expert e's rows follow at
      * e·n_out rows (llm_expert). */
     seer_weight router, gate_exps, up_exps, down_exps;
+    /* gemma4 (moe_dense): the router's input is rms_norm(x)/√n_embd ⊙
+     * router_in_scale, expert e's output ×expert_scale[e] (or NULL); the
+     * experts read pre_ffw_norm_2(x), the dense FFN's output is normed by
+     * post_ffw_norm_1 and the experts' by post_ffw_norm_2 before their sum. */
+    const float *router_in_scale, *expert_scale, *ffn_pre_norm_2, *ffn_post_norm_1, *ffn_post_norm_2;
     /* A short-convolution layer (lfm2: head_count_kv 0) in place of
      * attention: in_proj [n_embd → 3·n_embd], the depthwise kernel
      * [n_embd][conv_len], out_proj; conv_slot = its index among such layers. */
@@ -65,6 +70,7 @@ struct seer_llm {
     float logit_softcap;         /* logits = cap·tanh(logits/cap) when > 0 */
     bool ffn_gelu;               /* GeGLU (tanh GELU) instead of SwiGLU */
     bool moe;                    /* the FFN is a mixture of experts (moe.c) */
+    bool moe_dense;              /* ... with the dense FFN beside it (gemma4 26B-A4B) */
     int n_ff_exp;                /* an expert's FFN width */
     int n_conv_layers, conv_len; /* short-convolution layers and their kernel length (lfm2), else 0 */
     /* Per-layer embeddings (gemma4 E-shapes; per_layer_embd.c): width P per
@@ -109,6 +115,7 @@ struct seer_ctx {
      * (then their output) [n_batch][n_embd], every pick's weighted output
      * [n_batch][n_expert_used][n_embd]. */
     float *moe_probs, *moe_weights, *moe_x, *moe_y;
+    float *moe_router_in, *moe_dense_out; /* gemma4: [n_batch][n_embd] each, else NULL */
     int32_t *moe_chosen, *moe_rows;
     void *embd_row;              /* one token embedding row as stored, read from the file */
     /* Per-layer embeddings: each row's inputs [n_batch][n_layer][P], a
@@ -206,9 +213,18 @@ void llm_shortconv(seer_ctx *c, int l, int n);
 void llm_ple_inputs(seer_ctx *c, int n, const int32_t *tokens);
 void llm_ple_layer(seer_ctx *c, int l, int n);
 
-/* The mixture-of-experts FFN of layer l on rows [0, n) of c->xn, output into
+/* The mixture-of-experts FFN of layer l on rows [0, n) of c->xn, routed by
+ * router_in's rows (c->xn itself, or gemma4's router input), output into
  * c->xn (moe.c). */
-void llm_moe_ffn(seer_ctx *c, int l, int n);
+void llm_moe_ffn(seer_ctx *c, int l, int n, const float *router_in);
+/* Gemma 4's FFN: the dense one (on c->xn, the ffn_norm of x) and the
+ * experts beside it, each normed, summed into c->xn. */
+void llm_moe_beside_dense(seer_ctx *c, int l, int n);
+/* The dense gated FFN of layer l on rows [0, n) of c->xn, into c->xn (forward.c). */
+void llm_dense_ffn(seer_ctx *c, int l, int n);
+
+/* Matrices of a layer bound as seer_weight (load.c's layer_matrices). */
+#define LLM_LAYER_MATRICES 8
 /* Expert e's matrix of a 3-D expert tensor bound as expert 0 (a view, no copy). */
 static inline seer_weight llm_expert(const seer_weight *all, int e) {
     seer_weight w = *all;

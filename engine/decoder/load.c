@@ -216,11 +216,14 @@ static bool read_gemma4(seer_llm *m, seer_error *err) {
         seer_error_set(err, "%s: per-layer embedding width %d is out of range", f->path, m->ple_dim);
         return false;
     }
-    if (gguf_find_tensor(f, "blk.0.ffn_gate_inp.weight")) {
-        seer_error_set(err, "%s: gemma4 with mixture-of-experts layers is not supported yet", f->path);
+    /* 26B-A4B: every layer has experts and the dense MLP beside them */
+    m->moe = m->moe_dense = gguf_find_tensor(f, "blk.0.ffn_gate_inp.weight") != NULL;
+    if (m->moe && gguf_find_tensor(f, "blk.0.ffn_gate_up_exps.weight")) {
+        seer_error_set(err, "%s: fused 'ffn_gate_up_exps' is not supported (separate gate and up experts expected)",
+                       f->path);
         return false;
     }
-    return true;
+    return !m->moe || read_experts(m, "gemma4", err);
 }
 
 /* RoPE scaling as llama.cpp reads it: linear unless the type says
@@ -340,17 +343,17 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
 
 /* The 2-D matrices of a layer (seven; four and the router in a MoE model,
  * whose experts stay in the file: a token reads only its own experts). */
-static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[7]) {
+static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[LLM_LAYER_MATRICES]) {
     seer_weight *const dense[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
-    seer_weight *const moe[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->router};
+    seer_weight *const moe[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->router, &L->w_gate, &L->w_up, &L->w_down};
     seer_weight *const conv[] = {&L->conv_in, &L->conv_out, &L->w_gate, &L->w_up, &L->w_down};
     if (L->conv) {
         memcpy(out, conv, sizeof conv);
         return 5;
     }
-    if (m->moe) {
+    if (m->moe) { /* the dense FFN beside the experts where the model has one (gemma4) */
         memcpy(out, moe, sizeof moe);
-        return 5;
+        return m->moe_dense ? 8 : 5;
     }
     memcpy(out, dense, sizeof dense);
     return 7;
@@ -358,8 +361,8 @@ static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[7]) 
 
 /* layer_matrices less those the layer does not have (a shared cache's K
  * and V, a V taken from K). */
-static int layer_matrices_present(const seer_llm *m, llm_layer *L, seer_weight *out[7]) {
-    seer_weight *all[7];
+static int layer_matrices_present(const seer_llm *m, llm_layer *L, seer_weight *out[LLM_LAYER_MATRICES]) {
+    seer_weight *all[LLM_LAYER_MATRICES];
     int n = 0;
     for (int i = 0, total = layer_matrices(m, L, all); i < total; i++)
         if (all[i]->data) out[n++] = all[i];
@@ -384,7 +387,7 @@ static void interleave(seer_llm *m, seer_weight *w, seer_pool *pool, char **next
 static char *arena_new(seer_llm *m, size_t *bytes) {
     *bytes = seer_weight_interleaved_bytes(&m->output);
     for (int l = 0; l < m->info.n_layer; l++) {
-        seer_weight *mats[7];
+        seer_weight *mats[LLM_LAYER_MATRICES];
         for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
     }
     return *bytes ? seer_huge_alloc(*bytes) : NULL;
@@ -424,10 +427,21 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
                bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, L->n_ff, err) &&
                bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), L->n_ff, E, err);
     const int64_t F = m->n_ff_exp;
-    return bind_matrix(m, &L->router, NAME("ffn_gate_inp.weight"), E, in->n_expert, err) &&
-           bind_experts(m, &L->gate_exps, NAME("ffn_gate_exps.weight"), E, F, err) &&
-           bind_experts(m, &L->up_exps, NAME("ffn_up_exps.weight"), E, F, err) &&
-           bind_experts(m, &L->down_exps, NAME("ffn_down_exps.weight"), F, E, err);
+    if (!bind_matrix(m, &L->router, NAME("ffn_gate_inp.weight"), E, in->n_expert, err) ||
+        !bind_experts(m, &L->gate_exps, NAME("ffn_gate_exps.weight"), E, F, err) ||
+        !bind_experts(m, &L->up_exps, NAME("ffn_up_exps.weight"), E, F, err) ||
+        !bind_experts(m, &L->down_exps, NAME("ffn_down_exps.weight"), F, E, err))
+        return false;
+    if (!m->moe_dense) return true;
+    bool failed = false;
+    L->router_in_scale = bind_vector(m, NAME("ffn_gate_inp.scale"), E, true, err, &failed);
+    if (!failed) L->expert_scale = bind_vector(m, NAME("ffn_down_exps.scale"), in->n_expert, false, err, &failed);
+    if (!failed) L->ffn_pre_norm_2 = bind_vector(m, NAME("pre_ffw_norm_2.weight"), E, true, err, &failed);
+    if (!failed) L->ffn_post_norm_1 = bind_vector(m, NAME("post_ffw_norm_1.weight"), E, true, err, &failed);
+    if (!failed) L->ffn_post_norm_2 = bind_vector(m, NAME("post_ffw_norm_2.weight"), E, true, err, &failed);
+    return !failed && bind_matrix(m, &L->w_gate, NAME("ffn_gate.weight"), E, L->n_ff, err) &&
+           bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, L->n_ff, err) &&
+           bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), L->n_ff, E, err);
 #undef NAME
 }
 
@@ -608,7 +622,7 @@ static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
     char *next = m->arena;
     seer_pool *pool = next ? seer_pool_create(0) : NULL;
     for (int l = 0; l < m->info.n_layer; l++) {
-        seer_weight *mats[7];
+        seer_weight *mats[LLM_LAYER_MATRICES];
         for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) interleave(m, mats[i], pool, &next);
         if (progress) progress(ud, (float)(l + 1) / (float)m->info.n_layer);
     }
@@ -740,7 +754,7 @@ void seer_llm_page_in(const seer_llm *m) {
     if (!m) return;
     page_in(m, &m->output);
     for (int l = 0; m->layers && l < m->info.n_layer; l++) {
-        seer_weight *mats[7];
+        seer_weight *mats[LLM_LAYER_MATRICES];
         for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) page_in(m, mats[i]);
         const llm_layer *L = &m->layers[l];
         for (int i = 0; m->moe && i < 3; i++) {

@@ -7,6 +7,7 @@
  * the experts its row chose, their gate and up products in one dispatch. A
  * prompt's rows are grouped by expert, so each chosen expert's weights go
  * through one batched product for all its rows. */
+#include <math.h>
 #include <string.h>
 
 #include "decoder/llm_internal.h"
@@ -35,10 +36,17 @@ static void route_row(float *p, int n_expert, int k, int32_t *chosen, float *wei
     for (int s = 0; s < k; s++) weights[s] /= sum;
 }
 
-/* Pick t's (row t / K, slot t % K) expert output, weighted, into moe_y. */
-static void weigh_pick(seer_ctx *c, int t, const float *y) {
+/* a = act(a) ⊙ b: SiLU (Qwen), or GELU as llama.cpp's GeGLU rounds it (Gemma 4). */
+static void expert_gate(const seer_llm *m, float *a, const float *b, int64_t n) {
+    if (m->ffn_gelu) seer_geglu_f16(a, b, n);
+    else seer_exp_gate(SEER_GATE_SILU, a, b, n);
+}
+
+/* Pick t's (row t / K, slot t % K) expert output, weighted (and scaled by
+ * its expert's output scale where the layer has them), into moe_y. */
+static void weigh_pick(seer_ctx *c, const llm_layer *L, int t, const float *y) {
     const int E = c->m->info.n_embd;
-    const float w = c->moe_weights[t];
+    const float w = c->moe_weights[t] * (L->expert_scale ? L->expert_scale[c->moe_chosen[t]] : 1.0f);
     float *dst = c->moe_y + (size_t)t * E;
     for (int d = 0; d < E; d++) dst[d] = w * y[d];
 }
@@ -70,7 +78,7 @@ static void down_range(void *ctx, int64_t s0, int64_t s1, int ith) {
         const seer_weight down = llm_expert(&j->L->down_exps, c->moe_chosen[s]);
         float *y = c->moe_y + (size_t)s * E;
         seer_matmul(NULL, &down, c->ffn_a + (size_t)s * F, 1, y, NULL);
-        weigh_pick(c, (int)s, y);
+        weigh_pick(c, j->L, (int)s, y);
     }
 }
 
@@ -99,7 +107,7 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
         }
         seer_matmul_multi(c->pool, 2 * ns, w, c->xn, 1, y, NULL);
     }
-    seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)K * F);
+    expert_gate(c->m, c->ffn_a, c->ffn_b, (int64_t)K * F);
     if (K >= seer_pool_size(c->pool)) {
         down_job j = {.c = c, .L = L};
         seer_pool_for(c->pool, K, 1, down_range, &j);
@@ -107,17 +115,17 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
         for (int s = 0; s < K; s++) {
             const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s]);
             seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_x, NULL);
-            weigh_pick(c, s, c->moe_x);
+            weigh_pick(c, L, s, c->moe_x);
         }
     }
     sum_picks(c, 1);
 }
 
-void llm_moe_ffn(seer_ctx *c, int l, int n) {
+void llm_moe_ffn(seer_ctx *c, int l, int n, const float *router_in) {
     const seer_llm *m = c->m;
     const llm_layer *L = &m->layers[l];
     const int E = m->info.n_embd, X = m->info.n_expert, K = m->info.n_expert_used, F = m->n_ff_exp;
-    seer_matmul(c->pool, &L->router, c->xn, n, c->moe_probs, NULL);
+    seer_matmul(c->pool, &L->router, router_in, n, c->moe_probs, NULL);
     for (int i = 0; i < n; i++)
         route_row(c->moe_probs + (size_t)i * X, X, K, c->moe_chosen + (size_t)i * K, c->moe_weights + (size_t)i * K);
     if (n == 1) {
@@ -144,9 +152,31 @@ void llm_moe_ffn(seer_ctx *c, int l, int n) {
                           down = llm_expert(&L->down_exps, e);
         const seer_weight *gate_up[2] = {&gate, &up};
         seer_matmul_multi(c->pool, 2, gate_up, c->moe_x, cnt, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
-        seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)cnt * F);
+        expert_gate(c->m, c->ffn_a, c->ffn_b, (int64_t)cnt * F);
         seer_matmul(c->pool, &down, c->ffn_a, cnt, c->moe_x, NULL); /* the gathered rows are used up */
-        for (int j = 0; j < cnt; j++) weigh_pick(c, picks[j], c->moe_x + (size_t)j * E);
+        for (int j = 0; j < cnt; j++) weigh_pick(c, L, picks[j], c->moe_x + (size_t)j * E);
     }
     sum_picks(c, n);
+}
+
+void llm_moe_beside_dense(seer_ctx *c, int l, int n) {
+    const seer_llm *m = c->m;
+    const llm_layer *L = &m->layers[l];
+    const int E = m->info.n_embd;
+    const size_t all = (size_t)n * (size_t)E;
+    /* x is still the layer's attention output: the experts' and the
+     * router's inputs come from it, the dense FFN's from xn */
+    memcpy(c->moe_router_in, c->x, sizeof(float) * all);
+    seer_rmsnorm(c->moe_router_in, NULL, n, E, m->norm_eps);
+    const float inv = 1.0f / sqrtf((float)E);
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < E; d++) c->moe_router_in[(size_t)i * E + d] *= inv * L->router_in_scale[d];
+    llm_dense_ffn(c, l, n);
+    seer_rmsnorm(c->xn, L->ffn_post_norm_1, n, E, m->norm_eps);
+    memcpy(c->moe_dense_out, c->xn, sizeof(float) * all);
+    memcpy(c->xn, c->x, sizeof(float) * all);
+    seer_rmsnorm(c->xn, L->ffn_pre_norm_2, n, E, m->norm_eps);
+    llm_moe_ffn(c, l, n, c->moe_router_in);
+    seer_rmsnorm(c->xn, L->ffn_post_norm_2, n, E, m->norm_eps);
+    seer_add(c->xn, c->moe_dense_out, (int64_t)all);
 }

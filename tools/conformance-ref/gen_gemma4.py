@@ -55,7 +55,7 @@ PRESETS = {
               partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=False,
               tame_scores=True, ple=32, ple_std=0.2, shared_kv=3, double_wide=True, n_expert=0, vocab_pad_to=768),
     # 26B-A4B shape: every layer a dense MLP beside 8 experts, 2 used.
-    "moe": dict(seed=47, embd_std=0.05, out_norm=6.0, n_embd=64, layers="sssfsf", n_head=4,
+    "moe": dict(seed=49, embd_std=0.05, out_norm=6.0, n_embd=64, layers="sssfsf", n_head=4,
                 n_head_kv=2, n_head_kv_full=1, head_dim=16, head_dim_full=32, n_ff=96,
                 partial_rotary_full=0.25, sliding_window=12, softcap=30.0, k_eq_v=True, tame_scores=True,
                 ple=0, shared_kv=0, double_wide=False, n_expert=8, n_expert_used=2, n_ff_exp=48,
