@@ -63,13 +63,24 @@ PRESETS = {
 }
 
 
+# Gemma 4's turn, thought-channel and image markers, in place of the last
+# [PAD] rows of gen_gemma3's vocabulary (control tokens: one id each).
+SPECIALS = ["<|turn>", "<turn|>", "<|channel>", "<channel|>", "<|think|>", "<|image>", "<image|>"]
+
+# A stand-in chat template (ours, not the checkpoint's): what seer needs to
+# pick its Gemma 4 rendering is the <|turn> marker; the cases' prompt.txt is
+# used as it is and never goes through a template.
+CHAT_TEMPLATE = (
+    "{{ bos_token }}{% for m in messages %}<|turn>{{ 'model' if m['role'] == 'assistant' else m['role'] }}\n"
+    "{{ m['content'] }}<turn|>\n{% endfor %}{% if add_generation_prompt %}<|turn>model\n{% endif %}"
+)
+
+
 def build_vocab(tt, pad_to):
-    """gen_gemma3's vocabulary with Gemma 4's image markers in place of its
-    last two [PAD] rows (control tokens, so mtmd's '<|image>' ... '<image|>'
-    are one id each)."""
+    """gen_gemma3's vocabulary with SPECIALS as its last ids."""
     toks, scores, types = gen_gemma3.build_vocab(tt, pad_to)
-    for i, t in enumerate(["<|image>", "<image|>"]):
-        k = pad_to - 2 + i
+    for i, t in enumerate(SPECIALS):
+        k = pad_to - len(SPECIALS) + i
         toks[k], scores[k], types[k] = t.encode("utf-8"), -1000.0, tt.CONTROL
     return toks, scores, types
 
@@ -192,6 +203,7 @@ def llm_kv(gguf, p, vocab):
         ("add_add_bos_token", True),
         ("add_add_eos_token", False),
         ("add_add_space_prefix", False),
+        ("add_chat_template", CHAT_TEMPLATE),
     ]
     return kv
 
