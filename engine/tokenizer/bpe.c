@@ -1,8 +1,9 @@
-/* Byte-level BPE as llama.cpp does it for `gpt2` vocabularies: the text is
- * split into words by the pre-tokenizer, each word's bytes are mapped to
- * GPT-2's printable code points, and within a word the adjacent pair with
- * the lowest merge rank is merged until no ranked pair is left (ties:
- * leftmost). */
+/* BPE as llama.cpp does it for `gpt2` vocabularies: the text is split into
+ * words by the pre-tokenizer, each word's bytes are mapped to GPT-2's
+ * printable code points, and within a word the adjacent pair with the lowest
+ * merge rank is merged until no ranked pair is left (ties: leftmost).
+ * Gemma 4's vocabulary (raw_utf8) merges the word's UTF-8 as it is, with
+ * spaces written as U+2581, and falls back to <0xXX> byte tokens. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,17 +50,26 @@ static int add_bigram(bpe_word *w, int left, int right) {
 static int emit_symbol(const seer_vocab *v, const char *s, size_t n, token_buf *out) {
     int32_t id = str_map_get(&v->token_ids, s, n);
     if (id >= 0) return token_buf_push(out, id);
-    /* Not a token: llama.cpp then tries each byte of the encoded text alone. */
+    /* Not a token: llama.cpp then tries each byte of the encoded text alone
+     * (raw UTF-8: its <0xXX> token). */
     for (size_t j = 0; j < n; j++) {
-        int32_t b = str_map_get(&v->token_ids, s + j, 1);
+        int32_t b = v->raw_utf8 ? v->byte_token[(uint8_t)s[j]] : str_map_get(&v->token_ids, s + j, 1);
         if (b >= 0 && token_buf_push(out, b) != 0) return -1;
     }
     return 0;
 }
 
+static bool only_newlines(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '\n') return false;
+    return true;
+}
+
 static int merge_word(bpe_word *w, size_t len, token_buf *out) {
     const seer_vocab *v = w->v;
-    if (v->ignore_merges) {
+    /* Whole words that are tokens: Llama-3 style vocabularies take any, Gemma 4
+     * newline runs (its merges would split them otherwise). */
+    if (v->ignore_merges || (v->pre == PRETOK_GEMMA4 && only_newlines(w->text, len))) {
         int32_t id = str_map_get(&v->token_ids, w->text, len);
         if (id >= 0) return token_buf_push(out, id);
     }
@@ -114,7 +124,10 @@ int bpe_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *o
     int rc = -1;
     if (!cps) goto done;
     size_t n = 0;
-    for (size_t pos = 0; pos < len;) cps[n++] = seer_utf8_decode(text, len, &pos);
+    for (size_t pos = 0; pos < len;) {
+        uint32_t cp = seer_utf8_decode(text, len, &pos);
+        cps[n++] = v->raw_utf8 && cp == ' ' ? 0x2581 : cp;
+    }
     int64_t n_words = pretokenize(v->pre, cps, n, &bounds);
     if (n_words < 0) goto done;
     rc = 0;
@@ -129,6 +142,7 @@ int bpe_tokenize(const seer_vocab *v, const char *text, size_t len, token_buf *o
         for (size_t i = bounds[k]; i < bounds[k + 1]; i++) {
             char utf8[4];
             int nb = seer_utf8_encode(cps[i], utf8);
+            if (v->raw_utf8) { memcpy(enc + elen, utf8, (size_t)nb); elen += (size_t)nb; continue; }
             for (int j = 0; j < nb; j++) elen += (size_t)seer_utf8_encode(seer_byte_to_cp((uint8_t)utf8[j]), enc + elen);
         }
         w.text = enc;

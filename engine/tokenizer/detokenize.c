@@ -14,7 +14,7 @@ static int copy_out(const char *s, size_t n, char *buf, int cap) {
     return (int)n;
 }
 
-/* SentencePiece: "▁" back to a space. */
+/* SentencePiece and Gemma 4: "▁" back to a space. */
 static int spm_normal_piece(const char *t, size_t len, char *buf, int cap) {
     char *tmp = malloc(len + 1);
     if (!tmp) return -1;
@@ -65,8 +65,9 @@ int seer_token_to_piece(const seer_vocab *v, int32_t id, bool render_special, ch
     if (attr & (TOK_ATTR_UNKNOWN | TOK_ATTR_CONTROL)) return render_special ? copy_out(t, len, buf, cap) : 0;
     if (attr & TOK_ATTR_USER_DEFINED) return copy_out(t, len, buf, cap);
     if (attr & TOK_ATTR_NORMAL)
-        return v->kind == VOCAB_SPM ? spm_normal_piece(t, len, buf, cap) : bpe_normal_piece(t, len, buf, cap);
-    if ((attr & TOK_ATTR_BYTE) && v->kind == VOCAB_SPM && len == 6 && t[0] == '<' && t[1] == '0' && t[2] == 'x') {
+        return v->kind == VOCAB_SPM || v->raw_utf8 ? spm_normal_piece(t, len, buf, cap) : bpe_normal_piece(t, len, buf, cap);
+    if ((attr & TOK_ATTR_BYTE) && (v->kind == VOCAB_SPM || v->raw_utf8) && len == 6 && t[0] == '<' && t[1] == '0' &&
+        t[2] == 'x') {
         char byte = (char)strtol(t + 3, NULL, 16);
         return copy_out(&byte, 1, buf, cap);
     }

@@ -113,6 +113,7 @@ static bool pretok_from_name(const char *pre, pretok_kind *kind, bool *ignore_me
     static const struct { const char *name; pretok_kind kind; } single[] = {
         {"default", PRETOK_DEFAULT},           {"qwen35", PRETOK_QWEN35},   {"falcon", PRETOK_FALCON},
         {"deepseek-llm", PRETOK_DEEPSEEK_LLM}, {"deepseek-coder", PRETOK_DEEPSEEK_CODER}, {"kimi-k2", PRETOK_KIMI_K2},
+        {"gemma4", PRETOK_GEMMA4},             {"granite-embed-multi-311m", PRETOK_GEMMA4},
     };
     if (!pre) { *kind = PRETOK_DEFAULT; return true; }
     if (name_in(pre, llama3) || strcmp(pre, "tekken") == 0) {
@@ -180,7 +181,8 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
     static const char *const fim_sep_texts[] = {"<|file_sep|>", NULL};
     static const char *const eog_texts[] = {"<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>",
                                             "<end_of_turn>", "<|endoftext|>", "<|eom_id|>", "<EOT>", "_<EOT>",
-                                            "<|end_of_text|>", "<end_of_utterance>", NULL};
+                                            "<|end_of_text|>", "<end_of_utterance>", "<eos>", "<turn|>",
+                                            "<|tool_response>", NULL};
     int32_t n = v->n_tokens;
     v->bos = key_token_id(f, "tokenizer.ggml.bos_token_id", v->bos, n);
     v->eos = key_token_id(f, "tokenizer.ggml.eos_token_id", v->eos, n);
@@ -199,6 +201,7 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
     int32_t fim_sep = key_token_id(f, "tokenizer.ggml.fim_sep_token_id", -1, n);
     v->add_bos = gguf_get_bool(f, "tokenizer.ggml.add_bos_token", v->add_bos);
     v->add_eos = gguf_get_bool(f, "tokenizer.ggml.add_eos_token", v->add_eos);
+    if (v->pre == PRETOK_GEMMA4) v->add_bos = true; /* as llama.cpp forces it: Gemma 4 files may say false */
 
     if (v->eot < 0) v->eot = detect_by_text(v, eot_texts);
     if (v->eom < 0) v->eom = detect_by_text(v, eom_texts);
@@ -228,6 +231,9 @@ static void set_special_tokens(seer_vocab *v, const gguf_file *f) {
     eog_add(v, v->eos);
     eog_add(v, v->eot);
     eog_add(v, v->eom);
+    /* Gemma 4: with <|tool_response> in the vocabulary, </s> is ordinary text. */
+    int32_t s_end = seer_vocab_find(v, "</s>");
+    if (s_end >= 0 && seer_vocab_find(v, "<|tool_response>") >= 0) v->attr[s_end] = TOK_ATTR_NORMAL;
     /* o200k_harmony: with <|return|> and <|call|> ending turns, <|end|> does not. */
     int32_t end = seer_vocab_find(v, "<|end|>");
     if (seer_vocab_is_eog(v, seer_vocab_find(v, "<|return|>")) && seer_vocab_is_eog(v, seer_vocab_find(v, "<|call|>")) &&
@@ -290,10 +296,10 @@ static void set_byte_tokens(seer_vocab *v) {
     for (int b = 0; b < 256; b++) {
         char buf[8];
         int32_t id;
-        if (v->kind == VOCAB_SPM) {
+        if (v->kind == VOCAB_SPM || v->raw_utf8) {
             snprintf(buf, sizeof buf, "<0x%02X>", b);
             id = str_map_get(&v->token_ids, buf, 6);
-            if (id < 0) { buf[0] = (char)b; id = str_map_get(&v->token_ids, buf, 1); }
+            if (id < 0 && v->kind == VOCAB_SPM) { buf[0] = (char)b; id = str_map_get(&v->token_ids, buf, 1); }
         } else {
             int n = seer_utf8_encode(seer_byte_to_cp((uint8_t)b), buf);
             id = str_map_get(&v->token_ids, buf, (size_t)n);
@@ -341,9 +347,15 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
     const char *model = gguf_get_str(f, "tokenizer.ggml.model");
     if (!model) { seer_error_set(err, "no tokenizer in the file (tokenizer.ggml.model is missing)"); return NULL; }
     vocab_kind kind;
-    if (strcmp(model, "llama") == 0) kind = VOCAB_SPM;
-    else if (strcmp(model, "gpt2") == 0) kind = VOCAB_BPE;
-    else { seer_error_set(err, "unsupported tokenizer model '%.64s' (supported: llama, gpt2)", model); return NULL; }
+    const char *model_label;
+    if (strcmp(model, "llama") == 0) kind = VOCAB_SPM, model_label = "llama";
+    else if (strcmp(model, "gpt2") == 0) kind = VOCAB_BPE, model_label = "gpt2";
+    else if (strcmp(model, "gemma4") == 0) kind = VOCAB_BPE, model_label = "gemma4";
+    else {
+        seer_error_set(err, "unsupported tokenizer model '%.64s' (supported: llama, gpt2, gemma4)", model);
+        return NULL;
+    }
+    bool gemma4 = strcmp(model_label, "gemma4") == 0;
 
     const gguf_kv *tokens = find_array(f, "tokenizer.ggml.tokens", GGUF_TYPE_STRING);
     if (!tokens || tokens->n == 0 || tokens->n > INT32_MAX / 2) {
@@ -352,15 +364,17 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
     }
     const gguf_kv *merges = NULL;
     if (kind == VOCAB_BPE && !(merges = find_array(f, "tokenizer.ggml.merges", GGUF_TYPE_STRING))) {
-        seer_error_set(err, "byte-level BPE tokenizer without tokenizer.ggml.merges");
+        seer_error_set(err, "BPE tokenizer without tokenizer.ggml.merges");
         return NULL;
     }
 
     seer_vocab *v = calloc(1, sizeof *v);
     if (!v) { seer_error_set(err, "out of memory"); return NULL; }
     v->kind = kind;
+    v->model = model_label;
     v->n_tokens = (int32_t)tokens->n;
-    v->pre_name = dup_str(gguf_get_str(f, "tokenizer.ggml.pre"));
+    /* The gemma4 model implies its pre-tokenizer, whatever the key says (as in llama.cpp). */
+    v->pre_name = dup_str(gemma4 ? "gemma4" : gguf_get_str(f, "tokenizer.ggml.pre"));
     v->model_name = dup_str(gguf_get_str(f, "general.name"));
     v->chat_template = dup_str(gguf_get_str(f, "tokenizer.chat_template"));
     if (kind == VOCAB_SPM) {
@@ -369,12 +383,14 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
         v->pre = PRETOK_DEFAULT;
     } else {
         v->bos = 11; v->eos = 11; v->unk = -1; v->pad = -1;
+        if (gemma4) v->bos = v->eos = -1; /* only what the file names */
         if (!pretok_from_name(v->pre_name, &v->pre, &v->ignore_merges, &v->add_bos, &v->bos)) {
             seer_error_set(err, "unsupported pre-tokenizer '%.64s' (tokenizer.ggml.pre): seer does not know how this "
                                 "model splits text", v->pre_name);
             seer_vocab_free(v);
             return NULL;
         }
+        v->raw_utf8 = v->pre == PRETOK_GEMMA4;
     }
     v->add_space_prefix = gguf_get_bool(f, "tokenizer.ggml.add_space_prefix", v->add_space_prefix);
 
@@ -484,5 +500,5 @@ int32_t seer_vocab_find(const seer_vocab *v, const char *text) {
 }
 
 const char *seer_vocab_chat_template(const seer_vocab *v) { return v ? v->chat_template : NULL; }
-const char *seer_vocab_model_name(const seer_vocab *v) { return v ? (v->kind == VOCAB_SPM ? "llama" : "gpt2") : NULL; }
+const char *seer_vocab_model_name(const seer_vocab *v) { return v ? v->model : NULL; }
 const char *seer_vocab_pre_name(const seer_vocab *v) { return v ? (v->pre_name ? v->pre_name : "default") : NULL; }

@@ -49,6 +49,10 @@ typedef struct str_map {
 struct seer_vocab {
     vocab_kind kind;
     pretok_kind pre;
+    /* BPE over raw UTF-8 with spaces as U+2581 and <0xXX> byte tokens (Gemma 4),
+     * instead of GPT-2's byte-to-code-point encoding. */
+    bool raw_utf8;
+    const char *model;  /* tokenizer.ggml.model: "llama", "gpt2" or "gemma4" */
     int32_t n_tokens;
     char **text;        /* token strings (NUL-terminated), pointing into text_arena */
     char *text_arena;

@@ -54,6 +54,16 @@ static seer_vocab *load(const char *path, seer_error *err) {
     return v;
 }
 
+/* Writes the vocabulary w holds to path (freeing w) and loads it back. */
+static seer_vocab *write_and_load(gguf_writer *w, const char *path) {
+    seer_error err = {{0}};
+    CHECK_MSG(gguf_writer_write(w, path, &err) == 0, "%s", err.msg);
+    gguf_writer_free(w);
+    seer_vocab *v = load(path, &err);
+    CHECK_MSG(v != NULL, "%s", err.msg);
+    return v;
+}
+
 /* GPT-2's printable stand-in for byte b, as UTF-8. */
 static void byte_text(int b, char *out) {
     int printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
@@ -191,11 +201,7 @@ static void test_spm(void) {
     gguf_writer_set_arr_str(w, "tokenizer.ggml.tokens", toks, SPM_N);
     gguf_writer_set_arr_f32(w, "tokenizer.ggml.scores", scores, SPM_N);
     gguf_writer_set_arr_i32(w, "tokenizer.ggml.token_type", types, SPM_N);
-    seer_error err = {{0}};
-    CHECK_MSG(gguf_writer_write(w, path, &err) == 0, "%s", err.msg);
-    gguf_writer_free(w);
-    seer_vocab *v = load(path, &err);
-    CHECK_MSG(v != NULL, "%s", err.msg);
+    seer_vocab *v = write_and_load(w, path);
     if (!v) return;
     /* SentencePiece defaults: BOS 1 added, EOS 2, no EOS added. */
     CHECK(seer_vocab_bos(v) == 1 && seer_vocab_eos(v) == 2 && seer_vocab_add_bos(v) && !seer_vocab_add_eos(v));
@@ -266,9 +272,56 @@ static void test_broken_vocabularies(void) {
     CHECK(seer_tokenize(NULL, "x", 1, true, true, NULL, 0) == -1);
 }
 
+/* Gemma 4: BPE over raw UTF-8 (spaces as U+2581, split only at newlines),
+ * <0xXX> byte fallback, whole newline runs, BOS always added. */
+enum { G4_BYTE0 = 5, G4_SPACE = G4_BYTE0 + 256, G4_A, G4_B, G4_SPACE_B, G4_NL, G4_NL2, G4_NL3, G4_N };
+
+static void test_gemma4(void) {
+    static char bytes[256][8];
+    const char *toks[G4_N] = {"<pad>", "<eos>", "<bos>", "<unk>", "<turn|>"};
+    int32_t types[G4_N] = {3, 3, 3, 2, 3};
+    for (int b = 0; b < 256; b++) {
+        snprintf(bytes[b], sizeof bytes[b], "<0x%02X>", b);
+        toks[G4_BYTE0 + b] = bytes[b];
+        types[G4_BYTE0 + b] = 6;
+    }
+    const char *rest[] = {"\xe2\x96\x81", "a", "b", "\xe2\x96\x81" "b", "\n", "\n\n", "\n\n\n"};
+    for (int i = 0; i < G4_N - G4_SPACE; i++) { toks[G4_SPACE + i] = rest[i]; types[G4_SPACE + i] = 1; }
+    const char *merges[] = {"\xe2\x96\x81 b", "\n \n"};
+    char path[512];
+    snprintf(path, sizeof path, "%s/gemma4.gguf", test_tmpdir());
+    gguf_writer *w = gguf_writer_new();
+    gguf_writer_set_str(w, "tokenizer.ggml.model", "gemma4");
+    gguf_writer_set_str(w, "tokenizer.ggml.pre", "no-such-pre"); /* the model decides, as in llama.cpp */
+    gguf_writer_set_arr_str(w, "tokenizer.ggml.tokens", toks, G4_N);
+    gguf_writer_set_arr_i32(w, "tokenizer.ggml.token_type", types, G4_N);
+    gguf_writer_set_arr_str(w, "tokenizer.ggml.merges", merges, 2);
+    gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", 2);
+    gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", 1);
+    gguf_writer_set_bool(w, "tokenizer.ggml.add_bos_token", false);
+    seer_vocab *v = write_and_load(w, path);
+    if (!v) return;
+    CHECK(strcmp(seer_vocab_model_name(v), "gemma4") == 0 && strcmp(seer_vocab_pre_name(v), "gemma4") == 0);
+    CHECK(seer_vocab_add_bos(v) && seer_vocab_bos(v) == 2); /* forced on although the file says false */
+    /* "a b": one word "a▁b"; (▁,b) merges, a stays. */
+    EXPECT(v, "a b", true, false, 2, G4_A, G4_SPACE_B);
+    /* A newline run that is a token is kept whole (merges would give \n\n + \n). */
+    EXPECT(v, "a\n\n\nb", false, false, G4_A, G4_NL3, G4_B);
+    EXPECT(v, "\n\n\n\n", false, false, G4_NL2, G4_NL2);
+    /* No token for é (C3 A9): its bytes' <0xXX> tokens. */
+    EXPECT(v, "\xc3\xa9", false, false, G4_BYTE0 + 0xC3, G4_BYTE0 + 0xA9);
+    expect_piece(v, G4_SPACE_B, false, " b");
+    expect_piece(v, G4_BYTE0 + 'A', false, "A");
+    expect_piece(v, 4, false, "");
+    expect_piece(v, 4, true, "<turn|>");
+    CHECK(seer_vocab_is_eog(v, 4) && seer_vocab_is_eog(v, 1) && !seer_vocab_is_eog(v, 2));
+    seer_vocab_free(v);
+}
+
 int main(void) {
     test_bpe();
     test_spm();
+    test_gemma4();
     test_broken_vocabularies();
     TEST_MAIN_END();
 }

@@ -30,7 +30,7 @@ static char *read_file(const char *path, size_t *len) {
 
 /* Vocabularies of the folder seer does not tokenize yet: they must be
  * refused at load with a one-line error, never tokenized with a guess. */
-static const char *const not_yet_supported[] = {"gemma-4", NULL};
+static const char *const not_yet_supported[] = {NULL};
 
 static bool is_not_yet_supported(const char *name) {
     for (int i = 0; not_yet_supported[i]; i++)
@@ -97,10 +97,17 @@ static int check_vocab(const char *vocab_dir, const char *pair_dir, const char *
             if (k > 0 && (size_t)k <= sizeof back - n_back) n_back += (size_t)k;
         }
         bool spm = strcmp(seer_vocab_model_name(v), "llama") == 0;
-        size_t in_len = (size_t)(end - p), skip = spm && n_back > 0 && back[0] == ' ' ? 1 : 0;
+        bool spaces_as_u2581 = spm || strcmp(seer_vocab_model_name(v), "gemma4") == 0;
+        size_t in_len = 0, skip = spm && n_back > 0 && back[0] == ' ' ? 1 : 0;
+        char text[8192];
+        /* Where spaces are written as U+2581, a U+2581 of the text comes back as a space. */
+        for (const char *q = p; q < end && in_len < sizeof text;) {
+            if (spaces_as_u2581 && end - q >= 3 && memcmp(q, "\xe2\x96\x81", 3) == 0) { text[in_len++] = ' '; q += 3; }
+            else text[in_len++] = *q++;
+        }
         if (in_len > 0)
-            CHECK_MSG(n_back - skip == in_len && memcmp(back + skip, p, in_len) == 0, "%s test %d: pieces do not give the text back",
-                      name, n_tests + 1);
+            CHECK_MSG(n_back - skip == in_len && memcmp(back + skip, text, in_len) == 0,
+                      "%s test %d: pieces do not give the text back", name, n_tests + 1);
         n_tests++;
         if (same) n_ok++;
         else {
