@@ -20,6 +20,7 @@
 #include "hub_fetch.h"
 #include "image_files.h"
 #include "seer/embed.h"
+#include "seer/safe_write.h"
 #include "seer/sanitize.h"
 #include "seer/threadpool.h"
 
@@ -64,7 +65,7 @@ static void usage(FILE *out) {
             "  --dim N              Matryoshka: keep the first N values, normalise again\n"
             "  --multi              multi-vectors (needs --mv-proj)\n"
             "  --format json|jsonl|f32|npy  output format (default: json)\n"
-            "  -o, --output FILE    write there instead of stdout\n"
+            "  -o, --output FILE    write there instead of stdout (- is stdout too)\n"
             "  --image-max-tokens N merged tokens per image at most (default: %d)\n"
             "  --batch N            images per vision pass at most (default: %d; small images share a pass)\n"
             "  -c, --ctx-size N     tokens per input at most (default: min(training context, 4096))\n"
@@ -265,15 +266,16 @@ static int write_dump(const char *dir, const char *what, int index, const char *
                       bool ids) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s_%d.%s", dir, what, index, ext);
-    FILE *f = fopen(path, "wb");
-    if (!f) return fail_path("cannot create", path, strerror(errno));
-    bool ok = true;
+    seer_safe_file out;
+    seer_error err = {{0}};
+    if (seer_safe_open(&out, path, &err) != 0) return fail(err.msg);
     if (ids)
-        for (size_t i = 0; i < bytes / sizeof(int32_t); i++) fprintf(f, "%d\n", ((const int32_t *)data)[i]);
-    else ok = fwrite(data, 1, bytes, f) == bytes;
-    ok = ok && !ferror(f);
-    ok = fclose(f) == 0 && ok;
-    return ok ? 0 : fail_path("cannot write", path, strerror(errno));
+        for (size_t i = 0; i < bytes / sizeof(int32_t); i++) fprintf(out.f, "%d\n", ((const int32_t *)data)[i]);
+    else if (fwrite(data, 1, bytes, out.f) != bytes) {
+        seer_safe_abandon(&out);
+        return fail_path("cannot write", path, strerror(errno));
+    }
+    return seer_safe_commit(&out, &err) == 0 ? 0 : fail(err.msg);
 }
 
 /* --dump: the encoder input of an image prompt, before it is encoded. */
@@ -403,18 +405,15 @@ int cmd_embed(int argc, char **argv) {
         }
     }
     embed_run r = {0};
-    FILE *out = NULL;
+    seer_safe_file out = {0};
     seer_embed_writer *w = NULL;
-    /* -o goes to a temporary next to it, renamed once complete: a failed or
-     * interrupted run leaves no torn file. */
-    char tmp_path[4200] = "";
-    if (a.out) snprintf(tmp_path, sizeof tmp_path, "%s.tmp-%ld", a.out, (long)getpid());
+    seer_error err = {{0}};
+    /* seer_safe_open: a failed or interrupted run leaves no torn file. */
     rc = run_load(&a, &r);
     if (rc == 0 && a.dump && mkdir(a.dump, 0777) != 0 && errno != EEXIST)
         rc = fail_path("cannot create", a.dump, strerror(errno));
-    if (rc == 0 && !(out = a.out ? fopen(tmp_path, "wb") : stdout))
-        rc = fail_path("cannot create", tmp_path, strerror(errno));
-    if (rc == 0 && !(w = seer_embed_writer_new(out, a.format, a.multi, seer_llm_get_info(r.llm)->name)))
+    if (rc == 0 && seer_safe_open(&out, a.out ? a.out : "-", &err) != 0) rc = fail(err.msg);
+    if (rc == 0 && !(w = seer_embed_writer_new(out.f, a.format, a.multi, seer_llm_get_info(r.llm)->name)))
         rc = fail("out of memory");
     const double t0 = seer_time_ms();
     for (int i = 0; rc == 0 && i < a.n_inputs;) {
@@ -426,11 +425,8 @@ int cmd_embed(int argc, char **argv) {
     }
     if (rc != 0) seer_embed_writer_abandon(w);
     else if (w && seer_embed_writer_finish(w) != 0) rc = fail("cannot write the output");
-    if (out && out != stdout) {
-        if (fclose(out) != 0 && rc == 0) rc = fail_path("cannot write", a.out, strerror(errno));
-        if (rc == 0 && rename(tmp_path, a.out) != 0) rc = fail_path("cannot write", a.out, strerror(errno));
-        if (rc != 0) unlink(tmp_path);
-    }
+    if (out.f && rc == 0 && seer_safe_commit(&out, &err) != 0) rc = fail(err.msg);
+    if (out.f) seer_safe_abandon(&out);
     run_free(&r);
     free_inputs(&a);
     seer_hub_files_free(&hub);

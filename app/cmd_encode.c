@@ -14,6 +14,7 @@
 
 #include "cli_errors.h"
 #include "commands.h"
+#include "seer/safe_write.h"
 #include "seer/sanitize.h"
 #include "seer/threadpool.h"
 #include "seer/vision.h"
@@ -24,6 +25,7 @@ static void usage(FILE *out) {
     fprintf(out, "usage: seer encode --mmproj P.gguf --image IMAGE [--image IMAGE …] -o OUT.f32 [-t N]\n"
                  "  Encodes the images with the vision model and writes the embeddings as raw\n"
                  "  float32 rows [n_tokens][n_embd], all chunks of all images concatenated.\n"
+                 "  -o FILE          the output (- for standard output)\n"
                  "  -t, --threads N  worker threads (default: all cores)\n"
                  "  --image-preproc original|llamacpp  as the model's own processor (default) or llama.cpp\n"
                  "  --dump-pixels FILE  also write each encoder input as float32 planes R, G, B (h x w)\n");
@@ -36,28 +38,17 @@ static int fail(const char *msg) { return app_fail("encode", msg); }
 
 static int fail_errno(const char *what, const char *path) { return app_fail_path("encode", what, path, strerror(errno)); }
 
-/* Written next to the target and renamed, so a failed run leaves no torn file. */
+/* seer_safe_open: a failed run leaves no torn file, /dev/null stays a device. */
 static int write_output(const char *path, const float *data, size_t n) {
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
-    if (!tmp) return fail("out of memory");
-    snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int rc = fail_errno("cannot create", tmp);
-        free(tmp);
-        return rc;
-    }
-    bool ok = fwrite(data, sizeof(float), n, f) == n;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    seer_safe_file out;
+    seer_error err = {{0}};
+    if (seer_safe_open(&out, path, &err) != 0) return fail(err.msg);
+    if (fwrite(data, sizeof(float), n, out.f) != n) {
         int rc = fail_errno("cannot write", path);
-        unlink(tmp);
-        free(tmp);
+        seer_safe_abandon(&out);
         return rc;
     }
-    free(tmp);
-    return 0;
+    return seer_safe_commit(&out, &err) == 0 ? 0 : fail(err.msg);
 }
 
 typedef struct encode_args {
@@ -192,7 +183,8 @@ int cmd_encode(int argc, char **argv) {
     if (rc == 0 && a.dump_pixels) rc = write_output(a.dump_pixels, dump.values, dump.n);
     free(dump.values);
     if (rc == 0) {
-        printf("%zu x %d\n", n_rows, hp->n_embd_out);
+        /* with -o - the rows are standard output: the shape goes with the timings */
+        fprintf(strcmp(a.out, "-") ? stdout : stderr, "%zu x %d\n", n_rows, hp->n_embd_out);
         fprintf(stderr, "seer encode: %d image(s), %d chunk(s), %zu tokens of %d; load %.1f ms, encode %.1f ms "
                         "(%.1f GFLOP, %.1f GFLOP/s), %d threads\n",
                 a.n_images, n_chunks, n_rows, hp->n_embd_out, load_ms, encode_ms, flops * 1e-9,

@@ -93,6 +93,7 @@ static int parse_args(int argc, char **argv, index_args *a) {
     }
     if (!a->dir) return usage_error("which directory? seer index DIR -o INDEX", NULL);
     if (!a->out) return usage_error("-o INDEX is required", NULL);
+    if (!strcmp(a->out, "-")) return usage_error("-o takes a file (the index is read back and updated), not", "-");
     return 0;
 }
 
@@ -195,9 +196,6 @@ int cmd_index(int argc, char **argv) {
     seer_error err = {{0}};
     seer_index ix = {0};
     bool exists = access(a.out, F_OK) == 0;
-    char stale[PATH_MAX + 8];
-    snprintf(stale, sizeof stale, "%s.tmp", a.out);
-    unlink(stale); /* a compaction killed before its rename */
     if (exists) {
         if (seer_index_read(a.out, &ix, &err) != 0) return fail(err.msg);
         if (strcmp(ix.hdr.root, root) != 0) {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "seer/safe_write.h"
 #include "seer/sanitize.h"
 #include "text.h"
 #include "theme.h"
@@ -175,10 +176,12 @@ void input_remember(const char *line) {
     HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
     if (!last || strcmp(last->line, line) != 0) add_history(line);
     if (!I.history[0]) return;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d", I.history, (int)getpid());
-    if (write_history(tmp) == 0) rename(tmp, I.history);
-    else unlink(tmp);
+    /* readline writes by name: into seer_safe_open's temporary (or the
+     * device itself), so a history file at /dev/null stays a device */
+    seer_safe_file out;
+    if (seer_safe_open(&out, I.history, NULL) != 0) return;
+    if (write_history(seer_safe_write_path(&out)) == 0) (void)seer_safe_commit(&out, NULL);
+    else seer_safe_abandon(&out);
 }
 
 bool input_line_empty(void) { return rl_end == 0; }

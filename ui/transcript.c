@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seer/safe_write.h"
 #include "seer/sanitize.h"
 #include "theme.h"
 
@@ -168,32 +169,31 @@ void tr_draw(transcript *t, WINDOW *win) {
 }
 
 int tr_save_markdown(const transcript *t, const char *path, const char *model_name, char *err, size_t errlen) {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof tmp) {
-        snprintf(err, errlen, "path too long");
+    /* standard output is the screen the interface is drawn on */
+    if (!strcmp(path, "-")) {
+        snprintf(err, errlen, "the transcript goes to a file, not '-'");
         return -1;
     }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    seer_safe_file out;
+    seer_error e = {{0}};
+    if (seer_safe_open(&out, path, &e) != 0) {
+        snprintf(err, errlen, "%s", e.msg);
         return -1;
     }
+    FILE *f = out.f;
     fprintf(f, "# seer conversation\n\nModel: %s\n", model_name ? model_name : "?");
     for (int i = 0; i < t->n; i++) {
-        const tr_entry *e = &t->e[i];
-        switch (e->kind) {
-        case TR_USER: fprintf(f, "\n## You\n\n%s\n", e->raw); break;
-        case TR_ASSISTANT: fprintf(f, "\n## Assistant\n\n%s\n", e->raw); break;
-        case TR_IMAGE: fprintf(f, "\n![image](%s)\n", e->raw); break;
-        case TR_SYSTEM: fprintf(f, "\n> %s\n", e->raw); break;
-        case TR_ERROR: fprintf(f, "\n> **error:** %s\n", e->raw); break;
+        const tr_entry *en = &t->e[i];
+        switch (en->kind) {
+        case TR_USER: fprintf(f, "\n## You\n\n%s\n", en->raw); break;
+        case TR_ASSISTANT: fprintf(f, "\n## Assistant\n\n%s\n", en->raw); break;
+        case TR_IMAGE: fprintf(f, "\n![image](%s)\n", en->raw); break;
+        case TR_SYSTEM: fprintf(f, "\n> %s\n", en->raw); break;
+        case TR_ERROR: fprintf(f, "\n> **error:** %s\n", en->raw); break;
         }
     }
-    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        unlink(tmp);
+    if (seer_safe_commit(&out, &e) != 0) {
+        snprintf(err, errlen, "%s", e.msg);
         return -1;
     }
     return 0;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "seer/safe_write.h"
 #include "seer/sanitize.h"
 #include "text.h"
 #include "tui_internal.h"
@@ -249,10 +250,10 @@ void tui_emit_sixel(tui *t) {
         }
         const char *dump = getenv("SEER_SIXEL_DUMP");
         if (dump && *dump) {
-            FILE *f = fopen(dump, "wb");
-            if (f) {
-                fwrite(t->sixel_bytes, 1, t->sixel_len, f);
-                fclose(f);
+            seer_safe_file f;
+            if (seer_safe_open(&f, dump, NULL) == 0) {
+                if (fwrite(t->sixel_bytes, 1, t->sixel_len, f.f) == t->sixel_len) (void)seer_safe_commit(&f, NULL);
+                else seer_safe_abandon(&f);
             }
         }
     }

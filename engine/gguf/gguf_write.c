@@ -1,8 +1,9 @@
 /* GGUF v3 writer: metadata is encoded as it is set, tensor data is copied or
- * generated at write time, and the file appears atomically (temporary file in
- * the same folder, fsync, rename). Errors from the setters (bad type, out of
+ * generated at write time, and the file appears atomically (seer_safe_open:
+ * temporary, fsync, rename; a device is written in place). Errors from the setters (bad type, out of
  * memory) are remembered and reported by gguf_writer_write. */
 #include "gguf/gguf_internal.h"
+#include "seer/safe_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -341,51 +342,23 @@ int gguf_writer_write(gguf_writer *w, const char *path, seer_error *err) {
         seer_error_set(err, "%s: %s", path, w->error);
         return -1;
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        seer_error_set(err, "%s: out of memory", path);
-        return -1;
-    }
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        seer_error_set(err, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    (void)fchmod(fd, 0644); /* mkstemp makes it private; a model file is an ordinary file */
-    FILE *fp = fdopen(fd, "wb");
-    if (!fp) {
-        seer_error_set(err, "%s: %s", path, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    bool ok = write_all(w, fp, writer_alignment(w));
-    if (ok && (fflush(fp) != 0 || fsync(fileno(fp)) != 0)) {
+    seer_safe_file out;
+    if (seer_safe_open(&out, path, err) != 0) return -1;
+    bool ok = write_all(w, out.f, writer_alignment(w));
+    if (ok && fflush(out.f) != 0) {
         snprintf(w->error, sizeof w->error, "write failed: %s", strerror(errno));
         ok = false;
     }
-    /* Drop the written (now clean) pages from the page cache: cached as the
+    /* Drop the written pages from the page cache once on disk: cached as the
      * writes made them, in small folios, they would be mapped with 4 KiB
      * pages by every later reader; read back through seer's mapping they
      * come in 2 MiB folios (see map_file in gguf_read.c). */
-    if (ok) (void)posix_fadvise(fileno(fp), 0, 0, POSIX_FADV_DONTNEED);
-    if (fclose(fp) != 0 && ok) {
-        snprintf(w->error, sizeof w->error, "write failed: %s", strerror(errno));
-        ok = false;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        snprintf(w->error, sizeof w->error, "cannot rename the temporary file: %s", strerror(errno));
-        ok = false;
-    }
+    if (ok && out.tmp && fdatasync(fileno(out.f)) == 0) (void)posix_fadvise(fileno(out.f), 0, 0, POSIX_FADV_DONTNEED);
     if (!ok) {
-        unlink(tmp);
+        seer_safe_abandon(&out);
         seer_error_set(err, "%s: %s", path, w->error);
         w->error[0] = '\0';
+        return -1;
     }
-    free(tmp);
-    return ok ? 0 : -1;
+    return seer_safe_commit(&out, err);
 }

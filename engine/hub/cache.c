@@ -4,6 +4,7 @@
  *   <cache>/models--user--repo/snapshots/<commit>/<path> -> ../../blobs/<sha256>
  *   <cache>/models--user--repo/refs/main                 the commit of the branch */
 #include "hub_internal.h"
+#include "seer/safe_write.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -79,23 +80,22 @@ bool hub_is_file(const char *path) {
 }
 
 int hub_write_ref(const char *repo_dir, const char *branch, const char *commit, seer_error *err) {
-    char dir[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8];
+    char dir[PATH_MAX], path[PATH_MAX];
     if (snprintf(dir, sizeof dir, "%s/refs", repo_dir) >= (int)sizeof dir ||
-        snprintf(path, sizeof path, "%s/%s", dir, branch) >= (int)sizeof path ||
-        snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        snprintf(path, sizeof path, "%s/%s", dir, branch) >= (int)sizeof path) {
         seer_error_set(err, "path too long: %.200s", repo_dir);
         return -1;
     }
     if (hub_mkdirs(dir, err)) return -1;
-    FILE *f = fopen(tmp, "w");
+    seer_safe_file out;
+    if (seer_safe_open(&out, path, err) != 0) return -1;
     /* no newline: huggingface_hub writes the bare commit */
-    const bool ok = f && fputs(commit, f) >= 0;
-    if (!f || fclose(f) != 0 || !ok || rename(tmp, path) != 0) {
+    if (fputs(commit, out.f) < 0) {
         seer_error_set(err, "cannot write %.300s: %s", path, strerror(errno));
-        unlink(tmp);
+        seer_safe_abandon(&out);
         return -1;
     }
-    return 0;
+    return seer_safe_commit(&out, err);
 }
 
 static bool read_commit(const char *path, char commit[41]) {

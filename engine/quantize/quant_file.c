@@ -9,6 +9,7 @@
 #include "quantize/quant_internal.h"
 #include "quantize/quant_plan.h"
 #include "seer/quantize.h"
+#include "seer/safe_write.h"
 #include "seer/tensor.h"
 #include "tensor/quantize_internal.h"
 
@@ -111,7 +112,7 @@ int seer_quantize_file(const char *in, const char *out, const char *type, const 
         seer_error_set(err, "unknown type '%s' (one of: %s)", type, seer_quant_kind_names());
         return -1;
     }
-    if (!opts->force && access(out, F_OK) == 0) {
+    if (!opts->force && seer_safe_is_regular(out)) { /* a device or FIFO is not a file to lose */
         seer_error_set(err, "%s already exists (--force to overwrite it)", out);
         return -1;
     }

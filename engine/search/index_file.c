@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seer/safe_write.h"
 #include "seer/search.h"
 
 #define INDEX_MAGIC "SEERIDX\n"
@@ -379,18 +380,14 @@ int seer_index_close(seer_index_writer *w, seer_error *err) {
 }
 
 int seer_index_compact(const char *path, const seer_index *ix, seer_error *err) {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    seer_index_writer *w = seer_index_append_open(tmp, &ix->hdr, 0, err);
-    if (!w) return -1;
-    int rc = 0;
+    seer_safe_file out;
+    if (seer_safe_open(&out, path, err) != 0) return -1;
+    seer_index_writer w = {.fd = fileno(out.f), .path = (char *)path}; /* the fd stays out's */
+    int rc = write_header(w.fd, &ix->hdr);
+    if (rc != 0) seer_error_set(err, "cannot write %s: %s", path, strerror(errno));
     for (int i = 0; rc == 0 && i < ix->n_entries; i++)
-        rc = seer_index_append_add(w, &ix->entries[i], ix->hdr.dim, ix->hdr.mv_dim, err);
-    if (seer_index_close(w, rc == 0 ? err : NULL) != 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) {
-        seer_error_set(err, "cannot replace %s: %s", path, strerror(errno));
-        rc = -1;
-    }
-    if (rc != 0) unlink(tmp);
-    return rc;
+        rc = seer_index_append_add(&w, &ix->entries[i], ix->hdr.dim, ix->hdr.mv_dim, err);
+    if (rc == 0) return seer_safe_commit(&out, err);
+    seer_safe_abandon(&out);
+    return -1;
 }

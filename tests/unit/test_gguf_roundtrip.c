@@ -239,7 +239,7 @@ static void test_alignment_and_errors(void) {
     /* the atomic write leaves no temporary files behind */
     DIR *d = opendir(test_tmpdir());
     struct dirent *e;
-    while (d && (e = readdir(d))) CHECK_MSG(!strstr(e->d_name, ".tmp."), "left over: %s", e->d_name);
+    while (d && (e = readdir(d))) CHECK_MSG(!strstr(e->d_name, ".tmp"), "left over: %s", e->d_name);
     if (d) closedir(d);
 }
 
