@@ -171,7 +171,7 @@ void tr_draw(transcript *t, WINDOW *win) {
 int tr_save_markdown(const transcript *t, const char *path, const char *model_name, char *err, size_t errlen) {
     /* standard output is the screen the interface is drawn on */
     if (!strcmp(path, "-")) {
-        snprintf(err, errlen, "the transcript goes to a file, not '-'");
+        snprintf(err, errlen, "cannot write -: the transcript goes to a file");
         return -1;
     }
     seer_safe_file out;

@@ -181,7 +181,7 @@ static void cmd_save(tui *t, const char *file) {
     char err[512];
     if (tr_save_markdown(&t->tr, file, t->model.name, err, sizeof err) == 0)
         tui_note(t, TR_SYSTEM, "saved the transcript to %s", file);
-    else tui_note(t, TR_ERROR, "cannot save: %s", err);
+    else tui_note(t, TR_ERROR, "%s", err); /* "cannot write PATH: reason" */
 }
 
 void tui_handle_line(tui *t, char *raw) {

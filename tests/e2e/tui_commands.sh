@@ -36,7 +36,7 @@ keys Enter
 wait_log '^done' 20 3
 screen | grep -qE "^  pasted two" || fail "pasted second line missing"
 type_line "/save /nonexistent-dir/x.md"
-wait_screen "cannot save: /nonexistent-dir/x.md"
+wait_screen "cannot write /nonexistent-dir/x.md: No such file"
 type_line "/stats"
 wait_screen "last turn: prefill"
 type_line "/tokens"
