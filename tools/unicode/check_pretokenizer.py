@@ -79,7 +79,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "pretok_split")
         src = [os.path.join(root, "tools/unicode/pretok_split.c")] + [
-            os.path.join(root, "engine/tokenizer", f) for f in ("pretokenize.c", "unicode.c", "unicode_tables.c")]
+            os.path.join(root, "engine/tokenizer", f) for f in ("pretokenize.c", "pretokenize_classes.c", "unicode.c", "unicode_tables.c")]
         subprocess.run(["cc", "-O1", "-std=c11", "-D_GNU_SOURCE", "-I" + os.path.join(root, "include"),
                         "-I" + os.path.join(root, "engine"), *src, "-o", exe], check=True)
         random.seed(seed)
