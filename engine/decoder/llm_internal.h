@@ -223,8 +223,9 @@ void llm_moe_beside_dense(seer_ctx *c, int l, int n);
 /* The dense gated FFN of layer l on rows [0, n) of c->xn, into c->xn (forward.c). */
 void llm_dense_ffn(seer_ctx *c, int l, int n);
 
-/* Matrices of a layer bound as seer_weight (load.c's layer_matrices). */
-#define LLM_LAYER_MATRICES 8
+/* Matrices of a layer bound as seer_weight (load.c's layer_matrices and the
+ * per-layer-embedding pair). */
+#define LLM_LAYER_MATRICES 10
 /* Expert e's matrix of a 3-D expert tensor bound as expert 0 (a view, no copy). */
 static inline seer_weight llm_expert(const seer_weight *all, int e) {
     seer_weight w = *all;

@@ -360,12 +360,16 @@ static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[LLM_
 }
 
 /* layer_matrices less those the layer does not have (a shared cache's K
- * and V, a V taken from K). */
+ * and V, a V taken from K), plus its per-layer-embedding matrices. */
 static int layer_matrices_present(const seer_llm *m, llm_layer *L, seer_weight *out[LLM_LAYER_MATRICES]) {
     seer_weight *all[LLM_LAYER_MATRICES];
     int n = 0;
     for (int i = 0, total = layer_matrices(m, L, all); i < total; i++)
         if (all[i]->data) out[n++] = all[i];
+    if (L->ple_gate.data) { /* per-layer embeddings' gate and projection back */
+        out[n++] = &L->ple_gate;
+        out[n++] = &L->ple_out;
+    }
     return n;
 }
 
@@ -385,7 +389,7 @@ static void interleave(seer_llm *m, seer_weight *w, seer_pool *pool, char **next
  * of every token without rounding each matrix up to one. NULL (then the
  * file's layout serves) when nothing is to be interleaved or memory is short. */
 static char *arena_new(seer_llm *m, size_t *bytes) {
-    *bytes = seer_weight_interleaved_bytes(&m->output);
+    *bytes = seer_weight_interleaved_bytes(&m->output) + seer_weight_interleaved_bytes(&m->ple_proj);
     for (int l = 0; l < m->info.n_layer; l++) {
         seer_weight *mats[LLM_LAYER_MATRICES];
         for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) *bytes += seer_weight_interleaved_bytes(mats[i]);
@@ -627,6 +631,7 @@ static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
         if (progress) progress(ud, (float)(l + 1) / (float)m->info.n_layer);
     }
     interleave(m, &m->output, pool, &next);
+    if (m->ple_dim) interleave(m, &m->ple_proj, pool, &next);
     /* tied embeddings: token lookups read the copy too (bit-exact), so the
      * file's pages, given back, are not needed again */
     if (m->tok_embd.data == m->output.data) m->tok_embd.interleaved = m->output.interleaved;
@@ -753,6 +758,7 @@ static void page_in(const seer_llm *m, const seer_weight *w) {
 void seer_llm_page_in(const seer_llm *m) {
     if (!m) return;
     page_in(m, &m->output);
+    if (m->ple_dim) page_in(m, &m->ple_proj);
     for (int l = 0; m->layers && l < m->info.n_layer; l++) {
         seer_weight *mats[LLM_LAYER_MATRICES];
         for (int i = 0, n = layer_matrices_present(m, &m->layers[l], mats); i < n; i++) page_in(m, mats[i]);
