@@ -103,7 +103,7 @@ void seer_bench_peak_kernels(seer_peak_kernel out[SEER_PEAK_KINDS]) {
         out[SEER_PEAK_FP32] = (seer_peak_kernel){fma_avx2, CHAINS * 8 * 2, "avx2 fma"};
     if (avx512 && __builtin_cpu_supports("avx512vnni"))
         out[SEER_PEAK_INT8] = (seer_peak_kernel){dot_avx512vnni, CHAINS * 64 * 2, "avx512-vnni vpdpbusd"};
-    else if (avx2 && seer_cpu_has_avx_vnni())
+    else if (avx2 && seer_cpu_avx2_build() == SEER_AVX2_VNNI_VEX) /* not under SEER_AVX2_VNNI=0 (valgrind) */
         out[SEER_PEAK_INT8] = (seer_peak_kernel){dot_avxvnni, CHAINS * 32 * 2, "avx-vnni vpdpbusd"};
     else if (avx2)
         out[SEER_PEAK_INT8] = (seer_peak_kernel){dot_avx2, CHAINS * 32 * 2, "avx2 vpmaddubsw"};
