@@ -410,8 +410,7 @@ int cmd_embed(int argc, char **argv) {
     seer_error err = {{0}};
     /* seer_safe_open: a failed or interrupted run leaves no torn file. */
     rc = run_load(&a, &r);
-    if (rc == 0 && a.dump && mkdir(a.dump, 0777) != 0 && errno != EEXIST)
-        rc = fail_path("cannot create", a.dump, strerror(errno));
+    if (rc == 0 && a.dump && seer_mkdirs(a.dump, 0777, &err) != 0) rc = fail(err.msg);
     if (rc == 0 && seer_safe_open(&out, a.out ? a.out : "-", &err) != 0) rc = fail(err.msg);
     if (rc == 0 && !(w = seer_embed_writer_new(out.f, a.format, a.multi, seer_llm_get_info(r.llm)->name)))
         rc = fail("out of memory");

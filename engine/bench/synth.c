@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "seer/safe_write.h"
 #include "seer/tensor.h"
 
 typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_Q5_K_M, QUANT_F32 } quant_scheme;
@@ -735,10 +736,7 @@ int seer_bench_synth(const char *name, const char *dir, seer_error *err) {
         seer_error_set(err, "unknown synthetic model '%s' (known: %s)", name ? name : "", known);
         return -1;
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        seer_error_set(err, "%s: cannot create the folder: %s", dir, strerror(errno));
-        return -1;
-    }
+    if (seer_mkdirs(dir, 0755, err) != 0) return -1;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s-llm.gguf", dir, m->name);
     if (write_llm(&m->llm, path, err) != 0) return -1;

@@ -55,25 +55,6 @@ bool hub_repo_dir(const char *repo, char *out, size_t cap, seer_error *err) {
     return true;
 }
 
-int hub_mkdirs(const char *dir, seer_error *err) {
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        seer_error_set(err, "path too long: %.200s", dir);
-        return -1;
-    }
-    for (char *p = path + 1;; p++) {
-        if (*p && *p != '/') continue;
-        const char saved = *p;
-        *p = 0;
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-            seer_error_set(err, "cannot create %.300s: %s", path, strerror(errno));
-            return -1;
-        }
-        if (!saved) return 0;
-        *p = saved;
-    }
-}
-
 bool hub_is_file(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
@@ -86,7 +67,7 @@ int hub_write_ref(const char *repo_dir, const char *branch, const char *commit, 
         seer_error_set(err, "path too long: %.200s", repo_dir);
         return -1;
     }
-    if (hub_mkdirs(dir, err)) return -1;
+    if (seer_mkdirs(dir, 0755, err)) return -1;
     seer_safe_file out;
     if (seer_safe_open(&out, path, err) != 0) return -1;
     /* no newline: huggingface_hub writes the bare commit */
@@ -182,7 +163,7 @@ int hub_link_snapshot(const char *snapshot_path, const char *blob_path, seer_err
     snprintf(dir, sizeof dir, "%s", snapshot_path);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = 0;
-    if (hub_mkdirs(dir, err)) return -1;
+    if (seer_mkdirs(dir, 0755, err)) return -1;
     /* snapshots/<commit>/a/b.gguf -> ../../../blobs/<oid>: one "../" per folder
      * below the repository's own (the snapshot path and blob share repo_dir) */
     const char *blobs = strstr(blob_path, "/blobs/");

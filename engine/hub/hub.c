@@ -2,6 +2,7 @@
  * when offline or when the hub cannot be reached), the choice of model and
  * projector, then each chosen file from the cache or downloaded into it. */
 #include "hub_internal.h"
+#include "seer/safe_write.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -112,7 +113,7 @@ static int obtain(const seer_hub_request *req, hub_http *h, fetch_plan *p, const
         char dir[PATH_MAX];
         memcpy(dir, blob, sizeof dir);
         *strrchr(dir, '/') = 0;
-        if (hub_mkdirs(dir, err)) return -1;
+        if (seer_mkdirs(dir, 0755, err)) return -1;
         if (!hub_is_file(blob)) {
             char *url = hub_resolve_url(h, p->repo, p->files.commit, f->path);
             if (!url) {

@@ -72,7 +72,6 @@ void hub_describe_models(const hub_listing *l, char *out, size_t cap);
 /* ---- cache.c: the hub cache layout ---- */
 /* <cache>/models--user--repo */
 bool hub_repo_dir(const char *repo, char *out, size_t cap, seer_error *err);
-int hub_mkdirs(const char *dir, seer_error *err); /* mkdir -p */
 int hub_write_ref(const char *repo_dir, const char *branch, const char *commit, seer_error *err);
 bool hub_read_ref(const char *repo_dir, char commit[41]); /* refs/main, else the first valid ref */
 /* The files of the cached snapshot of refs (sorted by path); -1 with err when there is none. */

@@ -42,4 +42,9 @@ void seer_safe_abandon(seer_safe_file *sf);
  * "already exists" guard should refuse to replace (/dev/null is not one). */
 bool seer_safe_is_regular(const char *path);
 
+/* mkdir -p: creates dir and every missing folder above it (mode before
+ * the umask); an existing folder is fine, a file in the way is an error
+ * ("cannot create the folder PATH: reason", one line). */
+int seer_mkdirs(const char *dir, unsigned mode, seer_error *err);
+
 #endif

@@ -50,7 +50,13 @@ ls "$tmp" | grep -q tmp && err "a temporary file was left behind: $(ls "$tmp")"
 # Interrupted (Ctrl-C, or a kill) part-way: exit 130, one line saying so,
 # neither OUT nor a temporary file left. A big random-weight encoder keeps it
 # busy for seconds: the signal lands between its first and last tensor.
-"$SEER" bench --synth smolvlm-256m --out "$tmp/big" >/dev/null 2>&1 || err "cannot write the synthetic smolvlm-256m model"
+# (bench --synth --out makes every missing folder, as mkdir -p.)
+"$SEER" bench --synth smolvlm-256m --out "$tmp/new/deeper/big" >/dev/null 2>"$tmp/synth.err" &&
+  mv "$tmp/new/deeper/big" "$tmp/big" || err "cannot write the synthetic smolvlm-256m model: $(cat "$tmp/synth.err")"
+rm -rf "$tmp/new" "$tmp/synth.err"
+out=$("$SEER" bench --synth smolvlm-256m --out "$tmp/big/smolvlm-256m-llm.gguf/sub" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && one_line "$out" && printf '%s' "$out" | grep -q "cannot create the folder .*big/smolvlm-256m-llm.gguf: Not a directory" ||
+  err "bench --out under a file: exit $rc, want 1 and one line: $out"
 for sig in INT TERM; do
   "$SEER" quantize "$tmp/big/smolvlm-256m-mmproj.gguf" "$tmp/big/q.gguf" Q4_K_M 2>"$tmp/big/progress" &
   pid=$!

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "hub/hub_internal.h"
+#include "seer/safe_write.h"
 #include "testlib.h"
 
 static void check_sha(const char *data, size_t len, size_t chunk, const char *want) {
@@ -132,7 +133,7 @@ static void test_cache(void) {
     CHECK(hub_write_ref(dir, "main", commit, NULL) == 0);
     char blobs[PATH_MAX + 16], blob[PATH_MAX + 96], snap[PATH_MAX + 176], got[41] = "";
     snprintf(blobs, sizeof blobs, "%s/blobs", dir);
-    CHECK(hub_mkdirs(blobs, NULL) == 0);
+    CHECK(seer_mkdirs(blobs, 0755, NULL) == 0);
     snprintf(blob, sizeof blob, "%s/%064d", blobs, 7);
     FILE *f = fopen(blob, "w");
     CHECK(f && fputs("bytes", f) >= 0 && fclose(f) == 0);

@@ -1,11 +1,11 @@
 /* seer_safe_open / seer_safe_commit on real files: a new and an existing
  * regular file (replaced whole, its mode kept), symbolic links (target
- * replaced, link kept), /dev/null and /dev/full, or as root device nodes
- * made here (written in place, still devices), a FIFO read by another process, "-" (standard
- * output), /dev/full and a read-only folder (one-line error, nothing left
- * behind). Run as root, everything runs again as the user nobody in a
- * forked child; the read-only folder is only checked unprivileged (root
- * writes anywhere). */
+ * replaced, link kept), /dev/null and /dev/full or, as root, device nodes
+ * made here (written in place, still devices), a FIFO read by another
+ * process, "-" (standard output), a read-only folder (one-line error,
+ * nothing left behind); and seer_mkdirs (mkdir -p). Run as root,
+ * everything runs again as the user nobody in a forked child; the
+ * read-only folder is only checked unprivileged (root writes anywhere). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -235,7 +235,26 @@ static void read_only_folder(const char *dir) {
     chmod(ro, 0755);
 }
 
+/* seer_mkdirs: mkdir -p, one-line errors. */
+static void folders(const char *dir, bool root) {
+    seer_error err = {{0}};
+    struct stat st;
+    CHECK_MSG(seer_mkdirs(path_in(dir, "a/b//c/"), 0755, &err) == 0, "%s", err.msg);
+    CHECK(stat(path_in(dir, "a/b/c"), &st) == 0 && S_ISDIR(st.st_mode));
+    CHECK(seer_mkdirs(path_in(dir, "a/b"), 0755, &err) == 0); /* already there */
+    put_file(path_in(dir, "a/file"), "x", 0644);
+    CHECK(seer_mkdirs(path_in(dir, "a/file/d"), 0755, &err) == -1);
+    check_one_line_error(&err, "a/file", "Not a directory");
+    if (!root) {
+        CHECK(chmod(path_in(dir, "a/b"), 0555) == 0);
+        CHECK(seer_mkdirs(path_in(dir, "a/b/no/more"), 0755, &err) == -1);
+        check_one_line_error(&err, "a/b/no", "Permission denied");
+        chmod(path_in(dir, "a/b"), 0755);
+    }
+}
+
 static void run_all(const char *dir, bool root) {
+    folders(dir, root);
     regular_files(dir);
     symbolic_links(dir);
     devices(dir, root);
