@@ -70,14 +70,6 @@ static int detect_avx2_build(int best, const char *env) {
 }
 #endif
 
-bool seer_cpu_has_avx_vnni(void) {
-#if defined(__x86_64__)
-    return has_avx_vnni();
-#else
-    return false;
-#endif
-}
-
 int seer_simd_parse(const char *value, int best) {
     if (!value || !*value) return best;
     for (int level = 0; level < SEER_SIMD_LEVELS && accepted[level]; level++)

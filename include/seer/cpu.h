@@ -37,8 +37,6 @@ void seer_simd_force_scalar(bool on);
  * AVX-VNNI test them. SEER_AVX2_VNNI=evex picks the EVEX ones on a CPU
  * that has both (Zen 5, Sapphire Rapids), so such a host tests both. */
 enum { SEER_AVX2_PLAIN = 0, SEER_AVX2_VNNI_VEX = 1, SEER_AVX2_VNNI_EVEX = 2 };
-/* Whether the CPU has AVX-VNNI (the VEX-encoded byte dot products). */
-bool seer_cpu_has_avx_vnni(void);
 int seer_cpu_avx2_build(void);
 
 /* "scalar", "avx2" (or "avx2-vnni"), "avx512-vnni" ("neon-dotprod" on
