@@ -1,5 +1,5 @@
 /* Output files written safely: temporary + rename for regular files only,
- * in place for devices and FIFOs, symbolic links followed (see the header). */
+ * in place for devices, FIFOs and sockets, symbolic links followed (see the header). */
 #include "seer/safe_write.h"
 
 #include <errno.h>
@@ -7,7 +7,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define MAX_LINK_HOPS 40
@@ -56,6 +58,26 @@ static char *follow_links(const char *path) {
     return NULL;
 }
 
+/* A Unix socket cannot be open()ed (ENXIO): a stream connection to its
+ * listener is what writing "to the socket" means. */
+static int connect_socket(const char *target) {
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    size_t len = strlen(target);
+    if (len >= sizeof addr.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(addr.sun_path, target, len + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, (const struct sockaddr *)&addr, sizeof addr) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        fd = -1;
+    }
+    return fd;
+}
+
 /* A new file beside target, created exclusively (the umask applies). */
 static int make_temporary(seer_safe_file *sf) {
     static unsigned counter;
@@ -89,8 +111,8 @@ int seer_safe_open(seer_safe_file *sf, const char *path, seer_error *err) {
     if (exists && S_ISDIR(st.st_mode)) {
         return fail(sf, path, EISDIR, err);
     } else if (exists && !S_ISREG(st.st_mode)) {
-        /* A device or FIFO: its readers expect the bytes, not a new file. */
-        fd = open(sf->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        /* A device, FIFO or socket: its readers expect the bytes, not a new file. */
+        fd = S_ISSOCK(st.st_mode) ? connect_socket(sf->target) : open(sf->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
         if (fd < 0) return fail(sf, path, errno, err);
     } else {
         fd = make_temporary(sf);

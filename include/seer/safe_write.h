@@ -5,7 +5,8 @@
  *   reader never sees half a file and a failed run leaves the old one.
  *   An existing file keeps its permission bits (and owner, where allowed).
  * - Anything else that exists (a character device such as /dev/null, a
- *   FIFO) is written in place: renaming over it would replace the device.
+ *   FIFO, a Unix socket: a stream connection to its listener) is written in
+ *   place: renaming over it would replace the device.
  * - A symbolic link is followed: its target is replaced, the link stays.
  * - "-" is standard output.
  * - On failure nothing is left behind and the error is one line naming the

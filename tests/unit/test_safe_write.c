@@ -1,8 +1,8 @@
 /* seer_safe_open / seer_safe_commit on real files: a new and an existing
  * regular file (replaced whole, its mode kept), symbolic links (target
  * replaced, link kept), /dev/null and /dev/full or, as root, device nodes
- * made here (written in place, still devices), a FIFO read by another
- * process, "-" (standard output), a read-only folder (one-line error,
+ * made here (written in place, still devices), a FIFO and a Unix socket
+ * read by another process, "-" (standard output), a read-only folder (one-line error,
  * nothing left behind); and seer_mkdirs (mkdir -p). Run as root,
  * everything runs again as the user nobody in a forked child; the
  * read-only folder is only checked unprivileged (root writes anywhere). */
@@ -12,8 +12,10 @@
 #include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -198,6 +200,39 @@ static void fifo(const char *dir) {
     CHECK_MSG(count_temporaries(dir) == 0, "temporaries left in %s", dir);
 }
 
+/* A Unix socket: its listener (another process) gets the bytes, the
+ * socket stays (it used to fail: open() on a socket is ENXIO). */
+static void unix_socket(const char *dir) {
+    seer_error err = {{0}};
+    const char *sock = path_in(dir, "sock"), *got = path_in(dir, "from-sock.txt");
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock);
+    int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+    CHECK(listener >= 0 && bind(listener, (struct sockaddr *)&addr, sizeof addr) == 0 && listen(listener, 1) == 0);
+    pid_t reader = fork();
+    if (reader == 0) {
+        alarm(10); /* a writer that never connects */
+        int in = accept(listener, NULL, NULL), out = open(got, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        char b[256];
+        for (ssize_t n; in >= 0 && (n = read(in, b, sizeof b)) > 0;)
+            if (write(out, b, (size_t)n) != n) _exit(1);
+        _exit(in >= 0 && out >= 0 && close(out) == 0 ? 0 : 1);
+    }
+    close(listener);
+    alarm(15);
+    CHECK_MSG(write_text(sock, "through the socket\n", &err) == 0, "socket: %s", err.msg);
+    alarm(0);
+    int status = 0;
+    if (waitpid(reader, &status, 0) != reader || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        CHECK_MSG(false, "the socket's reader got nothing (status %d)", status);
+        kill(reader, SIGKILL);
+    }
+    CHECK(has_text(got, "through the socket\n"));
+    struct stat st;
+    CHECK_MSG(lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode), "the socket was replaced");
+    CHECK_MSG(count_temporaries(dir) == 0, "temporaries left in %s", dir);
+}
+
 static void standard_output(const char *dir) {
     seer_error err = {{0}};
     bool had_dash = access("-", F_OK) == 0;
@@ -259,6 +294,7 @@ static void run_all(const char *dir, bool root) {
     symbolic_links(dir);
     devices(dir, root);
     fifo(dir);
+    unix_socket(dir);
     standard_output(dir);
     if (root) printf("read-only folder: checked as nobody below (root writes anywhere)\n");
     else read_only_folder(dir);
