@@ -34,8 +34,10 @@ static inline uint32_t cp_at(const cp_view *t, size_t pos) { return pos < t->end
 size_t match_contraction(const cp_view *t, size_t pos, bool any_case);
 /* \p{N}{1,max_digits} */
 size_t match_digits(const cp_view *t, size_t pos, size_t max_digits);
-/* ' ?[^\s STOP]+[\r\n]*' with STOP the categories in stop (slash: '[\r\n/]*'). */
-size_t match_other_run(const cp_view *t, size_t pos, unsigned stop, bool slash);
+/* What an other-run takes after it: nothing, [\r\n]* or [\r\n/]*. */
+typedef enum run_tail { TAIL_NONE, TAIL_NEWLINES, TAIL_NEWLINES_SLASH } run_tail;
+/* ' ?[^\s STOP]+' then the tail, with STOP the categories in stop. */
+size_t match_other_run(const cp_view *t, size_t pos, unsigned stop, run_tail tail);
 /* \s*[\r\n]+|\s+(?!\S)|\s+ : up to the last newline of a whitespace run,
  * else the run but its last character when a non-space follows. */
 size_t match_space_tail(const cp_view *t, size_t pos);

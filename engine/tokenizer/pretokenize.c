@@ -33,12 +33,14 @@ size_t match_digits(const cp_view *t, size_t pos, size_t max_digits) {
     return p - pos;
 }
 
-size_t match_other_run(const cp_view *t, size_t pos, unsigned stop, bool slash) {
+size_t match_other_run(const cp_view *t, size_t pos, unsigned stop, run_tail tail) {
     size_t start = pos + (cp_at(t, pos) == ' ');
     if (start >= t->end || (flags_at(t, start) & (WS | stop))) return 0;
     size_t p = start;
     while (p < t->end && !(flags_at(t, p) & (WS | stop))) p++;
-    while (cp_at(t, p) == '\r' || cp_at(t, p) == '\n' || (slash && cp_at(t, p) == '/')) p++;
+    while (tail != TAIL_NONE &&
+           (cp_at(t, p) == '\r' || cp_at(t, p) == '\n' || (tail == TAIL_NEWLINES_SLASH && cp_at(t, p) == '/')))
+        p++;
     return p - pos;
 }
 
@@ -72,21 +74,29 @@ static size_t match_gpt2(const cp_view *t, size_t pos) {
     return match_space_run(t, pos);
 }
 
-/* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?W+|\p{N}{1,D}
- * | ?[^\s W \p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   with D = max_digits and W the
- * categories of word characters (\p{L}, or [\p{L}\p{M}] for Qwen3.5). */
-static size_t match_llama3_like(const cp_view *t, size_t pos, size_t max_digits, unsigned word) {
-    size_t m = match_contraction(t, pos, true);
+/* The Llama-3 family of regexes:
+ *   (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?W+|\p{N}{1,D}
+ *   | ?[^\s W \p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+ * and its variants, told apart by these fields. */
+typedef struct word_regex {
+    bool contractions;  /* the leading contraction alternatives */
+    unsigned word;      /* W: \p{L}, or [\p{L}\p{M}] for Qwen3.5 */
+    size_t max_digits;  /* D */
+    run_tail tail;      /* [\r\n]* after other-runs, or nothing (Seed-Coder) */
+} word_regex;
+
+static size_t match_word_regex(const cp_view *t, size_t pos, const word_regex *r) {
+    size_t m = r->contractions ? match_contraction(t, pos, true) : 0;
     if (m) return m;
     uint32_t c = cp_at(t, pos);
     unsigned f = flags_at(t, pos);
-    if (c != '\r' && c != '\n' && !(f & NUMBER) && ((f & word) || (flags_at(t, pos + 1) & word))) {
+    if (c != '\r' && c != '\n' && !(f & NUMBER) && ((f & r->word) || (flags_at(t, pos + 1) & r->word))) {
         size_t p = pos + 1;
-        while (flags_at(t, p) & word) p++;
+        while (flags_at(t, p) & r->word) p++;
         return p - pos;
     }
-    if (f & NUMBER) return match_digits(t, pos, max_digits);
-    m = match_other_run(t, pos, word | NUMBER, false);
+    if (f & NUMBER) return match_digits(t, pos, r->max_digits);
+    m = match_other_run(t, pos, r->word | NUMBER, r->tail);
     return m ? m : match_space_tail(t, pos);
 }
 
@@ -129,16 +139,24 @@ static size_t match_cased_regex(const cp_view *t, size_t pos, bool o200k) {
     if (!m) m = match_cased_word(t, pos, true, o200k);
     if (m) return m;
     if (flags_at(t, pos) & NUMBER) return match_digits(t, pos, o200k ? 3 : 1);
-    m = match_other_run(t, pos, LETTER | NUMBER, true);
+    m = match_other_run(t, pos, LETTER | NUMBER, TAIL_NEWLINES_SLASH);
     return m ? m : match_space_tail(t, pos);
 }
 
 static size_t match_tekken(const cp_view *t, size_t pos) { return match_cased_regex(t, pos, false); }
 static size_t match_gpt4o(const cp_view *t, size_t pos) { return match_cased_regex(t, pos, true); }
 
-static size_t match_llama3(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 3, LETTER); }
-static size_t match_qwen2(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1, LETTER); }
-static size_t match_qwen35(const cp_view *t, size_t pos) { return match_llama3_like(t, pos, 1, LETTER | MARK); }
+#define WORD_REGEX_MATCHER(name, contractions, word, max_digits, tail)                                             \
+    static size_t name(const cp_view *t, size_t pos) {                                                         \
+        static const word_regex r = {contractions, word, max_digits, tail};                                    \
+        return match_word_regex(t, pos, &r);                                                                   \
+    }
+WORD_REGEX_MATCHER(match_llama3, true, LETTER, 3, TAIL_NEWLINES)
+WORD_REGEX_MATCHER(match_qwen2, true, LETTER, 1, TAIL_NEWLINES)
+WORD_REGEX_MATCHER(match_qwen35, true, LETTER | MARK, 1, TAIL_NEWLINES)
+WORD_REGEX_MATCHER(match_ufakzeka, false, LETTER, 1, TAIL_NEWLINES)     /* Turkish: no English contractions */
+WORD_REGEX_MATCHER(match_seed_coder, true, LETTER, 1, TAIL_NONE)        /* other-runs without newlines */
+WORD_REGEX_MATCHER(match_minicpm5, true, LETTER, SIZE_MAX, TAIL_NEWLINES) /* after digits went in threes */
 
 /* [0-9][0-9][0-9] */
 static size_t match_three_digits(const cp_view *t, size_t pos) {
@@ -225,6 +243,10 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     static const match_fn deepseek_v3_stages[] = {match_digit_triple, match_kana_han, match_deepseek_v3, NULL};
     static const match_fn kimi_k2_stages[] = {match_kimi_k2, NULL};
     static const match_fn gemma4_stages[] = {match_line_or_newlines, NULL};
+    static const match_fn ufakzeka_stages[] = {match_ufakzeka, NULL};
+    static const match_fn seed_coder_stages[] = {match_seed_coder, NULL};
+    static const match_fn minicpm5_stages[] = {match_digit_triple, match_minicpm5, NULL};
+    static const match_fn laguna_stages[] = {match_line_or_newlines, match_qwen2, NULL};
     const match_fn *stages = default_stages;
     switch (kind) {
     case PRETOK_DEFAULT: stages = default_stages; break;
@@ -241,6 +263,10 @@ int64_t pretokenize(pretok_kind kind, const uint32_t *cps, size_t n, size_t **bo
     case PRETOK_DEEPSEEK_V3: stages = deepseek_v3_stages; break;
     case PRETOK_KIMI_K2: stages = kimi_k2_stages; break;
     case PRETOK_GEMMA4: stages = gemma4_stages; break;
+    case PRETOK_UFAKZEKA: stages = ufakzeka_stages; break;
+    case PRETOK_SEED_CODER: stages = seed_coder_stages; break;
+    case PRETOK_MINICPM5: stages = minicpm5_stages; break;
+    case PRETOK_LAGUNA: stages = laguna_stages; break;
     }
     *bounds = NULL;
     uint8_t *fl = malloc(n + 1);

@@ -136,6 +136,6 @@ size_t match_kimi_k2(const cp_view *t, size_t pos) {
         return p + match_contraction(t, p, true) - pos;
     }
     if (f & NUMBER) return match_digits(t, pos, 3);
-    size_t m = match_other_run(t, pos, LETTER | NUMBER, false);
+    size_t m = match_other_run(t, pos, LETTER | NUMBER, TAIL_NEWLINES);
     return m ? m : match_space_tail(t, pos);
 }

@@ -97,7 +97,7 @@ static bool pretok_from_name(const char *pre, pretok_kind *kind, bool *ignore_me
     static const char *const llama3_regex_only[] = {"smaug-bpe", "dbrx", NULL};
     static const char *const glm[] = {"glm4", "chatglm-bpe", NULL};
     static const char *const qwen2[] = {"qwen2", "deepseek-r1-qwen", "kormo", "f2llmv2", "megrez", "stablelm2",
-                                        "hunyuan", "solar-open", "grok-2", NULL};
+                                        "hunyuan", "solar-open", "grok-2", "bailingmoe", "bailingmoe2", "llada-moe", NULL};
     static const char *const starcoder[] = {"starcoder", "refact", "command-r", "smollm", "codeshell", "exaone",
                                             "minerva-7b", "mellum2", NULL};
     static const char *const gpt2[] = {"gpt-2", "phi-2", "jina-es", "jina-de", "gigachat", "jina-v2-es",
@@ -114,6 +114,7 @@ static bool pretok_from_name(const char *pre, pretok_kind *kind, bool *ignore_me
         {"default", PRETOK_DEFAULT},           {"qwen35", PRETOK_QWEN35},   {"falcon", PRETOK_FALCON},
         {"deepseek-llm", PRETOK_DEEPSEEK_LLM}, {"deepseek-coder", PRETOK_DEEPSEEK_CODER}, {"kimi-k2", PRETOK_KIMI_K2},
         {"gemma4", PRETOK_GEMMA4},             {"granite-embed-multi-311m", PRETOK_GEMMA4},
+        {"ufakzeka", PRETOK_UFAKZEKA},         {"seed-coder", PRETOK_SEED_CODER},     {"laguna", PRETOK_LAGUNA},
     };
     if (!pre) { *kind = PRETOK_DEFAULT; return true; }
     if (name_in(pre, llama3) || strcmp(pre, "tekken") == 0) {
@@ -123,6 +124,7 @@ static bool pretok_from_name(const char *pre, pretok_kind *kind, bool *ignore_me
         *kind = name_in(pre, llama3) ? PRETOK_LLAMA3 : PRETOK_TEKKEN;
         return true;
     }
+    if (strcmp(pre, "minicpm5") == 0) { *ignore_merges = true; *kind = PRETOK_MINICPM5; return true; }
     if (name_in(pre, glm)) { *bos = -1; *kind = PRETOK_LLAMA3; return true; }
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
         if (name_in(pre, plain[i].names)) { *kind = plain[i].kind; return true; }

@@ -34,6 +34,10 @@ typedef enum pretok_kind {
     PRETOK_DEEPSEEK_V3,    /* DeepSeek-V3 / Hunyuan dense: digits in threes, kana/Han runs, words with marks */
     PRETOK_KIMI_K2,        /* Kimi K2: Han runs apart from o200k-like words, digits in threes */
     PRETOK_GEMMA4,         /* Gemma 4 (raw UTF-8 BPE): split only between lines and newline runs */
+    PRETOK_UFAKZEKA,       /* Qwen2's regex without the contractions */
+    PRETOK_SEED_CODER,     /* Qwen2's regex, punctuation runs without the newlines after them */
+    PRETOK_MINICPM5,       /* digits in threes, then Llama-3's regex with digit runs */
+    PRETOK_LAGUNA,         /* lines and newline runs apart, then Qwen2's regex */
 } pretok_kind;
 
 /* Open-addressing hash: strings (with length) -> int32 value. */

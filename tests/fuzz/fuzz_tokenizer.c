@@ -11,7 +11,7 @@
 #include "fuzz_input.c.inc"
 #include "seer/tokenizer.h"
 
-#define MAX_VOCABS 5
+#define MAX_VOCABS 16
 static seer_vocab *vocabs[MAX_VOCABS];
 static int n_vocabs;
 
@@ -60,9 +60,11 @@ static void write_small_vocab(const char *path) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     const char *dir = getenv("CONFORMANCE_DIR");
     if (!dir || !*dir) dir = "../shared/conformance";
-    static const char *names[] = {"llama-spm", "gpt-2", "phi-3", "starcoder"};
+    /* One vocabulary per pre-tokenizer family the shared folder has. */
+    static const char *names[] = {"llama-spm", "gpt-2",          "phi-3",  "starcoder", "qwen35",
+                                  "deepseek-llm", "deepseek-coder", "falcon", "gemma-4"};
     char path[1024];
-    for (int i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/vocab/ggml-vocab-%s.gguf", dir, names[i]);
         add_vocab_file(path);
     }

@@ -18,8 +18,11 @@ import tempfile
 
 # seer's pretok_kind numbers (engine/tokenizer/vocab_internal.h) -> llama.cpp's
 # LLAMA_VOCAB_PRE_TYPE_* case holding the same regexes ("" = its default).
-KINDS = {0: "", 1: "GPT2", 2: "LLAMA3", 3: "QWEN2", 4: "STARCODER", 5: "TEKKEN", 6: "GPT4O", 7: "QWEN35",
-         8: "FALCON", 9: "DEEPSEEK_LLM", 10: "DEEPSEEK_CODER", 11: "DEEPSEEK3_LLM", 12: "KIMI_K2", 13: "GEMMA4"}
+# Several llama.cpp cases may share one of seer's.
+KINDS = [(0, ""), (1, "GPT2"), (2, "LLAMA3"), (3, "QWEN2"), (3, "BAILINGMOE"), (3, "GROK_2"), (4, "STARCODER"),
+         (5, "TEKKEN"), (6, "GPT4O"), (7, "QWEN35"), (8, "FALCON"), (9, "DEEPSEEK_LLM"), (10, "DEEPSEEK_CODER"),
+         (11, "DEEPSEEK3_LLM"), (12, "KIMI_K2"), (13, "GEMMA4"), (14, "UFAKZEKA"), (15, "SEED_CODER"),
+         (16, "MINICPM5"), (17, "LAGUNA")]
 
 POOL = list("abcXYZHelloWORLD/  \n\n\r\t''sStTlLdDmMvVeE0123456789.,!?;:-_()[]{}<>=+$^~|@#\"/\\`") + [
     "é", "ß", "Ω", "Ж", "日", "本", "中", "龥", "龦", "㐀", "𠀀", "ぁ", "カ", "ー", "한", "ㄱ", "٣", "½", "²", "Ⅳ",
@@ -75,7 +78,7 @@ def main():
         tests += ["".join(random.choice(POOL) for _ in range(random.randint(1, 40))) for _ in range(count)]
         inp = "".join(t.encode("utf-8", "surrogatepass").hex() + "\n" for t in tests)
         bad = 0
-        for kind, case in KINDS.items():
+        for kind, case in KINDS:
             regex_file = os.path.join(tmp, "regexes")
             with open(regex_file, "w") as f:
                 f.write("".join(r.encode("utf-8").hex() + "\n" for r in regexes_of(source, case)))
