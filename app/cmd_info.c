@@ -214,6 +214,15 @@ static void summarise_projector(const gguf_file *f) {
         printf("%d×%d average over the %d×%d patch grid → %d tokens\n", hp.scale_factor, hp.scale_factor,
                hp.image_size / hp.patch_size, hp.image_size / hp.patch_size, side * side);
     }
+    if (hp.projector == SEER_PROJ_GEMMA4V) {
+        const int unit = hp.patch_size * hp.scale_factor;
+        label("pooling");
+        printf("%d×%d average of the patch grid, ×√width, [standardised,] RMSNorm, projection; any size in %d px "
+               "steps, 70 to 1120 tokens (llama.cpp's budget)\n", hp.scale_factor, hp.scale_factor, unit);
+        label("tower");
+        printf("x/y position tables, 2-D RoPE on each head's halves (base 100), q/k/v RMSNorm, sandwich norms, "
+               "output scales, tanh-GELU gated MLP (the HF config; llama.cpp falls back to quick GELU)\n");
+    }
     if (hp.projector == SEER_PROJ_LDP || hp.projector == SEER_PROJ_LDPV2) {
         int grid = hp.image_size / hp.patch_size;
         label("pooling");

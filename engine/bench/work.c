@@ -72,7 +72,10 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
                       : 0); /* class token */
     /* patch embedding: a 3·p·p → d product per patch; Qwen's kernel spans two frames */
     double flops = 2.0 * px * (qwen ? 2 : 1) * 3.0 * p * p * d;
-    int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ? 3 : 2; /* gated (SiLU) FFN has three */
+    int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ||
+                           hp->projector == SEER_PROJ_GEMMA4V
+                       ? 3
+                       : 2; /* a gated FFN has three */
     double full_pairs = tokens * tokens;
     double window_pairs = hp->projector == SEER_PROJ_QWEN25VL
                               ? window_attention_pairs(w / p / 2, h / p / 2, p) : full_pairs;
@@ -90,7 +93,8 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     case SEER_PROJ_QWEN3VL: /* the 2×2 merger and one more per DeepStack layer */
         flops += (1 + hp->n_deepstack) * 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * hp->n_embd_text);
         break;
-    case SEER_PROJ_GEMMA3: /* k×k average pool, one d → n_text product per token */
+    case SEER_PROJ_GEMMA3:  /* k×k average pool, one d → n_text product per token */
+    case SEER_PROJ_GEMMA4V: /* the same */
         flops += 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) * d * out;
         break;
     case SEER_PROJ_LDP: /* mlp.1, mlp.3; each block's pointwise conv (the second on a quarter grid) */

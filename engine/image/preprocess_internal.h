@@ -101,6 +101,9 @@ int preprocess_gemma3(const seer_vision_hparams *hp, const seer_image *img, seer
 /* LFM2-VL as llama.cpp prepares it: one input, or 512 px tiles then the thumbnail. */
 int preprocess_lfm2(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out, seer_error *err);
 /* Pixtral / Mistral Small 3.1 as llama.cpp prepares them (both modes). */
+/* llama.cpp's dyn_size rule with a token budget (preprocess_pixtral.c). */
+int preprocess_dyn_size(const seer_vision_hparams *hp, const seer_image *img, int min_tokens, int max_tokens,
+                        seer_image_inputs *out, seer_error *err);
 int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
 /* InternVL as llama.cpp prepares it: tiles of the best grid, then the overview. */

@@ -1,21 +1,20 @@
-/* Pixtral / Mistral Small 3.1 as llama.cpp prepares them: the smart resize
- * of the Qwen family (sides rounded to multiples of patch × merge, scaled
- * into 8..1024 tokens of (patch·merge)² pixels), Pillow bicubic into the
- * letterbox; mean / std from the file. */
+/* llama.cpp's dyn_size preprocessing (mtmd_image_preprocessor_dyn_size), as
+ * Pixtral / Mistral Small 3.1 and Gemma 4 use it: the smart resize of the
+ * Qwen family (sides rounded to multiples of patch × merge, scaled into a
+ * token budget of (patch·merge)² pixels each), Pillow bicubic into the
+ * letterbox; mean / std from the file. Pixtral: 8..1024 tokens; Gemma 4:
+ * 70..1120 with 3×3 pooling, so sides in steps of 48 px at patch 16. */
 #include "image/preprocess_internal.h"
 
-#define PIXTRAL_MIN_TOKENS 8
-#define PIXTRAL_MAX_TOKENS 1024
-
-int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
-                       seer_error *err) {
+int preprocess_dyn_size(const seer_vision_hparams *hp, const seer_image *img, int min_tokens, int max_tokens,
+                        seer_image_inputs *out, seer_error *err) {
     const int f = hp->patch_size * (hp->scale_factor > 0 ? hp->scale_factor : 1);
     const int64_t unit = (int64_t)f * f;
     int W, H;
-    qwen_smart_size(img->w, img->h, f, PIXTRAL_MIN_TOKENS * unit, PIXTRAL_MAX_TOKENS * unit, &W, &H);
-    if ((int64_t)W * H > PIXTRAL_MAX_TOKENS * unit) { /* only for absurd aspect ratios */
+    qwen_smart_size(img->w, img->h, f, min_tokens * unit, max_tokens * unit, &W, &H);
+    if ((int64_t)W * H > max_tokens * unit) { /* only for absurd aspect ratios */
         seer_error_set(err, "preprocess: a %d×%d image is too narrow for this model (aspect ratio over %d:1)", img->w,
-                       img->h, PIXTRAL_MAX_TOKENS);
+                       img->h, max_tokens);
         return -1;
     }
     if (image_inputs_append_letterbox_pil(out, img, W, H, SEER_PIL_BICUBIC, hp) != 0) {
@@ -23,4 +22,9 @@ int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, see
         return -1;
     }
     return 0;
+}
+
+int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                       seer_error *err) {
+    return preprocess_dyn_size(hp, img, 8, 1024, out, err);
 }

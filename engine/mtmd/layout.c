@@ -9,6 +9,8 @@
  *                 max(nx, ny) positions (M-RoPE)
  *   Gemma 3       <start_of_image>[image]<end_of_image>, the image decoded
  *                 non-causally
+ *   Gemma 4       <|image>[image]<image|>, non-causal on the sliding layers
+ *                 (not for E2B / E4B)
  *   InternVL      <img>[tile 1]…[tile n][overview]</img>
  *   LFM2-VL       <|image_start|>[image]<|image_end|> untiled; tiled:
  *                 <|image_start|> <|img_row_r_col_c|>[tile] per tile,
@@ -32,7 +34,7 @@ static int push_input(mtmd_builder *b, const seer_vision_hparams *hp, seer_pixel
     int nx = 0, ny = 0;
     grid(grid_ctx, px->w, px->h, &nx, &ny);
     int n_pos = seer_projector_mrope(hp->projector) ? (nx > ny ? nx : ny) : nx * ny;
-    return mtmd_push_image(b, px, nx, ny, n_pos, seer_projector_non_causal(hp->projector), image_index);
+    return mtmd_push_image(b, px, nx, ny, n_pos, seer_projector_non_causal(hp->projector, hp->n_embd_text), image_index);
 }
 
 /* A tiled image (tiles row by row, then the overview) with a tag before
@@ -120,6 +122,7 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|vision_start|>", "<|vision_end|>", false);
     case SEER_PROJ_GEMMA3:
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<start_of_image>", "<end_of_image>", false);
+    case SEER_PROJ_GEMMA4V: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|image>", "<image|>", false);
     case SEER_PROJ_INTERNVL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<img>", "</img>", true);
     case SEER_PROJ_LFM2: /* one input: no tile tags, no thumbnail tag */
         if (in->n > 1) return layout_tiled(b, hp, in, image_index, grid, grid_ctx, &LFM2_TILES);

@@ -19,6 +19,7 @@ void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, in
         return;
     case SEER_PROJ_IDEFICS3:
     case SEER_PROJ_GEMMA3:
+    case SEER_PROJ_GEMMA4V:
     case SEER_PROJ_INTERNVL:
     case SEER_PROJ_LFM2:
     case SEER_PROJ_LDP:

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, internvl, ldp, ldpv2, pixtral, lfm2, resampler"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -25,6 +25,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"qwen2.5vl_merger", SEER_PROJ_QWEN25VL},
         {"qwen3vl_merger", SEER_PROJ_QWEN3VL},
         {"gemma3", SEER_PROJ_GEMMA3},
+        {"gemma4v", SEER_PROJ_GEMMA4V},
         {"internvl", SEER_PROJ_INTERNVL},
         {"ldp", SEER_PROJ_LDP},
         {"ldpv2", SEER_PROJ_LDPV2},
@@ -66,6 +67,7 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_PIXTRAL:
     case SEER_PROJ_LFM2: return tensor_n_out(f, "mm.2.weight");
     case SEER_PROJ_RESAMPLER: return tensor_n_out(f, "resampler.proj.weight"); /* square */
+    case SEER_PROJ_GEMMA4V: return tensor_n_out(f, "mm.input_projection.weight"); /* a plain linear here */
     case SEER_PROJ_GEMMA3: { /* stored transposed: [n_text, n_v] */
         const gguf_tensor *t = gguf_find_tensor(f, "mm.input_projection.weight");
         return t && t->n_dims == 2 && t->ne[0] > 0 && t->ne[0] <= MAX_WIDTH ? (int)t->ne[0] : 0;
@@ -230,6 +232,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
     }
     /* Legacy LLaVA converters may omit the key: their projector is "mlp". */
     const char *proj = gguf_get_str(f, "clip.projector_type");
+    if (!proj) proj = gguf_get_str(f, "clip.vision.projector_type"); /* files with an audio tower too (Gemma 4) */
     if (!proj) proj = "mlp";
     if (projector_from_name(proj, &hp->projector) != 0) {
         seer_error_set(err, "%s: projector type '%s' is not supported (supported: " SUPPORTED_LIST ")", file_label(f),
@@ -302,6 +305,17 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
             return -1;
         }
         hp->scale_factor = (int)k;
+    }
+    if (hp->projector == SEER_PROJ_GEMMA4V) {
+        /* pooling_kernel_size (llama.cpp's n_merge, default 3) */
+        int64_t k = gguf_get_int(f, "clip.vision.projector.scale_factor", 3);
+        if (check_range(f, "clip.vision.projector.scale_factor", k, 1, 16, err)) return -1;
+        hp->scale_factor = (int)k;
+        if ((n_embd / n_head) % 4 != 0) {
+            seer_error_set(err, "%s: head size %lld is not a multiple of 4 (2-D rotary embedding)", file_label(f),
+                           (long long)(n_embd / n_head));
+            return -1;
+        }
     }
     if (hp->projector == SEER_PROJ_IDEFICS3) {
         int64_t s = gguf_get_int(f, "clip.vision.projector.scale_factor", 1);

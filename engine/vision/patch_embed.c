@@ -10,6 +10,7 @@ typedef struct im2col_job {
     const seer_pixels *in;
     const vit_layout *l;
     int p;
+    bool signed_px; /* x → 2x − 1 (gemma4v) */
     float *patches;
 } im2col_job;
 
@@ -23,14 +24,17 @@ static void im2col_range(void *ctx, int64_t i0, int64_t i1, int ith) {
         int64_t y0 = (int64_t)j->l->row[i] * p, x0 = (int64_t)j->l->col[i] * p;
         for (int c = 0; c < 3; c++)
             for (int ky = 0; ky < p; ky++)
-                for (int kx = 0; kx < p; kx++) *dst++ = seer_pixel_at(j->in, c, y0 + ky, x0 + kx);
+                for (int kx = 0; kx < p; kx++) {
+                    const float px = seer_pixel_at(j->in, c, y0 + ky, x0 + kx);
+                    *dst++ = j->signed_px ? 2.0f * px - 1.0f : px;
+                }
     }
 }
 
 void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *in, const vit_layout *l,
                      float *patches, float *x) {
     int64_t d = v->hp.n_embd;
-    im2col_job j = {.in = in, .l = l, .p = v->hp.patch_size, .patches = patches};
+    im2col_job j = {.in = in, .l = l, .p = v->hp.patch_size, .signed_px = v->cfg.pixels_signed, .patches = patches};
     seer_pool_for(pool, l->n_patches, 1, im2col_range, &j);
     float *px = v->cfg.class_token ? x + d : x;
     seer_matmul(pool, &v->patch_w, patches, l->n_patches, px, v->patch_b);
@@ -38,6 +42,16 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
     if (v->cfg.class_token) {
         memcpy(x, v->class_embd, (size_t)d * sizeof(float));
         n_seq++;
+    }
+    if (v->cfg.pos_xy) { /* gemma4v: the x table's row of the column, the y table's of the row */
+        const float *ty = v->pos_embd + (int64_t)v->n_pos * d;
+        for (int64_t i = 0; i < l->n_patches; i++) {
+            const float *px = v->pos_embd + (int64_t)l->col[i] * d, *py = ty + (int64_t)l->row[i] * d;
+            float *row = x + i * d;
+            for (int64_t c = 0; c < d; c++) row[c] += px[c];
+            for (int64_t c = 0; c < d; c++) row[c] += py[c];
+        }
+        return;
     }
     if (v->cfg.pos_resize) {
         vit_add_resized_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, x);

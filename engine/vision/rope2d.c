@@ -36,3 +36,19 @@ void vit_rope2d_apply(float *x, int64_t n, int n_head, int d, const float *cos_t
         }
     }
 }
+
+void vit_rope2d_apply_halves(float *x, int64_t n, int n_head, int d, const float *cos_t, const float *sin_t) {
+    const int half = d / 2, quarter = d / 4;
+    for (int64_t t = 0; t < n; t++) {
+        const float *c = cos_t + t * half, *s = sin_t + t * half;
+        for (int h = 0; h < n_head; h++) {
+            float *v = x + (t * n_head + h) * d;
+            for (int i = 0; i < half; i++) { /* pair i of the table: its half, then its place there */
+                float *u = v + (i < quarter ? i : half + i - quarter);
+                const float a = u[0], b = u[quarter];
+                u[0] = a * c[i] - b * s[i];
+                u[quarter] = a * s[i] + b * c[i];
+            }
+        }
+    }
+}

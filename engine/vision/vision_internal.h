@@ -26,6 +26,11 @@ typedef struct vit_block {
     vit_linear ff_gate;   /* gated MLP only */
     vit_linear ff_second; /* n_ff → width */
     const float *ls1, *ls2; /* InternViT layer scales of the attention and MLP outputs, or NULL */
+    /* Gemma 4: per-head RMSNorm weights of q and k [head_dim], RMSNorms of
+     * the attention's and the MLP's outputs before their residual adds
+     * [n_embd], the block's output scale (1 when absent). */
+    const float *q_norm, *k_norm, *attn_post_norm, *ffn_post_norm;
+    float out_scale;
 } vit_block;
 
 /* One of MobileVLM's LDP blocks: depthwise 3×3 convolution (kernel [C][9],
@@ -74,6 +79,11 @@ typedef struct vit_config {
                            * odd frequencies (base^(−(4j+2)/d)); q/k rows un-permuted at load (see vision_load.c) */
     bool window_attn;     /* Qwen2.5-VL: windowed blocks except every n_wa_pattern-th */
     bool mlp_norm;        /* LLaVA "mlp_norm" projector */
+    /* Gemma 4 (gemma4v): pixels x → 2x − 1; positions from two learned
+     * tables (x by column, y by row); RoPE of each head's first half by
+     * column and second half by row (NEOX within each half, base 100); V
+     * RMS-normed without weight; scores unscaled (q/k are normed). */
+    bool pixels_signed, pos_xy, rope2d_halves, v_norm, unscaled_scores;
 } vit_config;
 
 struct seer_vision {
@@ -90,7 +100,7 @@ struct seer_vision {
     seer_weight patch_w;
     const float *patch_b;
     const float *class_embd;  /* [n_embd] */
-    const float *pos_embd;    /* [n_pos][n_embd] */
+    const float *pos_embd;    /* [n_pos][n_embd] (pos_xy: [2][n_pos][n_embd], the x table then the y table) */
     int n_pos;
     int pos_side;             /* pos_interp, pos_resize, pos_bucket: the grid is pos_side × pos_side */
     vit_norm_params pre_ln, post_ln;
@@ -111,6 +121,11 @@ struct seer_vision {
     vit_ldp_block ldp[2];
     const float *peg_w, *peg_b; /* [C][9], [C] */
     vit_resampler resampler;
+    /* gemma4v: the standardisation of the pooled rows (x − std_bias) ⊙
+     * std_scale, or NULL; the input projection's clamps (input, then output:
+     * min, max; ±FLT_MAX when the file has none). */
+    const float *std_bias, *std_scale;
+    float mm0_clamp[4];
 
     /* f32 copies made at load (1-D tensors stored in other types, the summed
      * Qwen patch kernel): freed with the model. */
@@ -162,6 +177,9 @@ void vit_rope2d_table(const int *row, const int *col, int n, int d, float base, 
                       float *sin_t);
 /* Rotates every head of n rows of x ([n][n_head·d], NEOX pairs (i, i+d/2)). */
 void vit_rope2d_apply(float *x, int64_t n, int n_head, int d, const float *cos_t, const float *sin_t);
+/* The same table applied to each half of a head on its own (gemma4v): pair
+ * i < d/4 turns (i, i + d/4), pair d/4 + i turns (d/2 + i, d/2 + i + d/4). */
+void vit_rope2d_apply_halves(float *x, int64_t n, int n_head, int d, const float *cos_t, const float *sin_t);
 
 /* ---- attention (attention.c) ---- */
 
@@ -180,6 +198,10 @@ void vit_norm_rows(seer_pool *pool, vit_norm kind, const float *x, float *out, c
                    int64_t n_rows, int64_t n, float eps);
 void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems);
 void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems);
+/* gate = gelu(gate) · up, tanh GELU as llama.cpp's GeGLU rounds it (gemma4v). */
+void vit_geglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems);
+/* x ×= s over n elements. */
+void vit_scale_rows(seer_pool *pool, float *x, float s, int64_t n_elems);
 void vit_add_rows(seer_pool *pool, float *dst, const float *src, int64_t n_elems);
 /* dst += src · scale (scale per column, n wide) over n_rows rows; a plain
  * add when scale is NULL. */
@@ -196,6 +218,8 @@ void vit_patch_embed(const struct seer_vision *v, seer_pool *pool, const seer_pi
  * token) → out [n_tokens][n_embd_out]. */
 int vit_project_mlp(const struct seer_vision *v, seer_pool *pool, const float *x, int64_t n, float *out,
                     double *flops, seer_error *err);
+int vit_project_gemma4v(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
+                        double *flops, seer_error *err);
 int vit_project_idefics3(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                          float *out, double *flops, seer_error *err);
 int vit_project_qwen(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,

@@ -3,6 +3,7 @@
  * in place from the mapping; only small 1-D tensors in non-f32 types, the
  * summed Qwen patch kernel and Gemma 3's transposed input projection are
  * copied. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,15 @@ static void pick_config(seer_vision *v) {
     c->rope2d = seer_projector_mrope(hp->projector) || c->rope2d_raster;
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
     c->mlp_norm = hp->projector == SEER_PROJ_MLP && strcmp(hp->projector_name, "mlp_norm") == 0;
+    if (hp->projector == SEER_PROJ_GEMMA4V) {
+        /* tanh GELU as the HF model's vision config (gelu_pytorch_tanh):
+         * llama.cpp's converter writes no clip.use_gelu for it, so llama.cpp
+         * falls back to quick GELU; seer follows the original model */
+        c->norm = VIT_NORM_RMS;
+        c->act = VIT_ACT_GELU_TANH;
+        c->pos_embd = false;
+        c->pos_xy = c->pixels_signed = c->rope2d_halves = c->v_norm = c->unscaled_scores = true;
+    }
 }
 
 /* Fused attn_qkv (Qwen3-VL): the output rows are q | k | v, so each part is
@@ -244,8 +254,46 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
     if (v->cfg.gated_mlp && load_linear(v, NAME("ffn_gate"), d, ff, true, &b->ff_gate, err)) return -1;
     if (load_vec(v, NAME("ls1.weight"), d, false, &b->ls1, err) || load_vec(v, NAME("ls2.weight"), d, false, &b->ls2, err))
         return -1;
+    b->out_scale = 1.0f;
+    if (hp->projector == SEER_PROJ_GEMMA4V) {
+        const float *s = NULL;
+        if (gguf_find_tensor(v->gguf, NAME("attn_q.input_min")) || gguf_find_tensor(v->gguf, NAME("ffn_up.input_min"))) {
+            seer_error_set(err, "%s: clipped linears in the vision blocks ('%s') are not supported", label(v), p);
+            return -1;
+        }
+        if (load_vec(v, NAME("attn_q_norm.weight"), v->head_dim, true, &b->q_norm, err) ||
+            load_vec(v, NAME("attn_k_norm.weight"), v->head_dim, true, &b->k_norm, err) ||
+            load_vec(v, NAME("attn_post_norm.weight"), d, true, &b->attn_post_norm, err) ||
+            load_vec(v, NAME("ffn_post_norm.weight"), d, true, &b->ffn_post_norm, err) ||
+            load_vec(v, NAME("out_scale.weight"), 1, false, &s, err))
+            return -1;
+        if (s) b->out_scale = s[0];
+    }
 #undef NAME
     return 0;
+}
+
+/* A scalar tensor's value, or def when the file has none. */
+static int load_scalar(seer_vision *v, const char *name, float def, float *out, seer_error *err) {
+    const float *p = NULL;
+    if (load_vec(v, name, 1, false, &p, err) != 0) return -1;
+    *out = p ? p[0] : def;
+    return 0;
+}
+
+/* gemma4v: the input projection (a plain linear), its optional clamps, the
+ * optional standardisation. */
+static int load_gemma4v_projector(seer_vision *v, seer_error *err) {
+    int64_t d = v->hp.n_embd;
+    return load_linear(v, "mm.input_projection", d, v->hp.n_embd_out, true, &v->mm0, err) ||
+                   load_scalar(v, "mm.input_projection.input_min", -FLT_MAX, &v->mm0_clamp[0], err) ||
+                   load_scalar(v, "mm.input_projection.input_max", FLT_MAX, &v->mm0_clamp[1], err) ||
+                   load_scalar(v, "mm.input_projection.output_min", -FLT_MAX, &v->mm0_clamp[2], err) ||
+                   load_scalar(v, "mm.input_projection.output_max", FLT_MAX, &v->mm0_clamp[3], err) ||
+                   load_vec(v, "v.std_bias", d, false, &v->std_bias, err) ||
+                   load_vec(v, "v.std_scale", d, false, &v->std_scale, err)
+               ? -1
+               : 0;
 }
 
 static int load_deepstack(seer_vision *v, seer_error *err) {
@@ -373,6 +421,7 @@ static int load_projector(seer_vision *v, seer_error *err) {
     case SEER_PROJ_LDPV2: return load_ldp(v, err);
     case SEER_PROJ_GEMMA3:
         return load_norm(v, "mm.soft_emb_norm", d, true, &v->mm_ln1, err) || load_input_projection(v, err) ? -1 : 0;
+    case SEER_PROJ_GEMMA4V: return load_gemma4v_projector(v, err);
     case SEER_PROJ_INTERNVL: {
         int64_t m = d * hp->scale_factor * hp->scale_factor;
         if (!v->cfg.class_token) {
@@ -457,6 +506,15 @@ static int load_tower(seer_vision *v, seer_error *err) {
             }
         }
         if (load_vec(v, "v.position_embd.weight", d * v->n_pos, true, &v->pos_embd, err)) return -1;
+    } else if (v->cfg.pos_xy) { /* gemma4v: [n_embd, n, 2], the x table then the y table */
+        const gguf_tensor *t = gguf_find_tensor(v->gguf, "v.position_embd.weight");
+        if (!t || t->ne[0] != d || t->ne[1] <= 0 || t->ne[1] > (1 << 16) || t->ne[2] != 2) {
+            seer_error_set(err, "%s: tensor 'v.position_embd.weight' is missing or not [%lld, n, 2]", label(v),
+                           (long long)d);
+            return -1;
+        }
+        v->n_pos = (int)t->ne[1];
+        if (load_vec(v, "v.position_embd.weight", 2 * d * v->n_pos, true, &v->pos_embd, err)) return -1;
     } else if (!v->cfg.rope2d || hp->projector == SEER_PROJ_QWEN3VL) { /* Qwen2/2.5-VL: rotary positions only */
         seer_error_set(err, "%s: tensor 'v.position_embd.weight' is missing", label(v));
         return -1;
@@ -529,6 +587,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
         return;
     case SEER_PROJ_IDEFICS3:
     case SEER_PROJ_GEMMA3:
+    case SEER_PROJ_GEMMA4V:
     case SEER_PROJ_INTERNVL:
     case SEER_PROJ_LFM2:
     case SEER_PROJ_LDP:

@@ -2,6 +2,7 @@
  * pre-LN, pre-norm blocks (attention, MLP), optional post-LN, projector.
  * The switches in vit_config choose the variant; all batched products go
  * through seer_matmul over the pool; scratch is one allocation per encode. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "vision/vision_internal.h"
 
 #define ROPE_BASE 10000.0f
+#define GEMMA4V_ROPE_BASE 100.0f /* llama.cpp's rope_theta for gemma4v (HF vision rope_theta 100) */
 /* 64K patches: 3584×3584 pixels at patch 14, above any family's maximum. */
 #define MAX_PATCHES (1 << 16)
 
@@ -54,7 +56,7 @@ static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout 
         if (l->seg_start[i + 1] - l->seg_start[i] > max_win) max_win = l->seg_start[i + 1] - l->seg_start[i];
     int64_t attn_full = vit_attention_scratch_floats(nth, n_full, n_seq);
     int64_t attn_win = vit_attention_scratch_floats(nth, l->n_segments, max_win);
-    int64_t rope = v->cfg.rope2d ? (int64_t)l->n_patches * (v->head_dim / 2) : 0;
+    int64_t rope = v->cfg.rope2d || v->cfg.rope2d_halves ? (int64_t)l->n_patches * (v->head_dim / 2) : 0;
     float **const kept[4] = {&s->x, &s->h, &s->rope_cos, &s->rope_sin};
     const int64_t kept_sizes[4] = {n_seq * d, n_seq * d, rope, rope};
     float **const embed[1] = {&s->patches};
@@ -87,6 +89,7 @@ typedef struct rope_job {
     float *q, *k;
     int64_t n;
     int n_head, d;
+    bool halves;
     const float *cos_t, *sin_t;
 } rope_job;
 
@@ -94,8 +97,23 @@ static void rope_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     (void)ith;
     const rope_job *j = ctx;
     int64_t width = (int64_t)j->n_head * j->d, half = j->d / 2;
-    vit_rope2d_apply(j->q + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
-    vit_rope2d_apply(j->k + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
+    void (*apply)(float *, int64_t, int, int, const float *, const float *) =
+        j->halves ? vit_rope2d_apply_halves : vit_rope2d_apply;
+    apply(j->q + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
+    apply(j->k + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
+}
+
+/* Gemma 4's attention inputs: q and k RMS-normed per head with their
+ * weights, v without; q ×√d so that vit_attention's 1/√d leaves the scores
+ * unscaled. */
+static void gemma4_qkv_norms(const seer_vision *v, seer_pool *pool, const vit_block *b, vit_scratch *s, int64_t n_seq) {
+    const seer_vision_hparams *hp = &v->hp;
+    const int64_t rows = n_seq * hp->n_head, d = v->head_dim;
+    const vit_norm_params qn = {.w = b->q_norm}, kn = {.w = b->k_norm}, plain = {0};
+    if (b->q_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->q, s->q, &qn, rows, d, hp->eps);
+    if (b->k_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->k, s->k, &kn, rows, d, hp->eps);
+    if (v->cfg.v_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->v, s->v, &plain, rows, d, hp->eps);
+    if (v->cfg.unscaled_scores) vit_scale_rows(pool, s->q, sqrtf((float)d), rows * d);
 }
 
 /* full: the segments of a block that sees a whole input (n_full inputs). */
@@ -109,9 +127,10 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     vit_linear_apply(pool, &b->q, s->h, n_seq, s->q, flops);
     vit_linear_apply(pool, &b->k, s->h, n_seq, s->k, flops);
     vit_linear_apply(pool, &b->v, s->h, n_seq, s->v, flops);
-    if (v->cfg.rope2d) {
+    if (v->cfg.rope2d_halves) gemma4_qkv_norms(v, pool, b, s, n_seq);
+    if (v->cfg.rope2d || v->cfg.rope2d_halves) {
         rope_job rj = {.q = s->q, .k = s->k, .n = n_seq, .n_head = hp->n_head, .d = v->head_dim,
-                       .cos_t = s->rope_cos, .sin_t = s->rope_sin};
+                       .halves = v->cfg.rope2d_halves, .cos_t = s->rope_cos, .sin_t = s->rope_sin};
         seer_pool_for(pool, rj.n, 1, rope_range, &rj);
     }
     /* Qwen2.5-VL: every n_wa_pattern-th block sees the whole image. */
@@ -120,6 +139,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     vit_attention(pool, s->q, s->k, s->v, s->h, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
                   windowed ? l->n_segments : n_full, s->attn_work, flops);
     vit_linear_apply(pool, &b->o, s->h, n_seq, s->q, flops);
+    if (b->attn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->q, s->q, &(vit_norm_params){.w = b->attn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->q, b->ls1, n_seq, d);
 
     vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln2, n_seq, d, hp->eps);
@@ -130,14 +150,17 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
         float *act_out = s->ff;
         if (v->cfg.gated_mlp) {
             vit_linear_apply(pool, &b->ff_gate, h, n, s->gate, flops);
-            vit_swiglu_rows(pool, s->gate, s->ff, n * ff); /* gate = silu(gate) · up */
+            if (v->cfg.act == VIT_ACT_GELU_TANH) vit_geglu_rows(pool, s->gate, s->ff, n * ff);
+            else vit_swiglu_rows(pool, s->gate, s->ff, n * ff); /* gate = silu(gate) · up */
             act_out = s->gate;
         } else {
             vit_act_rows(pool, v->cfg.act, s->ff, n * ff);
         }
         vit_linear_apply(pool, &b->ff_second, act_out, n, h, flops);
     }
+    if (b->ffn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->h, s->h, &(vit_norm_params){.w = b->ffn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->h, b->ls2, n_seq, d);
+    if (b->out_scale != 1.0f) vit_scale_rows(pool, s->x, b->out_scale, n_seq * d);
 }
 
 static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *err) {
@@ -159,7 +182,8 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
     } else {
         int unit = hp->projector == SEER_PROJ_PIXTRAL    ? hp->patch_size * hp->scale_factor
                    : v->cfg.rope2d                       ? 2 * hp->patch_size
-                   : hp->projector == SEER_PROJ_GEMMA3 ? hp->patch_size * hp->scale_factor
+                   : hp->projector == SEER_PROJ_GEMMA3 || hp->projector == SEER_PROJ_GEMMA4V
+                                                       ? hp->patch_size * hp->scale_factor
                                                        : hp->patch_size;
         if (in->w % unit != 0 || in->h % unit != 0) {
             seer_error_set(err, "vision: input %dx%d is not a multiple of %d pixels", in->w, in->h, unit);
@@ -169,6 +193,11 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
     int64_t n = (int64_t)(in->w / hp->patch_size) * (in->h / hp->patch_size);
     if (n > MAX_PATCHES) {
         seer_error_set(err, "vision: input %dx%d has too many patches (%lld)", in->w, in->h, (long long)n);
+        return -1;
+    }
+    if (v->cfg.pos_xy && (in->w / hp->patch_size > v->n_pos || in->h / hp->patch_size > v->n_pos)) {
+        seer_error_set(err, "vision: input %dx%d is more than the %d patches a side the position tables hold", in->w,
+                       in->h, v->n_pos);
         return -1;
     }
     if (v->cfg.pos_embd && !v->cfg.pos_interp && !v->cfg.pos_resize && !v->cfg.pos_bucket &&
@@ -235,6 +264,8 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
     if (v->cfg.rope2d)
         vit_rope2d_table(l->row, l->col, l->n_patches, v->head_dim, ROPE_BASE, v->cfg.rope2d_raster, s.rope_cos,
                          s.rope_sin);
+    if (v->cfg.rope2d_halves) /* the first half turns by column, the second by row */
+        vit_rope2d_table(l->col, l->row, l->n_patches, v->head_dim, GEMMA4V_ROPE_BASE, false, s.rope_cos, s.rope_sin);
     for (int il = 0; il < hp->n_layer; il++) {
         if (cancel && *cancel) {
             seer_error_set(err, "cancelled");
@@ -262,6 +293,7 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_QWEN25VL:
         case SEER_PROJ_QWEN3VL: rc = vit_project_qwen(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_GEMMA3: rc = vit_project_gemma3(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_GEMMA4V: rc = vit_project_gemma4v(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_INTERNVL:
         case SEER_PROJ_LFM2: rc = vit_project_internvl(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_LDP:

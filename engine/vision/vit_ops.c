@@ -98,3 +98,25 @@ void vit_add_scaled_rows(seer_pool *pool, float *dst, const float *src, const fl
     rows_job j = {.x = src, .out = dst, .aux = scale, .n_rows = n_rows, .n = n};
     seer_pool_for(pool, n_rows, 1, add_scaled_range, &j);
 }
+
+static void geglu_range(void *ctx, int64_t b, int64_t e, int ith) {
+    (void)ith;
+    const rows_job *j = ctx;
+    if (e > b) seer_geglu_f16(j->out + b, j->aux + b, e - b);
+}
+
+void vit_geglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems) {
+    rows_job j = {.out = gate, .aux = up, .n = n_elems};
+    seer_pool_for(pool, j.n, ELEM_GRAIN, geglu_range, &j);
+}
+
+static void scale_range(void *ctx, int64_t b, int64_t e, int ith) {
+    (void)ith;
+    const rows_job *j = ctx;
+    for (int64_t i = b; i < e; i++) j->out[i] *= j->eps;
+}
+
+void vit_scale_rows(seer_pool *pool, float *x, float s, int64_t n_elems) {
+    rows_job j = {.out = x, .eps = s, .n = n_elems};
+    seer_pool_for(pool, j.n, ELEM_GRAIN, scale_range, &j);
+}

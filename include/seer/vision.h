@@ -20,6 +20,7 @@ typedef enum seer_projector {
     SEER_PROJ_LFM2,       /* "lfm2": SigLIP2 NaFlex (positions resized to the grid), pixel unshuffle, [LayerNorm,] MLP */
     SEER_PROJ_PIXTRAL,    /* "pixtral": Pixtral / Mistral Small 3.1 ViT (2-D RoPE), [patch merger,] MLP, [IMG_BREAK] rows */
     SEER_PROJ_RESAMPLER,  /* "resampler": MiniCPM-V 2.5 / 2.6 / 4.x, SigLIP + a cross-attention resampler (fixed query count) */
+    SEER_PROJ_GEMMA4V,    /* "gemma4v": Gemma 4's ViT (x/y position tables, 2-D RoPE, sandwich norms), k×k average pool, RMSNorm, projection */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
@@ -27,8 +28,13 @@ static inline bool seer_projector_mrope(seer_projector p) {
     return p == SEER_PROJ_QWEN2VL || p == SEER_PROJ_QWEN25VL || p == SEER_PROJ_QWEN3VL;
 }
 /* Image chunks of these projectors are decoded with attention among all
- * their rows (llama.cpp turns causal attention off for them). */
-static inline bool seer_projector_non_causal(seer_projector p) { return p == SEER_PROJ_GEMMA3; }
+ * their rows (llama.cpp turns causal attention off for them): Gemma 3, and
+ * Gemma 4 except E2B / E4B (LLM width 1536 / 2560: always causal, as
+ * llama.cpp's mtmd_decode_use_non_causal; the LLM sees an image whole on its
+ * sliding-window layers only). */
+static inline bool seer_projector_non_causal(seer_projector p, int n_embd_text) {
+    return p == SEER_PROJ_GEMMA3 || (p == SEER_PROJ_GEMMA4V && n_embd_text != 1536 && n_embd_text != 2560);
+}
 
 /* MiniCPM-V's resampler: heads of 128 (llama.cpp and the checkpoints: n_embd_text / 128 heads). */
 #define SEER_RESAMPLER_HEAD_DIM 128

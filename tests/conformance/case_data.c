@@ -93,7 +93,10 @@ static int load_kv_type(case_data *cd, char *why, size_t cap) {
     if (present && !meta) return fail(why, cap, "expected/meta.json: %s", jerr);
     const char *t = json_str(json_get(meta, "kv_cache_type"));
     const char *proj = json_str(json_get(meta, "projector_type"));
-    cd->image_non_causal = proj && strcmp(proj, "gemma3") == 0;
+    /* gemma4v: except for the E2B / E4B LLM widths (llama.cpp's mtmd_decode_use_non_causal) */
+    const int64_t n_embd = (int64_t)json_num(json_get(meta, "n_embd"), 0);
+    cd->image_non_causal = proj && (strcmp(proj, "gemma3") == 0 ||
+                                    (strcmp(proj, "gemma4v") == 0 && n_embd != 1536 && n_embd != 2560));
     cd->kv_type = SEER_KV_F32;
     const bool ok = !t || seer_kv_type_parse(t, &cd->kv_type);
     if (!ok) fail(why, cap, "expected/meta.json: kv_cache_type '%s' is neither f32 nor f16", t);

@@ -150,10 +150,13 @@ static const ggml_tensor * raw_input_of(const ggml_tensor * t) {
     return nullptr;
 }
 
+// The pixels are read when the scheduler asks about their first user, before
+// it runs: an operation the allocator runs in place (gemma4v's 2x - 1 scale)
+// would have overwritten them by the time it answers.
 static bool capture_pixels(ggml_tensor * t, bool ask, void * user_data) {
     auto * cap = (pixel_capture *) user_data;
     const ggml_tensor * raw = raw_input_of(t);
-    if (ask) return raw != nullptr && !cap->captured;
+    if (!ask) return true;
     if (raw && !cap->captured) {
         if (raw->type != GGML_TYPE_F32) die("encoder input is not F32");
         cap->data.resize(ggml_nelements(raw));
@@ -161,7 +164,7 @@ static bool capture_pixels(ggml_tensor * t, bool ask, void * user_data) {
         cap->shape = {raw->ne[3], raw->ne[2], raw->ne[1], raw->ne[0]};
         cap->captured = true;
     }
-    return true;
+    return false; // nothing to observe after the run
 }
 
 // ---- arguments ----
@@ -224,6 +227,7 @@ static std::string projector_type(const std::string & mmproj) {
     gguf_context * g = gguf_init_from_file(mmproj.c_str(), p);
     if (!g) die("cannot read " + mmproj);
     int64_t k = gguf_find_key(g, "clip.projector_type");
+    if (k < 0) k = gguf_find_key(g, "clip.vision.projector_type"); // files with an audio tower too (Gemma 4)
     std::string t = k >= 0 ? gguf_get_val_str(g, k) : "";
     gguf_free(g);
     return t;

@@ -208,12 +208,73 @@ def llm_kv(gguf, p, vocab):
     return kv
 
 
+# The vision tower (gemma4v), small: patch 8 pooled 3×3 (24-px steps), so
+# scene-250x170.png becomes 240×168 (30×21 patches, 10×7 = 70 tokens: the
+# minimum llama.cpp's budget allows).
+VISION = dict(v_width=32, v_ff=64, v_blocks=2, v_heads=2, patch=8, pool=3, pos_size=40)
+
+
+def mmproj_tensors(p, v, W):
+    c, ff, P = v["v_width"], v["v_ff"], v["patch"]
+    hd = c // v["v_heads"]
+    out = [
+        # HF's linear [C, 3·p·p] reshaped by the converter into a conv kernel (C, 3, p, p); no bias
+        ("v.patch_embd.weight", W.normal((c, 3, P, P), 1.0 / np.sqrt(3 * P * P))),
+        # two learned tables (x, y) [2, S, C] (ggml ne [C, S, 2]); F32 (tensor_force_quant)
+        ("v.position_embd.weight", W.normal((2, v["pos_size"], c), 0.3)),
+    ]
+    for i in range(v["v_blocks"]):
+        b = f"v.blk.{i}."
+        out += [
+            (b + "ln1.weight", W.around_one(c)),
+            (b + "attn_q.weight", W.linear(c, c)),
+            (b + "attn_k.weight", W.linear(c, c)),
+            (b + "attn_v.weight", W.linear(c, c)),
+            (b + "attn_q_norm.weight", W.around_one(hd) * hd ** -0.25),
+            (b + "attn_k_norm.weight", W.around_one(hd) * hd ** -0.25),
+            (b + "attn_out.weight", W.linear(c, c)),
+            (b + "attn_post_norm.weight", W.around_one(c)),
+            (b + "ln2.weight", W.around_one(c)),
+            (b + "ffn_gate.weight", W.linear(ff, c)),
+            (b + "ffn_up.weight", W.linear(ff, c)),
+            (b + "ffn_down.weight", W.linear(c, ff)),
+            (b + "ffn_post_norm.weight", W.around_one(c)),
+            (b + "out_scale.weight", np.array([0.6 + 0.8 * W.rng.random()], dtype=np.float32)),
+        ]
+    out += [
+        ("mm.input_projection.weight", W.linear(p["n_embd"], c)),
+        ("v.std_bias", W.normal((c,), 0.1)),
+        ("v.std_scale", W.around_one(c, 0.2)),
+    ]
+    return out
+
+
+def mmproj_kv(gguf, p, v):
+    kv = rc.mmproj_kv(gguf, "Gemma 4 (random weights, tiny)", gguf.LlamaFileType.ALL_F32, p["n_embd"], 224,
+                      v["patch"], v["v_width"], v["v_ff"], v["v_blocks"], v["v_heads"])
+    kv = [k for k in kv if k[0] not in ("add_vision_image_mean", "add_vision_image_std")]
+    kv += [
+        ("add_vision_image_mean", [0.0, 0.0, 0.0]),
+        ("add_vision_image_std", [1.0, 1.0, 1.0]),
+        ("add_clip_vision_projector_type", gguf.VisionProjectorType.GEMMA4V),
+        ("add_vision_attention_layernorm_eps", 1e-6),
+        # Not written by the converter: llama.cpp then runs the MLP with quick
+        # GELU, while the HF model's vision config says gelu_pytorch_tanh.
+        # Written here so that the expected values follow the original model.
+        ("add_vision_use_gelu", True),
+        ("add_vision_projector_scale_factor", v["pool"]),
+        ("add_quantization_version", gguf.GGML_QUANT_VERSION),
+    ]
+    return kv
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--llama-cpp", required=True, help="llama.cpp checkout (for gguf-py)")
     ap.add_argument("--preset", required=True, choices=sorted(PRESETS))
     ap.add_argument("--out", required=True, help="folder for model.gguf")
     ap.add_argument("--seed", type=int, help="override the preset's weight seed")
+    ap.add_argument("--mmproj", action="store_true", help="also write DIR/mmproj.gguf (gemma4v)")
     a = ap.parse_args()
     gguf = rc.import_gguf(a.llama_cpp)
     p = dict(PRESETS[a.preset])
@@ -224,6 +285,9 @@ def main():
     W = rc.Weights(p["seed"])
     rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), "gemma4",
                   llm_kv(gguf, p, vocab), llm_tensors(p, len(vocab[0]), W))
+    if a.mmproj:
+        rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, p, VISION),
+                      mmproj_tensors(p, VISION, rc.Weights(p["seed"] + 1000)))
     print(f"wrote {a.out}/model.gguf ({len(vocab[0])} tokens)")
 
 
