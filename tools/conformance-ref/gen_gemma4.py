@@ -85,6 +85,42 @@ def build_vocab(tt, pad_to):
     return toks, scores, types
 
 
+def build_vocab_gemma4(tt, pad_to):
+    """A vocabulary for llama.cpp's `gemma4` tokenizer model: BPE over raw
+    UTF-8 text with spaces written as U+2581, <0xXX> tokens for bytes no
+    piece covers, merges learned here from refgen_common.CORPUS. Ids: <pad>
+    <eos> <bos> <unk> <mask>, SPECIALS (CONTROL), the 256 byte tokens, the
+    corpus's characters, the learned pieces, [PAD] filler (UNUSED)."""
+    toks, scores, types = [], [], []
+
+    def add(text, score, typ):
+        toks.append(text)
+        scores.append(float(score))
+        types.append(typ)
+
+    for t in ["<pad>", "<eos>", "<bos>", "<unk>", "<mask>"] + SPECIALS:
+        add(t, 0.0, tt.CONTROL)
+    for b in range(256):
+        add(f"<0x{b:02X}>", 0.0, tt.BYTE)
+    counts = rc.word_counts(rc.CORPUS, gen_gemma3.SPIECE_SPACE, list)
+    seen = set(toks)
+    for ch in sorted({c for w in counts for c in w} | {"\n", "\n\n"}):
+        if ch not in seen:
+            seen.add(ch)
+            add(ch, 0.0, tt.NORMAL)
+    merges = []
+    for a_, b_ in rc.learn_merges(counts, 380):
+        if a_ + b_ not in seen:
+            seen.add(a_ + b_)
+            add(a_ + b_, 0.0, tt.NORMAL)
+            merges.append(f"{a_} {b_}")
+    if len(toks) > pad_to:
+        sys.exit(f"vocabulary has {len(toks)} tokens, more than {pad_to}")
+    while len(toks) < pad_to:
+        add(f"[PAD{len(toks)}]", 0.0, tt.UNUSED)
+    return [t.encode("utf-8") for t in toks], scores, types, merges
+
+
 def is_swa(p):
     return [c == "s" for c in p["layers"]]
 
@@ -159,7 +195,7 @@ def llm_tensors(p, n_vocab, W):
 
 
 def llm_kv(gguf, p, vocab):
-    tokens, scores, types = vocab
+    tokens, scores, types = vocab[:3]
     n = len(p["layers"])
     swa = is_swa(p)
     kv = rc.text_model_kv(gguf, "Gemma 4 (random weights, tiny)", n, 131072, p["n_embd"], p["n_ff"],
@@ -190,12 +226,23 @@ def llm_kv(gguf, p, vocab):
             ("add_expert_used_count", p["n_expert_used"]),
             ("add_expert_feed_forward_length", p["n_ff_exp"]),
         ]
+    if len(vocab) == 4:  # the gemma4 model (build_vocab_gemma4), as Gemma4Model.set_vocab writes it
+        kv += [
+            ("add_tokenizer_model", "gemma4"),
+            ("add_token_list", tokens),
+            ("add_token_scores", scores),
+            ("add_token_types", types),
+            ("add_token_merges", vocab[3]),
+        ]
+    else:
+        kv += [
+            ("add_tokenizer_model", "llama"),
+            ("add_tokenizer_pre", "default"),
+            ("add_token_list", tokens),
+            ("add_token_scores", scores),
+            ("add_token_types", types),
+        ]
     kv += [
-        ("add_tokenizer_model", "llama"),
-        ("add_tokenizer_pre", "default"),
-        ("add_token_list", tokens),
-        ("add_token_scores", scores),
-        ("add_token_types", types),
         ("add_bos_token_id", 2),
         ("add_eos_token_id", 1),
         ("add_unk_token_id", 3),
@@ -275,13 +322,14 @@ def main():
     ap.add_argument("--out", required=True, help="folder for model.gguf")
     ap.add_argument("--seed", type=int, help="override the preset's weight seed")
     ap.add_argument("--mmproj", action="store_true", help="also write DIR/mmproj.gguf (gemma4v)")
+    ap.add_argument("--gemma4-vocab", action="store_true", help="the gemma4 tokenizer model (BPE) instead of gen_gemma3's")
     a = ap.parse_args()
     gguf = rc.import_gguf(a.llama_cpp)
     p = dict(PRESETS[a.preset])
     if a.seed is not None:
         p["seed"] = a.seed
     os.makedirs(a.out, exist_ok=True)
-    vocab = build_vocab(gguf.TokenType, p["vocab_pad_to"])
+    vocab = (build_vocab_gemma4 if a.gemma4_vocab else build_vocab)(gguf.TokenType, p["vocab_pad_to"])
     W = rc.Weights(p["seed"])
     rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), "gemma4",
                   llm_kv(gguf, p, vocab), llm_tensors(p, len(vocab[0]), W))
