@@ -178,7 +178,7 @@ void seer_index_apply_remove(seer_index *ix, const char *rel) {
 static int apply_record(seer_index *ix, uint32_t kind, const unsigned char *p, size_t n) {
     reader r = {p, n, 0};
     uint16_t plen;
-    if (!get(&r, &plen, 2) || plen == 0 || r.len - r.at < plen) return -1;
+    if (!get(&r, &plen, 2) || plen == 0 || r.len - r.at < plen || memchr(p + r.at, 0, plen)) return -1;
     seer_index_entry e = {0};
     if (!(e.path = strndup((const char *)p + r.at, plen))) return -1;
     r.at += plen;
@@ -238,9 +238,9 @@ int seer_index_read(const char *path, seer_index *out, seer_error *err) {
     unsigned char *payload = NULL;
     for (;;) {
         uint32_t head[3];
-        size_t got = fread(head, 4, 3, f);
+        size_t got = fread(head, 1, sizeof head, f); /* bytes: 1 to 11 of them are a torn record */
         if (got == 0 && feof(f)) break;
-        bool whole = got == 3 && head[0] == RECORD_MAGIC && (head[1] == RECORD_ADD || head[1] == RECORD_REMOVE) &&
+        bool whole = got == sizeof head && head[0] == RECORD_MAGIC && (head[1] == RECORD_ADD || head[1] == RECORD_REMOVE) &&
                      head[2] <= MAX_RECORD;
         unsigned char *p = whole ? realloc(payload, head[2] ? head[2] : 1) : NULL;
         if (p) payload = p;
