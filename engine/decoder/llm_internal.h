@@ -31,6 +31,7 @@ typedef struct llm_layer {
      * matrices of the 3-D tensors, used in place; expert e's rows follow at
      * e·n_out rows (llm_expert). */
     seer_weight router, gate_exps, up_exps, down_exps;
+    int64_t gate_up_stride;      /* rows from one expert's gate (or up) matrix to the next's: F, or 2F when fused */
     /* gemma4 (moe_dense): the router's input is rms_norm(x)/√n_embd ⊙
      * router_in_scale, expert e's output ×expert_scale[e] (or NULL); the
      * experts read pre_ffw_norm_2(x), the dense FFN's output is normed by
@@ -226,10 +227,12 @@ void llm_dense_ffn(seer_ctx *c, int l, int n);
 /* Matrices of a layer bound as seer_weight (load.c's layer_matrices and the
  * per-layer-embedding pair). */
 #define LLM_LAYER_MATRICES 10
-/* Expert e's matrix of a 3-D expert tensor bound as expert 0 (a view, no copy). */
-static inline seer_weight llm_expert(const seer_weight *all, int e) {
+/* Expert e's matrix of a 3-D expert tensor bound as expert 0 (a view, no
+ * copy), experts stride rows apart (n_out, or twice that for the halves of a
+ * fused gate_up tensor). */
+static inline seer_weight llm_expert(const seer_weight *all, int e, int64_t stride) {
     seer_weight w = *all;
-    w.data = (const char *)all->data + (size_t)e * (size_t)all->n_out * all->row_bytes;
+    w.data = (const char *)all->data + (size_t)e * (size_t)stride * all->row_bytes;
     return w;
 }
 

@@ -218,11 +218,6 @@ static bool read_gemma4(seer_llm *m, seer_error *err) {
     }
     /* 26B-A4B: every layer has experts and the dense MLP beside them */
     m->moe = m->moe_dense = gguf_find_tensor(f, "blk.0.ffn_gate_inp.weight") != NULL;
-    if (m->moe && gguf_find_tensor(f, "blk.0.ffn_gate_up_exps.weight")) {
-        seer_error_set(err, "%s: fused 'ffn_gate_up_exps' is not supported (separate gate and up experts expected)",
-                       f->path);
-        return false;
-    }
     return !m->moe || read_experts(m, "gemma4", err);
 }
 
@@ -431,9 +426,18 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
                bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, L->n_ff, err) &&
                bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), L->n_ff, E, err);
     const int64_t F = m->n_ff_exp;
+    L->gate_up_stride = F;
+    if (gguf_find_tensor(m->gguf, NAME("ffn_gate_up_exps.weight"))) { /* fused (gemma4): each expert's gate rows, then its up rows */
+        if (!bind_experts(m, &L->gate_exps, n, E, 2 * F, err)) return false;
+        L->gate_exps.n_out = F;
+        L->up_exps = L->gate_exps;
+        L->up_exps.data = (const char *)L->gate_exps.data + (size_t)F * L->gate_exps.row_bytes;
+        L->gate_up_stride = 2 * F;
+    } else if (!bind_experts(m, &L->gate_exps, NAME("ffn_gate_exps.weight"), E, F, err) ||
+               !bind_experts(m, &L->up_exps, NAME("ffn_up_exps.weight"), E, F, err)) {
+        return false;
+    }
     if (!bind_matrix(m, &L->router, NAME("ffn_gate_inp.weight"), E, in->n_expert, err) ||
-        !bind_experts(m, &L->gate_exps, NAME("ffn_gate_exps.weight"), E, F, err) ||
-        !bind_experts(m, &L->up_exps, NAME("ffn_up_exps.weight"), E, F, err) ||
         !bind_experts(m, &L->down_exps, NAME("ffn_down_exps.weight"), F, E, err))
         return false;
     if (!m->moe_dense) return true;
@@ -765,7 +769,9 @@ void seer_llm_page_in(const seer_llm *m) {
         const llm_layer *L = &m->layers[l];
         for (int i = 0; m->moe && i < 3; i++) {
             const seer_weight *all = i == 0 ? &L->gate_exps : i == 1 ? &L->up_exps : &L->down_exps;
-            gguf_page_in(m->gguf, all->data, (size_t)all->n_out * all->row_bytes * (size_t)m->info.n_expert);
+            if (i == 1 && L->gate_up_stride != all->n_out) continue; /* fused: paged in with the gate rows */
+            const int64_t rows = i == 2 ? all->n_out : L->gate_up_stride;
+            gguf_page_in(m->gguf, all->data, (size_t)rows * all->row_bytes * (size_t)m->info.n_expert);
         }
     }
 }

@@ -75,7 +75,7 @@ static void down_range(void *ctx, int64_t s0, int64_t s1, int ith) {
     seer_ctx *c = j->c;
     const int E = c->m->info.n_embd, F = c->m->n_ff_exp;
     for (int64_t s = s0; s < s1; s++) {
-        const seer_weight down = llm_expert(&j->L->down_exps, c->moe_chosen[s]);
+        const seer_weight down = llm_expert(&j->L->down_exps, c->moe_chosen[s], j->L->down_exps.n_out);
         float *y = c->moe_y + (size_t)s * E;
         seer_matmul(NULL, &down, c->ffn_a + (size_t)s * F, 1, y, NULL);
         weigh_pick(c, j->L, (int)s, y);
@@ -98,8 +98,8 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
         float *y[SEER_MATMUL_MAX_PARTS];
         for (int s = 0; s < ns; s++) {
             const int e = c->moe_chosen[s0 + s];
-            mats[2 * s] = llm_expert(&L->gate_exps, e);
-            mats[2 * s + 1] = llm_expert(&L->up_exps, e);
+            mats[2 * s] = llm_expert(&L->gate_exps, e, L->gate_up_stride);
+            mats[2 * s + 1] = llm_expert(&L->up_exps, e, L->gate_up_stride);
             w[2 * s] = &mats[2 * s];
             w[2 * s + 1] = &mats[2 * s + 1];
             y[2 * s] = c->ffn_a + (size_t)(s0 + s) * F;
@@ -113,7 +113,7 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
         seer_pool_for(c->pool, K, 1, down_range, &j);
     } else {
         for (int s = 0; s < K; s++) {
-            const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s]);
+            const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s], L->down_exps.n_out);
             seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_x, NULL);
             weigh_pick(c, L, s, c->moe_x);
         }
@@ -148,8 +148,9 @@ void llm_moe_ffn(seer_ctx *c, int l, int n, const float *router_in) {
         const int32_t *picks = c->moe_rows + start[e];
         for (int j = 0; j < cnt; j++)
             memcpy(c->moe_x + (size_t)j * E, c->xn + (size_t)(picks[j] / K) * E, sizeof(float) * (size_t)E);
-        const seer_weight gate = llm_expert(&L->gate_exps, e), up = llm_expert(&L->up_exps, e),
-                          down = llm_expert(&L->down_exps, e);
+        const seer_weight gate = llm_expert(&L->gate_exps, e, L->gate_up_stride),
+                          up = llm_expert(&L->up_exps, e, L->gate_up_stride),
+                          down = llm_expert(&L->down_exps, e, L->down_exps.n_out);
         const seer_weight *gate_up[2] = {&gate, &up};
         seer_matmul_multi(c->pool, 2, gate_up, c->moe_x, cnt, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
         expert_gate(c->m, c->ffn_a, c->ffn_b, (int64_t)cnt * F);

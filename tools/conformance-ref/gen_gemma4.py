@@ -20,7 +20,8 @@ small; keys, tensor names, shapes and types are the converter's:
     the KV-shared layers);
   - MoE shape: the dense MLP beside the experts (ffn_* + post_ffw_norm_1),
     pre_ffw_norm_2 / post_ffw_norm_2, ffn_gate_inp.weight and .scale (router),
-    ffn_{gate,up,down}_exps and ffn_down_exps.scale (router.per_expert_scale);
+    ffn_gate_up_exps (HF's fused experts.gate_up_proj), ffn_down_exps and
+    ffn_down_exps.scale (router.per_expert_scale);
   - no output.weight: the head is tied to token_embd.
 Vocabulary: until seer reads the `gemma4` tokenizer model, the SentencePiece
 style vocabulary of gen_gemma3.py (`llama` model), so that the decoder is what
@@ -178,8 +179,9 @@ def llm_tensors(p, n_vocab, W):
                 (b + "post_ffw_norm_2.weight", W.around_one(e)),
                 (b + "ffn_gate_inp.weight", W.linear(X, e, 4.0)),
                 (b + "ffn_gate_inp.scale", W.around_one(e, 0.3)),
-                (b + "ffn_gate_exps.weight", W.normal((X, F, e), 1.0 / np.sqrt(e))),
-                (b + "ffn_up_exps.weight", W.normal((X, F, e), 1.0 / np.sqrt(e))),
+                # HF's experts.gate_up_proj, fused as the converter maps it: each expert's gate rows, then its up rows
+                (b + "ffn_gate_up_exps.weight", np.concatenate([W.normal((X, F, e), 1.0 / np.sqrt(e)),
+                                                                W.normal((X, F, e), 1.0 / np.sqrt(e))], axis=1)),
                 (b + "ffn_down_exps.weight", W.normal((X, e, F), 1.0 / np.sqrt(F))),
                 (b + "ffn_down_exps.scale", W.around_one(X, 0.3)),
             ]
