@@ -426,6 +426,7 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
                bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, L->n_ff, err) &&
                bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), L->n_ff, E, err);
     const int64_t F = m->n_ff_exp;
+    if (!bind_matrix(m, &L->router, NAME("ffn_gate_inp.weight"), E, in->n_expert, err)) return false;
     L->gate_up_stride = F;
     if (gguf_find_tensor(m->gguf, NAME("ffn_gate_up_exps.weight"))) { /* fused (gemma4): each expert's gate rows, then its up rows */
         if (!bind_experts(m, &L->gate_exps, n, E, 2 * F, err)) return false;
@@ -437,9 +438,7 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
                !bind_experts(m, &L->up_exps, NAME("ffn_up_exps.weight"), E, F, err)) {
         return false;
     }
-    if (!bind_matrix(m, &L->router, NAME("ffn_gate_inp.weight"), E, in->n_expert, err) ||
-        !bind_experts(m, &L->down_exps, NAME("ffn_down_exps.weight"), F, E, err))
-        return false;
+    if (!bind_experts(m, &L->down_exps, NAME("ffn_down_exps.weight"), F, E, err)) return false;
     if (!m->moe_dense) return true;
     bool failed = false;
     L->router_in_scale = bind_vector(m, NAME("ffn_gate_inp.scale"), E, true, err, &failed);
