@@ -20,6 +20,12 @@ static void check_flags(void) {
     CHECK(seer_unicode_flags('!') == SEER_UCAT_PUNCT && seer_unicode_flags(0x3002) == SEER_UCAT_PUNCT); /* 。 */
     CHECK(seer_unicode_flags('$') == SEER_UCAT_SYMBOL && seer_unicode_flags(0x20AC) == SEER_UCAT_SYMBOL); /* symbols */
     CHECK(seer_unicode_flags(0x0301) == SEER_UCAT_MARK && seer_unicode_flags(0x0903) == SEER_UCAT_MARK);   /* Mn, Mc */
+    /* Unicode 15.0 and 15.1, as llama.cpp's tables have them: CJK Extension H
+     * and I (Lo), Kannada U+0CF3 (Mc), Kawi digit zero (Nd), an ideographic
+     * description character (So, 15.1); 16.0's Todhri U+105C0 is not yet assigned. */
+    CHECK(seer_unicode_flags(0x31350) == SEER_UCAT_LETTER && seer_unicode_flags(0x2EBF0) == SEER_UCAT_LETTER);
+    CHECK(seer_unicode_flags(0x0CF3) == SEER_UCAT_MARK && seer_unicode_flags(0x11F50) == SEER_UCAT_NUMBER);
+    CHECK(seer_unicode_flags(0x2FFC) == SEER_UCAT_SYMBOL && seer_unicode_flags(0x105C0) == 0);
     CHECK(seer_unicode_flags(0x0007) == 0 && seer_unicode_flags(0x200D) == 0);                            /* Cc, Cf */
     const uint32_t spaces[] = {' ', '\t', '\n', 0x0B, 0x0C, '\r', 0x85, 0xA0, 0x1680, 0x2000, 0x200A, 0x2028, 0x2029,
                                0x202F, 0x205F, 0x3000};
