@@ -84,6 +84,7 @@ static void matmul(int type, const void *w, int64_t n_in, int64_t n_out, const f
     seer_matmul(NULL, &wt, x, rows, y, NULL);
 }
 
+#if defined(__x86_64__)
 /* Whether /proc/cpuinfo lists this flag (what the kernel says the CPU has,
  * read independently of seer's CPUID code). */
 static bool cpuinfo_has(const char *flag) {
@@ -98,6 +99,7 @@ static bool cpuinfo_has(const char *flag) {
     if (f) fclose(f);
     return found;
 }
+#endif
 
 /* The AVX2 level's build follows SEER_AVX2_VNNI (run_unit.sh runs this
  * test with 0, 1 and, where the CPU has both encodings, evex) and names
