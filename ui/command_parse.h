@@ -23,6 +23,7 @@ typedef enum cmd_kind {
     CMD_SAVE,   /* text: the file */
     CMD_FIND,   /* text: what to look for in the image index */
     CMD_INDEX,  /* text: the index /find uses ("" = show it) */
+    CMD_THINK,  /* think: 1 on, 0 off, -1 show the mode */
     CMD_ERROR,  /* error: what to tell the user */
 } cmd_kind;
 
@@ -36,6 +37,7 @@ typedef struct cmd {
     const char *paths; /* into the line, or `pasted` */
     int n_paths;
     int image;         /* CMD_IMAGES: the number given (strtol, clamped to int) */
+    int think;         /* CMD_THINK */
     cmd_setting setting;
     const char *setting_name;
     double value;

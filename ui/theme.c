@@ -12,7 +12,7 @@
 static const char *const ROLE_NAMES[ROLE_COUNT] = {
     "background", "user",        "assistant",  "system",      "image", "border",    "title",
     "status",     "status_busy", "input",      "prompt",      "timing_fast", "timing_mid", "timing_slow",
-    "error",      "selection",   "muted",
+    "error",      "selection",   "muted",       "thought",
 };
 
 typedef struct role_style {
@@ -193,6 +193,7 @@ static void default_roles(role_style *roles) {
     roles[ROLE_SELECTION].attrs = A_REVERSE;
     roles[ROLE_TIMING_SLOW].attrs = A_BOLD;
     roles[ROLE_MUTED].attrs = A_DIM;
+    roles[ROLE_THOUGHT].attrs = A_DIM; /* a model's reasoning: apart from its answer */
     roles[ROLE_BORDER].attrs = A_DIM;
     roles[ROLE_TITLE].attrs = A_BOLD;
 }

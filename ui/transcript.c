@@ -57,6 +57,25 @@ void tr_append(transcript *t, int idx, const char *text, size_t len) {
     e->wrap_width = 0;
 }
 
+void tr_set_shown(transcript *t, int idx, const char *text, size_t len) {
+    if (idx < 0 || idx >= t->n) return;
+    tr_entry *e = &t->e[idx];
+    e->shown_len = 0;
+    grow_append(&e->shown, &e->shown_len, &e->shown_cap, "", 0);
+    char *safe = seer_text_sanitize_dup(text, len, SEER_SANITIZE_KEEP_NEWLINES);
+    if (safe) grow_append(&e->shown, &e->shown_len, &e->shown_cap, safe, strlen(safe));
+    free(safe);
+    e->wrap_width = 0;
+}
+
+void tr_fold(transcript *t, int idx, bool folded, const char *label) {
+    if (idx < 0 || idx >= t->n) return;
+    tr_entry *e = &t->e[idx];
+    e->folded = folded;
+    if (label) snprintf(e->fold_label, sizeof e->fold_label, "%s", label);
+    e->wrap_width = 0;
+}
+
 int tr_add_labelled(transcript *t, tr_kind kind, const char *raw, const char *label) {
     int i = tr_add(t, kind, label, strlen(label));
     if (i < 0) return i;
@@ -97,6 +116,7 @@ static const char *gutter(tr_kind k, bool first) {
     case TR_IMAGE: return first ? "▣ " : "  ";
     case TR_SYSTEM: return first ? "· " : "  ";
     case TR_ERROR: return first ? "! " : "  ";
+    case TR_THOUGHT: return first ? "▾ " : "┊ ";
     }
     return "  ";
 }
@@ -108,6 +128,7 @@ static ui_role role_of(tr_kind k) {
     case TR_IMAGE: return ROLE_IMAGE;
     case TR_SYSTEM: return ROLE_SYSTEM;
     case TR_ERROR: return ROLE_ERROR;
+    case TR_THOUGHT: return ROLE_THOUGHT;
     }
     return ROLE_ASSISTANT;
 }
@@ -126,7 +147,9 @@ void tr_draw(transcript *t, WINDOW *win) {
         tr_entry *e = &t->e[i];
         if (e->wrap_width != text_w) {
             free(e->lines);
-            e->n_lines = ui_wrap(e->shown, e->shown_len, text_w, &e->lines);
+            e->n_lines = e->folded ? ui_wrap(e->fold_label, ui_text_fit(e->fold_label, strlen(e->fold_label), text_w),
+                                             text_w, &e->lines)
+                                   : ui_wrap(e->shown, e->shown_len, text_w, &e->lines);
             e->wrap_width = text_w;
         }
         total += e->n_lines + gap_before(t, i);
@@ -154,8 +177,8 @@ void tr_draw(transcript *t, WINDOW *win) {
             if (y < 0) continue;
             if (y >= h) break;
             wattrset(win, ui_attr(role_of(e->kind)));
-            mvwaddstr(win, y, 0, gutter(e->kind, k == 0));
-            waddnstr(win, e->shown + e->lines[k].start, e->lines[k].len);
+            mvwaddstr(win, y, 0, e->folded ? "▸ " : gutter(e->kind, k == 0));
+            waddnstr(win, (e->folded ? e->fold_label : e->shown) + e->lines[k].start, e->lines[k].len);
         }
     }
     wattrset(win, 0);
@@ -190,6 +213,7 @@ int tr_save_markdown(const transcript *t, const char *path, const char *model_na
         case TR_IMAGE: fprintf(f, "\n![image](%s)\n", en->raw); break;
         case TR_SYSTEM: fprintf(f, "\n> %s\n", en->raw); break;
         case TR_ERROR: fprintf(f, "\n> **error:** %s\n", en->raw); break;
+        case TR_THOUGHT: fprintf(f, "\n<details><summary>Thought</summary>\n\n%s\n\n</details>\n", en->shown); break;
         }
     }
     if (seer_safe_commit(&out, &e) != 0) {

@@ -10,7 +10,9 @@
 
 #include "text.h"
 
-typedef enum tr_kind { TR_USER, TR_ASSISTANT, TR_IMAGE, TR_SYSTEM, TR_ERROR } tr_kind;
+/* TR_THOUGHT: a thinking model's reasoning before its answer (dimmed; one
+ * line when folded). */
+typedef enum tr_kind { TR_USER, TR_ASSISTANT, TR_IMAGE, TR_SYSTEM, TR_ERROR, TR_THOUGHT } tr_kind;
 
 typedef struct tr_entry {
     tr_kind kind;
@@ -19,6 +21,8 @@ typedef struct tr_entry {
     int wrap_width;                         /* cache of the wrapped lines */
     ui_span *lines;
     int n_lines;
+    bool folded;                            /* drawn as fold_label alone */
+    char fold_label[160];
 } tr_entry;
 
 typedef struct transcript {
@@ -34,6 +38,10 @@ int tr_add(transcript *t, tr_kind kind, const char *text, size_t len);
 int tr_add_labelled(transcript *t, tr_kind kind, const char *raw, const char *label);
 /* Appends to an entry (streaming tokens). */
 void tr_append(transcript *t, int idx, const char *text, size_t len);
+/* Replaces an entry's screen text (sanitised here); the raw text stays. */
+void tr_set_shown(transcript *t, int idx, const char *text, size_t len);
+/* Folds an entry to one line (label) or unfolds it. */
+void tr_fold(transcript *t, int idx, bool folded, const char *label);
 void tr_clear(transcript *t);
 void tr_free(transcript *t);
 void tr_scroll(transcript *t, int delta);   /* > 0: up (older) */

@@ -88,6 +88,9 @@ static void handle_event(tui *t, seer_event *ev) {
         if (t->model.chat_fallback) /* once, so a wrong-looking answer has its likely cause on screen */
             tui_note(t, TR_SYSTEM, "the model's chat template is %s: using %s (start with --chat-template NAME for "
                      "another)", t->model.chat_template_present ? "not one seer knows" : "missing", t->model.chat);
+        if (t->model.thinks)
+            tui_note(t, TR_SYSTEM, "a thinking model: thinking %s%s · Ctrl-T unfolds its thoughts",
+                     t->model.thinking ? "on" : "off", t->model.think_switch ? " (/think on|off)" : "");
         break;
     case SEER_EV_LOAD_FAILED:
         t->state = ST_FAILED;
@@ -132,14 +135,14 @@ static void handle_event(tui *t, seer_event *ev) {
             tui_note(t, TR_SYSTEM, "context full: the %d oldest turn(s) were shifted out (system prompt kept)",
                      ev->stats.shifted_turns);
         t->cur_reply = tr_add(&t->tr, TR_ASSISTANT, "", 0);
+        tui_thought_turn_start(t);
         t->ctx_used = ev->stats.n_used;
         t->ctx_size = ev->stats.n_ctx;
         t->sixel_dirty = true;
         log_event(t, "prefill %d tokens %.1f ms shifted %d", ev->n_tokens, ev->ms, ev->stats.shifted_turns);
         break;
     case SEER_EV_TOKEN:
-        if (t->cur_reply < 0) t->cur_reply = tr_add(&t->tr, TR_ASSISTANT, "", 0);
-        tr_append(&t->tr, t->cur_reply, ev->text ? ev->text : "", (size_t)ev->text_len);
+        tui_thought_token(t, ev);
         if (ev->index < 0) break; /* trailing bytes only */
         if (t->gen_tokens == 0) t->ttft_ms = seer_time_ms() - t->turn_start_ms;
         t->gen_tokens++;
@@ -152,7 +155,7 @@ static void handle_event(tui *t, seer_event *ev) {
         t->spark[t->n_spark++] = ev->ms;
         t->ctx_used++;
         push_token(t, ev);
-        log_event(t, "token %d %.2f ms p %.3f", ev->token, ev->ms, (double)ev->prob);
+        log_event(t, "token %d %.2f ms p %.3f%s", ev->token, ev->ms, (double)ev->prob, ev->thought_len ? " thought" : "");
         break;
     case SEER_EV_TURN_DONE:
         t->last_stats = ev->stats;
@@ -169,8 +172,9 @@ static void handle_event(tui *t, seer_event *ev) {
         else if (ev->stats.stop == SEER_STOP_CONTEXT_FULL)
             tui_note(t, TR_SYSTEM, "context full: the reply stopped; the oldest turns will be shifted out at the "
                                    "next turn (or /clear)");
-        log_event(t, "done %s tokens %d used %d", seer_stop_reason_name(ev->stats.stop), ev->stats.gen_tokens,
-                  ev->stats.n_used);
+        log_event(t, "done %s tokens %d used %d thought %d", seer_stop_reason_name(ev->stats.stop),
+                  ev->stats.gen_tokens, ev->stats.n_used, ev->stats.thought_tokens);
+        tui_thought_turn_end(t, &ev->stats);
         t->cur_reply = -1;
         t->sixel_dirty = true; /* repaint the picture once the stream has settled */
         request_done(t);
@@ -182,6 +186,7 @@ static void handle_event(tui *t, seer_event *ev) {
     case SEER_EV_SETTINGS:
         t->sampling = ev->sampling;
         t->n_predict = ev->n_predict;
+        t->model.thinking = ev->thinking;
         break;
     case SEER_EV_ERROR:
         t->encode_fraction = 0;
@@ -328,6 +333,9 @@ static void handle_key(tui *t, int key) {
         }
         return;
     }
+    case 20: /* Ctrl-T: fold or unfold the thoughts */
+        tui_thought_toggle(t);
+        return;
     case 12: /* Ctrl-L */
         clearok(curscr, TRUE);
         t->sixel_dirty = true;
@@ -422,6 +430,7 @@ int tui_run(const tui_config *cfg) {
     TUI = t;
     t->cfg = *cfg;
     t->cur_reply = -1;
+    t->cur_thought = -1;
     t->selected_image = -1;
     t->state = ST_LOADING;
     const char *log = getenv("SEER_EVENT_LOG");

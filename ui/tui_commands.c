@@ -27,6 +27,8 @@ void tui_reset_timings(tui *t) {
     t->prefill_ms = 0;
     t->image_ms = 0;
     t->image_tokens = 0;
+    t->think_tokens = 0;
+    t->think_ms = t->answer_ms = 0;
 }
 
 double tui_rss_mb(void) {
@@ -74,11 +76,12 @@ static void cmd_help(tui *t) {
              "Commands: /image PATH… (or paste a path) · /images [N] (list, or show image N) · /clear · /system TEXT · "
              "/set temp|top_k|top_p|min_p|seed|n_predict|repeat_penalty VALUE · /theme NAME · /stats · /tokens · "
              "/save FILE · /find TEXT (search the image index, then type a number to attach) · /index [FILE] · "
-             "/help · /quit");
+             "/think on|off (thinking models) · /help · /quit");
     tui_note(t, TR_SYSTEM,
              "Keys: Enter sends · Alt-Enter or a trailing \\ adds a line · Esc or Ctrl-C stops a reply · "
              "Ctrl-C twice or Ctrl-D quits · PgUp/PgDn or the wheel scroll · Tab completes paths after /image · "
-             "Ctrl-R searches history · F2 opens the token inspector");
+             "Ctrl-R searches history · F2 opens the token inspector · Ctrl-T folds or unfolds a thinking model's "
+             "thoughts");
 }
 
 static void cmd_images(tui *t, const cmd *c) {
@@ -132,6 +135,10 @@ static void cmd_stats(tui *t) {
              t->prefill_tokens, t->prefill_ms, t->gen_tokens, t->gen_total_ms,
              t->gen_total_ms > 0 ? t->gen_tokens * 1000.0 / t->gen_total_ms : 0, t->ttft_ms, t->ctx_used, t->ctx_size,
              tui_rss_mb());
+    if (t->model.thinks)
+        tui_note(t, TR_SYSTEM, "last turn: thinking %d tok in %.0f ms · answer %d tok in %.0f ms · thinking %s",
+                 t->think_tokens, t->think_ms, t->gen_tokens - t->think_tokens, t->answer_ms,
+                 t->model.thinking ? "on" : "off");
     tui_note(t, TR_SYSTEM, "session: %d tokens generated in %.0f ms (%.1f tok/s)", t->gen_tokens_total,
              t->gen_ms_total, t->gen_ms_total > 0 ? t->gen_tokens_total * 1000.0 / t->gen_ms_total : 0);
 }
@@ -219,6 +226,7 @@ void tui_handle_line(tui *t, char *raw) {
     case CMD_SAVE: cmd_save(t, c.text); break;
     case CMD_FIND: tui_find(t, c.text); break;
     case CMD_INDEX: tui_find_set_index(t, c.text); break;
+    case CMD_THINK: tui_think_command(t, c.think); break;
     case CMD_ERROR: tui_note(t, TR_ERROR, "%s", c.error); break;
     }
 }

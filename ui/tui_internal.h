@@ -60,6 +60,11 @@ typedef struct tui {
 
     transcript tr;
     int cur_reply;            /* transcript index of the streaming reply, -1 */
+    int cur_thought;          /* … and of its thought (thinking models), -1 */
+    bool answer_started;      /* the reply's answer has begun (its thought then folds) */
+    bool thoughts_open;       /* Ctrl-T: finished thoughts shown whole */
+    int think_tokens;         /* of the last reply: thought and answer apart */
+    double think_ms, answer_ms;
 
     tui_image *images;
     int n_images, cap_images;
@@ -120,6 +125,13 @@ void tui_note(tui *t, tr_kind kind, const char *fmt, ...) __attribute__((format(
 int tui_add_image(tui *t, const char *path);
 void tui_reset_timings(tui *t);
 double tui_rss_mb(void);
+
+/* thinking models' thoughts in the transcript (tui_thought.c) */
+void tui_thought_turn_start(tui *t);
+void tui_thought_token(tui *t, const seer_event *ev); /* a TOKEN event: thought and answer bytes to their entries */
+void tui_thought_turn_end(tui *t, const seer_turn_stats *st);
+void tui_thought_toggle(tui *t);                      /* Ctrl-T */
+void tui_think_command(tui *t, int on);               /* /think on|off (-1: show) */
 
 /* /find TEXT, /index [PATH], and a number typed after /find (tui_find.c) */
 void tui_find(tui *t, const char *text);

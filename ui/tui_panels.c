@@ -197,7 +197,12 @@ void tui_draw_timings(tui *t) {
         t->prefill_ms > 0 ? t->prefill_tokens * 1000.0 / t->prefill_ms : 0);
     row(w, &y, ROLE_ASSISTANT, "context", "%d / %d", t->ctx_used, t->ctx_size);
     row(w, &y, ROLE_ASSISTANT, "memory", "%.0f MB", tui_rss_mb());
-    row(w, &y, ROLE_ASSISTANT, "reply", "%d tok", t->gen_tokens);
+    if (t->model.thinks) {
+        row(w, &y, ROLE_THOUGHT, "thinking", "%d tok · %.1f s", t->think_tokens, t->think_ms / 1000.0);
+        row(w, &y, ROLE_ASSISTANT, "answer", "%d tok · %.1f s", t->gen_tokens - t->think_tokens, t->answer_ms / 1000.0);
+    } else {
+        row(w, &y, ROLE_ASSISTANT, "reply", "%d tok", t->gen_tokens);
+    }
     wattrset(w, 0);
     wnoutrefresh(w);
 }

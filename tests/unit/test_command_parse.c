@@ -92,6 +92,9 @@ int main(void) {
     CHECK(parse("/system  be brief ") == CMD_SYSTEM && !strcmp(c.text, "be brief"));
     CHECK(parse("/system") == CMD_SYSTEM && !*c.text);
     CHECK(parse("/theme") == CMD_THEME && !*c.text);
+    CHECK(parse("/think off") == CMD_THINK && c.think == 0 && parse("/think  on ") == CMD_THINK && c.think == 1);
+    CHECK(parse("/think") == CMD_THINK && c.think == -1);
+    CHECK(parse("/think maybe") == CMD_ERROR && strstr(c.error, "/think on|off"));
     CHECK(parse("/theme solarized") == CMD_THEME && !strcmp(c.text, "solarized"));
     CHECK(parse("/save notes.md") == CMD_SAVE && !strcmp(c.text, "notes.md"));
     check_error("/save", "usage: /save FILE.md");
