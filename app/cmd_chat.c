@@ -237,6 +237,9 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
         seer_text_sanitize(info->arch, strlen(info->arch), arch, sizeof arch, 0);
         fprintf(stderr, "seer: loaded %s (%s, %.1f M parameters, %s) in %.0f ms, %d threads\n", name, arch,
                 info->n_params / 1e6, seer_type_name(info->weight_type), *load_ms, seer_pool_size(r->pool));
+        if (info->state_bytes)
+            fprintf(stderr, "seer: recurrent state %.1f MB per conversation, kept at up to %d marks (%.1f MB each)\n",
+                    (double)info->state_bytes / 1e6, info->state_marks, (double)info->state_bytes / 1e6);
     }
     for (; r->n_loaded < opts->n_images; r->n_loaded++)
         if (seer_image_load(opts->images[r->n_loaded], SEER_IMAGE_DEFAULT_MAX_PIXELS, &r->images[r->n_loaded], &err))

@@ -12,6 +12,7 @@
 #include "seer/blas.h"
 #include "seer/cpu.h"
 #include "seer/gguf.h"
+#include "seer/llm.h"
 #include "seer/sanitize.h"
 #include "seer/tensor.h"
 #include "seer/vision.h"
@@ -153,6 +154,31 @@ static void summarise_gemma4(const gguf_file *f) {
     }
 }
 
+/* Qwen3.5's parts: Gated DeltaNet layers beside gated attention, the MTP
+ * blocks seer skips, and what the recurrent state costs per kept mark. */
+static void summarise_delta(const gguf_file *f, const char *arch) {
+    const seer_llm_recurrent r = seer_llm_recurrent_from_file(f);
+    if (r.n_layer <= 0) return;
+    char k[256];
+    label("mixers");
+    printf("%d Gated DeltaNet + %d gated attention (q/k norm, sigmoid output gate, partial M-RoPE)\n", r.n_gdn,
+           r.n_layer - r.n_gdn);
+    const int64_t nk = gguf_get_int(f, arch_key(arch, "ssm.group_count", k, sizeof k), 0),
+                  nv = gguf_get_int(f, arch_key(arch, "ssm.time_step_rank", k, sizeof k), 0),
+                  d = gguf_get_int(f, arch_key(arch, "ssm.state_size", k, sizeof k), 0),
+                  conv = gguf_get_int(f, arch_key(arch, "ssm.conv_kernel", k, sizeof k), 0);
+    label("delta heads");
+    printf("%" PRId64 " key / %" PRId64 " value heads of %" PRId64 ", conv kernel %" PRId64 ", chunked prefill\n", nk,
+           nv, d, conv);
+    label("state");
+    printf("%.1f MB per conversation (F32), kept at up to %d marks: %.1f MB each\n", (double)r.state_bytes / 1e6,
+           r.marks, (double)r.state_bytes / 1e6);
+    if (r.n_nextn > 0) {
+        label("MTP blocks");
+        printf("%d after the %d-layer trunk (skipped: speculative decoding only)\n", r.n_nextn, r.n_layer);
+    }
+}
+
 static void summarise_llm(const gguf_file *f, const char *arch) {
     char k[256];
     line_int(f, "layers", arch_key(arch, "block_count", k, sizeof k));
@@ -185,6 +211,8 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "window rope", arch_key(arch, "rope.freq_base_swa", k, sizeof k));
     line_int(f, "logit softcap", arch_key(arch, "final_logit_softcapping", k, sizeof k));
     if (strcmp(arch, "gemma4") == 0) summarise_gemma4(f);
+    line_int(f, "shared ffn", arch_key(arch, "expert_shared_feed_forward_length", k, sizeof k));
+    summarise_delta(f, arch);
 }
 
 /* What seer makes of the projector: its token output and, for Qwen3-VL,

@@ -49,6 +49,7 @@ double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) 
 static size_t rows_scratch_bytes(const seer_llm *m, int n_batch, int n_threads) {
     int64_t max_in = 0;
     if (m->moe) return 0; /* the experts' products group rows by expert, across threads' rows */
+    if (m->n_gdn_layers) return 0; /* the one-dispatch pass assumes plain attention in every layer */
     for (int l = 0; l < m->info.n_layer; l++) {
         const llm_layer *L = &m->layers[l];
         const seer_weight *w[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
@@ -118,9 +119,14 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->q = alloc_floats(B * Dq, &total);
     c->k = alloc_floats(B * kv_dim, &total);
     c->v = alloc_floats(B * kv_dim, &total);
-    c->attn = alloc_floats(B * (m->n_conv_layers && E > Dq ? E : Dq), &total); /* a conv layer's output too */
-    /* dense rows, or an expert's; a decode step holds all its experts' at once */
-    const size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp); /* n_ff: the widest layer's */
+    /* a conv or Gated DeltaNet layer's output too */
+    const size_t gdn_vd = m->n_gdn_layers ? (size_t)m->gdn.n_v * (size_t)m->gdn.d : 0;
+    size_t attn_w = m->n_conv_layers && E > Dq ? E : Dq;
+    if (gdn_vd > attn_w) attn_w = gdn_vd;
+    c->attn = alloc_floats(B * attn_w, &total);
+    /* dense rows, an expert's or the shared expert's; a decode step holds all its experts' at once */
+    size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp); /* n_ff: the widest layer's */
+    if ((size_t)m->n_ff_shexp > F) F = (size_t)m->n_ff_shexp;
     const size_t F_rows = B > (size_t)in->n_expert_used ? B : (size_t)in->n_expert_used;
     c->ffn_a = alloc_floats(F_rows * F, &total);
     c->ffn_b = alloc_floats(F_rows * F, &total);
@@ -162,19 +168,35 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
                                      (size_t)(m->max_head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
-    bool conv_ok = true;
-    if (m->n_conv_layers) {
-        const size_t S = c->conv_state_floats = (size_t)m->n_conv_layers * (size_t)(m->conv_len - 1) * E;
-        c->conv_bcx = alloc_floats(B * 3 * E, &total);
-        c->conv_state = alloc_floats(S, &total);
-        c->conv_undo = alloc_floats(S, &total);
-        conv_ok = c->conv_bcx && c->conv_state && c->conv_undo;
-        for (int i = 0; i < LLM_CONV_MARKS; i++) {
-            c->conv_marks[i].row = -1;
-            c->conv_marks[i].state = alloc_floats(S, &total);
-            conv_ok = conv_ok && c->conv_marks[i].state;
+    bool state_ok = true;
+    if (m->rec_state_floats) {
+        const size_t S = c->rec_state_floats = m->rec_state_floats;
+        if (m->n_conv_layers) c->conv_bcx = alloc_floats(B * 3 * E, &total);
+        if (m->n_gdn_layers) {
+            const size_t ch = (size_t)llm_gdn_channels(&m->gdn), nv = (size_t)m->gdn.n_v;
+            c->gdn_work_floats = llm_gated_delta_work_floats(m);
+            c->gdn_mix = alloc_floats(B * ch, &total);
+            c->gdn_qkv = alloc_floats(B * ch, &total);
+            c->gdn_z = alloc_floats(B * gdn_vd, &total);
+            c->gdn_beta = alloc_floats(B * nv, &total);
+            c->gdn_g = alloc_floats(B * nv, &total);
+            c->gdn_work = alloc_floats((size_t)c->n_threads * c->gdn_work_floats, &total);
+            c->q_gated = alloc_floats(B * 2 * Dq, &total);
+            state_ok = c->gdn_mix && c->gdn_qkv && c->gdn_z && c->gdn_beta && c->gdn_g && c->gdn_work && c->q_gated;
         }
-        if (conv_ok) memset(c->conv_state, 0, sizeof(float) * S);
+        if (m->n_ff_shexp) {
+            c->shexp_out = alloc_floats(B * E, &total);
+            state_ok = state_ok && c->shexp_out;
+        }
+        c->rec_state = alloc_floats(S, &total);
+        c->rec_undo = alloc_floats(S, &total);
+        state_ok = state_ok && (!m->n_conv_layers || c->conv_bcx) && c->rec_state && c->rec_undo;
+        for (int i = 0; i < LLM_STATE_MARKS; i++) {
+            c->rec_marks[i].row = -1;
+            c->rec_marks[i].state = alloc_floats(S, &total);
+            state_ok = state_ok && c->rec_marks[i].state;
+        }
+        if (state_ok) memset(c->rec_state, 0, sizeof(float) * S);
     }
     c->rows_scratch_bytes = rows_scratch_bytes(m, c->n_batch, c->n_threads);
     bool rows_ok = true;
@@ -185,7 +207,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
         (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok ||
-        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok || !conv_ok || !ple_ok) {
+        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok || !state_ok || !ple_ok) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -230,9 +252,17 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->logits);
     free(c->rows_scratch);
     free(c->conv_bcx);
-    free(c->conv_state);
-    free(c->conv_undo);
-    for (int i = 0; i < LLM_CONV_MARKS; i++) free(c->conv_marks[i].state);
+    free(c->gdn_mix);
+    free(c->gdn_qkv);
+    free(c->gdn_z);
+    free(c->gdn_beta);
+    free(c->gdn_g);
+    free(c->gdn_work);
+    free(c->q_gated);
+    free(c->shexp_out);
+    free(c->rec_state);
+    free(c->rec_undo);
+    for (int i = 0; i < LLM_STATE_MARKS; i++) free(c->rec_marks[i].state);
     free(c);
 }
 
@@ -242,41 +272,41 @@ seer_kv_type seer_ctx_kv_type(const seer_ctx *c) { return c ? c->kv_type : SEER_
 int seer_ctx_used(const seer_ctx *c) { return c ? c->n_used : 0; }
 int32_t seer_ctx_next_pos(const seer_ctx *c) { return c ? c->next_pos : 0; }
 
-static void conv_copy(const seer_ctx *c, float *dst, const float *src) {
-    memcpy(dst, src, sizeof(float) * c->conv_state_floats);
+static void state_copy(const seer_ctx *c, float *dst, const float *src) {
+    memcpy(dst, src, sizeof(float) * c->rec_state_floats);
 }
 
 void seer_ctx_mark(seer_ctx *c) {
-    if (!c || !c->conv_state_floats) return;
-    int slot = c->conv_mark_next;
-    for (int i = 0; i < LLM_CONV_MARKS; i++)
-        if (c->conv_marks[i].row == c->n_used) slot = i; /* marked already: refresh that one */
-    if (slot == c->conv_mark_next) c->conv_mark_next = (slot + 1) % LLM_CONV_MARKS;
-    c->conv_marks[slot].row = c->n_used;
-    conv_copy(c, c->conv_marks[slot].state, c->conv_state);
+    if (!c || !c->rec_state_floats) return;
+    int slot = c->rec_mark_next;
+    for (int i = 0; i < LLM_STATE_MARKS; i++)
+        if (c->rec_marks[i].row == c->n_used) slot = i; /* marked already: refresh that one */
+    if (slot == c->rec_mark_next) c->rec_mark_next = (slot + 1) % LLM_STATE_MARKS;
+    c->rec_marks[slot].row = c->n_used;
+    state_copy(c, c->rec_marks[slot].state, c->rec_state);
 }
 
 /* The conv state at row n_keep < n_used: zeros at 0, else a mark's; when
  * there is none the cache is emptied. Marks past n_keep are dropped: the
  * rows after it will be written anew. */
-static int conv_rewind(seer_ctx *c, int n_keep) {
+static int state_rewind(seer_ctx *c, int n_keep) {
     int found = -1;
-    for (int i = 0; i < LLM_CONV_MARKS; i++) {
-        if (c->conv_marks[i].row == n_keep) found = i;
-        if (c->conv_marks[i].row > n_keep) c->conv_marks[i].row = -1;
+    for (int i = 0; i < LLM_STATE_MARKS; i++) {
+        if (c->rec_marks[i].row == n_keep) found = i;
+        if (c->rec_marks[i].row > n_keep) c->rec_marks[i].row = -1;
     }
     if (n_keep > 0 && found >= 0) {
-        conv_copy(c, c->conv_state, c->conv_marks[found].state);
+        state_copy(c, c->rec_state, c->rec_marks[found].state);
         return n_keep;
     }
-    memset(c->conv_state, 0, sizeof(float) * c->conv_state_floats);
+    memset(c->rec_state, 0, sizeof(float) * c->rec_state_floats);
     return 0;
 }
 
 void seer_ctx_truncate(seer_ctx *c, int n_keep, int32_t next_pos) {
     if (!c) return;
     if (n_keep < 0) n_keep = 0;
-    if (n_keep < c->n_used) c->n_used = c->conv_state_floats ? conv_rewind(c, n_keep) : n_keep;
+    if (n_keep < c->n_used) c->n_used = c->rec_state_floats ? state_rewind(c, n_keep) : n_keep;
     c->next_pos = next_pos < 0 ? 0 : next_pos;
 }
 
@@ -334,7 +364,7 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
     const int used0 = c->n_used;
     const int32_t pos0 = c->next_pos;
     int32_t max_pos = -1;
-    if (c->conv_state_floats) conv_copy(c, c->conv_undo, c->conv_state);
+    if (c->rec_state_floats) state_copy(c, c->rec_undo, c->rec_state);
     float rows_pos[4 * CTX_BATCH];
     for (int r0 = 0; r0 < b->n; r0 += c->n_batch) {
         const int n = b->n - r0 < c->n_batch ? b->n - r0 : c->n_batch;
@@ -347,7 +377,7 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
         if (llm_forward(c, n, tokens, embd, rows_pos, b->non_causal, want, r0, hidden, cancel) != 0) {
             c->n_used = used0; /* rows written past n_used are simply unused */
             c->next_pos = pos0;
-            if (c->conv_state_floats) conv_copy(c, c->conv_state, c->conv_undo);
+            if (c->rec_state_floats) state_copy(c, c->rec_state, c->rec_undo);
             seer_error_set(err, "cancelled");
             return -1;
         }

@@ -193,6 +193,38 @@ void llm_dense_ffn(seer_ctx *c, int l, int n) {
     seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
 }
 
+/* Gated attention (qwen35*): attn_q's rows hold [q | gate] per head; the
+ * queries go to c->q, the gates stay in q_gated. */
+static void split_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    const int hd = c->m->layers[l].head_dim, nh = c->m->info.n_head;
+    for (int64_t i = r0; i < r1; i++)
+        for (int h = 0; h < nh; h++)
+            memcpy(c->q + ((size_t)i * nh + h) * hd, c->q_gated + ((size_t)i * nh + h) * 2 * hd, sizeof(float) * (size_t)hd);
+}
+
+/* attention output × sigmoid(gate), element by element */
+static void apply_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    const int hd = c->m->layers[l].head_dim, nh = c->m->info.n_head;
+    for (int64_t i = r0; i < r1; i++)
+        for (int h = 0; h < nh; h++) {
+            float *out = c->attn + ((size_t)i * nh + h) * hd;
+            const float *gate = c->q_gated + ((size_t)i * nh + h) * 2 * hd + hd;
+            for (int d = 0; d < hd; d++) out[d] *= 1.0f / (1.0f + expf(-gate[d]));
+        }
+}
+
+static void attention_mixer(seer_ctx *c, int l, int n) {
+    const llm_layer *L = &c->m->layers[l];
+    const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
+    seer_matmul_multi(c->pool, llm_qkv_count(L), qkv, c->xn, n, (float *const[]){L->q_gate ? c->q_gated : c->q, c->k, c->v},
+                      (const float *const[]){L->bq, L->bk, L->bv});
+    if (L->q_gate) for_rows(c, l, n, split_gate_pass);
+    for_rows(c, l, n, rope_store_pass);
+    llm_attention(c, l, n);
+    if (L->q_gate) for_rows(c, l, n, apply_gate_pass);
+    seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
+}
+
 static void block(seer_ctx *c, int l, int n) {
     const llm_layer *L = &c->m->layers[l];
     if (l == 0) for_rows(c, l, n, attn_norm_pass); /* later layers': the previous ffn_residual_pass */
@@ -200,13 +232,10 @@ static void block(seer_ctx *c, int l, int n) {
         seer_matmul(c->pool, &L->conv_in, c->xn, n, c->conv_bcx, NULL);
         llm_shortconv(c, l, n);
         seer_matmul(c->pool, &L->conv_out, c->attn, n, c->xn, NULL);
+    } else if (L->gdn) {
+        llm_gated_delta(c, l, n);
     } else {
-        const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
-        seer_matmul_multi(c->pool, llm_qkv_count(L), qkv, c->xn, n, (float *const[]){c->q, c->k, c->v},
-                          (const float *const[]){L->bq, L->bk, L->bv});
-        for_rows(c, l, n, rope_store_pass);
-        llm_attention(c, l, n);
-        seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
+        attention_mixer(c, l, n);
     }
     for_rows(c, l, n, attn_residual_pass);
     if (c->m->moe_dense) llm_moe_beside_dense(c, l, n);

@@ -39,15 +39,42 @@ typedef struct llm_layer {
     const float *router_in_scale, *expert_scale, *ffn_pre_norm_2, *ffn_post_norm_1, *ffn_post_norm_2;
     /* A short-convolution layer (lfm2: head_count_kv 0) in place of
      * attention: in_proj [n_embd → 3·n_embd], the depthwise kernel
-     * [n_embd][conv_len], out_proj; conv_slot = its index among such layers. */
+     * [n_embd][conv_len], out_proj. */
     bool conv;
-    int conv_slot;               /* its index among the conv layers */
+    size_t state_off;            /* a conv or Gated DeltaNet layer's recurrent state in rec_state (floats) */
     const float *conv_kernel;
     seer_weight conv_in, conv_out;
     /* Per-layer embeddings (model ple_dim > 0): gate [n_embd → P], proj [P → n_embd], post_norm [n_embd]. */
     seer_weight ple_gate, ple_out;
     const float *ple_post_norm;
+    /* Gated attention (qwen35*): attn_q's rows are [q | gate] per head, the
+     * attention output is multiplied by sigmoid(gate) before attn_output. */
+    bool q_gate;
+    /* A Gated DeltaNet layer (qwen35*, gated_delta.c) in place of attention:
+     * in_proj rows [q | k | v] (gdn_qkv), the output gate z (gdn_z), beta
+     * and alpha [n_embd → n_v], the causal depthwise kernel [channels][K],
+     * dt bias and A (log-decay rate, negative) per value head, the output
+     * norm [d_v] and out_proj. */
+    bool gdn;
+    seer_weight gdn_qkv, gdn_z, gdn_beta, gdn_alpha, gdn_out;
+    const float *gdn_conv, *gdn_dt_bias, *gdn_a, *gdn_norm;
+    /* A MoE layer's shared expert behind a sigmoid gate (qwen35moe), or unset:
+     * gate logit = shexp_inp·x. */
+    seer_weight shexp_gate, shexp_up, shexp_down;
+    const float *shexp_inp;
 } llm_layer;
+
+/* A Gated DeltaNet layer's sizes: n_k key heads and n_v value heads (value
+ * head j reads key head j mod n_k), each head d wide (keys and values
+ * alike), a K-tap convolution over the 2·n_k·d + n_v·d in_proj channels. */
+typedef struct llm_gdn_dims {
+    int n_k, n_v, d, conv_len;
+} llm_gdn_dims;
+static inline int llm_gdn_channels(const llm_gdn_dims *g) { return (2 * g->n_k + g->n_v) * g->d; }
+/* Floats of one layer's state: the last K − 1 in_proj rows, then S [n_v][d][d]. */
+static inline size_t llm_gdn_state_floats(const llm_gdn_dims *g) {
+    return (size_t)(g->conv_len - 1) * (size_t)llm_gdn_channels(g) + (size_t)g->n_v * (size_t)g->d * (size_t)g->d;
+}
 
 struct seer_llm {
     gguf_file *gguf;
@@ -80,6 +107,10 @@ struct seer_llm {
     int ple_dim;
     seer_weight ple_tok, ple_proj;
     const float *ple_proj_norm;
+    int n_gdn_layers;            /* Gated DeltaNet layers (qwen35*), else 0 */
+    llm_gdn_dims gdn;
+    int n_ff_shexp;              /* the shared expert's FFN width (qwen35moe), else 0 */
+    size_t rec_state_floats;     /* recurrent state of one sequence: every conv and GDN layer's */
     seer_weight tok_embd, output;
     const float *output_norm;
     llm_layer *layers;
@@ -88,9 +119,10 @@ struct seer_llm {
     int n_owned;
 };
 
-/* Conv states kept where a truncation may land (seer_ctx_mark): prompt
- * starts, so that a cancelled or failed prompt goes back to the last one. */
-#define LLM_CONV_MARKS 4
+/* Recurrent states (short-conv rows, Gated DeltaNet conv rows and matrices)
+ * kept where a truncation may land (seer_ctx_mark): prompt starts, so that
+ * a cancelled or failed prompt goes back to the last one. */
+#define LLM_STATE_MARKS 4
 /* The longest short convolution a file may ask for (lfm2's is 3). */
 #define LLM_CONV_LEN_MAX 64
 
@@ -139,17 +171,24 @@ struct seer_ctx {
     /* Short-convolution layers (shortconv.c): in_proj's rows [n_batch][3·n_embd]
      * (B becomes B⊙X in place), and the recurrent state after the rows used:
      * each conv layer's last conv_len − 1 B⊙X rows [slot][conv_len − 1][n_embd]
-     * (zeros before the first row), conv_state_floats in all. The state is
+     * (zeros before the first row), rec_state_floats in all. The state is
      * known at row 0, at the rows used, and at the marks (seer_ctx_mark: the
-     * last LLM_CONV_MARKS); conv_undo holds it as the decode in progress
+     * last LLM_STATE_MARKS); rec_undo holds it as the decode in progress
      * found it, for a cancel. */
-    float *conv_bcx, *conv_state, *conv_undo;
-    size_t conv_state_floats;
+    float *conv_bcx, *rec_state, *rec_undo;
+    /* Gated DeltaNet scratch (gated_delta.c): in_proj rows [n_batch][channels],
+     * the same convolved (q, k normed), z [n_batch][n_v·d], beta and the
+     * log-decay g [n_batch][n_v]; each thread's chunk work space
+     * (gdn_work_floats apart). Gated attention: attn_q's rows [n_batch][2·q width]. */
+    float *gdn_mix, *gdn_qkv, *gdn_z, *gdn_beta, *gdn_g, *gdn_work, *q_gated;
+    size_t gdn_work_floats;
+    float *shexp_out;            /* the shared expert's weighted output [n_batch][n_embd] (qwen35moe) */
+    size_t rec_state_floats;
     struct {
         int row;                 /* rows used when marked, or -1 */
         float *state;
-    } conv_marks[LLM_CONV_MARKS];
-    int conv_mark_next;          /* the mark the next seer_ctx_mark replaces */
+    } rec_marks[LLM_STATE_MARKS];
+    int rec_mark_next;          /* the mark the next seer_ctx_mark replaces */
 };
 
 /* The element offset of layer `layer`'s KV head `kvh` in k_cache / v_cache:
@@ -208,6 +247,12 @@ void llm_attention(seer_ctx *c, int layer, int n);
  * moves on by the n rows (shortconv.c). */
 void llm_shortconv(seer_ctx *c, int l, int n);
 
+/* Gated DeltaNet layer l on rows [0, n) of c->xn, output into c->xn; the
+ * layer's state moves on by the n rows (gated_delta.c). */
+void llm_gated_delta(seer_ctx *c, int l, int n);
+/* Floats of each thread's work space for llm_gated_delta. */
+size_t llm_gated_delta_work_floats(const seer_llm *m);
+
 /* Per-layer embeddings (per_layer_embd.c): the pass's inputs for rows [0, n)
  * from c->x (the scaled embeddings) and their tokens (NULL: embedding rows);
  * then, after layer l's FFN, its gated addition to c->x. */
@@ -226,7 +271,7 @@ void llm_dense_ffn(seer_ctx *c, int l, int n);
 
 /* Matrices of a layer bound as seer_weight (load.c's layer_matrices and the
  * per-layer-embedding pair). */
-#define LLM_LAYER_MATRICES 10
+#define LLM_LAYER_MATRICES 12
 /* Expert e's matrix of a 3-D expert tensor bound as expert 0 (a view, no
  * copy), experts stride rows apart (n_out, or twice that for the halves of a
  * fused gate_up tensor). */

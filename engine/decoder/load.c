@@ -19,21 +19,27 @@ typedef struct arch_desc {
     bool gemma;      /* post-norms, GeGLU, scaled token embeddings, sliding windows, query pre-scale */
     bool hybrid;     /* lfm2: head_count_kv per layer, 0 = short-convolution layer; final norm token_embd_norm */
     bool gemma4;     /* per-layer geometry, V normed (or K's), proportional RoPE, output scales, shared KV */
+    /* qwen35*: Gated DeltaNet layers beside gated attention (recurrent_layers
+     * or full_attention_interval), the FFN norm named post_attention_norm, a
+     * shared expert beside the experts, MTP blocks after the trunk */
+    bool delta;
 } arch_desc;
 
 static const arch_desc ARCHES[] = {
-    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false},
-    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false},
-    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false},
-    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false},
-    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false},
-    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false},
-    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false},
-    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false},
-    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false},
-    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true},
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false},
+    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false},
+    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false},
+    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false},
+    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false, false},
+    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false, false},
+    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false, false},
+    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true, false},
+    {"qwen35", LLM_ROPE_IMROPE, false, 1e-6f, true, false, false, false, false, false, true},
+    {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true},
 };
-#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2"
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -276,6 +282,72 @@ static bool read_layer_kinds(seer_llm *m, const char *a, seer_error *err) {
     return true;
 }
 
+/* The Gated DeltaNet sizes as the file gives them; returns ssm.inner_size. */
+static int64_t read_gdn_dims(const gguf_file *f, const char *a, llm_gdn_dims *g) {
+    g->n_k = (int)key_int(f, a, "ssm.group_count", 0);
+    g->n_v = (int)key_int(f, a, "ssm.time_step_rank", 0);
+    g->d = (int)key_int(f, a, "ssm.state_size", 0);
+    g->conv_len = (int)key_int(f, a, "ssm.conv_kernel", 0);
+    return key_int(f, a, "ssm.inner_size", 0);
+}
+
+/* Whether layer l of a qwen35* file is a Gated DeltaNet layer: its flag in
+ * attention.recurrent_layers when the file has that array, else every
+ * layer but each full_attention_interval-th (default 4). */
+static bool is_gdn_layer(const gguf_file *f, const char *a, int l) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.attention.recurrent_layers", a);
+    if (gguf_get_arr_n(f, key) > (uint64_t)l) return gguf_get_arr_int(f, key, (uint64_t)l, 0) != 0;
+    int64_t interval = key_int(f, a, "full_attention_interval", 4);
+    if (interval <= 0) interval = 4;
+    return (l + 1) % interval != 0;
+}
+
+seer_llm_recurrent seer_llm_recurrent_from_file(const gguf_file *f) {
+    seer_llm_recurrent r = {0};
+    const char *a = gguf_get_str(f, "general.architecture");
+    if (!a || (strcmp(a, "qwen35") != 0 && strcmp(a, "qwen35moe") != 0)) return r;
+    llm_gdn_dims g;
+    read_gdn_dims(f, a, &g);
+    r.n_nextn = (int)key_int(f, a, "nextn_predict_layers", 0);
+    r.n_layer = (int)key_int(f, a, "block_count", 0) - r.n_nextn;
+    for (int l = 0; l < r.n_layer; l++) r.n_gdn += is_gdn_layer(f, a, l);
+    if (g.n_k > 0 && g.n_v > 0 && g.d > 0 && g.conv_len > 0 && r.n_layer > 0)
+        r.state_bytes = (uint64_t)r.n_gdn * llm_gdn_state_floats(&g) * sizeof(float);
+    r.marks = LLM_STATE_MARKS;
+    return r;
+}
+
+/* qwen35*: the MTP blocks after the trunk (block_count counts them; only
+ * speculative decoding uses them, so they are skipped) and the Gated
+ * DeltaNet sizes. Value heads must be as wide as key heads (llama.cpp
+ * assumes it too) and a whole multiple of them. */
+static bool read_gdn(seer_llm *m, const char *a, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    seer_llm_info *in = &m->info;
+    in->n_nextn = (int)key_int(f, a, "nextn_predict_layers", 0);
+    if (in->n_nextn < 0 || in->n_nextn >= in->n_layer) {
+        seer_error_set(err, "%s: %d MTP blocks in a file of %d blocks", f->path, in->n_nextn, in->n_layer);
+        return false;
+    }
+    in->n_layer -= in->n_nextn;
+    llm_gdn_dims *g = &m->gdn;
+    const int64_t inner = read_gdn_dims(f, a, g);
+    if (g->n_k <= 0 || g->n_v <= 0 || g->d <= 0 || g->n_k > 4096 || g->n_v > 4096 || g->d > 1024 ||
+        g->conv_len < 1 || g->conv_len > LLM_CONV_LEN_MAX) {
+        seer_error_set(err, "%s: Gated DeltaNet sizes missing or out of range (ssm.group_count %d, time_step_rank %d, "
+                       "state_size %d, conv_kernel %d)", f->path, g->n_k, g->n_v, g->d, g->conv_len);
+        return false;
+    }
+    if (inner != (int64_t)g->n_v * g->d || g->n_v % g->n_k != 0) {
+        seer_error_set(err, "%s: Gated DeltaNet value heads of %lld/%d dims (ssm.inner_size / time_step_rank) beside "
+                       "%d key heads of %d are not supported: values must be as wide as keys, their count a multiple",
+                       f->path, (long long)inner, g->n_v, g->n_k, g->d);
+        return false;
+    }
+    return true;
+}
+
 static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const gguf_file *f = m->gguf;
     const char *a = ad->name;
@@ -290,6 +362,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     } else {
         in->n_head_kv = (int)layer_key_max(f, a, "attention.head_count_kv", in->n_layer, in->n_head);
     }
+    if (ad->delta && in->n_layer > 0 && !read_gdn(m, a, err)) return false;
     in->n_ctx_train = (int)key_int(f, a, "context_length", 4096);
     const char *missing = in->n_layer <= 0 ? "block_count" : in->n_embd <= 0 ? "embedding_length"
                         : in->n_ff <= 0 && !ad->moe ? "feed_forward_length" : in->n_head <= 0 ? "attention.head_count"
@@ -321,12 +394,20 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     m->norm_eps = (float)key_float(f, a, "attention.layer_norm_rms_epsilon", ad->default_eps);
     m->rope = ad->rope;
     if (!read_rope_scaling(m, a, err)) return false;
-    m->attn_scale = 1.0f / sqrtf((float)in->head_dim);
+    m->attn_scale = (float)key_float(f, a, "attention.scale", 0.0);
+    if (m->attn_scale == 0.0f) m->attn_scale = 1.0f / sqrtf((float)in->head_dim);
     m->embd_scale = 1.0f;
     if ((ad->rope == LLM_ROPE_MULTI || ad->rope == LLM_ROPE_IMROPE) && !read_sections(m, a, err)) return false;
     in->mrope = ad->rope == LLM_ROPE_MULTI || ad->rope == LLM_ROPE_IMROPE;
     m->moe = ad->moe;
     if (ad->moe && !read_experts(m, a, err)) return false;
+    if (ad->moe && ad->delta) { /* the shared expert (llama.cpp: the dense FFN width when unset) */
+        m->n_ff_shexp = (int)key_int(f, a, "expert_shared_feed_forward_length", in->n_ff);
+        if (m->n_ff_shexp <= 0 || m->n_ff_shexp > 1 << 22) {
+            seer_error_set(err, "%s: metadata key '%s.expert_shared_feed_forward_length' is not positive", f->path, a);
+            return false;
+        }
+    }
     in->n_deepstack = ad->deepstack ? (int)key_int(f, a, "n_deepstack_layers", 0) : 0;
     if (in->n_deepstack < 0 || in->n_deepstack > in->n_layer) {
         seer_error_set(err, "%s: %d DeepStack layers in a %d-layer model", f->path, in->n_deepstack, in->n_layer);
@@ -336,22 +417,37 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     return true;
 }
 
-/* The 2-D matrices of a layer (seven; four and the router in a MoE model,
- * whose experts stay in the file: a token reads only its own experts). */
+/* The 2-D matrices of a layer: its token mixer's (attention, short
+ * convolution or Gated DeltaNet), then its FFN's (three; in a MoE model
+ * the router and a shared expert's three, the experts stay in the file: a
+ * token reads only its own experts). */
 static int layer_matrices(const seer_llm *m, llm_layer *L, seer_weight *out[LLM_LAYER_MATRICES]) {
-    seer_weight *const dense[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->w_gate, &L->w_up, &L->w_down};
-    seer_weight *const moe[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->router, &L->w_gate, &L->w_up, &L->w_down};
-    seer_weight *const conv[] = {&L->conv_in, &L->conv_out, &L->w_gate, &L->w_up, &L->w_down};
+    int n = 0;
     if (L->conv) {
-        memcpy(out, conv, sizeof conv);
-        return 5;
+        out[n++] = &L->conv_in;
+        out[n++] = &L->conv_out;
+    } else if (L->gdn) {
+        seer_weight *const gdn[] = {&L->gdn_qkv, &L->gdn_z, &L->gdn_beta, &L->gdn_alpha, &L->gdn_out};
+        for (size_t i = 0; i < sizeof gdn / sizeof gdn[0]; i++) out[n++] = gdn[i];
+    } else {
+        out[n++] = &L->wq;
+        out[n++] = &L->wk;
+        out[n++] = &L->wv;
+        out[n++] = &L->wo;
     }
-    if (m->moe) { /* the dense FFN beside the experts where the model has one (gemma4) */
-        memcpy(out, moe, sizeof moe);
-        return m->moe_dense ? 8 : 5;
+    if (!m->moe || m->moe_dense) { /* dense, or the dense FFN beside the experts (gemma4) */
+        out[n++] = &L->w_gate;
+        out[n++] = &L->w_up;
+        out[n++] = &L->w_down;
     }
-    memcpy(out, dense, sizeof dense);
-    return 7;
+    if (!m->moe) return n;
+    out[n++] = &L->router;
+    if (L->shexp_inp) {
+        out[n++] = &L->shexp_gate;
+        out[n++] = &L->shexp_up;
+        out[n++] = &L->shexp_down;
+    }
+    return n;
 }
 
 /* layer_matrices less those the layer does not have (a shared cache's K
@@ -439,8 +535,16 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
         return false;
     }
     if (!bind_experts(m, &L->down_exps, NAME("ffn_down_exps.weight"), F, E, err)) return false;
-    if (!m->moe_dense) return true;
     bool failed = false;
+    if (m->n_ff_shexp) { /* qwen35moe's shared expert */
+        const int64_t Fs = m->n_ff_shexp;
+        L->shexp_inp = bind_floats(m, NAME("ffn_gate_inp_shexp.weight"), E, 1, true, err, &failed);
+        if (failed || !bind_matrix(m, &L->shexp_gate, NAME("ffn_gate_shexp.weight"), E, Fs, err) ||
+            !bind_matrix(m, &L->shexp_up, NAME("ffn_up_shexp.weight"), E, Fs, err) ||
+            !bind_matrix(m, &L->shexp_down, NAME("ffn_down_shexp.weight"), Fs, E, err))
+            return false;
+    }
+    if (!m->moe_dense) return true;
     L->router_in_scale = bind_vector(m, NAME("ffn_gate_inp.scale"), E, true, err, &failed);
     if (!failed) L->expert_scale = bind_vector(m, NAME("ffn_down_exps.scale"), in->n_expert, false, err, &failed);
     if (!failed) L->ffn_pre_norm_2 = bind_vector(m, NAME("pre_ffw_norm_2.weight"), E, true, err, &failed);
@@ -465,7 +569,7 @@ static bool bind_attention(seer_llm *m, const arch_desc *ad, llm_layer *L, int l
         seer_error_set(err, "%s: fused '%s' is not supported (separate attn_q/attn_k/attn_v expected)", m->gguf->path, n);
         return false;
     }
-    if (!bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, Dq, err) ||
+    if (!bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, L->q_gate ? 2 * Dq : Dq, err) ||
         !bind_matrix(m, &L->wo, NAME("attn_output.weight"), Dq, E, err))
         return false;
     if (!L->kv_shared) {
@@ -513,6 +617,27 @@ static bool bind_per_layer_embd(seer_llm *m, seer_error *err) {
     return !failed;
 }
 
+/* A Gated DeltaNet layer's mixer (gated_delta.c). */
+static bool bind_gdn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
+    const llm_gdn_dims *g = &m->gdn;
+    const int64_t E = m->info.n_embd, ch = llm_gdn_channels(g), vd = (int64_t)g->n_v * g->d;
+    char n[96];
+    bool failed = false;
+#define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
+    if (!bind_matrix(m, &L->gdn_qkv, NAME("attn_qkv.weight"), E, ch, err) ||
+        !bind_matrix(m, &L->gdn_z, NAME("attn_gate.weight"), E, vd, err) ||
+        !bind_matrix(m, &L->gdn_beta, NAME("ssm_beta.weight"), E, g->n_v, err) ||
+        !bind_matrix(m, &L->gdn_alpha, NAME("ssm_alpha.weight"), E, g->n_v, err) ||
+        !bind_matrix(m, &L->gdn_out, NAME("ssm_out.weight"), vd, E, err))
+        return false;
+    L->gdn_conv = bind_floats(m, NAME("ssm_conv1d.weight"), g->conv_len, ch, true, err, &failed);
+    if (!failed) L->gdn_dt_bias = bind_vector(m, NAME("ssm_dt.bias"), g->n_v, true, err, &failed);
+    if (!failed) L->gdn_a = bind_vector(m, NAME("ssm_a"), g->n_v, true, err, &failed);
+    if (!failed) L->gdn_norm = bind_vector(m, NAME("ssm_norm.weight"), g->d, true, err, &failed);
+#undef NAME
+    return !failed;
+}
+
 static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const seer_llm_info *in = &m->info;
     const int64_t E = in->n_embd;
@@ -523,8 +648,13 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
 #define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
         L->attn_norm = bind_vector(m, NAME("attn_norm.weight"), E, true, err, &failed);
         if (failed) break;
-        L->ffn_norm = bind_vector(m, NAME("ffn_norm.weight"), E, true, err, &failed);
+        L->ffn_norm = bind_vector(m, NAME(ad->delta ? "post_attention_norm.weight" : "ffn_norm.weight"), E, true, err,
+                                  &failed);
         if (failed) break;
+        if (L->gdn) {
+            if (!bind_gdn(m, L, l, err) || !bind_ffn(m, L, l, err)) return false;
+            continue;
+        }
         if (L->conv) {
             if (!bind_matrix(m, &L->conv_in, NAME("shortconv.in_proj.weight"), E, 3 * E, err) ||
                 !bind_matrix(m, &L->conv_out, NAME("shortconv.out_proj.weight"), E, E, err) || !bind_ffn(m, L, l, err))
@@ -540,17 +670,32 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
     return !failed && (!m->ple_dim || bind_per_layer_embd(m, err));
 }
 
-/* Which layers are short convolutions (lfm2: head_count_kv 0), and their
- * number among them (conv_slot in the conv state). */
-static void number_layers(seer_llm *m, bool hybrid, const char *a) {
+/* Which layers are short convolutions (lfm2: head_count_kv 0) or Gated
+ * DeltaNet layers (qwen35*), those layers' state_off in the recurrent
+ * state (rec_state_floats in all; layer_geometry places the others in the
+ * KV cache). */
+static void number_layers(seer_llm *m, const arch_desc *ad) {
     char key[128];
-    snprintf(key, sizeof key, "%s.attention.head_count_kv", a);
-    int n_conv = 0;
+    snprintf(key, sizeof key, "%s.attention.head_count_kv", ad->name);
+    size_t state = 0;
     for (int l = 0; l < m->info.n_layer; l++) {
         llm_layer *L = &m->layers[l];
-        L->conv = hybrid && gguf_get_arr_int(m->gguf, key, (uint64_t)l, -1) == 0;
-        if (L->conv) L->conv_slot = n_conv++;
+        L->conv = ad->hybrid && gguf_get_arr_int(m->gguf, key, (uint64_t)l, -1) == 0;
+        L->gdn = ad->delta && is_gdn_layer(m->gguf, ad->name, l);
+        L->q_gate = ad->delta && !L->gdn;
+        if (L->conv) {
+            L->state_off = state;
+            state += (size_t)(m->conv_len - 1) * (size_t)m->info.n_embd;
+        } else if (L->gdn) {
+            L->state_off = state;
+            state += llm_gdn_state_floats(&m->gdn);
+            m->n_gdn_layers++;
+        }
     }
+    m->rec_state_floats = state;
+    m->info.n_layer_gdn = m->n_gdn_layers;
+    m->info.state_bytes = (uint64_t)state * sizeof(float);
+    m->info.state_marks = state ? LLM_STATE_MARKS : 0;
 }
 
 /* Each layer's head size, KV heads and FFN width (gemma4: sliding layers
@@ -594,7 +739,7 @@ static bool layer_geometry(seer_llm *m, const arch_desc *ad, seer_error *err) {
                            L->n_head_kv);
             return false;
         }
-        if (L->conv) continue;
+        if (L->conv || L->gdn) continue;
         if (l >= first_shared) {
             const llm_layer *src = &m->layers[first_shared - (L->swa ? 2 : 1)];
             if (src->swa != L->swa || src->head_dim != L->head_dim || src->n_head_kv != L->n_head_kv) {
@@ -717,7 +862,7 @@ seer_llm *seer_llm_load(const char *path, seer_progress_fn progress, void *ud, s
         seer_error_set(err, "out of memory");
         goto fail;
     }
-    number_layers(m, ad->hybrid, ad->name);
+    number_layers(m, ad);
     if (ad->gemma) read_gemma(m, ad->name);
     if (ad->gemma4 && !read_gemma4(m, err)) goto fail;
     if (!layer_geometry(m, ad, err) || !bind_layers(m, ad, err)) goto fail;

@@ -6,7 +6,8 @@
  * file (llm_expert views into the 3-D tensors): a decode step touches only
  * the experts its row chose, their gate and up products in one dispatch. A
  * prompt's rows are grouped by expert, so each chosen expert's weights go
- * through one batched product for all its rows. */
+ * through one batched product for all its rows. Qwen3.5 MoE adds a shared
+ * expert every row runs, its output scaled by sigmoid(shexp_inp·x). */
 #include <math.h>
 #include <string.h>
 
@@ -121,9 +122,35 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
     sum_picks(c, 1);
 }
 
+/* The shared expert of rows [0, n) of c->xn into c->shexp_out, each row
+ * ×sigmoid(its gate logit). */
+static void shared_expert(seer_ctx *c, const llm_layer *L, int n) {
+    const int E = c->m->info.n_embd, F = c->m->n_ff_shexp;
+    const seer_weight *gate_up[2] = {&L->shexp_gate, &L->shexp_up};
+    seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
+    seer_exp_gate(SEER_GATE_SILU, c->ffn_a, c->ffn_b, (int64_t)n * F);
+    seer_matmul(c->pool, &L->shexp_down, c->ffn_a, n, c->shexp_out, NULL);
+    for (int i = 0; i < n; i++) {
+        const float *x = c->xn + (size_t)i * E;
+        float logit = 0.0f;
+        for (int d = 0; d < E; d++) logit += x[d] * L->shexp_inp[d];
+        const float w = 1.0f / (1.0f + expf(-logit));
+        float *y = c->shexp_out + (size_t)i * E;
+        for (int d = 0; d < E; d++) y[d] *= w;
+    }
+}
+
+static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *router_in);
+
 void llm_moe_ffn(seer_ctx *c, int l, int n, const float *router_in) {
+    const llm_layer *L = &c->m->layers[l];
+    if (L->shexp_inp) shared_expert(c, L, n); /* reads xn before the experts' sum replaces it */
+    routed_experts(c, L, n, router_in);
+    if (L->shexp_inp) seer_add(c->xn, c->shexp_out, (int64_t)n * c->m->info.n_embd);
+}
+
+static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *router_in) {
     const seer_llm *m = c->m;
-    const llm_layer *L = &m->layers[l];
     const int E = m->info.n_embd, X = m->info.n_expert, K = m->info.n_expert_used, F = m->n_ff_exp;
     seer_matmul(c->pool, &L->router, router_in, n, c->moe_probs, NULL);
     for (int i = 0; i < n; i++)

@@ -17,7 +17,7 @@ void llm_shortconv(seer_ctx *c, int l, int n) {
     const seer_llm *m = c->m;
     const llm_layer *L = &m->layers[l];
     const int E = m->info.n_embd, K = m->conv_len, H = K - 1;
-    float *state = c->conv_state + (size_t)L->conv_slot * (size_t)H * E;
+    float *state = c->rec_state + L->state_off;
     for (int i = 0; i < n; i++) {
         float *bcx = c->conv_bcx + (size_t)i * 3 * E;
         for (int e = 0; e < E; e++) bcx[e] *= bcx[2 * E + e];

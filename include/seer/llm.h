@@ -15,7 +15,13 @@ typedef struct seer_llm_info {
     const char *arch;        /* "llama", "qwen2", "qwen2vl", "qwen3", "gemma3", … */
     const char *name;        /* general.name or file name */
     int n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, n_ctx_train;
-    int n_layer_kv;          /* layers with keys and values: all but lfm2's short convolutions */
+    int n_layer_kv;          /* layers with keys and values: all but lfm2's short convolutions and qwen35's Gated DeltaNet */
+    int n_layer_gdn;         /* Gated DeltaNet layers (qwen35*), else 0 */
+    int n_nextn;             /* MTP blocks the file carries after the trunk (skipped: n_layer excludes them) */
+    /* Recurrent state of one conversation (short-conv rows, DeltaNet rows and
+     * matrices), F32: what each kept mark (seer_ctx_mark) costs again. 0 when none. */
+    uint64_t state_bytes;
+    int state_marks;         /* marks a context keeps */
     int64_t n_kv_floats;     /* K floats a position takes in the cache over all layers (as many V) */
     /* Width of the embedding rows a caller passes in seer_batch.embd:
      * n_embd·(1 + n_deepstack) for Qwen3-VL (the DeepStack slices ride along
@@ -28,6 +34,16 @@ typedef struct seer_llm_info {
     int weight_type;         /* dominant matrix type (for display) */
     uint64_t n_params, weight_bytes;
 } seer_llm_info;
+
+/* A qwen35* file's recurrent layout from its metadata alone (seer info):
+ * trunk layers, MTP blocks after them, Gated DeltaNet layers and the F32
+ * state of one conversation (what each of the `marks` kept states costs).
+ * All 0 for other files. */
+typedef struct seer_llm_recurrent {
+    int n_layer, n_nextn, n_gdn, marks;
+    uint64_t state_bytes;
+} seer_llm_recurrent;
+seer_llm_recurrent seer_llm_recurrent_from_file(const gguf_file *f);
 
 /* Progress while mapping/validating weights and interleaving the Q4_K,
  * Q6_K and Q8_0 matrices (seer_weight_interleave): fraction 0..1. Optional. */

@@ -390,6 +390,22 @@ def convert_vision(gguf, cfg, hf):
     return [(n, np.ascontiguousarray(d)) for n, d in out]
 
 
+def add_vocab(gguf, w, vocab, pre):
+    """The tokenizer keys (byte-level BPE, pre-tokenizer `pre`), the ChatML template
+    and the quantization version, in the converter's order."""
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre(pre)
+    w.add_token_list(vocab["tokens"])
+    w.add_token_types(vocab["types"])
+    w.add_token_merges(vocab["merges"])
+    w.add_eos_token_id(vocab["eos"])
+    w.add_pad_token_id(vocab["pad"])
+    w.add_bos_token_id(vocab["bos"])
+    w.add_add_bos_token(False)
+    w.add_chat_template(CHAT_TEMPLATE)
+    w.add_quantization_version(gguf.GGML_QUANT_VERSION)
+
+
 def write_llm(gguf, cfg, path, vocab):
     init = Init(cfg["seed"])
     arch_name = cfg["arch"]
@@ -418,17 +434,7 @@ def write_llm(gguf, cfg, path, vocab):
         w.add_expert_feed_forward_length(cfg["n_ff_exp"])
     if vl:
         w.add_num_deepstack_layers(len(cfg["vision"]["deepstack"]))
-    w.add_tokenizer_model("gpt2")
-    w.add_tokenizer_pre("qwen2")
-    w.add_token_list(vocab["tokens"])
-    w.add_token_types(vocab["types"])
-    w.add_token_merges(vocab["merges"])
-    w.add_eos_token_id(vocab["eos"])
-    w.add_pad_token_id(vocab["pad"])
-    w.add_bos_token_id(vocab["bos"])
-    w.add_add_bos_token(False)
-    w.add_chat_template(CHAT_TEMPLATE)
-    w.add_quantization_version(gguf.GGML_QUANT_VERSION)
+    add_vocab(gguf, w, vocab, "qwen2")
     for name, data in convert_text(gguf, cfg, hf_text_tensors(cfg, init, len(vocab["tokens"]))):
         w.add_tensor(name, data.astype(np.float32))
     w.write_header_to_file()
@@ -469,30 +475,31 @@ def write_mmproj(gguf, cfg, path):
     w.close()
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def cli(doc, configs, write_llm, write_mmproj, prog):
+    """The generators' command line: --config NAME --llm/--mmproj OUT, or --list."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--llama-cpp", help="llama.cpp checkout (its gguf-py is used)")
-    ap.add_argument("--config", choices=sorted(CONFIGS))
+    ap.add_argument("--config", choices=sorted(configs))
     ap.add_argument("--llm", help="output LLM GGUF (F32)")
     ap.add_argument("--mmproj", help="output mmproj GGUF")
     ap.add_argument("--list", action="store_true", help="print the configurations")
     a = ap.parse_args()
     if a.list:
-        for k, c in CONFIGS.items():
+        for k, c in configs.items():
             print(k, c)
         return
     if not (a.llama_cpp and a.config and (a.llm or a.mmproj)):
         ap.error("need --llama-cpp, --config and --llm and/or --mmproj")
     sys.path.insert(0, str(Path(a.llama_cpp) / "gguf-py"))
     import gguf
-    cfg = CONFIGS[a.config]
+    cfg = configs[a.config]
     if a.llm:
         write_llm(gguf, cfg, Path(a.llm), build_vocab(gguf))
     if a.mmproj:
         if "vision" not in cfg:
-            sys.exit(f"gen_qwen3vl: {a.config} is a text-only configuration")
+            sys.exit(f"{prog}: {a.config} is a text-only configuration")
         write_mmproj(gguf, cfg, Path(a.mmproj))
 
 
 if __name__ == "__main__":
-    main()
+    cli(__doc__, CONFIGS, write_llm, write_mmproj, "gen_qwen3vl")

@@ -1,10 +1,13 @@
-/* LFM2's short-convolution state follows the KV cache: decoding A, marking
+/* A recurrent state follows the KV cache: decoding A, marking
  * it, decoding B, truncating back to A and decoding C gives the logits of A
  * then C decoded fresh; so does a cancelled decode followed by C, and a
  * cleared context. Truncating where no mark is (into A, or to a mark a
  * later truncation dropped) empties the cache instead of keeping a wrong
- * state. Only the attention layers have a KV cache. Runs on the lfm2vl-f32
- * conformance model (random weights, conv layers 0, 1, 3, 5). */
+ * state. Only the attention layers have a KV cache. Runs on two conformance
+ * models (random weights): lfm2vl-f32 (LFM2's short-convolution rows, conv
+ * layers 0, 1, 3, 5) and qwen35-f32 (Qwen3.5's Gated DeltaNet conv rows and
+ * d×d matrices, layers 0-2; decodes of 4 rows and more take the chunked
+ * form, a single row the step form). */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,7 +17,6 @@
 #include "seer/llm.h"
 #include "testlib.h"
 
-#define MODEL "tests/conformance/cases/lfm2vl-f32/model.gguf"
 enum { NA = 20, NB = 7, NC = 6 };
 
 static float max_diff(const float *a, const float *b, int n) {
@@ -88,11 +90,18 @@ static int cancel_mid_decode(const seer_llm *m, seer_pool *pool, const int32_t *
     return cancelled;
 }
 
-int main(void) {
+/* The model's expected layout: layers with a KV cache, and the state's bytes. */
+typedef struct recurrent_model {
+    const char *path;
+    int n_layer_kv;
+    uint64_t state_bytes;
+} recurrent_model;
+
+static void check_model(const recurrent_model *rm) {
     seer_error err = {{0}};
-    seer_llm *m = seer_llm_load(MODEL, NULL, NULL, &err);
+    seer_llm *m = seer_llm_load(rm->path, NULL, NULL, &err);
     CHECK_MSG(m != NULL, "%s", err.msg);
-    if (!m) TEST_MAIN_END();
+    if (!m) return;
     seer_pool *pool = seer_pool_create(2);
     seer_ctx *c = seer_ctx_new(m, 64, SEER_KV_F32, pool, &err);
     CHECK_MSG(c != NULL, "%s", err.msg);
@@ -107,8 +116,10 @@ int main(void) {
     CHECK(V <= 1024);
 
     const seer_llm_info *info = seer_llm_get_info(m);
-    CHECK_MSG(info->n_layer_kv == 2, "%d layers with a KV cache (layers c c a c a c)", info->n_layer_kv);
-    CHECK(seer_kv_cache_bytes(info, 64, SEER_KV_F32) == 2.0 * 2 * 64 * info->n_head_kv * info->head_dim * 4);
+    CHECK_MSG(info->n_layer_kv == rm->n_layer_kv, "%s: %d layers with a KV cache", rm->path, info->n_layer_kv);
+    CHECK(seer_kv_cache_bytes(info, 64, SEER_KV_F32) == 2.0 * rm->n_layer_kv * 64 * info->n_head_kv * info->head_dim * 4);
+    CHECK_MSG(info->state_bytes == rm->state_bytes, "%s: state of %llu bytes, expected %llu", rm->path,
+              (unsigned long long)info->state_bytes, (unsigned long long)rm->state_bytes);
 
     for (int stepwise = 0; stepwise < 2; stepwise++) {
         const char *how = stepwise ? "stepwise" : "batch";
@@ -124,7 +135,7 @@ int main(void) {
         seer_ctx_truncate(c, NA, NA);
         CHECK(seer_ctx_used(c) == NA);
         CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
-        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "rollback to A (%s): %g", how,
+        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "%s: rollback to A (%s): %g", rm->path, how,
                   max_diff(got, fresh + (size_t)NA * V, NC * V));
 
         /* a cancelled decode leaves the state as it was */
@@ -158,5 +169,15 @@ int main(void) {
     seer_ctx_free(c);
     seer_pool_destroy(pool);
     seer_llm_free(m);
+}
+
+int main(void) {
+    static const recurrent_model models[] = {
+        /* 4 conv layers × 2 rows × 128 */
+        {"tests/conformance/cases/lfm2vl-f32/model.gguf", 2, 4 * 2 * 128 * 4},
+        /* 3 DeltaNet layers × (3 rows × 256 channels + 4 heads × 32 × 32) */
+        {"tests/conformance/cases/qwen35-f32/model.gguf", 1, 3 * (3 * 256 + 4 * 32 * 32) * 4},
+    };
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) check_model(&models[i]);
     TEST_MAIN_END();
 }

@@ -1,0 +1,217 @@
+/* Qwen3.5's Gated DeltaNet layer, a token mixer with a recurrent state in
+ * place of attention. Per row: in_proj gives q, k (n_k heads) and v (n_v
+ * heads) channels, a causal depthwise convolution over them (its state:
+ * the last K − 1 in_proj rows) and SiLU; q and k L2-normalised, q scaled by
+ * 1/sqrt(d); beta = sigmoid(beta·x) and the log-decay g = softplus(alpha·x
+ * + dt_bias)·A (A < 0) per value head. Value head h reads key head
+ * h mod n_k (the converter's tiled order). Each value head keeps a d×d
+ * matrix S (rows: key dims, columns: value dims) and per row:
+ *   S ← e^g·S;  u = beta·(v − Sᵀk);  S ← S + k·uᵀ;  o = Sᵀq.
+ * The output: RMSNorm(o)·norm·SiLU(z) per head, then out_proj.
+ *
+ * A prompt goes through the chunked form of that recurrence: within a
+ * chunk of C rows with cumulative decays G_t = g_1 + … + g_t and the state
+ * S₀ at its start,
+ *   (I + L)·U = beta⊙(V − e^G⊙(K·S₀)),  L[t][s] = beta_t·e^(G_t−G_s)·k_t·k_s (s < t),
+ *   O = e^G⊙(Q·S₀) + (e^(G_t−G_s)·q_t·k_s)_{s≤t}·U,
+ *   S = e^(G_C)·S₀ + (e^(G_C−G_s)·k_s)ᵀ·U,
+ * so the work is GEMMs and one triangular solve per head and chunk instead
+ * of 2·d² scalar updates per row. Every exponent is ≤ 0 (no overflow).
+ * Decode rows (a few) take the recurrence one row at a time. */
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+#include "decoder/llm_internal.h"
+#include "kernels/matmul_internal.h"
+#include "ops/exp_kernels.h"
+#include "seer/ops.h"
+
+#define GDN_CHUNK 64
+/* Fewer rows than this go through the recurrence row by row. */
+#define GDN_CHUNKED_MIN_ROWS 4
+
+static inline float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+/* as ggml: x itself above 20 */
+static inline float softplusf(float x) { return x > 20.0f ? x : logf(1.0f + expf(x)); }
+
+/* G [C], L and P [C][C], U and the decayed keys [C][d]. */
+size_t llm_gated_delta_work_floats(const seer_llm *m) {
+    const size_t C = GDN_CHUNK, d = (size_t)m->gdn.d;
+    return C + 2 * C * C + 2 * C * d;
+}
+
+typedef struct gdn_job {
+    seer_ctx *c;
+    const llm_layer *L;
+    const float *state; /* the conv rows before the batch */
+    int n;
+} gdn_job;
+
+/* Row j of the convolution's window: the state's K − 1 rows, then the batch's in_proj rows. */
+static const float *window_row(const seer_ctx *c, const float *state, int j) {
+    const int ch = llm_gdn_channels(&c->m->gdn), H = c->m->gdn.conv_len - 1;
+    return j < H ? state + (size_t)j * ch : c->gdn_mix + (size_t)(j - H) * ch;
+}
+
+/* L2 norm as llama.cpp computes it: x / sqrt(Σx² + eps), then ×scale. */
+static void l2_norm(float *x, int n, float eps, float scale) {
+    float sum = 0.0f;
+    for (int i = 0; i < n; i++) sum += x[i] * x[i];
+    const float f = scale / sqrtf(sum + eps);
+    for (int i = 0; i < n; i++) x[i] *= f;
+}
+
+/* Rows [r0, r1): convolution + SiLU into gdn_qkv, q and k normed, beta
+ * and g from their projections (in place). */
+static void prepare_rows(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const gdn_job *j = ctx;
+    seer_ctx *c = j->c;
+    const llm_gdn_dims *g = &c->m->gdn;
+    const llm_layer *L = j->L;
+    const int ch = llm_gdn_channels(g), K = g->conv_len, d = g->d;
+    const float eps = c->m->norm_eps, q_scale = 1.0f / sqrtf((float)d);
+    for (int64_t i = r0; i < r1; i++) {
+        const float *taps[LLM_CONV_LEN_MAX];
+        for (int k = 0; k < K; k++) taps[k] = window_row(c, j->state, (int)i + k);
+        float *out = c->gdn_qkv + (size_t)i * ch;
+        for (int e = 0; e < ch; e++) {
+            const float *w = L->gdn_conv + (size_t)e * K;
+            float sum = 0.0f;
+            for (int k = 0; k < K; k++) sum += taps[k][e] * w[k]; /* oldest tap first, as ggml_ssm_conv */
+            out[e] = sum;
+        }
+        seer_silu(out, ch);
+        for (int h = 0; h < g->n_k; h++) {
+            l2_norm(out + (size_t)h * d, d, eps, q_scale);
+            l2_norm(out + (size_t)(g->n_k + h) * d, d, eps, 1.0f);
+        }
+        float *beta = c->gdn_beta + (size_t)i * g->n_v, *gl = c->gdn_g + (size_t)i * g->n_v;
+        for (int h = 0; h < g->n_v; h++) {
+            beta[h] = sigmoidf(beta[h]);
+            gl[h] = softplusf(gl[h] + L->gdn_dt_bias[h]) * L->gdn_a[h];
+        }
+    }
+}
+
+/* Where value head h's q, k, v of batch row t are (rows ch apart). */
+static const float *row_q(const seer_ctx *c, int t, int h) {
+    const llm_gdn_dims *g = &c->m->gdn;
+    return c->gdn_qkv + (size_t)t * llm_gdn_channels(g) + (size_t)(h % g->n_k) * g->d;
+}
+static const float *row_k(const seer_ctx *c, int t, int h) { return row_q(c, t, h) + (size_t)c->m->gdn.n_k * c->m->gdn.d; }
+static const float *row_v(const seer_ctx *c, int t, int h) {
+    const llm_gdn_dims *g = &c->m->gdn;
+    return c->gdn_qkv + (size_t)t * llm_gdn_channels(g) + (size_t)(2 * g->n_k + h) * g->d;
+}
+
+/* The recurrence one row at a time for head h, rows [t0, t1); u: d floats. */
+static void head_rows(seer_ctx *c, int h, int t0, int t1, float *S, float *u) {
+    const llm_gdn_dims *g = &c->m->gdn;
+    const int d = g->d, nv = g->n_v;
+    for (int t = t0; t < t1; t++) {
+        const float *q = row_q(c, t, h), *k = row_k(c, t, h), *v = row_v(c, t, h);
+        const float decay = expf(c->gdn_g[(size_t)t * nv + h]), beta = c->gdn_beta[(size_t)t * nv + h];
+        float *o = c->attn + ((size_t)t * nv + h) * d;
+        memset(u, 0, sizeof(float) * (size_t)d);
+        for (int i = 0; i < d; i++) {
+            float *Si = S + (size_t)i * d;
+            const float ki = k[i];
+            for (int jj = 0; jj < d; jj++) {
+                Si[jj] *= decay;
+                u[jj] += Si[jj] * ki;
+            }
+        }
+        for (int jj = 0; jj < d; jj++) u[jj] = beta * (v[jj] - u[jj]);
+        memset(o, 0, sizeof(float) * (size_t)d);
+        for (int i = 0; i < d; i++) {
+            float *Si = S + (size_t)i * d;
+            const float ki = k[i], qi = q[i];
+            for (int jj = 0; jj < d; jj++) {
+                Si[jj] += ki * u[jj];
+                o[jj] += Si[jj] * qi;
+            }
+        }
+    }
+}
+
+/* The chunked form for head h over rows [t0, t0 + C) (see the top). */
+static void head_chunk(seer_ctx *c, int h, int t0, int C, float *S, float *work) {
+    const llm_gdn_dims *g = &c->m->gdn;
+    const int d = g->d, nv = g->n_v, ch = llm_gdn_channels(g), ldo = nv * d;
+    const float *Q = row_q(c, t0, h), *K = row_k(c, t0, h), *V = row_v(c, t0, h);
+    float *O = c->attn + (size_t)t0 * ldo + (size_t)h * d;
+    float *G = work, *Lm = G + GDN_CHUNK, *P = Lm + GDN_CHUNK * GDN_CHUNK, *U = P + GDN_CHUNK * GDN_CHUNK,
+          *Kd = U + (size_t)GDN_CHUNK * d;
+    float acc = 0.0f;
+    for (int t = 0; t < C; t++) G[t] = acc += c->gdn_g[(size_t)(t0 + t) * nv + h];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, C, C, d, 1.0f, K, ch, K, ch, 0.0f, Lm, C);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, C, C, d, 1.0f, Q, ch, K, ch, 0.0f, P, C);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, C, d, d, 1.0f, K, ch, S, d, 0.0f, U, d);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, C, d, d, 1.0f, Q, ch, S, d, 0.0f, O, ldo);
+    for (int t = 0; t < C; t++) {
+        const float beta = c->gdn_beta[(size_t)(t0 + t) * nv + h], eg = expf(G[t]);
+        float *Ut = U + (size_t)t * d, *Ot = O + (size_t)t * ldo, *Lt = Lm + (size_t)t * C, *Pt = P + (size_t)t * C;
+        const float *Vt = V + (size_t)t * ch;
+        for (int jj = 0; jj < d; jj++) {
+            Ut[jj] = beta * (Vt[jj] - eg * Ut[jj]);
+            Ot[jj] *= eg;
+        }
+        for (int s = 0; s < t; s++) {
+            const float decay = expf(G[t] - G[s]);
+            Lt[s] *= beta * decay;
+            Pt[s] *= decay;
+        }
+        for (int s = t + 1; s < C; s++) Pt[s] = 0.0f;
+    }
+    /* (I + L)·U = R: unit lower triangle, its upper part is not read */
+    cblas_strsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, C, d, 1.0f, Lm, C, U, d);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, C, d, C, 1.0f, P, C, U, d, 1.0f, O, ldo);
+    const float last = G[C - 1], e_last = expf(last);
+    for (int s = 0; s < C; s++) {
+        const float decay = expf(last - G[s]);
+        const float *Ks = K + (size_t)s * ch;
+        for (int i = 0; i < d; i++) Kd[(size_t)s * d + i] = decay * Ks[i];
+    }
+    for (size_t i = 0; i < (size_t)d * d; i++) S[i] *= e_last;
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, d, C, 1.0f, Kd, d, U, d, 1.0f, S, d);
+}
+
+static void heads_range(void *ctx, int64_t h0, int64_t h1, int ith) {
+    const gdn_job *j = ctx;
+    seer_ctx *c = j->c;
+    const llm_gdn_dims *g = &c->m->gdn;
+    float *work = c->gdn_work + (size_t)ith * c->gdn_work_floats;
+    float *states = c->rec_state + j->L->state_off + (size_t)(g->conv_len - 1) * llm_gdn_channels(g);
+    for (int64_t h = h0; h < h1; h++) {
+        float *S = states + (size_t)h * g->d * g->d;
+        if (j->n < GDN_CHUNKED_MIN_ROWS) {
+            head_rows(c, (int)h, 0, j->n, S, work);
+            continue;
+        }
+        for (int t0 = 0; t0 < j->n; t0 += GDN_CHUNK)
+            head_chunk(c, (int)h, t0, j->n - t0 < GDN_CHUNK ? j->n - t0 : GDN_CHUNK, S, work);
+    }
+}
+
+void llm_gated_delta(seer_ctx *c, int l, int n) {
+    const seer_llm *m = c->m;
+    const llm_layer *L = &m->layers[l];
+    const llm_gdn_dims *g = &m->gdn;
+    const int ch = llm_gdn_channels(g), H = g->conv_len - 1, vd = g->n_v * g->d;
+    const seer_weight *w[4] = {&L->gdn_qkv, &L->gdn_z, &L->gdn_beta, &L->gdn_alpha};
+    seer_matmul_multi(c->pool, 4, w, c->xn, n, (float *const[]){c->gdn_mix, c->gdn_z, c->gdn_beta, c->gdn_g}, NULL);
+    float *conv_state = c->rec_state + L->state_off;
+    gdn_job j = {.c = c, .L = L, .state = conv_state, .n = n};
+    if (n < 16) prepare_rows(&j, 0, n, 0);
+    else seer_pool_split(c->pool, n, SEER_MATMUL_ROW_GRAIN, prepare_rows, &j);
+    /* the new conv state: the window's last K − 1 rows (row n + r ≥ r, so in place) */
+    for (int r = 0; r < H; r++)
+        memmove(conv_state + (size_t)r * ch, window_row(c, conv_state, n + r), sizeof(float) * (size_t)ch);
+    seer_pool_for(c->pool, g->n_v, 1, heads_range, &j);
+    /* gated output norm: RMSNorm(o)·norm per head, × SiLU(z) */
+    seer_rmsnorm(c->attn, L->gdn_norm, (int64_t)n * g->n_v, g->d, m->norm_eps);
+    seer_exp_gate(SEER_GATE_SILU, c->gdn_z, c->attn, (int64_t)n * vd);
+    seer_matmul(c->pool, &L->gdn_out, c->gdn_z, n, c->xn, NULL);
+}
