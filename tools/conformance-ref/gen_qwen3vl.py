@@ -192,7 +192,10 @@ def learn_bpe(text, n_merges):
     return cs, merges
 
 
-def build_vocab(gguf):
+def build_vocab(gguf, added=ADDED_TOKENS, control=lambda t: t.startswith("<|"), bos="<|endoftext|>",
+                eos="<|im_end|>", pad="<|endoftext|>", eot=None):
+    """The learned byte-level BPE, then the family's added tokens (control ones as
+    CONTROL, the others USER_DEFINED), [PAD] fill up to VOCAB_SIZE."""
     byte_tokens, merges = learn_bpe(CORPUS, N_MERGES)
     tokens = list(byte_tokens)
     for a, b in merges:
@@ -200,15 +203,15 @@ def build_vocab(gguf):
             tokens.append(a + b)
     types = [gguf.TokenType.NORMAL] * len(tokens)
     first_added = len(tokens)
-    for t in ADDED_TOKENS:
+    for t in added:
         tokens.append(t)
-        types.append(gguf.TokenType.CONTROL if t.startswith("<|") else gguf.TokenType.USER_DEFINED)
+        types.append(gguf.TokenType.CONTROL if control(t) else gguf.TokenType.USER_DEFINED)
     while len(tokens) < VOCAB_SIZE:
         tokens.append(f"[PAD{len(tokens)}]")
         types.append(gguf.TokenType.UNUSED)
     ids = {t: i for i, t in enumerate(tokens)}
     return dict(tokens=tokens, types=types, merges=[f"{a} {b}" for a, b in merges],
-                bos=ids["<|endoftext|>"], eos=ids["<|im_end|>"], pad=ids["<|endoftext|>"],
+                bos=ids[bos], eos=ids[eos], pad=ids[pad], eot=ids[eot] if eot else None,
                 first_added=first_added)
 
 
@@ -390,9 +393,9 @@ def convert_vision(gguf, cfg, hf):
     return [(n, np.ascontiguousarray(d)) for n, d in out]
 
 
-def add_vocab(gguf, w, vocab, pre):
-    """The tokenizer keys (byte-level BPE, pre-tokenizer `pre`), the ChatML template
-    and the quantization version, in the converter's order."""
+def add_vocab(gguf, w, vocab, pre, template=CHAT_TEMPLATE):
+    """The tokenizer keys (byte-level BPE, pre-tokenizer `pre`), the chat template
+    (ChatML unless given) and the quantization version, in the converter's order."""
     w.add_tokenizer_model("gpt2")
     w.add_tokenizer_pre(pre)
     w.add_token_list(vocab["tokens"])
@@ -401,8 +404,10 @@ def add_vocab(gguf, w, vocab, pre):
     w.add_eos_token_id(vocab["eos"])
     w.add_pad_token_id(vocab["pad"])
     w.add_bos_token_id(vocab["bos"])
+    if vocab.get("eot") is not None:
+        w.add_eot_token_id(vocab["eot"])
     w.add_add_bos_token(False)
-    w.add_chat_template(CHAT_TEMPLATE)
+    w.add_chat_template(template)
     w.add_quantization_version(gguf.GGML_QUANT_VERSION)
 
 
@@ -475,7 +480,7 @@ def write_mmproj(gguf, cfg, path):
     w.close()
 
 
-def cli(doc, configs, write_llm, write_mmproj, prog):
+def cli(doc, configs, write_llm, write_mmproj, prog, vocab=build_vocab):
     """The generators' command line: --config NAME --llm/--mmproj OUT, or --list."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--llama-cpp", help="llama.cpp checkout (its gguf-py is used)")
@@ -494,7 +499,7 @@ def cli(doc, configs, write_llm, write_mmproj, prog):
     import gguf
     cfg = configs[a.config]
     if a.llm:
-        write_llm(gguf, cfg, Path(a.llm), build_vocab(gguf))
+        write_llm(gguf, cfg, Path(a.llm), vocab(gguf))
     if a.mmproj:
         if "vision" not in cfg:
             sys.exit(f"{prog}: {a.config} is a text-only configuration")
