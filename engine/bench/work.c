@@ -65,7 +65,7 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     if (p <= 0 || hp->n_embd <= 0) return 0;
     double px = (double)(w / p) * (double)(h / p); /* patches */
     double d = hp->n_embd, f = hp->n_ff, out = hp->n_embd_out;
-    bool qwen = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL;
+    bool qwen = hp->projector == SEER_PROJ_QWEN2VL || hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_GLM4V;
     double tokens = px + (hp->projector == SEER_PROJ_MLP || hp->projector == SEER_PROJ_INTERNVL || hp->projector == SEER_PROJ_LDP ||
                           hp->projector == SEER_PROJ_LDPV2
                       ? 1
@@ -73,7 +73,7 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     /* patch embedding: a 3·p·p → d product per patch; Qwen's kernel spans two frames */
     double flops = 2.0 * px * (qwen ? 2 : 1) * 3.0 * p * p * d;
     int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ||
-                           hp->projector == SEER_PROJ_GEMMA4V
+                           hp->projector == SEER_PROJ_GEMMA4V || hp->projector == SEER_PROJ_GLM4V
                        ? 3
                        : 2; /* a gated FFN has three */
     double full_pairs = tokens * tokens;
@@ -92,6 +92,9 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     case SEER_PROJ_QWEN25VL: flops += 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * out); break; /* 2×2 merger */
     case SEER_PROJ_QWEN3VL: /* the 2×2 merger and one more per DeepStack layer */
         flops += (1 + hp->n_deepstack) * 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * hp->n_embd_text);
+        break;
+    case SEER_PROJ_GLM4V: /* per merged token: the 2×2 conv (4d → out), fc, the SwiGLU MLP (three out·n_ff_proj) */
+        flops += 2.0 * (px / 4) * (4 * d * out + out * out + 3.0 * out * hp->n_ff_proj);
         break;
     case SEER_PROJ_GEMMA3:  /* k×k average pool, one d → n_text product per token */
     case SEER_PROJ_GEMMA4V: /* the same */

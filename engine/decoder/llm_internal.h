@@ -97,6 +97,7 @@ struct seer_llm {
     float embd_scale;            /* token embeddings ×this (gemma3: sqrt(n_embd)), else 1 */
     float logit_softcap;         /* logits = cap·tanh(logits/cap) when > 0 */
     bool ffn_gelu;               /* GeGLU (tanh GELU) instead of SwiGLU */
+    bool ffn_fused_up;           /* one ffn_up [gate | up] rows, no ffn_gate (glm4): w_gate and w_up are its halves */
     bool moe;                    /* the FFN is a mixture of experts (moe.c) */
     bool moe_dense;              /* ... with the dense FFN beside it (gemma4 26B-A4B) */
     int n_ff_exp;                /* an expert's FFN width */

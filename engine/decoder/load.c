@@ -23,23 +23,30 @@ typedef struct arch_desc {
      * or full_attention_interval), the FFN norm named post_attention_norm, a
      * shared expert beside the experts, MTP blocks after the trunk */
     bool delta;
+    /* glm4 (GLM-4 / GLM-4.1V / GLM-4.6V-Flash / GLM-OCR): sandwich norms
+     * (post_attention_norm, post_ffw_norm), one fused ffn_up [gate | up],
+     * optional QKV biases, NextN blocks after the trunk; M-RoPE when the file
+     * has sections (the converter permuted Q/K to NEOX halves), else normal
+     * RoPE on GPT-J pairs */
+    bool glm4;
 } arch_desc;
 
 static const arch_desc ARCHES[] = {
-    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false},
-    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false},
-    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false},
-    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false},
-    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false},
-    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false},
-    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false, false},
-    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false, false},
-    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false, false},
-    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true, false},
-    {"qwen35", LLM_ROPE_IMROPE, false, 1e-6f, true, false, false, false, false, false, true},
-    {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true},
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false, false},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false, false},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false, false},
+    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false, false},
+    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false, false},
+    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false, false},
+    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false, false, false},
+    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false, false, false},
+    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false, false, false},
+    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true, false, false},
+    {"qwen35", LLM_ROPE_IMROPE, false, 1e-6f, true, false, false, false, false, false, true, false},
+    {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true, false},
+    {"glm4", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, true},
 };
-#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe"
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe, glm4"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -318,11 +325,9 @@ seer_llm_recurrent seer_llm_recurrent_from_file(const gguf_file *f) {
     return r;
 }
 
-/* qwen35*: the MTP blocks after the trunk (block_count counts them; only
- * speculative decoding uses them, so they are skipped) and the Gated
- * DeltaNet sizes. Value heads must be as wide as key heads (llama.cpp
- * assumes it too) and a whole multiple of them. */
-static bool read_gdn(seer_llm *m, const char *a, seer_error *err) {
+/* qwen35*, glm4: the MTP (NextN) blocks after the trunk (block_count counts
+ * them; only speculative decoding uses them, so they are skipped). */
+static bool read_nextn(seer_llm *m, const char *a, seer_error *err) {
     const gguf_file *f = m->gguf;
     seer_llm_info *in = &m->info;
     in->n_nextn = (int)key_int(f, a, "nextn_predict_layers", 0);
@@ -331,6 +336,13 @@ static bool read_gdn(seer_llm *m, const char *a, seer_error *err) {
         return false;
     }
     in->n_layer -= in->n_nextn;
+    return true;
+}
+
+/* qwen35*: the Gated DeltaNet sizes. Value heads must be as wide as key
+ * heads (llama.cpp assumes it too) and a whole multiple of them. */
+static bool read_gdn(seer_llm *m, const char *a, seer_error *err) {
+    const gguf_file *f = m->gguf;
     llm_gdn_dims *g = &m->gdn;
     const int64_t inner = read_gdn_dims(f, a, g);
     if (g->n_k <= 0 || g->n_v <= 0 || g->d <= 0 || g->n_k > 4096 || g->n_v > 4096 || g->d > 1024 ||
@@ -362,6 +374,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     } else {
         in->n_head_kv = (int)layer_key_max(f, a, "attention.head_count_kv", in->n_layer, in->n_head);
     }
+    if ((ad->delta || ad->glm4) && in->n_layer > 0 && !read_nextn(m, a, err)) return false;
     if (ad->delta && in->n_layer > 0 && !read_gdn(m, a, err)) return false;
     in->n_ctx_train = (int)key_int(f, a, "context_length", 4096);
     const char *missing = in->n_layer <= 0 ? "block_count" : in->n_embd <= 0 ? "embedding_length"
@@ -393,13 +406,17 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     m->rope_base = (float)key_float(f, a, "rope.freq_base", 10000.0);
     m->norm_eps = (float)key_float(f, a, "attention.layer_norm_rms_epsilon", ad->default_eps);
     m->rope = ad->rope;
+    char sections_key[128];
+    snprintf(sections_key, sizeof sections_key, "%s.rope.dimension_sections", a);
+    if (ad->glm4 && !gguf_get_arr_n(f, sections_key)) m->rope = LLM_ROPE_NORMAL; /* a text-only GLM-4 file */
     if (!read_rope_scaling(m, a, err)) return false;
     m->attn_scale = (float)key_float(f, a, "attention.scale", 0.0);
     if (m->attn_scale == 0.0f) m->attn_scale = 1.0f / sqrtf((float)in->head_dim);
     m->embd_scale = 1.0f;
-    if ((ad->rope == LLM_ROPE_MULTI || ad->rope == LLM_ROPE_IMROPE) && !read_sections(m, a, err)) return false;
-    in->mrope = ad->rope == LLM_ROPE_MULTI || ad->rope == LLM_ROPE_IMROPE;
+    if ((m->rope == LLM_ROPE_MULTI || m->rope == LLM_ROPE_IMROPE) && !read_sections(m, a, err)) return false;
+    in->mrope = m->rope == LLM_ROPE_MULTI || m->rope == LLM_ROPE_IMROPE;
     m->moe = ad->moe;
+    m->ffn_fused_up = ad->glm4;
     if (ad->moe && !read_experts(m, a, err)) return false;
     if (ad->moe && ad->delta) { /* the shared expert (llama.cpp: the dense FFN width when unset) */
         m->n_ff_shexp = (int)key_int(f, a, "expert_shared_feed_forward_length", in->n_ff);
@@ -517,6 +534,14 @@ static bool bind_ffn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
     const int64_t E = in->n_embd;
     char n[96];
 #define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
+    if (!m->moe && m->ffn_fused_up) {
+        /* glm4: one ffn_up of 2·n_ff rows, the gate's rows first, then up's */
+        if (!bind_matrix(m, &L->w_gate, NAME("ffn_up.weight"), E, 2 * (int64_t)L->n_ff, err)) return false;
+        L->w_gate.n_out = L->n_ff;
+        L->w_up = L->w_gate;
+        L->w_up.data = (const char *)L->w_gate.data + (size_t)L->n_ff * L->w_gate.row_bytes;
+        return bind_matrix(m, &L->w_down, NAME("ffn_down.weight"), L->n_ff, E, err);
+    }
     if (!m->moe)
         return bind_matrix(m, &L->w_gate, NAME("ffn_gate.weight"), E, L->n_ff, err) &&
                bind_matrix(m, &L->w_up, NAME("ffn_up.weight"), E, L->n_ff, err) &&
@@ -585,8 +610,9 @@ static bool bind_attention(seer_llm *m, const arch_desc *ad, llm_layer *L, int l
     if (!failed && ad->qk_norm) L->q_norm = bind_vector(m, NAME("attn_q_norm.weight"), hd, true, err, &failed);
     if (!failed && ad->qk_norm && !L->kv_shared)
         L->k_norm = bind_vector(m, NAME("attn_k_norm.weight"), hd, true, err, &failed);
-    if (!failed && ad->gemma) L->attn_post_norm = bind_vector(m, NAME("post_attention_norm.weight"), E, true, err, &failed);
-    if (!failed && ad->gemma) L->ffn_post_norm = bind_vector(m, NAME("post_ffw_norm.weight"), E, true, err, &failed);
+    const bool sandwich = ad->gemma || ad->glm4;
+    if (!failed && sandwich) L->attn_post_norm = bind_vector(m, NAME("post_attention_norm.weight"), E, true, err, &failed);
+    if (!failed && sandwich) L->ffn_post_norm = bind_vector(m, NAME("post_ffw_norm.weight"), E, true, err, &failed);
     if (!failed && ad->gemma4) {
         const float *s = bind_vector(m, NAME("layer_output_scale.weight"), 1, false, err, &failed);
         if (s) L->out_scale = s[0];

@@ -11,6 +11,8 @@
  *                 non-causally
  *   Gemma 4       <|image>[image]<image|>, non-causal on the sliding layers
  *                 (not for E2B / E4B)
+ *   GLM-4V / OCR  <|begin_of_image|>[image]<|end_of_image|>, M-RoPE positions
+ *                 as Qwen2-VL
  *   InternVL      <img>[tile 1]…[tile n][overview]</img>
  *   LFM2-VL       <|image_start|>[image]<|image_end|> untiled; tiled:
  *                 <|image_start|> <|img_row_r_col_c|>[tile] per tile,
@@ -123,6 +125,8 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
     case SEER_PROJ_GEMMA3:
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<start_of_image>", "<end_of_image>", false);
     case SEER_PROJ_GEMMA4V: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|image>", "<image|>", false);
+    case SEER_PROJ_GLM4V:
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|begin_of_image|>", "<|end_of_image|>", false);
     case SEER_PROJ_INTERNVL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<img>", "</img>", true);
     case SEER_PROJ_LFM2: /* one input: no tile tags, no thumbnail tag */
         if (in->n > 1) return layout_tiled(b, hp, in, image_index, grid, grid_ctx, &LFM2_TILES);

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -32,6 +32,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"pixtral", SEER_PROJ_PIXTRAL},
         {"lfm2", SEER_PROJ_LFM2},
         {"resampler", SEER_PROJ_RESAMPLER},
+        {"glm4v", SEER_PROJ_GLM4V},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -67,6 +68,7 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_PIXTRAL:
     case SEER_PROJ_LFM2: return tensor_n_out(f, "mm.2.weight");
     case SEER_PROJ_RESAMPLER: return tensor_n_out(f, "resampler.proj.weight"); /* square */
+    case SEER_PROJ_GLM4V: return tensor_n_out(f, "mm.down.weight");
     case SEER_PROJ_GEMMA4V: return tensor_n_out(f, "mm.input_projection.weight"); /* a plain linear here */
     case SEER_PROJ_GEMMA3: { /* stored transposed: [n_text, n_v] */
         const gguf_tensor *t = gguf_find_tensor(f, "mm.input_projection.weight");
@@ -359,15 +361,15 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         if (check_range(f, "clip.vision.n_wa_pattern", n, 0, MAX_LAYERS, err)) return -1;
         hp->n_wa_pattern = (int)n;
     }
-    if (hp->projector == SEER_PROJ_QWEN3VL) {
-        /* llama.cpp's Qwen3-VL graph hard-codes the 2×2 merge (other sizes do not run there either) */
+    if (hp->projector == SEER_PROJ_QWEN3VL || hp->projector == SEER_PROJ_GLM4V) {
+        /* llama.cpp's Qwen3-VL and GLM-4V graphs hard-code the 2×2 merge (other sizes do not run there either) */
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 2);
         if (m != 2) {
             seer_error_set(err, "%s: clip.vision.spatial_merge_size is %lld (only 2 is supported)", file_label(f),
                            (long long)m);
             return -1;
         }
-        if (read_deepstack(f, hp, err) != 0) return -1;
+        if (hp->projector == SEER_PROJ_QWEN3VL && read_deepstack(f, hp, err) != 0) return -1;
     }
     if (seer_projector_mrope(hp->projector) || hp->projector == SEER_PROJ_PIXTRAL) {
         if ((n_embd / n_head) % 4 != 0) {
@@ -383,6 +385,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         return -1;
     }
     hp->n_embd_out = hp->n_embd_text * (1 + hp->n_deepstack);
+    if (hp->projector == SEER_PROJ_GLM4V) hp->n_ff_proj = tensor_n_out(f, "mm.gate.weight");
     if (hp->projector == SEER_PROJ_RESAMPLER && hp->n_embd_text % SEER_RESAMPLER_HEAD_DIM != 0) {
         seer_error_set(err, "%s: the resampler's width %d is not a whole number of %d-wide heads", file_label(f),
                        hp->n_embd_text, SEER_RESAMPLER_HEAD_DIM);

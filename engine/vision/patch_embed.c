@@ -39,6 +39,7 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
     float *px = v->cfg.class_token ? x + d : x;
     seer_matmul(pool, &v->patch_w, patches, l->n_patches, px, v->patch_b);
     int64_t n_seq = l->n_patches;
+    if (v->embd_norm.w) vit_norm_rows(pool, VIT_NORM_RMS, px, px, &v->embd_norm, l->n_patches, d, v->hp.eps);
     if (v->cfg.class_token) {
         memcpy(x, v->class_embd, (size_t)d * sizeof(float));
         n_seq++;
@@ -64,6 +65,10 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
             float *row = x + i * d;
             for (int64_t c = 0; c < d; c++) row[c] += pos[c];
         }
+        return;
+    }
+    if (v->cfg.pos_bicubic) { /* GLM-4V: the grid resized bicubically, rows in merge-cell order */
+        vit_add_bicubic_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, l->row, l->col, l->n_patches, x);
         return;
     }
     if (v->cfg.pos_interp) { /* Qwen3-VL: the grid resampled, rows in merge-cell order */

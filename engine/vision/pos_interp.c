@@ -104,3 +104,55 @@ void vit_add_resized_positions(seer_pool *pool, const float *table, int side, in
     interp_job j = {.table = table, .side = side, .gw = gw, .gh = gh, .n_embd = n_embd, .x = x};
     seer_pool_for(pool, (int64_t)gw * gh, 1, resize_range, &j);
 }
+
+/* GLM-4V: ggml's bicubic interpolation (the convolution form with a = −0.75,
+ * as PyTorch's): output cell i of an axis sits at (i + 0.5)/scale − 0.5 in
+ * the table, the four table cells around it (clamped at the edges) weighted
+ * by the cubic kernel, x first, then y; float32 steps in ggml's order. */
+#define BICUBIC_A (-0.75f)
+static float cubic_near(float t) { return ((BICUBIC_A + 2) * t - (BICUBIC_A + 3)) * t * t + 1; }
+static float cubic_far(float t) { return ((BICUBIC_A * t - 5 * BICUBIC_A) * t + 8 * BICUBIC_A) * t - 4 * BICUBIC_A; }
+static float cubic(const float p[4], float t) {
+    return p[0] * cubic_far(t + 1) + p[1] * cubic_near(t) + p[2] * cubic_near(1 - t) + p[3] * cubic_far(2 - t);
+}
+
+/* The table cell below output cell i (may be −1) and the fraction past it. */
+static void bicubic_axis(int n_src, int n_dst, int i, int *base, float *frac) {
+    const float sf = (float)n_dst / (float)n_src, s = ((float)i + 0.5f) / sf - 0.5f, f = floorf(s);
+    *base = (int)f;
+    *frac = s - f;
+}
+
+static int clamp_index(int i, int n) { return i < 0 ? 0 : i > n - 1 ? n - 1 : i; }
+
+static void bicubic_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const interp_job *j = ctx;
+    const int64_t d = j->n_embd;
+    for (int64_t r = r0; r < r1; r++) {
+        int x0, y0;
+        float dx, dy;
+        bicubic_axis(j->side, j->gw, j->col[r], &x0, &dx);
+        bicubic_axis(j->side, j->gh, j->row[r], &y0, &dy);
+        const float *cell[4][4]; /* [y offset][x offset] */
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 4; b++)
+                cell[a][b] = j->table + ((int64_t)clamp_index(y0 - 1 + a, j->side) * j->side +
+                                         clamp_index(x0 - 1 + b, j->side)) * d;
+        float *out = j->x + r * d;
+        for (int64_t k = 0; k < d; k++) {
+            float rows[4];
+            for (int a = 0; a < 4; a++) {
+                const float p[4] = {cell[a][0][k], cell[a][1][k], cell[a][2][k], cell[a][3][k]};
+                rows[a] = cubic(p, dx);
+            }
+            out[k] += cubic(rows, dy);
+        }
+    }
+}
+
+void vit_add_bicubic_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                               const int *row, const int *col, int64_t n, float *x) {
+    interp_job j = {.table = table, .side = side, .gw = gw, .gh = gh, .n_embd = n_embd, .row = row, .col = col, .x = x};
+    seer_pool_for(pool, n, 1, bicubic_range, &j);
+}

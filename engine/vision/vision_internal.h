@@ -73,6 +73,7 @@ typedef struct vit_config {
     bool pos_bucket;      /* MiniCPM-V (SigLIP NaViT): each patch takes the table row of its bucket, the grid's
                            * row and column scaled to the table's side (floor(side·i/n)) */
     bool pos_resize;      /* LFM2 (SigLIP2 NaFlex): the square grid resized to the patch grid (antialiased bilinear) */
+    bool pos_bicubic;     /* GLM-4V: the square grid resized to the patch grid (bicubic, half-pixel centres) */
     bool pre_ln, post_ln;
     bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
     bool rope2d_raster;   /* Pixtral: the same rotation on raster-ordered patches, the column pairs on the
@@ -104,6 +105,7 @@ struct seer_vision {
     int n_pos;
     int pos_side;             /* pos_interp, pos_resize, pos_bucket: the grid is pos_side × pos_side */
     vit_norm_params pre_ln, post_ln;
+    vit_norm_params embd_norm; /* GLM-4V: RMSNorm of the patch embeddings (v.norm_embd) before the positions, or unset */
     vit_block *blocks;
 
     /* Projector: mlp (mm.0, mm.2 | mlp_norm: mm.0, mm.1 LN, mm.3, mm.4 LN),
@@ -113,6 +115,10 @@ struct seer_vision {
      * pixtral (mm_ln1: input_norm, merger: patch_merger (Mistral Small 3.1);
      * mm0, mm2: mm.1, mm.2; img_break: the [IMG_BREAK] embedding). */
     vit_linear mm0, mm2, merger;
+    /* glm4v: merger = the 2×2 downsampling conv as a matrix over (channel,
+     * ky, kx) with its bias, mm0 = fc, mm_ln1 = post_norm (LayerNorm), then
+     * down(silu(gate·x) ⊙ up·x) with mm2 = down. */
+    vit_linear mm_gate, mm_up;
     const float *img_break;
     vit_norm_params mm_ln1, mm_ln2;
     vit_deepstack *deepstack; /* [hp.n_deepstack] */
@@ -232,6 +238,8 @@ int vit_project_pixtral(const struct seer_vision *v, seer_pool *pool, const floa
                         float *out, double *flops, seer_error *err);
 int vit_project_ldp(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                     double *flops, seer_error *err);
+int vit_project_glm4v(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
+                      double *flops, seer_error *err);
 int vit_project_resampler(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                           float *out, double *flops, seer_error *err);
 /* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row
@@ -263,6 +271,11 @@ void vit_add_interp_positions(seer_pool *pool, const float *table, int side, int
  * added to the n = gw·gh rows of x. */
 void vit_add_resized_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
                                float *x);
+/* GLM-4V position embeddings: the S×S table resized to the gw×gh grid as
+ * ggml's bicubic interpolation does it (half-pixel centres, a = −0.75,
+ * clamped edges), sequence row i taking grid cell (row[i], col[i]). */
+void vit_add_bicubic_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                               const int *row, const int *col, int64_t n, float *x);
 /* Gemma 3: mean over k×k blocks of a gw×gh raster grid of n_embd rows →
  * (gw/k)×(gh/k) rows, row-major (ggml's pool_2d sum order). */
 void vit_avg_pool(const float *x, int gw, int gh, int64_t n_embd, int k, float *out);

@@ -162,7 +162,9 @@ static void pick_config(seer_vision *v) {
     const seer_vision_hparams *hp = &v->hp;
     vit_config *c = &v->cfg;
     memset(c, 0, sizeof *c);
-    c->norm = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ? VIT_NORM_RMS : VIT_NORM_LAYER;
+    c->norm = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_GLM4V
+                  ? VIT_NORM_RMS
+                  : VIT_NORM_LAYER;
     c->act = hp->use_silu ? VIT_ACT_SILU : hp->use_gelu ? VIT_ACT_GELU_TANH : VIT_ACT_QUICK_GELU;
     c->gated_mlp = gguf_find_tensor(v->gguf, "v.blk.0.ffn_gate.weight") != NULL;
     c->class_token = gguf_find_tensor(v->gguf, "v.class_embd") != NULL;
@@ -172,6 +174,7 @@ static void pick_config(seer_vision *v) {
     c->pos_interp = c->pos_embd && hp->projector == SEER_PROJ_QWEN3VL;
     c->pos_resize = c->pos_embd && hp->projector == SEER_PROJ_LFM2;
     c->pos_bucket = c->pos_embd && hp->projector == SEER_PROJ_RESAMPLER;
+    c->pos_bicubic = c->pos_embd && hp->projector == SEER_PROJ_GLM4V; /* GLM-OCR has none */
     c->rope2d_raster = hp->projector == SEER_PROJ_PIXTRAL;
     c->rope2d = seer_projector_mrope(hp->projector) || c->rope2d_raster;
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
@@ -391,6 +394,30 @@ static int load_ldp(seer_vision *v, seer_error *err) {
     return 0;
 }
 
+/* glm4v: the downsampling conv mm.patch_merger [2, 2, n_embd, n_text] (a
+ * row per output of n_embd·2·2 values in (channel, ky, kx) order: a matrix
+ * over each 2×2 cell's features gathered that way), then fc, post_norm,
+ * gate / up / down. */
+static int load_glm4v_projector(seer_vision *v, seer_error *err) {
+    const int64_t d = v->hp.n_embd, t = v->hp.n_embd_text;
+    const gguf_tensor *k = gguf_find_tensor(v->gguf, "mm.patch_merger.weight");
+    const seer_type_info *ti = k ? seer_type_get(k->type) : NULL;
+    if (!k || !ti || k->ne[0] != 2 || k->ne[1] != 2 || k->ne[2] != d || k->ne[3] != t || (4 * d) % ti->block_size) {
+        seer_error_set(err, "%s: tensor 'mm.patch_merger.weight' is missing or not [2, 2, %lld, %lld]", label(v),
+                       (long long)d, (long long)t);
+        return -1;
+    }
+    v->merger.w = (seer_weight){.type = k->type, .n_in = 4 * d, .n_out = t, .data = k->data,
+                                .row_bytes = seer_row_bytes(k->type, 4 * d)};
+    if (load_vec(v, "mm.patch_merger.bias", t, true, &v->merger.b, err) ||
+        load_linear(v, "mm.model.fc", t, t, true, &v->mm0, err) || load_norm(v, "mm.post_norm", t, true, &v->mm_ln1, err) ||
+        load_linear(v, "mm.gate", t, -1, true, &v->mm_gate, err) ||
+        load_linear(v, "mm.up", t, v->mm_gate.w.n_out, true, &v->mm_up, err) ||
+        load_linear(v, "mm.down", v->mm_gate.w.n_out, t, true, &v->mm2, err))
+        return -1;
+    return 0;
+}
+
 static int load_projector(seer_vision *v, seer_error *err) {
     const seer_vision_hparams *hp = &v->hp;
     int64_t d = hp->n_embd, out = hp->n_embd_out;
@@ -419,6 +446,7 @@ static int load_projector(seer_vision *v, seer_error *err) {
         return load_deepstack(v, err);
     case SEER_PROJ_LDP:
     case SEER_PROJ_LDPV2: return load_ldp(v, err);
+    case SEER_PROJ_GLM4V: return load_glm4v_projector(v, err);
     case SEER_PROJ_GEMMA3:
         return load_norm(v, "mm.soft_emb_norm", d, true, &v->mm_ln1, err) || load_input_projection(v, err) ? -1 : 0;
     case SEER_PROJ_GEMMA4V: return load_gemma4v_projector(v, err);
@@ -498,7 +526,7 @@ static int load_tower(seer_vision *v, seer_error *err) {
             return -1;
         }
         v->n_pos = (int)t->ne[1];
-        if (v->cfg.pos_interp || v->cfg.pos_resize || v->cfg.pos_bucket) {
+        if (v->cfg.pos_interp || v->cfg.pos_resize || v->cfg.pos_bucket || v->cfg.pos_bicubic) {
             v->pos_side = (int)sqrt((double)v->n_pos);
             if ((int64_t)v->pos_side * v->pos_side != v->n_pos) {
                 seer_error_set(err, "%s: %d position embeddings do not form a square grid", label(v), v->n_pos);
@@ -515,11 +543,12 @@ static int load_tower(seer_vision *v, seer_error *err) {
         }
         v->n_pos = (int)t->ne[1];
         if (load_vec(v, "v.position_embd.weight", 2 * d * v->n_pos, true, &v->pos_embd, err)) return -1;
-    } else if (!v->cfg.rope2d || hp->projector == SEER_PROJ_QWEN3VL) { /* Qwen2/2.5-VL: rotary positions only */
+    } else if (!v->cfg.rope2d || hp->projector == SEER_PROJ_QWEN3VL) { /* Qwen2/2.5-VL, GLM-OCR: rotary positions only */
         seer_error_set(err, "%s: tensor 'v.position_embd.weight' is missing", label(v));
         return -1;
     }
-    if (load_norm(v, "v.pre_ln", d, false, &v->pre_ln, err) || load_norm(v, "v.post_ln", d, false, &v->post_ln, err))
+    if (load_norm(v, "v.pre_ln", d, false, &v->pre_ln, err) || load_norm(v, "v.post_ln", d, false, &v->post_ln, err) ||
+        load_norm(v, "v.norm_embd", d, hp->projector == SEER_PROJ_GLM4V, &v->embd_norm, err))
         return -1;
     v->blocks = calloc((size_t)hp->n_layer, sizeof *v->blocks);
     if (!v->blocks) {
@@ -582,6 +611,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
+    case SEER_PROJ_GLM4V:
         *nx = gw / 2;
         *ny = gh / 2;
         return;

@@ -200,7 +200,7 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
                        in->h, v->n_pos);
         return -1;
     }
-    if (v->cfg.pos_embd && !v->cfg.pos_interp && !v->cfg.pos_resize && !v->cfg.pos_bucket &&
+    if (v->cfg.pos_embd && !v->cfg.pos_interp && !v->cfg.pos_resize && !v->cfg.pos_bucket && !v->cfg.pos_bicubic &&
         n + (v->cfg.class_token ? 1 : 0) != v->n_pos) {
         seer_error_set(err, "vision: input %dx%d gives %lld patches but the model has %d positions", in->w, in->h,
                        (long long)n, v->n_pos - (v->cfg.class_token ? 1 : 0));
@@ -300,6 +300,7 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_LDPV2: rc = vit_project_ldp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_PIXTRAL: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_RESAMPLER: rc = vit_project_resampler(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_GLM4V: rc = vit_project_glm4v(v, pool, patches_out, li, out[i], &fl, err); break;
         }
     }
     if (rc == 0 && flops) *flops += fl;

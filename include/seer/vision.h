@@ -21,11 +21,13 @@ typedef enum seer_projector {
     SEER_PROJ_PIXTRAL,    /* "pixtral": Pixtral / Mistral Small 3.1 ViT (2-D RoPE), [patch merger,] MLP, [IMG_BREAK] rows */
     SEER_PROJ_RESAMPLER,  /* "resampler": MiniCPM-V 2.5 / 2.6 / 4.x, SigLIP + a cross-attention resampler (fixed query count) */
     SEER_PROJ_GEMMA4V,    /* "gemma4v": Gemma 4's ViT (x/y position tables, 2-D RoPE, sandwich norms), k×k average pool, RMSNorm, projection */
+    SEER_PROJ_GLM4V,      /* "glm4v": GLM-4.1V / 4.6V / GLM-OCR ViT (RMSNorm, SwiGLU, 2-D M-RoPE, bicubic-resized positions),
+                           * 2×2 conv merger, fc, LayerNorm, GELU, SwiGLU MLP */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
 static inline bool seer_projector_mrope(seer_projector p) {
-    return p == SEER_PROJ_QWEN2VL || p == SEER_PROJ_QWEN25VL || p == SEER_PROJ_QWEN3VL;
+    return p == SEER_PROJ_QWEN2VL || p == SEER_PROJ_QWEN25VL || p == SEER_PROJ_QWEN3VL || p == SEER_PROJ_GLM4V;
 }
 /* Image chunks of these projectors are decoded with attention among all
  * their rows (llama.cpp turns causal attention off for them): Gemma 3, and
@@ -74,6 +76,7 @@ typedef struct seer_vision_hparams {
     int deepstack_layers[SEER_MAX_DEEPSTACK];
     bool use_gelu, use_silu;
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
+    int n_ff_proj;                  /* glm4v: the merger MLP's width (mm.gate rows) */
     int max_image_tokens;           /* Qwen2/2.5-VL original mode: merged tokens per image at most (0: 4096) */
     /* resampler (MiniCPM-V): clip.minicpmv_version (2 = 2.5, 3 = 2.6, 4 = o-2.6, 5 = 4.0, 6 = 4.5,
      * 100045 = o-4.5; 0 read as 2) and the tokens of every encoder input (the learned queries). */
