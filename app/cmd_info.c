@@ -3,6 +3,7 @@
  * every metadata key and every tensor. Everything from the file is passed
  * through the terminal sanitiser before it is printed. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,25 @@ static void summarise_delta(const gguf_file *f, const char *arch) {
     }
 }
 
+/* GLM-4's family by its keys: GLM-4.1V / 4.6V-Flash (M-RoPE sections),
+ * GLM-OCR (sections and a NextN block), or the text-only GLM-4. */
+static void summarise_glm4(const gguf_file *f) {
+    const int64_t blocks = gguf_get_int(f, "glm4.block_count", 0), nextn = gguf_get_int(f, "glm4.nextn_predict_layers", 0),
+                  rot = gguf_get_int(f, "glm4.rope.dimension_count", 0);
+    const bool sections = gguf_get_arr_n(f, "glm4.rope.dimension_sections") > 0;
+    label("family");
+    puts(!sections ? "GLM-4 (text only: normal RoPE on GPT-J pairs; images refused)"
+         : nextn   ? "GLM-OCR (vision: M-RoPE, glm4v projector)"
+                   : "GLM-4.1V / GLM-4.6V-Flash (vision: M-RoPE, glm4v projector)");
+    label("decoder");
+    printf("sandwich norms (post-attention, post-FFN), fused gate/up, QKV biases, rotary on %" PRId64 " dims\n", rot);
+    if (nextn > 0) {
+        label("NextN blocks");
+        printf("%" PRId64 " after the %" PRId64 "-layer trunk (skipped: speculative decoding only)\n", nextn,
+               blocks - nextn);
+    }
+}
+
 static void summarise_llm(const gguf_file *f, const char *arch) {
     char k[256];
     line_int(f, "layers", arch_key(arch, "block_count", k, sizeof k));
@@ -211,6 +231,7 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "window rope", arch_key(arch, "rope.freq_base_swa", k, sizeof k));
     line_int(f, "logit softcap", arch_key(arch, "final_logit_softcapping", k, sizeof k));
     if (strcmp(arch, "gemma4") == 0) summarise_gemma4(f);
+    if (strcmp(arch, "glm4") == 0) summarise_glm4(f);
     line_int(f, "shared ffn", arch_key(arch, "expert_shared_feed_forward_length", k, sizeof k));
     summarise_delta(f, arch);
 }
@@ -250,6 +271,16 @@ static void summarise_projector(const gguf_file *f) {
         label("tower");
         printf("x/y position tables, 2-D RoPE on each head's halves (base 100), q/k/v RMSNorm, sandwich norms, "
                "output scales, tanh-GELU gated MLP (the HF config; llama.cpp falls back to quick GELU)\n");
+    }
+    if (hp.projector == SEER_PROJ_GLM4V) {
+        const gguf_tensor *pos = gguf_find_tensor(f, "v.position_embd.weight");
+        label("tower");
+        if (pos) printf("RMSNorm after the patch embedding, learned positions (%d per side) resized bicubically to the "
+                        "grid, 2-D M-RoPE, SwiGLU\n", (int)sqrt((double)pos->ne[1]));
+        else printf("RMSNorm after the patch embedding, no learned positions (GLM-OCR), 2-D M-RoPE, SwiGLU\n");
+        label("merger");
+        printf("2×2 conv, fc, LayerNorm, GELU, SwiGLU %d; any size in %d px steps, 8 to 4096 tokens (llama.cpp's "
+               "budget)\n", hp.n_ff_proj, 2 * hp.patch_size);
     }
     if (hp.projector == SEER_PROJ_LDP || hp.projector == SEER_PROJ_LDPV2) {
         int grid = hp.image_size / hp.patch_size;

@@ -18,6 +18,8 @@ seer_chat_style seer_chat_detect(const char *t) {
     if (!t || !*t) return SEER_CHAT_UNKNOWN;
     /* SmolVLM/Idefics3 opens with <|im_start|> but is not ChatML: check it first. */
     if (has(t, "<end_of_utterance>")) return SEER_CHAT_SMOLVLM;
+    /* GLM-4 (and GLM-4.1V / 4.6V / GLM-OCR) open every conversation with [gMASK]<sop> */
+    if (has(t, "[gMASK]<sop>")) return SEER_CHAT_GLM4;
     /* Gemma 4's turns open with <|turn> (Gemma 3's with <start_of_turn>) */
     if (has(t, "<|turn>")) return SEER_CHAT_GEMMA4;
     /* Qwen3.5 / 3.6: vision, and a thinking switch that closes an empty thought */
@@ -50,7 +52,7 @@ static const style_name NAMES[] = {
     {"llama3", SEER_CHAT_LLAMA3},   {"mistral", SEER_CHAT_MISTRAL},   {"gemma", SEER_CHAT_GEMMA},
     {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},   {"qwen3vl", SEER_CHAT_QWEN3VL},
     {"qwen3vl-thinking", SEER_CHAT_QWEN3VL_THINKING}, {"mistral-v7", SEER_CHAT_MISTRAL_V7},
-    {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},
+    {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},   {"glm4", SEER_CHAT_GLM4},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},
@@ -58,6 +60,7 @@ static const style_name NAMES[] = {
     {"qwen3-vl", SEER_CHAT_QWEN3VL}, {"gemma3", SEER_CHAT_GEMMA},     {"gemma-3", SEER_CHAT_GEMMA},
     {"mistral-v7-tekken", SEER_CHAT_MISTRAL_V7}, {"mistral-small", SEER_CHAT_MISTRAL_V7},
     {"qwen35", SEER_CHAT_QWEN35},   {"qwen3.6", SEER_CHAT_QWEN35},    {"gemma-4", SEER_CHAT_GEMMA4},
+    {"glm-4", SEER_CHAT_GLM4},      {"glm4v", SEER_CHAT_GLM4},        {"chatglm4", SEER_CHAT_GLM4},
 };
 
 seer_chat_style seer_chat_from_name(const char *name) {

@@ -159,6 +159,58 @@ static void render_gemma4(out_str *o, const seer_chat_msg *msgs, int n, bool gen
     if (gen) put(o, "<|turn>model\n", think ? "" : "<|channel>thought\n<channel|>", NULL);
 }
 
+/* [*a, *b) with the whitespace at both ends dropped (Jinja's strip()). */
+static void trim_span(const char **a, const char **b) {
+    while (*a < *b && is_space(**a)) (*a)++;
+    while (*b > *a && is_space((*b)[-1])) (*b)--;
+}
+
+/* GLM-4.6 / 4.6V (its Jinja, no tools): "[gMASK]<sop>", then "<|role|>\n"
+ * + content per turn, no end-of-turn text. A reply is split at "</think>":
+ * its reasoning is kept only after the last user turn, every other reply
+ * gets an empty "<think></think>". Thinking off: each user turn ends
+ * "/nothink" and the generation prompt closes an empty thought. */
+static void render_glm4(out_str *o, const seer_chat_msg *msgs, int n, bool gen, bool think) {
+    int last_user = -1;
+    for (int i = 0; i < n; i++)
+        if (role_is(&msgs[i], "user")) last_user = i;
+    put(o, "[gMASK]<sop>", NULL);
+    for (int i = 0; i < n; i++) {
+        const char *c = content_of(&msgs[i]);
+        if (role_is(&msgs[i], "system")) {
+            put(o, "<|system|>\n", c, NULL);
+        } else if (role_is(&msgs[i], "assistant")) {
+            /* reasoning = before the first "</think>", rstrip "\n", after its last "<think>",
+             * lstrip "\n"; answer = after the last "</think>", lstrip "\n" */
+            const char *first_close = strstr(c, "</think>"), *answer = c, *r0 = c, *r1 = c;
+            for (const char *p = first_close; p; p = strstr(p + 8, "</think>")) answer = p + 8;
+            if (first_close) {
+                r1 = first_close;
+                while (r1 > c && r1[-1] == '\n') r1--;
+                for (const char *p = c; p + 7 <= r1; p++)
+                    if (memcmp(p, "<think>", 7) == 0) r0 = p + 7;
+                while (r0 < r1 && *r0 == '\n') r0++;
+                while (*answer == '\n') answer++;
+            }
+            trim_span(&r0, &r1);
+            put(o, "<|assistant|>\n<think>", NULL);
+            if (i > last_user) put_n(o, r0, (size_t)(r1 - r0));
+            put(o, "</think>", NULL);
+            const char *a0 = answer, *a1 = answer + strlen(answer);
+            trim_span(&a0, &a1);
+            if (a1 > a0) {
+                put(o, "\n", NULL);
+                put_n(o, a0, (size_t)(a1 - a0));
+            }
+        } else {
+            put(o, "<|", msgs[i].role ? msgs[i].role : "user", "|>\n", c, NULL);
+            size_t len = strlen(c);
+            if (!think && (len < 8 || strcmp(c + len - 8, "/nothink") != 0)) put(o, "/nothink", NULL);
+        }
+    }
+    if (gen) put(o, "<|assistant|>", think ? "" : "\n<think></think>", NULL);
+}
+
 /* LLaVA (HF llava-1.5 / 1.6-vicuna): "SYSTEM USER: text ASSISTANT: text ... ASSISTANT:". */
 static void render_vicuna(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
     for (int i = 0; i < n; i++) {
@@ -293,6 +345,7 @@ char *seer_chat_render_thinking(seer_chat_style s, const seer_chat_msg *msgs, in
     case SEER_CHAT_SMOLVLM: render_smolvlm(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_QWEN35: render_qwen35(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     case SEER_CHAT_GEMMA4: render_gemma4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
+    case SEER_CHAT_GLM4: render_glm4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     default:
         free(o.s);
         seer_error_set(err, "chat: unknown template style %d", (int)s);

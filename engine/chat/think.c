@@ -9,16 +9,21 @@
 /* Qwen3.5's prompt ends in "<think>\n" (or closes an empty one when
  * thinking is off); Qwen3-VL-Thinking's always opens it; Gemma 4 opens its
  * thought channel itself ("<|channel>thought\n…<channel|>"), and its prompt
- * closes an empty one when thinking is off. */
+ * closes an empty one when thinking is off; GLM-4.xV's the same with
+ * <think>. */
 static const seer_chat_thinking QWEN35 = {"<think>", "</think>", true, true};
 static const seer_chat_thinking QWEN3VL_THINKING = {"<think>", "</think>", true, false};
 static const seer_chat_thinking GEMMA4 = {"<|channel>thought", "<channel|>", false, true};
+/* GLM-4.xV writes "<think>" itself after "<|assistant|>"; thinking off, the
+ * prompt closes an empty one and each user turn ends "/nothink". */
+static const seer_chat_thinking GLM4 = {"<think>", "</think>", false, true};
 
 const seer_chat_thinking *seer_chat_thinking_of(seer_chat_style s) {
     switch (s) {
     case SEER_CHAT_QWEN35: return &QWEN35;
     case SEER_CHAT_QWEN3VL_THINKING: return &QWEN3VL_THINKING;
     case SEER_CHAT_GEMMA4: return &GEMMA4;
+    case SEER_CHAT_GLM4: return &GLM4;
     default: return NULL;
     }
 }

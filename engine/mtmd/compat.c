@@ -20,7 +20,9 @@ int seer_mtmd_check_pair(const seer_llm *llm, const seer_vision *vision, seer_er
         return -1;
     }
     if (seer_projector_mrope(hp->projector) && !info->mrope) {
-        seer_error_set(err, "the vision model (%s) needs a Qwen-VL language model with M-RoPE, not '%s'",
+        seer_error_set(err,
+                       "the vision model (%s) needs a language model with M-RoPE (rope.dimension_sections), not this "
+                       "'%s' file",
                        hp->projector_name, info->arch ? info->arch : "?");
         return -1;
     }

@@ -1,7 +1,7 @@
-/* Thinking templates (Qwen3.5, Gemma 4) and the streaming split of a reply
- * into thought and answer. Expected renderings are written out by hand from
- * the Jinja templates in llama.cpp's models/templates (Qwen3.5-4B.jinja,
- * google-gemma-4-31B-it.jinja; leading BOS text left out), then checked
+/* Thinking templates (Qwen3.5, Gemma 4, GLM-4.6) and the streaming split of a
+ * reply into thought and answer. Expected renderings are written out by hand
+ * from the Jinja templates in llama.cpp's models/templates (Qwen3.5-4B.jinja,
+ * google-gemma-4-31B-it.jinja, GLM-4.6.jinja; leading BOS text left out), then checked
  * against those templates rendered by Python's jinja2. */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +76,35 @@ static void check_gemma4(void) {
     check_one(g, conv + 1, 2, false, false, "<|turn>user\n<__media__>  What is this?<turn|>\n<|turn>model\nA cat.<turn|>\n");
 }
 
+static void check_glm4(void) {
+    const seer_chat_style g = SEER_CHAT_GLM4;
+    const seer_chat_msg conv[] = {
+        {"system", "  Be brief. \n"},
+        {"user", "<__media__>  What is this?\n"},
+        {"assistant", "\n<think>Looks like fur.\nA cat, likely.\n</think>\n\nA cat. "},
+        {"user", "Its colour?"},
+    };
+    /* past reasoning dropped (an empty thought in its place), contents as written */
+    check_one(g, conv, 4, true, true,
+              "[gMASK]<sop><|system|>\n  Be brief. \n<|user|>\n<__media__>  What is this?\n<|assistant|>\n"
+              "<think></think>\nA cat.<|user|>\nIts colour?<|assistant|>");
+    /* thinking off: "/nothink" after each user turn, an empty thought after the prompt */
+    check_one(g, conv + 1, 3, true, false,
+              "[gMASK]<sop><|user|>\n<__media__>  What is this?\n/nothink<|assistant|>\n<think></think>\nA cat."
+              "<|user|>\nIts colour?/nothink<|assistant|>\n<think></think>");
+    /* the reply after the last user turn keeps its reasoning, trimmed */
+    check_one(g, conv, 3, false, true,
+              "[gMASK]<sop><|system|>\n  Be brief. \n<|user|>\n<__media__>  What is this?\n<|assistant|>\n"
+              "<think>Looks like fur.\nA cat, likely.</think>\nA cat.");
+    const seer_chat_msg off[] = {{"user", "Hi"}, {"assistant", "Hello."}};
+    check_one(g, off, 2, false, false, "[gMASK]<sop><|user|>\nHi/nothink<|assistant|>\n<think></think>\nHello.");
+    /* a reply cut inside its thought is kept as answer text; "/nothink" is not doubled */
+    const seer_chat_msg cut[] = {{"user", "Hi"}, {"assistant", "<think>Let me see"}, {"user", "Well?/nothink"}};
+    check_one(g, cut, 3, true, false,
+              "[gMASK]<sop><|user|>\nHi/nothink<|assistant|>\n<think></think>\n<think>Let me see<|user|>\n"
+              "Well?/nothink<|assistant|>\n<think></think>");
+}
+
 static void check_detect_thinking(void) {
     /* pieces of the real templates */
     CHECK(seer_chat_detect("{{- '<|vision_start|><|image_pad|><|vision_end|>' }}{%- if enable_thinking is defined and "
@@ -90,6 +119,10 @@ static void check_detect_thinking(void) {
     CHECK(strcmp(seer_chat_style_name(SEER_CHAT_QWEN35), "qwen3.5") == 0);
     CHECK(seer_chat_thinking_of(SEER_CHAT_QWEN35) && seer_chat_thinking_of(SEER_CHAT_QWEN35)->prompt_opens);
     CHECK(seer_chat_thinking_of(SEER_CHAT_GEMMA4) && !seer_chat_thinking_of(SEER_CHAT_GEMMA4)->prompt_opens);
+    CHECK(seer_chat_detect("[gMASK]<sop>\n{%- if tools -%}<|system|>") == SEER_CHAT_GLM4);
+    CHECK(seer_chat_from_name("glm4") == SEER_CHAT_GLM4 && strcmp(seer_chat_style_name(SEER_CHAT_GLM4), "glm4") == 0);
+    CHECK(seer_chat_thinking_of(SEER_CHAT_GLM4) && !seer_chat_thinking_of(SEER_CHAT_GLM4)->prompt_opens &&
+          seer_chat_thinking_of(SEER_CHAT_GLM4)->can_switch_off);
     CHECK(seer_chat_thinking_of(SEER_CHAT_QWEN3VL) == NULL && seer_chat_thinking_of(SEER_CHAT_CHATML) == NULL);
 }
 
@@ -169,6 +202,7 @@ static void check_stream(void) {
 int main(void) {
     check_qwen35();
     check_gemma4();
+    check_glm4();
     check_detect_thinking();
     check_stream();
     TEST_MAIN_END();
