@@ -2,7 +2,7 @@
  * output, for tests of thinking models: it thinks, closes the thought, then
  * answers, deterministically, under any sampling.
  *
- *   make_think_model --out M.gguf
+ *   make_think_model --out M.gguf [--glm]
  *
  * How: the width equals the vocabulary size and token i embeds as the unit
  * vector e_i; attention and FFN outputs are zero, so the residual stream
@@ -15,7 +15,11 @@
  *   "\n" " The" " user" " greets" " me." " I" " should" " answer" " briefly."
  *   "</think>" "\n\n" "Hello" " there" "!" <|im_end|>
  * The chat template is a Qwen3.5-shaped one written here (vision markers and
- * the enable_thinking switch), so the file is detected as "qwen3.5". */
+ * the enable_thinking switch), so the file is detected as "qwen3.5".
+ * With --glm the template is GLM-4.6-shaped ("[gMASK]<sop>", detected as
+ * "glm4"): the prompt ends "<|assistant|>" with thinking on (the model opens
+ * its thought: "<|assistant|>" → "<think>" → " The" …) and "<think></think>"
+ * with it off; the turn ends with <|user|>. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +50,11 @@ static void cp_utf8(unsigned cp, char *out) {
 }
 
 /* After the 256 byte tokens: "ĊĊ" (the one merge), the control tokens, the script's words. */
-enum { NL2 = 256, ENDOFTEXT, IM_START, IM_END, THINK, THINK_END, VISION_START, VISION_END, IMAGE_PAD, WORDS };
+enum { NL2 = 256, ENDOFTEXT, IM_START, IM_END, THINK, THINK_END, VISION_START, VISION_END, IMAGE_PAD, GMASK, SOP,
+       USER, ASSISTANT, WORDS };
 static const char *CONTROLS[] = {"<|endoftext|>", "<|im_start|>", "<|im_end|>", "<think>", "</think>",
-                                 "<|vision_start|>", "<|vision_end|>", "<|image_pad|>"};
+                                 "<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "[gMASK]", "<sop>",
+                                 "<|user|>", "<|assistant|>"};
 /* "Ġ" (U+0120) is the space byte */
 static const char *WORD_TEXT[] = {"ĠThe", "Ġuser", "Ġgreets", "Ġme.", "ĠI", "Ġshould", "Ġanswer", "Ġbriefly.",
                                   "Hello", "Ġthere"};
@@ -63,7 +69,15 @@ static const char *TEMPLATE =
     "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- if enable_thinking is defined and "
     "enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- else %}{{- '<think>\\n' }}{%- endif %}{%- endif %}";
 
-static void write_vocab(gguf_writer *w) {
+static const char *GLM_TEMPLATE =
+    "[gMASK]<sop>{%- for m in messages -%}{%- if m.role == 'user' -%}<|user|>\n{{ m.content }}"
+    "{{- '/nothink' if (enable_thinking is defined and not enable_thinking) else '' -}}"
+    "{%- elif m.role == 'assistant' -%}<|assistant|>\n<think></think>\n{{ m.content.split('</think>')[-1].strip() }}"
+    "{%- endif -%}{%- endfor -%}{# images: <|begin_of_image|><|image|><|end_of_image|> #}"
+    "{%- if add_generation_prompt -%}<|assistant|>{{- '\n<think></think>' if (enable_thinking is defined and not "
+    "enable_thinking) else '' -}}{%- endif -%}";
+
+static void write_vocab(gguf_writer *w, bool glm) {
     static char bytes[256][4];
     const char *tok[N_VOCAB];
     int32_t type[N_VOCAB];
@@ -95,23 +109,29 @@ static void write_vocab(gguf_writer *w) {
     gguf_writer_set_arr_i32(w, "tokenizer.ggml.token_type", type, N_VOCAB);
     gguf_writer_set_arr_str(w, "tokenizer.ggml.merges", merges, 1);
     gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", ENDOFTEXT);
-    gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", IM_END);
+    gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", glm ? USER : IM_END);
     gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", ENDOFTEXT);
     gguf_writer_set_bool(w, "tokenizer.ggml.add_bos_token", false);
-    gguf_writer_set_str(w, "tokenizer.chat_template", TEMPLATE);
+    gguf_writer_set_str(w, "tokenizer.chat_template", glm ? GLM_TEMPLATE : TEMPLATE);
 }
 
 /* The script: successor of each token (default: end of turn). */
-static void script(int *next) {
-    for (int i = 0; i < N_VOCAB; i++) next[i] = IM_END;
+static void script(int *next, bool glm) {
+    const int end = glm ? USER : IM_END;
+    for (int i = 0; i < N_VOCAB; i++) next[i] = end;
     const int chain[] = {'\n', W_THE, W_USER, W_GREETS, W_ME, W_I, W_SHOULD, W_ANSWER, W_BRIEFLY, THINK_END,
-                         NL2, W_HELLO, W_THERE, '!', IM_END};
+                         NL2, W_HELLO, W_THERE, '!', end};
     for (size_t i = 0; i + 1 < sizeof chain / sizeof chain[0]; i++) next[chain[i]] = chain[i + 1];
+    if (glm) { /* the model opens its thought itself: "<|assistant|>" "<think>" " The" … */
+        next[ASSISTANT] = THINK;
+        next[THINK] = W_THE;
+    }
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 || strcmp(argv[1], "--out") != 0) {
-        fprintf(stderr, "usage: make_think_model --out M.gguf\n");
+    const bool glm = argc == 4 && strcmp(argv[3], "--glm") == 0;
+    if ((argc != 3 && !glm) || strcmp(argv[1], "--out") != 0) {
+        fprintf(stderr, "usage: make_think_model --out M.gguf [--glm]\n");
         return 2;
     }
     const int E = N_VOCAB, H = 4, F = 32;
@@ -127,14 +147,14 @@ int main(int argc, char **argv) {
     gguf_writer_set_f32(w, "llama.attention.layer_norm_rms_epsilon", 1e-6f);
     gguf_writer_set_u32(w, "llama.rope.dimension_count", E / H);
     gguf_writer_set_f32(w, "llama.rope.freq_base", 10000.0f);
-    write_vocab(w);
+    write_vocab(w, glm);
 
     float *eye = calloc((size_t)E * E, sizeof *eye), *out = calloc((size_t)E * E, sizeof *out);
     float *zero_ee = calloc((size_t)E * E, sizeof *zero_ee), *zero_ef = calloc((size_t)E * F, sizeof *zero_ef);
     float *ones = malloc(sizeof *ones * (size_t)E);
     int next[N_VOCAB];
     if (!eye || !out || !zero_ee || !zero_ef || !ones) return 1;
-    script(next);
+    script(next, glm);
     for (int i = 0; i < E; i++) {
         eye[(size_t)i * E + i] = 1.0f;              /* token i → e_i */
         out[(size_t)next[i] * E + i] = 10.0f;       /* e_i → logit of next[i] (about 10·sqrt(E) after the norm) */
