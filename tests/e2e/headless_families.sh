@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Qwen3-VL (dense, MoE, two images), Qwen3.5 (dense, MoE with two images), Gemma 3 and MiniCPM-V 2.6 / 2.5 through the CLI as a user runs
+# Qwen3-VL (dense, MoE, two images), Qwen3.5 (dense, MoE with two images), Gemma 3, MiniCPM-V 2.6 / 2.5,
+# GLM-4.6V-Flash and GLM-OCR (two images) through the CLI as a user runs
 # it (-m, --mmproj, --image, the prompt file with its markers, --raw): the
 # prompt's token count and the 16 greedy tokens equal llama.cpp's
 # (expected/tokens.json, greedy.json). This goes through the session's prompt
@@ -13,7 +14,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 checked=0
-for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vlmoe-f32 qwen35-f32 qwen35moe-q4_k-twoimg gemma3-f32 gemma3-q4_k minicpmv26-f32 minicpmv25-f32; do
+for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vlmoe-f32 qwen35-f32 qwen35moe-q4_k-twoimg gemma3-f32 gemma3-q4_k minicpmv26-f32 minicpmv25-f32 \
+         glm4v-f32 glmocr-q8_0-twoimg; do
   d="$cases/$c"
   [ -f "$d/case.json" ] && [ -f "$d/expected/greedy.json" ] || continue
   mapfile -t args < <(python3 -c 'import json,sys
