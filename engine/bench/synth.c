@@ -14,7 +14,7 @@
 
 typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_Q5_K_M, QUANT_F32 } quant_scheme;
 typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_MINICPMV, VOCAB_LFM2,
-                         VOCAB_TEKKEN } vocab_kind;
+                         VOCAB_TEKKEN, VOCAB_GLM } vocab_kind;
 
 typedef struct llm_spec {
     const char *arch, *name;
@@ -32,6 +32,8 @@ typedef struct llm_spec {
     int sliding_window;   /* Gemma 3: window of the local layers, global ones linear-scaled */
     float rope_scale;     /* linear rope scaling factor of the global layers */
     const char *layer_kinds; /* lfm2: per layer 'c' (short convolution, l_cache 3) or 'a' (attention); NULL: all 'a' */
+    int n_rot;            /* rotated dims when not the whole head (glm4: half) */
+    bool glm4;            /* sandwich norms (post_attention_norm, post_ffw_norm), one fused ffn_up [gate | up] */
 } llm_spec;
 
 typedef struct vit_spec {
@@ -45,7 +47,7 @@ typedef struct vit_spec {
     int deepstack[4];        /* Qwen3-VL: blocks whose output feeds a DeepStack merger */
     int n_deepstack;
     int minicpmv_version, n_queries; /* MiniCPM-V's resampler */
-    int mm_hidden;           /* LFM2, Pixtral: width between the projector's mm.1 and mm.2 */
+    int mm_hidden;           /* LFM2, Pixtral, GLM-4V: width between the projector's mm.1 and mm.2 (GLM: mm.gate/up) */
 } vit_spec;
 
 typedef struct model_spec {
@@ -165,12 +167,27 @@ static const model_spec MODELS[] = {
       false, QUANT_Q4_K_M, VOCAB_TEKKEN, .head_dim = 128},
      {SEER_PROJ_PIXTRAL, "pixtral", "Pixtral 12B vision (synthetic)", 1024, 16, 1024, 4096, 24, 16, 5120, 5120, 1e-5f,
       CLIP_MEAN, CLIP_STD, 0, 0, 0, false, true, .mm_hidden = 5120}},
+    /* GLM-4.6V-Flash (GLM-4.1V-9B-Thinking's layout): GLM-4 9B (40 layers, 2 KV
+     * heads, QKV biases, sandwich norms, fused gate/up, M-RoPE on half of each
+     * 128-wide head) at Q4_K_M + the 24-block 1536-wide ViT (RMSNorm,
+     * SwiGLU 4096, 24×24 learned positions resized bicubically), 2×2 conv
+     * merger to 4096, SwiGLU 13696 */
+    {"glm4v-9b",
+     {"glm4", "GLM-4.6V-Flash (synthetic)", 40, 4096, 32, 2, 13696, 151552, 131072, 10000.0f, 1e-5f, {8, 12, 12, 0},
+      true, false, QUANT_Q4_K_M, VOCAB_GLM, .n_rot = 64, .glm4 = true},
+     {SEER_PROJ_GLM4V, "glm4v", "GLM-4.6V-Flash vision (synthetic)", 336, 14, 1536, 4096, 24, 12, 4096, 4096, 1e-5f,
+      CLIP_MEAN, CLIP_STD, 2, 0, 0, false, true, .pos_grid = 24, .mm_hidden = 13696}},
+    {"tiny-glm4v",
+     {"glm4", "seer tiny GLM-4V synthetic", 2, 64, 4, 2, 128, 600, 2048, 10000.0f, 1e-5f, {2, 1, 1, 0}, true, false,
+      QUANT_Q8_0, VOCAB_GLM, .n_rot = 8, .glm4 = true},
+     {SEER_PROJ_GLM4V, "glm4v", "seer tiny GLM-4V vision synthetic", 56, 14, 32, 64, 2, 2, 64, 64, 1e-5f, CLIP_MEAN,
+      CLIP_STD, 2, 0, 0, false, true, .pos_grid = 4, .mm_hidden = 96}},
 };
 
-static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "tiny-lfm2", "tiny-pixtral",
+static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "tiny-lfm2", "tiny-pixtral", "tiny-glm4v",
                                           "smolvlm-256m", "qwen25vl-3b",
                                           "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", "minicpmv-4.5-8b",
-                                          "lfm2-vl-1.6b", "pixtral-12b", NULL};
+                                          "lfm2-vl-1.6b", "pixtral-12b", "glm4v-9b", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
 
@@ -229,7 +246,27 @@ static bool write_vocab_tekken(gguf_writer *w, const llm_spec *s) {
     return true;
 }
 
+/* GLM-4's added tokens at the end of its byte-level BPE (pre-tokenizer
+ * glm4); <|endoftext|> ends text, <|user|> a turn. */
+static bool write_vocab_glm(gguf_writer *w, const llm_spec *s) {
+    static const char *const TAIL[] = {
+        "<|endoftext|>", "[MASK]", "[gMASK]", "[sMASK]", "<sop>", "<eop>", "<|system|>", "<|user|>", "<|assistant|>",
+        "<|observation|>", "<|begin_of_image|>", "<|end_of_image|>", "<|begin_of_video|>", "<|end_of_video|>",
+        "<think>", "</think>"};
+    const int n_tail = (int)(sizeof TAIL / sizeof TAIL[0]);
+    if (!synth_vocab_bpe(w, s->n_vocab, "glm4", NULL, 0, TAIL, n_tail)) return false;
+    const int eot = synth_vocab_bpe_id(s->n_vocab, NULL, 0, TAIL, n_tail, "<|endoftext|>");
+    gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)eot);
+    gguf_writer_set_u32(w, "tokenizer.ggml.eot_token_id",
+                        (uint32_t)synth_vocab_bpe_id(s->n_vocab, NULL, 0, TAIL, n_tail, "<|user|>"));
+    gguf_writer_set_u32(w, "tokenizer.ggml.bos_token_id", (uint32_t)eot);
+    gguf_writer_set_u32(w, "tokenizer.ggml.padding_token_id", (uint32_t)eot);
+    gguf_writer_set_bool(w, "tokenizer.ggml.add_bos_token", false);
+    return true;
+}
+
 static bool write_vocab(gguf_writer *w, const llm_spec *s) {
+    if (s->vocab == VOCAB_GLM) return write_vocab_glm(w, s);
     if (s->vocab == VOCAB_SPM) return synth_vocab_spm(w, s->n_vocab, NULL, 0);
     if (s->vocab == VOCAB_LFM2) return write_vocab_lfm2(w, s);
     if (s->vocab == VOCAB_TEKKEN) return write_vocab_tekken(w, s);
@@ -302,8 +339,17 @@ static int matrix_type(const llm_spec *s, const char *role, int layer) {
     return SEER_TYPE_F32;
 }
 
+/* llama-quantize's fallback for rows that are not whole 256-value blocks
+ * (GLM-4's 13696-wide FFN): the 32-block type of about the same size. */
+static int block_fallback(int type, int64_t n_in) {
+    if (n_in % 256 == 0) return type;
+    return type == SEER_TYPE_Q4_K ? SEER_TYPE_Q5_0 : type == SEER_TYPE_Q5_K ? SEER_TYPE_Q5_1
+         : type == SEER_TYPE_Q6_K ? SEER_TYPE_Q8_0 : type;
+}
+
 static void add(synth_weights *sw, gguf_writer *w, const char *name, int type, synth_init init, int64_t ne0,
                 int64_t ne1) {
+    type = block_fallback(type, ne0);
     int64_t ne[2] = {ne0, ne1};
     synth_add_tensor(sw, w, name, type, ne1 > 0 ? 2 : 1, ne, init);
 }
@@ -331,10 +377,15 @@ static void conv_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, 
 static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
     const int64_t hd = s->head_dim ? s->head_dim : s->n_embd / s->n_head;
     const int64_t q = hd * s->n_head, kv = hd * s->n_head_kv;
-    struct { const char *role; int64_t in, out; } mats[] = {
+    typedef struct { const char *role; int64_t in, out; } role_matrix;
+    role_matrix mats[] = {
         {"attn_q", s->n_embd, q}, {"attn_k", s->n_embd, kv}, {"attn_v", s->n_embd, kv}, {"attn_output", q, s->n_embd},
         {"ffn_gate", s->n_embd, s->n_ff}, {"ffn_up", s->n_embd, s->n_ff}, {"ffn_down", s->n_ff, s->n_embd}};
-    const size_t n_mats = s->n_expert ? 4 : sizeof mats / sizeof mats[0];
+    if (s->glm4) { /* one ffn_up holding the gate's rows then up's, no ffn_gate */
+        mats[4] = (role_matrix){"ffn_up", s->n_embd, 2 * (int64_t)s->n_ff};
+        mats[5] = mats[6];
+    }
+    const size_t n_mats = s->n_expert ? 4 : s->glm4 ? 6 : sizeof mats / sizeof mats[0];
     char n[96], what[48];
     if (conv_layer(s, i)) conv_matrices(sw, w, s, i);
     for (size_t m = conv_layer(s, i) ? 4 : 0; m < n_mats; m++) {
@@ -357,7 +408,7 @@ static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s,
     for (size_t e = 0; e < 3; e++) {
         int64_t ne[3] = {exps[e].in, exps[e].out, s->n_expert};
         blk_name(n, sizeof n, i, exps[e].name);
-        synth_add_tensor(sw, w, n, matrix_type(s, exps[e].role, i), 3, ne, SYNTH_WEIGHT);
+        synth_add_tensor(sw, w, n, block_fallback(matrix_type(s, exps[e].role, i), ne[0]), 3, ne, SYNTH_WEIGHT);
     }
 }
 
@@ -370,7 +421,7 @@ static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
     add(sw, w, "token_embd.weight", matrix_type(s, "token_embd", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
     /* the norms of a layer: Gemma 3 adds one after attention and one after the FFN */
     const char *norms[] = {"attn_norm", "ffn_norm", "post_attention_norm", "post_ffw_norm"};
-    const int n_norms = s->sliding_window ? 4 : 2;
+    const int n_norms = s->sliding_window || s->glm4 ? 4 : 2;
     char n[96], what[48];
     for (int i = 0; i < s->n_layer; i++) {
         for (int k = 0; k < n_norms; k++) {
@@ -440,6 +491,7 @@ static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
     }
     gguf_writer_set_f32(w, KEY("rope.freq_base"), s->rope_base);
     gguf_writer_set_f32(w, KEY("attention.layer_norm_rms_epsilon"), s->eps);
+    if (s->n_rot) gguf_writer_set_u32(w, KEY("rope.dimension_count"), (uint32_t)s->n_rot);
     if (s->sections[0]) gguf_writer_set_arr_i32(w, KEY("rope.dimension_sections"), s->sections, 4);
     else {
         gguf_writer_set_u32(w, KEY("vocab_size"), (uint32_t)s->n_vocab);
@@ -468,17 +520,18 @@ done:
 
 static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int i) {
     const bool pixtral = s->projector == SEER_PROJ_PIXTRAL; /* no biases at all */
-    const bool rms = s->projector == SEER_PROJ_QWEN25VL || pixtral; /* RMS norms: weight only */
+    const bool glm = s->projector == SEER_PROJ_GLM4V;      /* fused QKV, no biases either */
+    const bool rms = s->projector == SEER_PROJ_QWEN25VL || pixtral || glm; /* RMS norms: weight only */
     char n[96];
-    /* Qwen3-VL keeps Q, K and V in one fused matrix */
-    const bool fused = s->projector == SEER_PROJ_QWEN3VL;
+    /* Qwen3-VL and GLM-4V keep Q, K and V in one fused matrix */
+    const bool fused = s->projector == SEER_PROJ_QWEN3VL || glm;
     const char *attn[] = {"attn_q", "attn_k", "attn_v", "attn_out"}, *attn_fused[] = {"attn_qkv", "attn_out"};
     const int64_t out_fused[] = {3 * (int64_t)s->n_embd, s->n_embd};
     for (int a = 0; a < (fused ? 2 : 4); a++) {
         const int64_t out = fused ? out_fused[a] : s->n_embd;
         snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, fused ? attn_fused[a] : attn[a]);
         add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, out);
-        if (pixtral) continue;
+        if (pixtral || glm) continue;
         snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, fused ? attn_fused[a] : attn[a]);
         add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, out, 0);
     }
@@ -495,13 +548,13 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
     typedef struct { const char *name; int64_t in, out; } ffn_matrix;
     ffn_matrix ffn[3];
     int nf = 0;
-    if (s->projector == SEER_PROJ_QWEN25VL || pixtral) ffn[nf++] = (ffn_matrix){"ffn_gate", s->n_embd, s->n_ff};
+    if (s->projector == SEER_PROJ_QWEN25VL || pixtral || glm) ffn[nf++] = (ffn_matrix){"ffn_gate", s->n_embd, s->n_ff};
     ffn[nf++] = (ffn_matrix){llava ? "ffn_down" : "ffn_up", s->n_embd, s->n_ff};
     ffn[nf++] = (ffn_matrix){llava ? "ffn_up" : "ffn_down", s->n_ff, s->n_embd};
     for (int f = 0; f < nf; f++) {
         snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, ffn[f].name);
         add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, ffn[f].in, ffn[f].out);
-        if (pixtral) continue;
+        if (pixtral || glm) continue;
         snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, ffn[f].name);
         add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, ffn[f].out, 0);
     }
@@ -565,6 +618,20 @@ static void resampler_tensors(synth_weights *sw, gguf_writer *w, const vit_spec 
     }
 }
 
+/* GLM-4V's merger: the 2×2 conv [2, 2, n_embd, n_out] with its bias, fc,
+ * LayerNorm, then the SwiGLU MLP (mm_hidden wide), no biases. */
+static void glm4v_merger(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
+    int64_t conv_ne[4] = {2, 2, s->n_embd, s->n_out};
+    synth_add_tensor(sw, w, "mm.patch_merger.weight", SEER_TYPE_F16, 4, conv_ne, SYNTH_WEIGHT);
+    add(sw, w, "mm.patch_merger.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+    add(sw, w, "mm.post_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_out, 0);
+    add(sw, w, "mm.post_norm.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    add(sw, w, "mm.gate.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->mm_hidden);
+    add(sw, w, "mm.up.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->mm_hidden);
+    add(sw, w, "mm.down.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->mm_hidden, s->n_out);
+}
+
 /* LFM2's and Pixtral's projector: mm.1 (in → mm_hidden) → GELU → mm.2, with biases. */
 static void mm12(synth_weights *sw, gguf_writer *w, const vit_spec *s, int64_t in) {
     add(sw, w, "mm.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->mm_hidden);
@@ -576,6 +643,7 @@ static void mm12(synth_weights *sw, gguf_writer *w, const vit_spec *s, int64_t i
 static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     int64_t grid = s->image_size / s->patch, n_patches = grid * grid;
     int64_t patch_ne[4] = {s->patch, s->patch, 3, s->n_embd};
+    const bool glm = s->projector == SEER_PROJ_GLM4V;
     const bool qwen = s->projector == SEER_PROJ_QWEN25VL || s->projector == SEER_PROJ_QWEN3VL;
     const bool internvl = s->projector == SEER_PROJ_INTERNVL;
     const bool lfm2 = s->projector == SEER_PROJ_LFM2, pixtral = s->projector == SEER_PROJ_PIXTRAL;
@@ -587,11 +655,15 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     }
     if (s->projector == SEER_PROJ_MLP || internvl) add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     synth_add_tensor(sw, w, "v.patch_embd.weight", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
-    if (qwen) synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
+    if (qwen || glm) synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
     const bool resampler = s->projector == SEER_PROJ_RESAMPLER;
     if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || s->projector == SEER_PROJ_QWEN3VL ||
-        internvl || resampler || lfm2)
+        internvl || resampler || lfm2 || glm)
         add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    if (glm) { /* RMSNorm after the patch embedding; the learned grid, resized bicubically */
+        add(sw, w, "v.norm_embd.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, (int64_t)s->pos_grid * s->pos_grid);
+    }
     if (resampler) /* SigLIP-NaViT's 70x70 table, F16 as the legacy converter writes 2-D weights */
         add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, 70 * 70);
     if (internvl) add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches + 1);
@@ -608,7 +680,7 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     for (int i = 0; i < s->n_layer; i++) vit_block(sw, w, s, i);
     if (s->projector != SEER_PROJ_MLP && !internvl && !pixtral) {
         add(sw, w, "v.post_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
-        if (s->projector != SEER_PROJ_QWEN25VL && s->projector != SEER_PROJ_QWEN2VL)
+        if (s->projector != SEER_PROJ_QWEN25VL && s->projector != SEER_PROJ_QWEN2VL && !glm)
             add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
     if (s->projector == SEER_PROJ_IDEFICS3) {
@@ -626,6 +698,7 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
         add(sw, w, "mm.model.mlp.3.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
     if (s->projector == SEER_PROJ_QWEN3VL) deepstack_mergers(sw, w, s);
+    if (glm) glm4v_merger(sw, w, s);
     if (resampler) resampler_tensors(sw, w, s);
     if (lfm2) { /* LayerNorm over the 2×2-unshuffled features, then the MLP */
         int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;

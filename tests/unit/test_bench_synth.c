@@ -257,6 +257,25 @@ static void test_later_families(void) {
         gguf_close(f);
     }
     run_pair(llm, mmproj, false);
+
+    write_synth("tiny-glm4v", llm, mmproj);
+    f = gguf_open(llm, &err);
+    if (f) { /* fused [gate | up], sandwich norms, QKV biases, half the head rotated */
+        check_tensor(f, "blk.1.ffn_up.weight", SEER_TYPE_Q8_0, 64, 256);
+        check_tensor(f, "blk.1.post_ffw_norm.weight", SEER_TYPE_F32, 64, 1);
+        check_tensor(f, "blk.0.attn_k.bias", SEER_TYPE_F32, 32, 1);
+        CHECK(!gguf_find_tensor(f, "blk.0.ffn_gate.weight") && gguf_get_int(f, "glm4.rope.dimension_count", 0) == 8);
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) {
+        check_tensor(f, "mm.gate.weight", SEER_TYPE_F16, 64, 96);
+        check_tensor(f, "v.norm_embd.weight", SEER_TYPE_F32, 32, 1);
+        const gguf_tensor *k = gguf_find_tensor(f, "mm.patch_merger.weight");
+        CHECK(k && k->ne[0] == 2 && k->ne[1] == 2 && k->ne[2] == 32 && k->ne[3] == 64);
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, false);
 }
 
 int main(void) {
