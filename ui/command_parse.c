@@ -137,6 +137,7 @@ cmd_kind cmd_parse(char *raw, cmd_is_file_fn is_file, cmd *c) {
         return c->kind = CMD_FIND;
     }
     if (!strcmp(line, "/index")) return c->kind = CMD_INDEX;
+    if (!strcmp(line, "/ocr")) return c->kind = CMD_OCR;
     if (!strcmp(line, "/think")) {
         c->think = !*args ? -1 : !strcmp(args, "on") ? 1 : !strcmp(args, "off") ? 0 : -2;
         if (c->think == -2) return fail(c, "usage: /think on|off (thinking models: think before answering)");

@@ -24,6 +24,7 @@ typedef enum cmd_kind {
     CMD_FIND,   /* text: what to look for in the image index */
     CMD_INDEX,  /* text: the index /find uses ("" = show it) */
     CMD_THINK,  /* think: 1 on, 0 off, -1 show the mode */
+    CMD_OCR,    /* text: the instruction ("" = the model's OCR prompt) */
     CMD_ERROR,  /* error: what to tell the user */
 } cmd_kind;
 

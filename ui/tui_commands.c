@@ -6,6 +6,7 @@
 
 #include "command_parse.h"
 #include "input.h"
+#include "seer/chat.h"
 #include "seer/sanitize.h"
 #include "tui_internal.h"
 
@@ -76,7 +77,7 @@ static void cmd_help(tui *t) {
              "Commands: /image PATH… (or paste a path) · /images [N] (list, or show image N) · /clear · /system TEXT · "
              "/set temp|top_k|top_p|min_p|seed|n_predict|repeat_penalty VALUE · /theme NAME · /stats · /tokens · "
              "/save FILE · /find TEXT (search the image index, then type a number to attach) · /index [FILE] · "
-             "/think on|off (thinking models) · /help · /quit");
+             "/think on|off (thinking models) · /ocr [TEXT] (read the attached image's text) · /help · /quit");
     tui_note(t, TR_SYSTEM,
              "Keys: Enter sends · Alt-Enter or a trailing \\ adds a line · Esc or Ctrl-C stops a reply · "
              "Ctrl-C twice or Ctrl-D quits · PgUp/PgDn or the wheel scroll · Tab completes paths after /image · "
@@ -149,9 +150,45 @@ static void send_turn(tui *t, const char *text) {
     t->tr.scroll = 0;
     t->cur_reply = -1;
     seer_worker_send(t->worker, text);
+    for (int i = 0; i < t->n_images; i++) t->images[i].sent = true; /* the session puts them in this turn */
     t->pending_requests++;
     if (t->state == ST_IDLE) t->state = ST_PREFILL;
     t->turn_start_ms = seer_time_ms();
+}
+
+/* /ocr [TEXT]: the model's own OCR prompt (or TEXT) on the attached image,
+ * greedy for that turn as `seer ocr` reads pages. An image that went into an
+ * earlier turn (the one shown) is attached again, so the model reads it
+ * beside the instruction as it was trained to. */
+static void cmd_ocr(tui *t, const char *text) {
+    const char *prompt = *text ? text : seer_ocr_prompt(t->model.projector, t->model.arch);
+    if (!t->model.vision) {
+        tui_note(t, TR_ERROR, "/ocr needs a vision model (start seer with --mmproj)");
+        return;
+    }
+    if (!prompt) {
+        tui_note(t, TR_ERROR, "this model (%s, %s projector) has no documented OCR prompt: /ocr TEXT gives one",
+                 t->model.arch, t->model.projector);
+        return;
+    }
+    bool pending = false;
+    for (int i = 0; i < t->n_images; i++) pending = pending || !t->images[i].sent;
+    if (!pending) {
+        if (t->selected_image < 0) {
+            tui_note(t, TR_ERROR, "/ocr reads the attached image: /image PATH first");
+            return;
+        }
+        char *path = strdup(t->images[t->selected_image].path);
+        const int rc = path ? tui_add_image(t, path) : -1;
+        free(path);
+        if (rc != 0) return;
+    }
+    const seer_sampling kept = t->sampling, greedy = {.temp = 0, .top_k = 0, .top_p = 1, .min_p = 0,
+                                                      .repeat_penalty = 1, .repeat_last_n = kept.repeat_last_n,
+                                                      .seed = kept.seed};
+    seer_worker_set_sampling(t->worker, &greedy, t->n_predict);
+    send_turn(t, prompt);
+    seer_worker_set_sampling(t->worker, &kept, t->n_predict); /* requests run in order: after this turn */
 }
 
 static void cmd_clear(tui *t) {
@@ -227,6 +264,7 @@ void tui_handle_line(tui *t, char *raw) {
     case CMD_FIND: tui_find(t, c.text); break;
     case CMD_INDEX: tui_find_set_index(t, c.text); break;
     case CMD_THINK: tui_think_command(t, c.think); break;
+    case CMD_OCR: cmd_ocr(t, c.text); break;
     case CMD_ERROR: tui_note(t, TR_ERROR, "%s", c.error); break;
     }
 }

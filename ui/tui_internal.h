@@ -31,6 +31,7 @@ typedef struct tui_image {
     int n_tokens;
     double encode_ms;
     bool encoded;
+    bool sent;           /* went into a user turn already */
     uint64_t request;    /* the worker request that encodes it */
 } tui_image;
 

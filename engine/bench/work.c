@@ -89,7 +89,8 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     case SEER_PROJ_MLP: flops += 2.0 * px * (d * out + out * out); break;  /* mm.0, mm.2 (class token dropped) */
     case SEER_PROJ_IDEFICS3: flops += 2.0 * px * d * out; break;          /* shuffle s², one d·s² → out product */
     case SEER_PROJ_QWEN2VL:
-    case SEER_PROJ_QWEN25VL: flops += 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * out); break; /* 2×2 merger */
+    case SEER_PROJ_QWEN25VL:
+    case SEER_PROJ_PADDLEOCR: flops += 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * out); break; /* 2×2 merger */
     case SEER_PROJ_QWEN3VL: /* the 2×2 merger and one more per DeepStack layer */
         flops += (1 + hp->n_deepstack) * 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * hp->n_embd_text);
         break;

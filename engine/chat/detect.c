@@ -20,6 +20,8 @@ seer_chat_style seer_chat_detect(const char *t) {
     if (has(t, "<end_of_utterance>")) return SEER_CHAT_SMOLVLM;
     /* GLM-4 (and GLM-4.1V / 4.6V / GLM-OCR) open every conversation with [gMASK]<sop> */
     if (has(t, "[gMASK]<sop>")) return SEER_CHAT_GLM4;
+    /* PaddleOCR-VL: ERNIE's plain "User: " / "Assistant: " turns with its image placeholder */
+    if (has(t, "<|IMAGE_PLACEHOLDER|>")) return SEER_CHAT_PADDLEOCR;
     /* Gemma 4's turns open with <|turn> (Gemma 3's with <start_of_turn>) */
     if (has(t, "<|turn>")) return SEER_CHAT_GEMMA4;
     /* Qwen3.5 / 3.6: vision, and a thinking switch that closes an empty thought */
@@ -53,6 +55,7 @@ static const style_name NAMES[] = {
     {"smolvlm", SEER_CHAT_SMOLVLM}, {"qwen2vl", SEER_CHAT_QWEN2VL},   {"qwen3vl", SEER_CHAT_QWEN3VL},
     {"qwen3vl-thinking", SEER_CHAT_QWEN3VL_THINKING}, {"mistral-v7", SEER_CHAT_MISTRAL_V7},
     {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},   {"glm4", SEER_CHAT_GLM4},
+    {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},   {"paddleocr", SEER_CHAT_PADDLEOCR},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},

@@ -314,6 +314,37 @@ static void render_smolvlm(out_str *o, const seer_chat_msg *msgs, int n, bool ge
     if (gen) put(o, "Assistant:", NULL);
 }
 
+/* PaddleOCR-VL (its Jinja): the cls token "<|begin_of_sentence|>" first (it
+ * is not the vocabulary's BOS); a user turn puts its images before its text
+ * ("User: " images text "\n"), a reply is "Assistant: " text "</s>", a system
+ * turn its text and "\n". */
+static void render_paddleocr(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
+    const size_t ml = strlen(SEER_MEDIA_MARKER);
+    put(o, "<|begin_of_sentence|>", NULL);
+    for (int i = 0; i < n; i++) {
+        const char *c = content_of(&msgs[i]);
+        if (role_is(&msgs[i], "assistant")) {
+            put(o, "Assistant: ", c, "</s>", NULL);
+            continue;
+        }
+        if (role_is(&msgs[i], "system")) {
+            put(o, c, "\n", NULL);
+            continue;
+        }
+        put(o, "User: ", NULL);
+        for (const char *p = strstr(c, SEER_MEDIA_MARKER); p; p = strstr(p + ml, SEER_MEDIA_MARKER))
+            put(o, SEER_MEDIA_MARKER, NULL);
+        for (const char *p = c;;) {
+            const char *m = strstr(p, SEER_MEDIA_MARKER);
+            put_n(o, p, m ? (size_t)(m - p) : strlen(p));
+            if (!m) break;
+            p = m + ml;
+        }
+        put(o, "\n", NULL);
+    }
+    if (gen) put(o, "Assistant: ", NULL);
+}
+
 char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs, bool add_generation_prompt,
                        seer_error *err) {
     return seer_chat_render_thinking(s, msgs, n_msgs, add_generation_prompt, true, err);
@@ -346,6 +377,7 @@ char *seer_chat_render_thinking(seer_chat_style s, const seer_chat_msg *msgs, in
     case SEER_CHAT_QWEN35: render_qwen35(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     case SEER_CHAT_GEMMA4: render_gemma4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     case SEER_CHAT_GLM4: render_glm4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
+    case SEER_CHAT_PADDLEOCR: render_paddleocr(&o, msgs, n_msgs, add_generation_prompt); break;
     default:
         free(o.s);
         seer_error_set(err, "chat: unknown template style %d", (int)s);

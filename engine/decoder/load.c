@@ -35,6 +35,8 @@ static const arch_desc ARCHES[] = {
     {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false, false},
     {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false, false},
     {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false, false},
+    /* PaddleOCR-VL's ERNIE-4.5 0.3B on Qwen2-VL's graph: its Q/K/V biases optional */
+    {"paddleocr", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, false},
     {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false, false},
     {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false, false},
     {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false, false},
@@ -46,7 +48,7 @@ static const arch_desc ARCHES[] = {
     {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true, false},
     {"glm4", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, true},
 };
-#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe, glm4"
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, paddleocr, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe, glm4"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -592,6 +594,10 @@ static bool bind_attention(seer_llm *m, const arch_desc *ad, llm_layer *L, int l
 #define NAME(s) (snprintf(n, sizeof n, "blk.%d.%s", l, s), n)
     if (gguf_find_tensor(m->gguf, NAME("attn_qkv.weight"))) {
         seer_error_set(err, "%s: fused '%s' is not supported (separate attn_q/attn_k/attn_v expected)", m->gguf->path, n);
+        return false;
+    }
+    if (gguf_find_tensor(m->gguf, NAME("attn_output.bias"))) { /* llama.cpp's ERNIE takes one; no file we know has it */
+        seer_error_set(err, "%s: '%s' is not supported (an attention output without bias expected)", m->gguf->path, n);
         return false;
     }
     if (!bind_matrix(m, &L->wq, NAME("attn_q.weight"), E, L->q_gate ? 2 * Dq : Dq, err) ||

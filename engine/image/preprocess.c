@@ -224,6 +224,9 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
     case SEER_PROJ_PIXTRAL: rc = preprocess_pixtral(hp, img, out, err); break;
     case SEER_PROJ_GEMMA4V: rc = preprocess_dyn_size(hp, img, 70, 1120, out, err); break; /* llama.cpp's, both modes */
     case SEER_PROJ_LFM2: rc = preprocess_lfm2(hp, img, out, err); break;
+    case SEER_PROJ_PADDLEOCR: /* llama.cpp's, both modes */
+        rc = preprocess_dyn_size_pixels(hp, img, hp->image_min_pixels, hp->image_max_pixels, out, err);
+        break;
     case SEER_PROJ_RESAMPLER: rc = preprocess_minicpmv(hp, img, out, err); break;
     case SEER_PROJ_INTERNVL:
         rc = original ? preprocess_internvl_original(hp, img, out, err) : preprocess_internvl(hp, img, out, err);

@@ -104,6 +104,9 @@ int preprocess_lfm2(const seer_vision_hparams *hp, const seer_image *img, seer_i
 /* llama.cpp's dyn_size rule with a token budget (preprocess_pixtral.c). */
 int preprocess_dyn_size(const seer_vision_hparams *hp, const seer_image *img, int min_tokens, int max_tokens,
                         seer_image_inputs *out, seer_error *err);
+/* The same with the budget in pixels (PaddleOCR-VL's min/max_pixels). */
+int preprocess_dyn_size_pixels(const seer_vision_hparams *hp, const seer_image *img, int64_t min_pixels,
+                               int64_t max_pixels, seer_image_inputs *out, seer_error *err);
 int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
 /* InternVL as llama.cpp prepares it: tiles of the best grid, then the overview. */

@@ -19,6 +19,7 @@
  *                 <|img_thumbnail|>[thumbnail] <|image_end|>
  *   Pixtral       [image][IMG_END], the image's rows already separated by
  *                 [IMG_BREAK] embeddings (the encoder's output)
+ *   PaddleOCR-VL  <|IMAGE_START|>[image]<|IMAGE_END|>, M-RoPE as Qwen's
  *   MiniCPM-V     <image>[overview]</image>, then the slices row by row, "\n"
  *                 between rows: 2.6 and later <slice>[slice]</slice> each;
  *                 2.5 <image>[slice]</image> each, all inside <slice>…</slice>
@@ -132,6 +133,8 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
         if (in->n > 1) return layout_tiled(b, hp, in, image_index, grid, grid_ctx, &LFM2_TILES);
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|image_start|>", "<|image_end|>", false);
     case SEER_PROJ_PIXTRAL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "", "[IMG_END]", false);
+    case SEER_PROJ_PADDLEOCR:
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|IMAGE_START|>", "<|IMAGE_END|>", false);
     case SEER_PROJ_RESAMPLER: return layout_minicpmv(b, hp, in, image_index, grid, grid_ctx);
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
         for (int i = 0; i < in->n; i++)

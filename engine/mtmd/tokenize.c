@@ -15,6 +15,7 @@ void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, in
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_GLM4V:
+    case SEER_PROJ_PADDLEOCR:
         *nx = w / (2 * p);
         *ny = h / (2 * p);
         return;

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -33,6 +33,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"lfm2", SEER_PROJ_LFM2},
         {"resampler", SEER_PROJ_RESAMPLER},
         {"glm4v", SEER_PROJ_GLM4V},
+        {"paddleocr", SEER_PROJ_PADDLEOCR},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -66,7 +67,8 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_PIXTRAL:
-    case SEER_PROJ_LFM2: return tensor_n_out(f, "mm.2.weight");
+    case SEER_PROJ_LFM2:
+    case SEER_PROJ_PADDLEOCR: return tensor_n_out(f, "mm.2.weight");
     case SEER_PROJ_RESAMPLER: return tensor_n_out(f, "resampler.proj.weight"); /* square */
     case SEER_PROJ_GLM4V: return tensor_n_out(f, "mm.down.weight");
     case SEER_PROJ_GEMMA4V: return tensor_n_out(f, "mm.input_projection.weight"); /* a plain linear here */
@@ -217,6 +219,23 @@ static int resampler_check(const gguf_file *f, seer_vision_hparams *hp, seer_err
     return 0;
 }
 
+/* PaddleOCR-VL: a 2×2 unshuffle (llama.cpp's n_merge, fixed) and the
+ * resize's pixel budget, both keys required as llama.cpp requires them. */
+static int paddleocr_check(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+    const char *kmin = "clip.vision.image_min_pixels", *kmax = "clip.vision.image_max_pixels";
+    int64_t lo = gguf_get_int(f, kmin, -1), hi = gguf_get_int(f, kmax, -1);
+    const int64_t cell = 4LL * hp->patch_size * hp->patch_size;
+    if (lo < 0 || hi < 0) {
+        seer_error_set(err, "%s: %s is missing", file_label(f), lo < 0 ? kmin : kmax);
+        return -1;
+    }
+    if (check_range(f, kmin, lo, 1, 64LL << 20, err) || check_range(f, kmax, hi, cell, 64LL << 20, err)) return -1;
+    hp->scale_factor = 2;
+    hp->image_min_pixels = lo;
+    hp->image_max_pixels = hi;
+    return 0;
+}
+
 int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
     if (!f || !hp) {
         seer_error_set(err, "vision: no model file");
@@ -341,6 +360,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         if (check_range(f, "clip.vision.projector.scale_factor", s, 1, 8, err)) return -1;
         hp->scale_factor = (int)s;
     }
+    if (hp->projector == SEER_PROJ_PADDLEOCR && paddleocr_check(f, hp, err) != 0) return -1;
     if (hp->projector == SEER_PROJ_PIXTRAL) {
         /* Mistral Small 3.1's patch merger (absent: Pixtral 12B, 1); llama.cpp's graph takes any size */
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 1);

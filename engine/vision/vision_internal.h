@@ -72,12 +72,14 @@ typedef struct vit_config {
     bool pos_interp;      /* Qwen3-VL: the learned square grid interpolated to the patch grid */
     bool pos_bucket;      /* MiniCPM-V (SigLIP NaViT): each patch takes the table row of its bucket, the grid's
                            * row and column scaled to the table's side (floor(side·i/n)) */
-    bool pos_resize;      /* LFM2 (SigLIP2 NaFlex): the square grid resized to the patch grid (antialiased bilinear) */
+    bool pos_resize;      /* LFM2 (SigLIP2 NaFlex), PaddleOCR-VL: the square grid resized to the patch grid
+                           * (antialiased bilinear) */
     bool pos_bicubic;     /* GLM-4V: the square grid resized to the patch grid (bicubic, half-pixel centres) */
     bool pre_ln, post_ln;
     bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
-    bool rope2d_raster;   /* Pixtral: the same rotation on raster-ordered patches, the column pairs on the
-                           * odd frequencies (base^(−(4j+2)/d)); q/k rows un-permuted at load (see vision_load.c) */
+    bool rope2d_raster;   /* Pixtral, PaddleOCR-VL: the same rotation on raster-ordered patches */
+    bool rope2d_odd_cols; /* Pixtral: the column pairs on the odd frequencies (base^(−(4j+2)/d)); q/k rows
+                           * un-permuted at load (see vision_load.c) */
     bool window_attn;     /* Qwen2.5-VL: windowed blocks except every n_wa_pattern-th */
     bool mlp_norm;        /* LLaVA "mlp_norm" projector */
     /* Gemma 4 (gemma4v): pixels x → 2x − 1; positions from two learned
@@ -240,6 +242,8 @@ int vit_project_ldp(const struct seer_vision *v, seer_pool *pool, const float *x
                     double *flops, seer_error *err);
 int vit_project_glm4v(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                       double *flops, seer_error *err);
+int vit_project_paddleocr(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
+                          float *out, double *flops, seer_error *err);
 int vit_project_resampler(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                           float *out, double *flops, seer_error *err);
 /* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row

@@ -172,10 +172,11 @@ static void pick_config(seer_vision *v) {
     c->pre_ln = gguf_find_tensor(v->gguf, "v.pre_ln.weight") != NULL;
     c->post_ln = gguf_find_tensor(v->gguf, "v.post_ln.weight") != NULL;
     c->pos_interp = c->pos_embd && hp->projector == SEER_PROJ_QWEN3VL;
-    c->pos_resize = c->pos_embd && hp->projector == SEER_PROJ_LFM2;
+    c->pos_resize = c->pos_embd && (hp->projector == SEER_PROJ_LFM2 || hp->projector == SEER_PROJ_PADDLEOCR);
     c->pos_bucket = c->pos_embd && hp->projector == SEER_PROJ_RESAMPLER;
     c->pos_bicubic = c->pos_embd && hp->projector == SEER_PROJ_GLM4V; /* GLM-OCR has none */
-    c->rope2d_raster = hp->projector == SEER_PROJ_PIXTRAL;
+    c->rope2d_odd_cols = hp->projector == SEER_PROJ_PIXTRAL;
+    c->rope2d_raster = c->rope2d_odd_cols || hp->projector == SEER_PROJ_PADDLEOCR;
     c->rope2d = seer_projector_mrope(hp->projector) || c->rope2d_raster;
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
     c->mlp_norm = hp->projector == SEER_PROJ_MLP && strcmp(hp->projector_name, "mlp_norm") == 0;
@@ -247,7 +248,7 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
                load_linear(v, NAME("attn_v"), d, d, true, &b->v, err)) {
         return -1;
     }
-    if (v->cfg.rope2d_raster && (unpermute_rope_rows(v, &b->q, err) || unpermute_rope_rows(v, &b->k, err))) return -1;
+    if (v->cfg.rope2d_odd_cols && (unpermute_rope_rows(v, &b->q, err) || unpermute_rope_rows(v, &b->k, err))) return -1;
     /* Legacy LLaVA converters swap the names: their ffn_down is width → n_ff. */
     const gguf_tensor *down = gguf_find_tensor(v->gguf, NAME("ffn_down.weight"));
     bool swapped = down && down->ne[0] == d && down->ne[1] != d;
@@ -470,6 +471,12 @@ static int load_projector(seer_vision *v, seer_error *err) {
                    ? -1
                    : 0;
     }
+    case SEER_PROJ_PADDLEOCR: /* LayerNorm before the unshuffle, so over the tower's width */
+        return load_norm(v, "mm.input_norm", d, true, &v->mm_ln1, err) ||
+                       load_linear(v, "mm.1", 4 * d, -1, true, &v->mm0, err) ||
+                       load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err)
+                   ? -1
+                   : 0;
     case SEER_PROJ_RESAMPLER: {
         vit_resampler *r = &v->resampler;
         int64_t t = hp->n_embd_text;
@@ -612,6 +619,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_GLM4V:
+    case SEER_PROJ_PADDLEOCR:
         *nx = gw / 2;
         *ny = gh / 2;
         return;

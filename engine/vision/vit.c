@@ -262,7 +262,7 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
     }
     if (v->cfg.pre_ln) vit_norm_rows(pool, v->cfg.norm, s.x, s.x, &v->pre_ln, n_seq, d, hp->eps);
     if (v->cfg.rope2d)
-        vit_rope2d_table(l->row, l->col, l->n_patches, v->head_dim, ROPE_BASE, v->cfg.rope2d_raster, s.rope_cos,
+        vit_rope2d_table(l->row, l->col, l->n_patches, v->head_dim, ROPE_BASE, v->cfg.rope2d_odd_cols, s.rope_cos,
                          s.rope_sin);
     if (v->cfg.rope2d_halves) /* the first half turns by column, the second by row */
         vit_rope2d_table(l->col, l->row, l->n_patches, v->head_dim, GEMMA4V_ROPE_BASE, false, s.rope_cos, s.rope_sin);
@@ -299,6 +299,7 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_LDP:
         case SEER_PROJ_LDPV2: rc = vit_project_ldp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_PIXTRAL: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_PADDLEOCR: rc = vit_project_paddleocr(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_RESAMPLER: rc = vit_project_resampler(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_GLM4V: rc = vit_project_glm4v(v, pool, patches_out, li, out[i], &fl, err); break;
         }

@@ -14,6 +14,7 @@ typedef enum seer_chat_style {
     SEER_CHAT_QWEN35,     /* Qwen3.5 / 3.6: ChatML, trimmed turns, <think> opened (or closed empty) by the prompt */
     SEER_CHAT_GEMMA4,     /* Gemma 4: <|turn>role…<turn|>, role "model", a thought channel */
     SEER_CHAT_GLM4,       /* GLM-4 / 4.1V / 4.6V: [gMASK]<sop><|role|>\n…, <think>…</think> written by the model */
+    SEER_CHAT_PADDLEOCR,  /* PaddleOCR-VL: <|begin_of_sentence|>User: [images]text\nAssistant: reply</s> */
 } seer_chat_style;
 
 typedef struct seer_chat_msg {
@@ -26,7 +27,7 @@ typedef struct seer_chat_msg {
 /* Detects the style from a Jinja template text (NULL → UNKNOWN). */
 seer_chat_style seer_chat_detect(const char *template_text);
 /* By name: "chatml", "vicuna", "llama2", "llama3", "mistral", "gemma", "smolvlm", "qwen2vl", "qwen3vl",
- * "qwen3vl-thinking", "mistral-v7", "qwen3.5", "gemma4", "glm4". */
+ * "qwen3vl-thinking", "mistral-v7", "qwen3.5", "gemma4", "glm4", "paddleocr". */
 seer_chat_style seer_chat_from_name(const char *name);
 const char *seer_chat_style_name(seer_chat_style s);
 /* The style for a model: the one its template text shows, else a fallback
@@ -36,6 +37,11 @@ const char *seer_chat_style_name(seer_chat_style s);
 seer_chat_style seer_chat_for_model(const char *template_text, const char *projector_name, bool *is_fallback);
 /* Default system prompt of the style (Qwen's "You are a helpful assistant."), or NULL. */
 const char *seer_chat_default_system(seer_chat_style s);
+
+/* The OCR prompt the model's authors document for a whole page (PaddleOCR-VL:
+ * "OCR:"), from the mmproj's projector type and the LLM's architecture;
+ * NULL when the model has none (engine/chat/ocr_prompt.c). */
+const char *seer_ocr_prompt(const char *projector, const char *arch);
 
 /* Renders msgs; with add_generation_prompt the assistant prefix is appended.
  * Returns a malloc'd string (caller frees), NULL on error. The BOS token text

@@ -23,11 +23,14 @@ typedef enum seer_projector {
     SEER_PROJ_GEMMA4V,    /* "gemma4v": Gemma 4's ViT (x/y position tables, 2-D RoPE, sandwich norms), k×k average pool, RMSNorm, projection */
     SEER_PROJ_GLM4V,      /* "glm4v": GLM-4.1V / 4.6V / GLM-OCR ViT (RMSNorm, SwiGLU, 2-D M-RoPE, bicubic-resized positions),
                            * 2×2 conv merger, fc, LayerNorm, GELU, SwiGLU MLP */
+    SEER_PROJ_PADDLEOCR,  /* "paddleocr": PaddleOCR-VL's SigLIP NaViT (resized positions, 2-D RoPE in raster order),
+                           * LayerNorm, 2×2 unshuffle, MLP */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
 static inline bool seer_projector_mrope(seer_projector p) {
-    return p == SEER_PROJ_QWEN2VL || p == SEER_PROJ_QWEN25VL || p == SEER_PROJ_QWEN3VL || p == SEER_PROJ_GLM4V;
+    return p == SEER_PROJ_QWEN2VL || p == SEER_PROJ_QWEN25VL || p == SEER_PROJ_QWEN3VL || p == SEER_PROJ_GLM4V ||
+           p == SEER_PROJ_PADDLEOCR;
 }
 /* Image chunks of these projectors are decoded with attention among all
  * their rows (llama.cpp turns causal attention off for them): Gemma 3, and
@@ -77,6 +80,9 @@ typedef struct seer_vision_hparams {
     bool use_gelu, use_silu;
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
     int n_ff_proj;                  /* glm4v: the merger MLP's width (mm.gate rows) */
+    /* paddleocr: the resize's pixel budget (clip.vision.image_min_pixels /
+     * image_max_pixels, from the model's preprocessor_config) */
+    int64_t image_min_pixels, image_max_pixels;
     int max_image_tokens;           /* Qwen2/2.5-VL original mode: merged tokens per image at most (0: 4096) */
     /* resampler (MiniCPM-V): clip.minicpmv_version (2 = 2.5, 3 = 2.6, 4 = o-2.6, 5 = 4.0, 6 = 4.5,
      * 100045 = o-4.5; 0 read as 2) and the tokens of every encoder input (the learned queries). */

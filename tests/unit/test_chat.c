@@ -129,6 +129,20 @@ static void check_names(void) {
                              "<|im_start|>user\nSure?<|im_end|>\n<|im_start|>assistant\n<think>\n") == 0,
               "thinking render: [%s]", t ? t : err.msg);
     free(t);
+    /* PaddleOCR-VL (its chat_template.jinja): the cls token first, a user
+     * turn's images before its text wherever the marker was written */
+    seer_chat_msg ocr[4] = {{"system", "Be exact."}, {"user", "OCR:<__media__>"}, {"assistant", "Total 42"},
+                            {"user", "Table Recognition:"}};
+    t = seer_chat_render(SEER_CHAT_PADDLEOCR, ocr, 4, true, &err);
+    CHECK_MSG(t && strcmp(t, "<|begin_of_sentence|>Be exact.\nUser: <__media__>OCR:\nAssistant: Total 42</s>"
+                             "User: Table Recognition:\nAssistant: ") == 0,
+              "paddleocr render: [%s]", t ? t : err.msg);
+    free(t);
+    CHECK(seer_chat_detect("{%- set image_token = \"<|IMAGE_START|><|IMAGE_PLACEHOLDER|><|IMAGE_END|>\" -%}{{- \"User: \" -}}") ==
+          SEER_CHAT_PADDLEOCR);
+    CHECK(seer_chat_from_name("paddleocr") == SEER_CHAT_PADDLEOCR);
+    CHECK(seer_ocr_prompt("paddleocr", "paddleocr") && !strcmp(seer_ocr_prompt("paddleocr", "paddleocr"), "OCR:"));
+    CHECK(!seer_ocr_prompt("qwen3vl_merger", "qwen3vl") && !seer_ocr_prompt(NULL, "paddleocr"));
     CHECK(seer_chat_render(SEER_CHAT_UNKNOWN, NULL, 0, true, &err) == NULL && err.msg[0]);
     char *empty = seer_chat_render(SEER_CHAT_CHATML, NULL, 0, true, &err);
     CHECK(empty && strcmp(empty, "<|im_start|>assistant\n") == 0);

@@ -94,6 +94,8 @@ int main(void) {
     CHECK(parse("/theme") == CMD_THEME && !*c.text);
     CHECK(parse("/think off") == CMD_THINK && c.think == 0 && parse("/think  on ") == CMD_THINK && c.think == 1);
     CHECK(parse("/think") == CMD_THINK && c.think == -1);
+    CHECK(parse("/ocr") == CMD_OCR && !*c.text && parse("/ocr  Table Recognition: ") == CMD_OCR &&
+          !strcmp(c.text, "Table Recognition:"));
     CHECK(parse("/think maybe") == CMD_ERROR && strstr(c.error, "/think on|off"));
     CHECK(parse("/theme solarized") == CMD_THEME && !strcmp(c.text, "solarized"));
     CHECK(parse("/save notes.md") == CMD_SAVE && !strcmp(c.text, "notes.md"));

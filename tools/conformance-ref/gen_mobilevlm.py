@@ -35,7 +35,6 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import refgen_common as rc  # noqa: E402
 
-SPIECE_SPACE = "\u2581"
 VOCAB_SIZE = 1024
 
 CONFIGS = {
@@ -51,27 +50,8 @@ IMAGE_SIZE, PATCH = 336, 14
 
 
 def build_vocab(tt):
-    """LLaMA's layout: <unk> <s> </s>, the 256 byte tokens, learned pieces
-    (higher score = earlier merge), single characters, [PADn] filler."""
-    toks, scores, types = ["<unk>", "<s>", "</s>"], [0.0, 0.0, 0.0], [tt.UNKNOWN, tt.CONTROL, tt.CONTROL]
-    for b in range(256):
-        toks.append(f"<0x{b:02X}>")
-        scores.append(0.0)
-        types.append(tt.BYTE)
-    counts = rc.word_counts(rc.CORPUS, SPIECE_SPACE, list)
-    seen = set(toks)
-    pieces = [a + b for a, b in rc.learn_merges(counts, 560)] + sorted({c for w in counts for c in w})
-    for p in pieces:
-        if p not in seen:
-            seen.add(p)
-            toks.append(p)
-            scores.append(-float(len(toks)))
-            types.append(tt.NORMAL)
-    while len(toks) < VOCAB_SIZE:
-        toks.append(f"[PAD{len(toks)}]")
-        scores.append(-10000.0)
-        types.append(tt.UNUSED)
-    return [t.encode("utf-8") for t in toks], scores, types
+    """LLaMA's layout (refgen_common.spm_vocab)."""
+    return rc.spm_vocab(tt, VOCAB_SIZE)
 
 
 def llm_tensors(cfg, W, n_vocab):
@@ -88,7 +68,7 @@ def llm_tensors(cfg, W, n_vocab):
 
 
 def llm_kv(gguf, cfg, vocab):
-    toks, scores, types = vocab
+    toks = vocab[0]
     e, nh = cfg["n_embd"], cfg["n_head"]
     return rc.text_model_kv(gguf, cfg["name"], cfg["n_layer"], 2048, e, cfg["n_ff"], nh, nh) + [
         ("add_rope_freq_base", 10000.0),
@@ -97,17 +77,7 @@ def llm_kv(gguf, cfg, vocab):
         ("add_vocab_size", len(toks)),
         ("add_rope_dimension_count", e // nh),
         ("add_quantization_version", gguf.GGML_QUANT_VERSION),
-        ("add_tokenizer_model", "llama"),
-        ("add_tokenizer_pre", "default"),
-        ("add_token_list", toks),
-        ("add_token_scores", scores),
-        ("add_token_types", types),
-        ("add_bos_token_id", 1),
-        ("add_eos_token_id", 2),
-        ("add_unk_token_id", 0),
-        ("add_add_bos_token", True),
-        ("add_add_eos_token", False),
-    ]
+    ] + rc.spm_vocab_kv(vocab)
 
 
 def projector_tensors(cfg, W):

@@ -108,6 +108,58 @@ def word_counts(text, space_symbol, to_symbols):
     return counts
 
 
+SPIECE_SPACE = "\u2581"
+
+
+def spm_vocab(tt, size, added=(), n_merges=560):
+    """A SentencePiece-style vocabulary in LLaMA's layout: <unk> <s> </s>, the
+    256 byte tokens, pieces learned from CORPUS (higher score = earlier merge),
+    single characters, then the added tokens (CONTROL), [PADn] filler up to
+    size. Returns (tokens as bytes, scores, types)."""
+    toks, scores, types = ["<unk>", "<s>", "</s>"], [0.0, 0.0, 0.0], [tt.UNKNOWN, tt.CONTROL, tt.CONTROL]
+    for b in range(256):
+        toks.append(f"<0x{b:02X}>")
+        scores.append(0.0)
+        types.append(tt.BYTE)
+    counts = word_counts(CORPUS, SPIECE_SPACE, list)
+    seen = set(toks)
+    pieces = [a + b for a, b in learn_merges(counts, n_merges)] + sorted({c for w in counts for c in w})
+    for p in pieces:
+        if p not in seen:
+            seen.add(p)
+            toks.append(p)
+            scores.append(-float(len(toks)))
+            types.append(tt.NORMAL)
+    for t in added:
+        toks.append(t)
+        scores.append(0.0)
+        types.append(tt.CONTROL)
+    assert len(toks) <= size, f"vocabulary of {len(toks)} tokens over {size}"
+    while len(toks) < size:
+        toks.append(f"[PAD{len(toks)}]")
+        scores.append(-10000.0)
+        types.append(tt.UNUSED)
+    return [t.encode("utf-8") for t in toks], scores, types
+
+
+def spm_vocab_kv(vocab):
+    """The tokenizer keys of a spm_vocab vocabulary, in the order the
+    converters' SentencePiece path writes them: LLaMA's ids, BOS added."""
+    toks, scores, types = vocab
+    return [
+        ("add_tokenizer_model", "llama"),
+        ("add_tokenizer_pre", "default"),
+        ("add_token_list", toks),
+        ("add_token_scores", scores),
+        ("add_token_types", types),
+        ("add_bos_token_id", 1),
+        ("add_eos_token_id", 2),
+        ("add_unk_token_id", 0),
+        ("add_add_bos_token", True),
+        ("add_add_eos_token", False),
+    ]
+
+
 # ---- random weights ----
 
 class Weights:

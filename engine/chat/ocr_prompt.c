@@ -1,0 +1,28 @@
+/* The prompt each OCR model's authors document for reading a whole page,
+ * keyed by the mmproj projector and, where a projector serves several
+ * models, the LLM architecture. `seer ocr` and the TUI's /ocr send it as
+ * the user turn after the image; a model without an entry has none (the
+ * caller asks for -p). */
+#include <string.h>
+
+#include "seer/chat.h"
+
+typedef struct ocr_prompt {
+    const char *projector; /* mmproj clip.projector_type */
+    const char *arch;      /* LLM general.architecture, or NULL for any */
+    const char *prompt;
+} ocr_prompt;
+
+static const ocr_prompt PROMPTS[] = {
+    /* PaddleOCR-VL's model card and its pipeline: "OCR:" (also "Table Recognition:",
+     * "Formula Recognition:", "Chart Recognition:" for those crops) */
+    {"paddleocr", "paddleocr", "OCR:"},
+};
+
+const char *seer_ocr_prompt(const char *projector, const char *arch) {
+    if (!projector) return NULL;
+    for (size_t i = 0; i < sizeof PROMPTS / sizeof PROMPTS[0]; i++)
+        if (strcmp(PROMPTS[i].projector, projector) == 0 && (!PROMPTS[i].arch || (arch && strcmp(PROMPTS[i].arch, arch) == 0)))
+            return PROMPTS[i].prompt;
+    return NULL;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# seer ocr over the bundled scanned-looking pages (tests/data/ocr-receipt.png,
+# ocr-note.png: ImageMagick text on paper-coloured noise, slightly rotated)
+# with the PaddleOCR-VL conformance model (random weights: its text is not
+# English, so the structure is what is checked). Each page's block must be
+# exactly what a run on that page alone prints, under its own name, in the
+# order given (a dropped, swapped or misattributed block fails); the two pages
+# give different text; a folder is read in name order; -o writes the same
+# text to a file (stdout empty); progress lines name each file with timings;
+# a broken image fails alone (exit 1, the others still read); a model
+# without a documented OCR prompt is refused in one line unless -p gives one.
+set -u
+: "${SEER:?SEER must point at the seer binary}"
+here="$(cd "$(dirname "$0")" && pwd)"
+d="$here/../conformance/cases/paddleocr-f32"
+q="$here/../conformance/cases/qwen3vl-f32"
+data="$here/../data"
+[ -f "$d/model.gguf" ] || { echo "SKIP: no paddleocr-f32 case"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+A="$data/ocr-receipt.png"
+B="$data/ocr-note.png"
+ocr() { "$SEER" ocr -m "$d/model.gguf" --mmproj "$d/mmproj.gguf" -n 16 -t 2 "$@"; }
+
+ocr -q "$A" > "$tmp/a" 2>"$tmp/err" || fail "one page: $(cat "$tmp/err")"
+ocr -q "$B" > "$tmp/b" 2>"$tmp/err" || fail "one page: $(cat "$tmp/err")"
+[ "$(head -n 1 "$tmp/a")" = "==> $A <==" ] || fail "header of A: $(head -n 1 "$tmp/a")"
+[ "$(head -n 1 "$tmp/b")" = "==> $B <==" ] || fail "header of B: $(head -n 1 "$tmp/b")"
+[ "$(wc -l < "$tmp/a")" -ge 3 ] || fail "A's block has no text line: $(cat "$tmp/a")"
+cmp -s <(tail -n +2 "$tmp/a") <(tail -n +2 "$tmp/b") && fail "the two pages gave the same text: $(cat "$tmp/a")"
+
+# several files: the per-file blocks, in the order given, and the progress lines
+ocr "$A" "$B" > "$tmp/ab" 2>"$tmp/err" || fail "two pages: $(cat "$tmp/err")"
+cmp -s "$tmp/ab" <(cat "$tmp/a" "$tmp/b") || fail "A B is not A's block then B's:
+$(cat "$tmp/ab")"
+grep -q "^seer ocr: \[1/2\] $A: 360x240, [0-9]* image tokens encoded in [0-9]* ms, prompt [0-9]* tokens in [0-9]* ms, 16 tokens in" "$tmp/err" ||
+  fail "no progress line for A: $(cat "$tmp/err")"
+grep -q "^seer ocr: \[2/2\] $B: 300x200, " "$tmp/err" || fail "no progress line for B: $(cat "$tmp/err")"
+grep -q "^seer ocr: 2 images in .* s, all read" "$tmp/err" || fail "no summary: $(cat "$tmp/err")"
+ocr -q "$B" "$A" > "$tmp/ba" 2>/dev/null || fail "B A failed"
+cmp -s "$tmp/ba" <(cat "$tmp/b" "$tmp/a") || fail "B A is not B's block then A's"
+
+# a folder: its images by name (ocr-note before ocr-receipt), the same blocks
+mkdir "$tmp/pages"
+cp "$A" "$B" "$tmp/pages/"
+echo "not an image" > "$tmp/pages/notes.txt"
+ocr -q "$tmp/pages" > "$tmp/dir" 2>"$tmp/err" || fail "folder: $(cat "$tmp/err")"
+cmp -s "$tmp/dir" <(sed "1s#.*#==> $tmp/pages/ocr-note.png <==#" "$tmp/b"; sed "1s#.*#==> $tmp/pages/ocr-receipt.png <==#" "$tmp/a") ||
+  fail "folder blocks: $(cat "$tmp/dir")"
+
+# -o: the same text in the file, nothing on stdout
+ocr -q -o "$tmp/out.txt" "$A" "$B" > "$tmp/stdout" 2>"$tmp/err" || fail "-o: $(cat "$tmp/err")"
+[ ! -s "$tmp/stdout" ] || fail "-o still printed: $(cat "$tmp/stdout")"
+cmp -s "$tmp/out.txt" "$tmp/ab" || fail "-o file differs from stdout"
+
+# a broken image fails alone
+head -c 300 "$A" > "$tmp/torn.png"
+ocr -q "$A" "$tmp/torn.png" "$B" > "$tmp/torn" 2>"$tmp/err"
+[ $? -eq 1 ] || fail "a broken image did not exit 1"
+grep -q "^seer ocr: $tmp/torn.png: " "$tmp/err" || fail "the error does not name the file: $(cat "$tmp/err")"
+cmp -s "$tmp/torn" "$tmp/ab" || fail "the good pages' blocks changed around a broken one"
+
+# refusals in one line
+if [ -f "$q/model.gguf" ]; then
+  "$SEER" ocr -m "$q/model.gguf" --mmproj "$q/mmproj.gguf" "$A" > "$tmp/out" 2>"$tmp/err"
+  [ $? -eq 2 ] || fail "a model without an OCR prompt was not refused"
+  [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q 'no documented OCR prompt: give one with -p' "$tmp/err" ||
+    fail "refusal: $(cat "$tmp/err")"
+  "$SEER" ocr -q -m "$q/model.gguf" --mmproj "$q/mmproj.gguf" -p "Read the text." -n 2 "$A" > "$tmp/out" 2>"$tmp/err" ||
+    fail "-p did not make it run: $(cat "$tmp/err")"
+  [ "$(head -n 1 "$tmp/out")" = "==> $A <==" ] || fail "-p run header"
+fi
+"$SEER" ocr -m "$d/model.gguf" "$A" > /dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -- '--mmproj' "$tmp/err" || fail "no --mmproj: $(cat "$tmp/err")"
+ocr "$tmp/missing.png" > /dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'no such file' "$tmp/err" || fail "missing file: $(cat "$tmp/err")"
+"$SEER" ocr --help | grep -q '^example: seer ocr ' || fail "--help has no example line"
+echo "ok"
