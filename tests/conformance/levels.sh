@@ -42,6 +42,12 @@ if [ "$(uname -m)" = x86_64 ]; then
   has avx512f && has avx512bw && blas+=("SkylakeX")
   blas+=("Prescott")
 fi
+# LEVELS_BLAS="self" (a list of the names above) runs only those: the
+# sanitizer build sets it, since the kernel sets change float order, not
+# memory use, and every SIMD level is what the sanitizers need to see.
+if [ -n "${LEVELS_BLAS:-}" ]; then
+  read -r -a blas <<<"$LEVELS_BLAS"
+fi
 blas_env() { # NAME -> the env(1) arguments for it
   case $1 in
     env) ;;

@@ -33,7 +33,9 @@ echo "== arm64 packages: $(($(date +%s) - lane_start)) s"
 build=${ARM64_BUILD:-build-aarch64}
 logs=$build/lane
 mkdir -p "$logs"
-cross() { make CROSS=aarch64 BUILD="$build" SEER="$build/seer" "$@"; }
+# Each binary under qemu gets a time limit: a hang (emulated threads that
+# never meet) must end the lane with a FAIL, not hold CI until its deadline.
+cross() { make CROSS=aarch64 BUILD="$build" SEER="$build/seer" TEST_RUNNER="timeout ${ARM64_TIMEOUT:-900} qemu-aarch64-static" "$@"; }
 start=$(date +%s)
 if ! cross -j2 tests-build >"$logs/build.log" 2>&1; then
     tail -30 "$logs/build.log"
