@@ -17,15 +17,7 @@
 
 #include "seer/gguf.h"
 #include "seer/tensor.h"
-
-/* GPT-2's byte -> printable code point mapping (a fact of the format). */
-static unsigned byte_to_cp(int b) {
-    if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255)) return (unsigned)b;
-    int n = 0;
-    for (int c = 0; c < b; c++)
-        if (!((c >= 33 && c <= 126) || (c >= 161 && c <= 172) || (c >= 174 && c <= 255))) n++;
-    return 256u + (unsigned)n;
-}
+#include "tokenizer/unicode.h"
 
 static int hex_decode(const char *hex, unsigned char *out, int cap) {
     int n = 0;
@@ -42,12 +34,7 @@ static char *bpe_spelling(const unsigned char *b, int n) {
     char *s = malloc((size_t)n * 2 + 1), *o = s;
     if (!s) return NULL;
     for (int i = 0; i < n; i++) {
-        unsigned cp = byte_to_cp(b[i]);
-        if (cp < 0x80) *o++ = (char)cp;
-        else {
-            *o++ = (char)(0xC0 | cp >> 6);
-            *o++ = (char)(0x80 | (cp & 0x3F));
-        }
+        o += seer_utf8_encode(seer_byte_to_cp(b[i]), o);
     }
     *o = 0;
     return s;

@@ -27,27 +27,9 @@
 
 #include "seer/gguf.h"
 #include "seer/tensor.h"
+#include "tokenizer/unicode.h"
 
 #define N_VOCAB 288 /* = the width; a multiple of the 4 heads' even size */
-
-/* GPT-2's byte → printable code point mapping. */
-static bool printable(int b) { return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255); }
-static unsigned byte_to_cp(int b) {
-    if (printable(b)) return (unsigned)b;
-    int n = 0;
-    for (int c = 0; c < b; c++) n += !printable(c);
-    return 256u + (unsigned)n;
-}
-static void cp_utf8(unsigned cp, char *out) {
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        out[1] = 0;
-    } else {
-        out[0] = (char)(0xC0 | cp >> 6);
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        out[2] = 0;
-    }
-}
 
 /* After the 256 byte tokens: "ĊĊ" (the one merge), the control tokens, the script's words. */
 enum { NL2 = 256, ENDOFTEXT, IM_START, IM_END, THINK, THINK_END, VISION_START, VISION_END, IMAGE_PAD, GMASK, SOP,
@@ -83,7 +65,7 @@ static void write_vocab(gguf_writer *w, bool glm) {
     int32_t type[N_VOCAB];
     static char pads[N_VOCAB][16];
     for (int b = 0; b < 256; b++) {
-        cp_utf8(byte_to_cp(b), bytes[b]);
+        bytes[b][seer_utf8_encode(seer_byte_to_cp((uint8_t)b), bytes[b])] = 0;
         tok[b] = bytes[b];
         type[b] = 1;
     }

@@ -17,6 +17,7 @@
 
 #include "seer/gguf.h"
 #include "seer/tensor.h"
+#include "tokenizer/unicode.h"
 
 typedef struct rng {
     uint64_t s;
@@ -24,25 +25,6 @@ typedef struct rng {
 static float rng_uniform(rng *r) { /* [-1, 1) */
     r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
     return (float)((r->s >> 40) & 0xffffff) / 8388608.0f - 1.0f;
-}
-
-/* GPT-2's byte → printable code point mapping. */
-static unsigned byte_to_cp(int b) {
-    if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255)) return (unsigned)b;
-    int n = 0;
-    for (int c = 0; c < b; c++)
-        if (!((c >= 33 && c <= 126) || (c >= 161 && c <= 172) || (c >= 174 && c <= 255))) n++;
-    return 256u + (unsigned)n;
-}
-static void cp_utf8(unsigned cp, char *out) {
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        out[1] = 0;
-    } else {
-        out[0] = (char)(0xC0 | cp >> 6);
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        out[2] = 0;
-    }
 }
 
 /* Merges of common English pieces ("Ġ" = U+0120 is the space byte). */
@@ -69,7 +51,7 @@ static int write_vocab(gguf_writer *w, int n_vocab) {
     if (!tok || !type || !score || !merges) return -1;
     for (int b = 0; b < 256; b++) {
         tok[b] = malloc(4);
-        cp_utf8(byte_to_cp(b), tok[b]);
+        tok[b][seer_utf8_encode(seer_byte_to_cp((uint8_t)b), tok[b])] = 0;
         type[b] = 1;
     }
     for (int i = 0; i < N_MERGES; i++) {
