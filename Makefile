@@ -46,6 +46,10 @@ ifneq ($(PKG),)
   STB_CFLAGS  := $(shell $(PKG_CONFIG) --cflags stb 2>/dev/null || echo -I/usr/include/stb)
   CURL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
   CURL_LIBS   := $(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null || echo -lcurl)
+  JSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+  JSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
+  HTTPD_CFLAGS:= $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
+  HTTPD_LIBS  := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 else
   BLAS_CFLAGS := -I/usr/include/$(ARCH)-linux-gnu/openblas-pthread
   BLAS_LIBS   := -lopenblas
@@ -54,14 +58,18 @@ else
   STB_CFLAGS  := -I/usr/include/stb
   CURL_CFLAGS :=
   CURL_LIBS   := -lcurl
+  JSON_CFLAGS :=
+  JSON_LIBS   := -ljansson
+  HTTPD_CFLAGS:=
+  HTTPD_LIBS  := -lmicrohttpd
 endif
 STB_LIBS := -lstb
 
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Iengine $(BLAS_CFLAGS) $(STB_CFLAGS) $(CURL_CFLAGS) $(SANFLAGS) -MMD -MP
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Iengine $(BLAS_CFLAGS) $(STB_CFLAGS) $(CURL_CFLAGS) $(JSON_CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS  += $(SANFLAGS)
-LIBS     := $(BLAS_LIBS) $(STB_LIBS) $(CURL_LIBS) -lpthread -lm
+LIBS     := $(BLAS_LIBS) $(STB_LIBS) $(CURL_LIBS) $(JSON_LIBS) -lpthread -lm
 
 # SIMD kernels: each file is built for its instruction set and chosen at run time.
 ifeq ($(ARCH),x86_64)
@@ -81,7 +89,7 @@ NEON_FLAGS := $(if $(filter aarch64,$(ARCH)),-march=armv8.2-a+dotprod)
 
 ENGINE_SRC := $(sort $(wildcard engine/*/*.c))
 UI_SRC     := $(sort $(wildcard ui/*.c))
-APP_SRC    := $(sort $(wildcard app/*.c))
+APP_SRC    := $(sort $(wildcard app/*.c app/*/*.c))
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 CONF_SRC   := $(sort $(wildcard tests/conformance/*.c))
 TESTLIB_SRC:= $(sort $(wildcard tests/lib/*.c))
@@ -120,7 +128,7 @@ $(BUILD)/ui/%.o: ui/%.c
 	$(CC) $(CFLAGS) $(UI_CFLAGS) -c $< -o $@
 $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(UI_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(UI_CFLAGS) $(HTTPD_CFLAGS) -c $< -o $@
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -130,7 +138,7 @@ $(LIBSEER): $(ENGINE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(SEER): $(APP_OBJ) $(UI_OBJ) $(LIBSEER)
-	$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(UI_OBJ) $(LIBSEER) $(LIBS) $(UI_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(APP_OBJ) $(UI_OBJ) $(LIBSEER) $(LIBS) $(UI_LIBS) $(HTTPD_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(LIBSEER)
 	@mkdir -p $(dir $@)

@@ -14,6 +14,7 @@
 #include "seer/bench.h"
 #include "seer/blas.h"
 #include "seer/image.h"
+#include "seer/json.h"
 #include "seer/llm.h"
 #include "seer/mtmd.h"
 #include "seer/sanitize.h"
@@ -426,13 +427,9 @@ done:
 }
 
 static void print_json_str(const char *key, const char *v) {
-    printf("\"%s\": \"", key);
-    for (const unsigned char *p = (const unsigned char *)(v ? v : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') printf("\\%c", *p);
-        else if (*p < 0x20) printf("\\u%04x", *p);
-        else putchar(*p);
-    }
-    printf("\", ");
+    printf("\"%s\": ", key);
+    json_put_string(stdout, v ? v : "", strlen(v ? v : ""));
+    printf(", ");
 }
 
 static void print_json(const bench_opts *o, const seer_llm_info *info, const bench_result *r, int threads) {

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "options.h"
 #include "seer/chat.h"
+#include "seer/json.h"
 #include "seer/llm.h"
 #include "seer/mtmd.h"
 #include "seer/sampler.h"
@@ -36,21 +37,6 @@ typedef struct chat_out {
     bool json;
 } chat_out;
 
-/* JSON string with every control byte escaped (the input is valid UTF-8). */
-static void json_string(FILE *f, const char *s, size_t len) {
-    fputc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c == '\n') fputs("\\n", f);
-        else if (c == '\t') fputs("\\t", f);
-        else if (c == '\r') fputs("\\r", f);
-        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void report_error(const chat_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void report_error(const chat_out *o, const char *fmt, ...) {
     char msg[1024];
@@ -63,7 +49,7 @@ static void report_error(const chat_out *o, const char *fmt, ...) {
     fprintf(stderr, "seer: %s\n", safe);
     if (o->json) {
         printf("{\"event\":\"error\",\"message\":");
-        json_string(stdout, safe, strlen(safe));
+        json_put_string(stdout, safe, strlen(safe));
         printf("}\n");
         fflush(stdout);
     }
@@ -326,7 +312,7 @@ static int emit_reply_token(void *ud, int tag, const char *text, int len, int th
     if (o->json) {
         if (!real) return 0; /* trailing bytes: the done event follows */
         printf("{\"event\":\"token\",\"id\":%d,\"text\":", id);
-        json_string(stdout, text, (size_t)len);
+        json_put_string(stdout, text, (size_t)len);
         printf(",\"ms\":%.3f,\"prob\":%.6f", o->ring[tag % (SEER_THINK_HOLD + 1)].ms,
                o->ring[tag % (SEER_THINK_HOLD + 1)].prob);
         if (o->thinks) printf(",\"thought\":%s", thought_len > 0 ? "true" : "false");

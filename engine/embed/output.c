@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seer/embed.h"
+#include "seer/json.h"
 
 struct seer_embed_writer {
     FILE *f;
@@ -28,18 +29,6 @@ bool seer_embed_format_parse(const char *name, seer_embed_format *out) {
     return false;
 }
 
-/* A JSON string of s: quotes, backslashes and control bytes escaped. */
-static void put_json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 seer_embed_writer *seer_embed_writer_new(FILE *f, seer_embed_format fmt, bool multi, const char *model_name) {
     seer_embed_writer *w = calloc(1, sizeof *w);
     if (!w) return NULL;
@@ -55,7 +44,7 @@ seer_embed_writer *seer_embed_writer_new(FILE *f, seer_embed_format fmt, bool mu
 
 static void put_json_head(seer_embed_writer *w) {
     fputs("{\"object\": \"list\", \"model\": ", w->f);
-    put_json_string(w->f, w->model);
+    json_put_string(w->f, w->model, strlen(w->model));
     fputs(", \"data\": [", w->f);
 }
 

@@ -93,7 +93,7 @@ static int find_commit(hub_http *h, const char *repo, const char *what, char com
 }
 
 int hub_listing_from_tree(const json_value *tree, hub_listing *out, seer_error *err) {
-    if (!tree || tree->type != JSON_ARRAY) {
+    if (!json_is_array(tree)) {
         seer_error_set(err, "the file list is not a list");
         return -1;
     }
@@ -102,7 +102,7 @@ int hub_listing_from_tree(const json_value *tree, hub_listing *out, seer_error *
         const char *type = json_str(json_get(item, "type")), *path = json_str(json_get(item, "path"));
         if (!type || strcmp(type, "file") != 0 || !path || !hub_path_safe(path)) continue;
         const json_value *lfs = json_get(item, "lfs");
-        const json_value *src = lfs && lfs->type == JSON_OBJECT ? lfs : item;
+        const json_value *src = json_is_object(lfs) ? lfs : item;
         const char *oid = json_str(json_get(src, "oid"));
         if (!oid || !(hub_is_hex(oid, 64) || hub_is_hex(oid, 40))) oid = "";
         const double size = json_num(json_get(src, "size"), 0);
