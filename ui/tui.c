@@ -69,6 +69,7 @@ static void push_token(tui *t, const seer_event *ev) {
 }
 
 static void handle_event(tui *t, seer_event *ev) {
+    if (tui_find_answer(t, ev)) return; /* /find's answer: not an image's or a turn's */
     switch (ev->type) {
     case SEER_EV_LOAD_PROGRESS:
         t->load_fraction = ev->fraction;
@@ -101,6 +102,7 @@ static void handle_event(tui *t, seer_event *ev) {
     case SEER_EV_ENCODE_PROGRESS:
         t->encode_fraction = ev->fraction;
         break;
+    case SEER_EV_FOUND: break; /* a search's results no longer waited for */
     case SEER_EV_IMAGE_ENCODED: {
         t->encode_fraction = 0;
         for (int i = 0; i < t->n_images; i++)

@@ -138,6 +138,14 @@ void tui_think_command(tui *t, int on);               /* /think on|off (-1: show
 void tui_find(tui *t, const char *text);
 void tui_find_set_index(tui *t, const char *path);
 bool tui_find_pick(tui *t, const char *line); /* true: the line chose a result */
+/* The worker's answer to the search in flight (FOUND, or ERROR): true when
+ * the event was that answer, now handled (results listed, or the error noted). */
+bool tui_find_answer(tui *t, seer_event *ev);
+/* The last results' numbered thumbnails while they wait for a pick, else NULL. */
+const seer_image *tui_find_sheet(const tui *t);
+/* sixel_key_image of /find's thumbnails; SIXEL_KEY_NONE: the cached sixel is stale */
+enum { SIXEL_KEY_SHEET = -2, SIXEL_KEY_NONE = -3 };
+int tui_find_count(const tui *t);
 void tui_find_free(tui *t);
 
 #endif

@@ -40,8 +40,9 @@ void tui_layout(tui *t) {
         main_w = t->cols - side_w - 1;
         t->w_side_border = newwin(main_h, 1, 0, main_w);
         int timings_h = 11;
-        int preview_h = t->n_images > 0 ? main_h - timings_h : 0;
-        if (t->n_images > 0 && preview_h < 4) {
+        const bool pictures = t->n_images > 0 || tui_find_sheet(t); /* attachments, or /find's thumbnails */
+        int preview_h = pictures ? main_h - timings_h : 0;
+        if (pictures && preview_h < 4) {
             preview_h = main_h / 2;
             timings_h = main_h - preview_h;
         }
@@ -212,9 +213,13 @@ void tui_draw_preview(tui *t) {
     if (!w) return;
     werase(w);
     const tui_image *im = t->selected_image >= 0 && t->selected_image < t->n_images ? &t->images[t->selected_image] : NULL;
+    const seer_image *shown = im && im->img.rgb ? &im->img : NULL;
     wattrset(w, ui_attr(ROLE_TITLE));
     char title[256] = "Image";
-    if (im) {
+    if (tui_find_sheet(t)) {
+        shown = tui_find_sheet(t);
+        snprintf(title, sizeof title, "Found: type 1-%d to attach", tui_find_count(t));
+    } else if (im) {
         char *p = seer_text_sanitize_dup(im->path, strlen(im->path), 0);
         const char *base = p ? strrchr(p, '/') : NULL;
         snprintf(title, sizeof title, "Image %d/%d %s", t->selected_image + 1, t->n_images,
@@ -223,10 +228,10 @@ void tui_draw_preview(tui *t) {
     }
     mvwaddnstr(w, 0, 1, title, (int)ui_text_fit(title, strlen(title), getmaxx(w) - 1));
     wattrset(w, 0);
-    if (im && im->img.rgb && !t->sixel) {
+    if (shown && !t->sixel) {
         WINDOW *sub = derwin(w, t->preview_h, t->preview_w, 1, 0);
         if (sub) {
-            preview_draw_cells(sub, &im->img, t->cfg.preview);
+            preview_draw_cells(sub, shown, t->cfg.preview);
             delwin(sub);
         }
     }
@@ -237,16 +242,22 @@ void tui_draw_preview(tui *t) {
 void tui_emit_sixel(tui *t) {
     if (!t->sixel || !t->sixel_dirty || !t->w_preview || t->inspector || t->too_small) return;
     t->sixel_dirty = false;
-    if (t->selected_image < 0 || t->selected_image >= t->n_images) return;
-    const tui_image *im = &t->images[t->selected_image];
-    if (!im->img.rgb) return;
+    /* /find's thumbnails while they wait for a pick (key SIXEL_KEY_SHEET), else the selected image */
+    const seer_image *img = tui_find_sheet(t);
+    int key = SIXEL_KEY_SHEET;
+    if (!img) {
+        if (t->selected_image < 0 || t->selected_image >= t->n_images) return;
+        img = &t->images[t->selected_image].img;
+        key = t->selected_image;
+    }
+    if (!img->rgb) return;
     int cw = t->cell_w > 0 ? t->cell_w : 10, ch = t->cell_h > 0 ? t->cell_h : 20;
     int pw = t->preview_w * cw, ph = t->preview_h * ch;
-    if (!t->sixel_bytes || t->sixel_key_image != t->selected_image || t->sixel_key_w != pw || t->sixel_key_h != ph) {
+    if (!t->sixel_bytes || t->sixel_key_image != key || t->sixel_key_w != pw || t->sixel_key_h != ph) {
         free(t->sixel_bytes);
         t->sixel_bytes = NULL;
-        if (preview_sixel_encode(&im->img, pw, ph, &t->sixel_bytes, &t->sixel_len, NULL, NULL) != 0) return;
-        t->sixel_key_image = t->selected_image;
+        if (preview_sixel_encode(img, pw, ph, &t->sixel_bytes, &t->sixel_len, NULL, NULL) != 0) return;
+        t->sixel_key_image = key;
         t->sixel_key_w = pw;
         t->sixel_key_h = ph;
         if (t->event_log) {

@@ -11,7 +11,7 @@
 void worker_emit(seer_worker *w, seer_event *ev) {
     event_node *n = calloc(1, sizeof *n);
     if (!n) {
-        free(ev->text);
+        seer_event_clear(ev);
         return;
     }
     n->ev = *ev;
@@ -51,6 +51,13 @@ bool seer_worker_poll(seer_worker *w, seer_event *ev) {
 void seer_event_clear(seer_event *ev) {
     free(ev->text);
     ev->text = NULL;
+    for (int i = 0; i < ev->n_found; i++) free(ev->found_paths[i]);
+    free(ev->found_paths);
+    free(ev->found_scores);
+    ev->found_paths = NULL;
+    ev->found_scores = NULL;
+    ev->n_found = 0;
+    seer_image_free(&ev->sheet);
 }
 
 int seer_worker_event_fd(const seer_worker *w) { return w->wake[0]; }
@@ -66,11 +73,13 @@ static void emit_text(seer_worker *w, seer_event_type type, const char *text) {
 
 /* ---- requests ---- */
 
-static uint64_t push_req(seer_worker *w, req_type type, const char *text, const seer_sampling *sp, int n_predict) {
+static uint64_t push_req(seer_worker *w, req_type type, const char *text, const seer_sampling *sp, int n_predict,
+                         const char *path) {
     worker_req *r = calloc(1, sizeof *r);
     if (!r) return 0;
     r->type = type;
     r->text = text ? strdup(text) : NULL;
+    r->path = path ? strdup(path) : NULL;
     if (sp) r->sampling = *sp;
     r->n_predict = n_predict;
     pthread_mutex_lock(&w->mu);
@@ -83,14 +92,17 @@ static uint64_t push_req(seer_worker *w, req_type type, const char *text, const 
     return id; /* r may already be run and freed by the engine thread */
 }
 
-uint64_t seer_worker_attach_image(seer_worker *w, const char *path) { return push_req(w, REQ_IMAGE, path, NULL, 0); }
-uint64_t seer_worker_send(seer_worker *w, const char *text) { return push_req(w, REQ_SEND, text, NULL, 0); }
-uint64_t seer_worker_clear(seer_worker *w) { return push_req(w, REQ_CLEAR, NULL, NULL, 0); }
-uint64_t seer_worker_set_system(seer_worker *w, const char *text) { return push_req(w, REQ_SYSTEM, text, NULL, 0); }
+uint64_t seer_worker_attach_image(seer_worker *w, const char *path) { return push_req(w, REQ_IMAGE, path, NULL, 0, NULL); }
+uint64_t seer_worker_send(seer_worker *w, const char *text) { return push_req(w, REQ_SEND, text, NULL, 0, NULL); }
+uint64_t seer_worker_clear(seer_worker *w) { return push_req(w, REQ_CLEAR, NULL, NULL, 0, NULL); }
+uint64_t seer_worker_set_system(seer_worker *w, const char *text) { return push_req(w, REQ_SYSTEM, text, NULL, 0, NULL); }
 uint64_t seer_worker_set_sampling(seer_worker *w, const seer_sampling *sp, int n_predict) {
-    return push_req(w, REQ_SAMPLING, NULL, sp, n_predict);
+    return push_req(w, REQ_SAMPLING, NULL, sp, n_predict, NULL);
 }
-uint64_t seer_worker_set_thinking(seer_worker *w, bool on) { return push_req(w, REQ_THINKING, NULL, NULL, on); }
+uint64_t seer_worker_set_thinking(seer_worker *w, bool on) { return push_req(w, REQ_THINKING, NULL, NULL, on, NULL); }
+uint64_t seer_worker_find(seer_worker *w, const char *index_path, const char *text, int k) {
+    return push_req(w, REQ_FIND, text, NULL, k, index_path);
+}
 
 void seer_worker_cancel(seer_worker *w) {
     pthread_mutex_lock(&w->mu);
@@ -143,6 +155,54 @@ static void on_encode_progress(void *ud, float fraction) {
     worker_emit(w, &ev);
 }
 
+/* Thumbnails of the hits, px per side: a sixel pane is rarely wider than
+ * three of these. */
+#define FIND_THUMB_PX 192
+
+/* REQ_FIND: the index (re)opened when its path changes, the query embedded
+ * and ranked, the hits' paths and a numbered contact sheet sent back. */
+static void run_find(seer_worker *w, const worker_req *r) {
+    seer_error err = {{0}};
+    if (w->search && strcmp(w->search_path, r->path) != 0) {
+        seer_search_free(w->search);
+        w->search = NULL;
+    }
+    if (!w->search) {
+        free(w->search_path);
+        w->search_path = strdup(r->path);
+        if (!w->search_path || !(w->search = seer_search_open(r->path, NULL, w->cfg.n_threads, &err))) {
+            emit_text(w, SEER_EV_ERROR, err.msg[0] ? err.msg : "out of memory");
+            return;
+        }
+    }
+    const int k = r->n_predict > 0 ? r->n_predict : 5;
+    seer_hit *hits = calloc((size_t)k, sizeof *hits);
+    seer_event ev = {.type = SEER_EV_FOUND, .text = strdup(r->path)};
+    ev.text_len = ev.text ? (int)strlen(ev.text) : 0;
+    int n = hits ? seer_search_query(w->search, r->text ? r->text : "", k, hits, &err) : -1;
+    if (n > 0) {
+        ev.found_paths = calloc((size_t)n, sizeof *ev.found_paths);
+        ev.found_scores = calloc((size_t)n, sizeof *ev.found_scores);
+        for (int i = 0; ev.found_paths && ev.found_scores && i < n; i++) {
+            char p[8192];
+            seer_search_entry_path(w->search, hits[i].entry, p, sizeof p);
+            if (!(ev.found_paths[i] = strdup(p))) break;
+            ev.found_scores[i] = hits[i].score;
+            ev.n_found++;
+        }
+        if (ev.n_found < n) n = -1;
+        else if (seer_contact_sheet((const char *const *)ev.found_paths, n, FIND_THUMB_PX, &ev.sheet, &err) != 0)
+            memset(&ev.sheet, 0, sizeof ev.sheet); /* the list alone still helps */
+    }
+    free(hits);
+    if (n < 0) {
+        seer_event_clear(&ev);
+        emit_text(w, SEER_EV_ERROR, err.msg[0] ? err.msg : "out of memory");
+        return;
+    }
+    worker_emit(w, &ev);
+}
+
 static void run_request(seer_worker *w, worker_req *r) {
     seer_error err = {{0}};
     seer_session *s = w->session;
@@ -192,6 +252,7 @@ static void run_request(seer_worker *w, worker_req *r) {
         worker_emit(w, &ev);
         break;
     }
+    case REQ_FIND: run_find(w, r); break;
     case REQ_QUIT: break;
     }
 }
@@ -212,7 +273,7 @@ static void *engine_main(void *arg) {
         bool quit = r->type == REQ_QUIT;
         w->cur_request = r->id;
         if (!quit && !cancelled) {
-            if (loaded) run_request(w, r);
+            if (loaded || r->type == REQ_FIND) run_request(w, r);
             else emit_text(w, SEER_EV_ERROR, "no model is loaded");
         } else if (cancelled && r->type == REQ_SEND) {
             seer_event ev = {.type = SEER_EV_TURN_DONE};
@@ -227,6 +288,7 @@ static void *engine_main(void *arg) {
         w->cancel_flag = 0;
         pthread_mutex_unlock(&w->mu);
         free(r->text);
+        free(r->path);
         free(r);
         if (quit) break;
     }
@@ -270,21 +332,24 @@ seer_worker *seer_worker_start(const seer_worker_config *cfg, seer_error *err) {
 void seer_worker_stop(seer_worker *w) {
     if (!w) return;
     seer_worker_cancel(w);
-    push_req(w, REQ_QUIT, NULL, NULL, 0);
+    push_req(w, REQ_QUIT, NULL, NULL, 0, NULL);
     seer_worker_cancel(w);
     pthread_join(w->thread, NULL);
     seer_session_free(w->session);
+    seer_search_free(w->search);
+    free(w->search_path);
     seer_vision_free(w->vision);
     seer_llm_free(w->llm);
     seer_pool_destroy(w->pool);
     for (worker_req *r = w->req_head, *nx; r; r = nx) {
         nx = r->next;
         free(r->text);
+        free(r->path);
         free(r);
     }
     for (event_node *n = w->ev_head, *nx; n; n = nx) {
         nx = n->next;
-        free(n->ev.text);
+        seer_event_clear(&n->ev);
         free(n);
     }
     close(w->wake[0]);

@@ -4,14 +4,16 @@
 
 #include <pthread.h>
 
+#include "seer/search.h"
 #include "seer/worker.h"
 
-typedef enum req_type { REQ_IMAGE, REQ_SEND, REQ_CLEAR, REQ_SYSTEM, REQ_SAMPLING, REQ_THINKING, REQ_QUIT } req_type;
+typedef enum req_type { REQ_IMAGE, REQ_SEND, REQ_CLEAR, REQ_SYSTEM, REQ_SAMPLING, REQ_THINKING, REQ_FIND, REQ_QUIT } req_type;
 
 typedef struct worker_req {
     req_type type;
     uint64_t id;
     char *text;
+    char *path;               /* FIND: the index */
     seer_sampling sampling;
     int n_predict;
     struct worker_req *next;
@@ -41,6 +43,8 @@ struct seer_worker {
     seer_vision *vision;
     seer_pool *pool;
     seer_session *session;
+    seer_search *search;      /* FIND: the open index and its embedding model */
+    char *search_path;
     uint64_t cur_request;
     double mb_llm, mb_total;
     float last_fraction;

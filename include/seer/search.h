@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "seer/embed.h"
+#include "seer/image.h"
 
 /* ------------------------------------------------------------ embedder */
 
@@ -131,6 +132,11 @@ const seer_index *seer_search_index(const seer_search *s);
 int seer_search_query(seer_search *s, const char *text, int k, seer_hit *hits, seer_error *err);
 /* The absolute path of an entry (the index's root + its relative path). */
 void seer_search_entry_path(const seer_search *s, int entry, char *buf, size_t cap);
+
+/* The images at paths as one picture for a preview: thumbnails cell×cell
+ * (aspect kept) in rows of three, each numbered 1..n in its corner; a file
+ * that does not decode keeps its place as a red square. n is 1-99. */
+int seer_contact_sheet(const char *const *paths, int n, int cell, seer_image *out, seer_error *err);
 /* Checks that the model files named (NULL = skip) are the ones the index
  * was made with; -1 with a one-line err naming both otherwise. */
 int seer_index_check_model(const seer_index_header *h, const char *index_path, const char *model, seer_error *err);

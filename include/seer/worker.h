@@ -4,6 +4,7 @@
 #ifndef SEER_WORKER_H
 #define SEER_WORKER_H
 
+#include "seer/image.h"
 #include "seer/session.h"
 
 typedef struct seer_worker seer_worker;
@@ -45,6 +46,7 @@ typedef enum seer_event_type {
     SEER_EV_SETTINGS,          /* sampling/system/thinking applied: sampling, n_predict, thinking */
     SEER_EV_ERROR,             /* text: the error (the request failed; the worker goes on) */
     SEER_EV_ENCODE_PROGRESS,   /* fraction: of the image being attached, after each encoder block */
+    SEER_EV_FOUND,             /* n_found, found_paths/found_scores (best first), sheet; text: the index path */
 } seer_event_type;
 
 typedef struct seer_event {
@@ -65,6 +67,10 @@ typedef struct seer_event {
     seer_sampling sampling;
     int n_predict;
     seer_model_summary model;
+    int n_found;               /* FOUND: the hits (0: the index holds no images) */
+    char **found_paths;
+    float *found_scores;
+    seer_image sheet;          /* FOUND: the hits as numbered thumbnails (seer_contact_sheet) */
 } seer_event;
 
 /* Starts the engine thread, which loads the model right away (reporting
@@ -88,6 +94,11 @@ uint64_t seer_worker_set_system(seer_worker *w, const char *text);
 uint64_t seer_worker_set_sampling(seer_worker *w, const seer_sampling *sp, int n_predict);
 /* The chat template's thinking mode for the next turns (thinking templates only). */
 uint64_t seer_worker_set_thinking(seer_worker *w, bool on);
+/* Searches the image index at index_path (seer index) for text: the
+ * index and its embedding model are opened on the engine thread at the
+ * first search and kept until another path comes; answers with FOUND
+ * (at most k hits) or ERROR. */
+uint64_t seer_worker_find(seer_worker *w, const char *index_path, const char *text, int k);
 /* Stops the running and all queued image/turn requests as soon as possible
  * (within one token or one ViT block). Partial replies are kept. */
 void seer_worker_cancel(seer_worker *w);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # /find in a real terminal: without an index it says how to get one; /index
 # FILE sets it; /find TEXT lists the best images of the index (the bundled
-# search model, scenes it never saw) with the described scene first; typing
-# its number attaches that image (the worker encodes it, the preview and
-# /images show it); a line that is not a number leaves the results and goes
-# on as a message.
+# search model, scenes it never saw) with the described scene first, their
+# numbered thumbnails in the preview pane (the search runs on the engine
+# thread); typing its number attaches that image (the worker encodes it, the
+# preview and /images show it); a line that is not a number leaves the
+# results and goes on as a message.
 . "$(dirname "$0")/tui_lib.bash"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 M=${SEARCH_MODELS:-$ROOT/assets/models}
@@ -24,6 +25,7 @@ type_line "/find $want"
 wait_screen "type a number (1-5) to attach that image" 20
 screen | grep -qE "1\. [0-9.-]+  $T/scenes/scene-007\.png" || fail "the described scene is not the first result"
 [ "$(screen | grep -cE '[1-5]\. [0-9.-]+  /')" = 5 ] || fail "not five results"
+screen | grep -q "Found: type 1-5 to attach" || fail "no thumbnails of the results in the preview pane"
 type_line "1"
 wait_log '^image [0-9]+ tokens' 15 1
 wait_screen "Image 1/1"
