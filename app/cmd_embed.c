@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "hub_fetch.h"
 #include "image_files.h"
+#include "progress_bar.h"
 #include "seer/embed.h"
 #include "seer/safe_write.h"
 #include "seer/sanitize.h"
@@ -368,16 +369,6 @@ static int embed_group(const embed_args *a, embed_run *r, int first, int n, seer
     return rc;
 }
 
-/* A bar on stderr when it is a terminal and there is more than one input. */
-static void progress(int done, int total, double t0) {
-    if (total < 2 || !isatty(STDERR_FILENO)) return;
-    const int width = 30, filled = (int)((double)width * done / total);
-    double s = (seer_time_ms() - t0) / 1000.0;
-    fprintf(stderr, "\r[%.*s%*s] %d/%d  %.1f inputs/s ", filled, "##############################", width - filled, "",
-            done, total, s > 0 ? done / s : 0.0);
-    if (done == total) fputc('\n', stderr);
-}
-
 int cmd_embed(int argc, char **argv) {
     embed_args a;
     int rc = parse_args(argc, argv, &a);
@@ -420,7 +411,7 @@ int cmd_embed(int argc, char **argv) {
         while (a.inputs[i].image && n < a.batch && i + n < a.n_inputs && a.inputs[i + n].image) n++;
         rc = embed_group(&a, &r, i, n, w);
         i += n;
-        progress(i, a.n_inputs, t0);
+        if (a.n_inputs > 1) progress_bar(i, a.n_inputs, t0, "inputs"); /* one input: no bar */
     }
     if (rc != 0) seer_embed_writer_abandon(w);
     else if (w && seer_embed_writer_finish(w) != 0) rc = fail("cannot write the output");

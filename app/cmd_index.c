@@ -20,6 +20,7 @@
 #include "cli_errors.h"
 #include "commands.h"
 #include "image_files.h"
+#include "progress_bar.h"
 #include "seer/search.h"
 
 #define INDEX_DEFAULT_BATCH 8
@@ -136,15 +137,6 @@ typedef struct todo {
     char *rel;
     int64_t size, mtime_ns;
 } todo;
-
-static void progress(int done, int total, double t0) {
-    if (total < 1 || !isatty(STDERR_FILENO)) return;
-    const int width = 30, filled = (int)((double)width * done / total);
-    double s = (seer_time_ms() - t0) / 1000.0;
-    fprintf(stderr, "\r[%.*s%*s] %d/%d  %.1f images/s ", filled, "##############################", width - filled, "",
-            done, total, s > 0 ? done / s : 0.0);
-    if (done == total) fputc('\n', stderr);
-}
 
 /* Embeds items[0..n) (one group) and appends their records; an image that
  * cannot be read is skipped with a warning. Returns the images added, or -1. */
@@ -274,7 +266,7 @@ int cmd_index(int argc, char **argv) {
         }
         added += r;
         i += n;
-        progress(i, n_todo, t0);
+        progress_bar(i, n_todo, t0, "images");
     }
     if (interrupted) rc = 130;
     if (seer_index_close(w, &err) != 0 && rc == 0) rc = fail(err.msg);
