@@ -312,8 +312,12 @@ FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 ifeq ($(FUZZ_STB),1)
 build-fuzz/fuzz_image: FUZZ_TARGET_FLAGS := -DFUZZ_STB_INSTRUMENTED -fno-sanitize=pointer-overflow,nonnull-attribute
 endif
+# fuzz_serve links the server's request parsing from app/serve (no HTTP library).
+FUZZ_SERVE_SRC := app/serve/request.c app/serve/data_url.c
+build-fuzz/fuzz_serve: FUZZ_TARGET_SRC := $(FUZZ_SERVE_SRC)
+build-fuzz/fuzz_serve: $(FUZZ_SERVE_SRC)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(TESTLIB_SRC) fuzz-lib
-	clang $(CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_TARGET_FLAGS) -Itests/lib $< $(TESTLIB_SRC) -o $@ build-fuzz/libseer.a $(LIBS)
+	clang $(CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_TARGET_FLAGS) -Itests/lib -Iapp $< $(FUZZ_TARGET_SRC) $(TESTLIB_SRC) -o $@ build-fuzz/libseer.a $(LIBS)
 fuzz-lib:
 	$(MAKE) FUZZ=1 build-fuzz/libseer.a
 fuzz-build: $(FUZZ_BIN)

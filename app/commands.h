@@ -10,7 +10,8 @@ int cmd_bench(int argc, char **argv);     /* seer bench … */
 int cmd_embed(int argc, char **argv);     /* seer embed -m M [--mmproj P] [--mv-proj V] inputs… */
 int cmd_quantize(int argc, char **argv);  /* seer quantize [--force] IN OUT TYPE */
 int cmd_index(int argc, char **argv);     /* seer index DIR -o INDEX [-m M --mmproj P [--mv-proj V]] */
-int cmd_search(int argc, char **argv);
-int cmd_ocr(int argc, char **argv);       /* seer ocr -m M --mmproj P IMAGE|DIR... */    /* seer search INDEX "text" [-k N] */
+int cmd_search(int argc, char **argv);    /* seer search INDEX "text" [-k N] */
+int cmd_ocr(int argc, char **argv);       /* seer ocr -m M --mmproj P IMAGE|DIR... */
+int cmd_serve(int argc, char **argv);     /* seer serve -m M [--mmproj P] [--port N]: OpenAI-compatible HTTP */
 
 #endif

@@ -16,7 +16,7 @@ typedef struct subcommand {
 static const subcommand SUBCOMMANDS[] = {
     {"info", cmd_info}, {"tokenize", cmd_tokenize}, {"encode", cmd_encode}, {"bench", cmd_bench},
     {"embed", cmd_embed}, {"quantize", cmd_quantize}, {"index", cmd_index}, {"search", cmd_search},
-    {"ocr", cmd_ocr},
+    {"ocr", cmd_ocr}, {"serve", cmd_serve},
 };
 
 /* Large buffers (an encoder's scratch, an image's tiles) are mapped and

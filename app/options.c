@@ -14,7 +14,7 @@ void app_options_usage(FILE *out) {
     fprintf(out,
             "usage: seer -m MODEL.gguf [--mmproj MMPROJ.gguf] [--image IMG]... [-p PROMPT | -f FILE] [options]\n"
             "       seer -hf USER/REPO[:QUANT] ... (a model from the Hugging Face hub)\n"
-            "       seer info | tokenize | encode | embed | ocr | bench ... (see 'seer COMMAND --help')\n"
+            "       seer info | tokenize | encode | embed | index | search | ocr | serve | quantize | bench ... (see 'seer COMMAND --help')\n"
             "\n"
             "Chat with a (vision-)language model. With -p or -f the answer streams to stdout and\n"
             "timings go to stderr; on a terminal without a prompt the interactive UI starts.\n"

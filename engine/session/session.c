@@ -157,6 +157,31 @@ void seer_session_free(seer_session *s) {
     free(s);
 }
 
+int seer_session_push_message(seer_session *s, const char *role, const char *content, const int *images, int n_images,
+                              seer_error *err) {
+    int markers = 0;
+    for (const char *q = content; (q = strstr(q, SEER_MTMD_MARKER)); q += strlen(SEER_MTMD_MARKER)) markers++;
+    if (markers != n_images) {
+        seer_error_set(err, "the message has %d image markers for %d images", markers, n_images);
+        return -1;
+    }
+    for (int i = 0; i < n_images; i++)
+        if (images[i] < 0 || images[i] >= s->n_images) {
+            seer_error_set(err, "no attached image %d", images[i]);
+            return -1;
+        }
+    session_msg m = {.role = strdup(role), .content = strdup(content), .n_images = n_images,
+                     .images = malloc(sizeof *m.images * (size_t)(n_images + 1))};
+    if (!m.role || !m.content || !m.images || session_push_msg(s, &m) != 0) {
+        session_msg_free(&m);
+        seer_error_set(err, "out of memory");
+        return -1;
+    }
+    memcpy(m.images, images, sizeof *images * (size_t)n_images);
+    for (int i = 0; i < n_images; i++) s->images[images[i]].sent = true;
+    return 0;
+}
+
 void seer_session_clear(seer_session *s) {
     for (int i = 0; i < s->n_msgs; i++) session_msg_free(&s->msgs[i]);
     s->n_msgs = 0;

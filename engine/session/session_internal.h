@@ -80,6 +80,8 @@ void session_prompt_free(seer_mm_prompt *p);
 int session_collect_images(const seer_session *s, const session_msg *extra, int **out);
 
 void session_msg_free(session_msg *m);
+/* Appends m (taken over) to the conversation; -1 when out of memory. */
+int session_push_msg(seer_session *s, session_msg *m);
 /* Drops the oldest user turn (user message and the replies after it). */
 bool session_drop_oldest_turn(seer_session *s);
 

@@ -290,7 +290,7 @@ static int prefill(seer_session *s, session_msg *user, const seer_session_hooks 
     return 0;
 }
 
-static int push_msg(seer_session *s, session_msg *m) {
+int session_push_msg(seer_session *s, session_msg *m) {
     if (s->n_msgs == s->cap_msgs) {
         int cap = s->cap_msgs ? s->cap_msgs * 2 : 16;
         session_msg *p = realloc(s->msgs, sizeof *p * (size_t)cap);
@@ -418,7 +418,7 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
     seer_think_end(&split, emit_token, &out);
     st->gen_ms = t_prev - t_gen0;
     session_msg m = {.role = strdup("assistant"), .content = reply.s ? reply.s : strdup("")};
-    if (!m.role || !m.content || push_msg(s, &m) != 0) {
+    if (!m.role || !m.content || session_push_msg(s, &m) != 0) {
         session_msg_free(&m);
         /* The conversation lost the reply: keep cache and transcript in step. */
         session_reset_cache(s);
@@ -446,7 +446,7 @@ int seer_session_send(seer_session *s, const char *text, const seer_session_hook
         return -1;
     }
     for (int i = 0; i < user.n_images; i++) s->images[user.images[i]].sent = true;
-    if (push_msg(s, &user) != 0) {
+    if (session_push_msg(s, &user) != 0) {
         session_msg_free(&user);
         session_reset_cache(s);
         seer_error_set(err, "out of memory");

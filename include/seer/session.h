@@ -106,6 +106,14 @@ seer_session_image seer_session_get_image(const seer_session *s, int i);
 int seer_session_send(seer_session *s, const char *text, const seer_session_hooks *hooks,
                       const volatile int *cancel, seer_turn_stats *stats, seer_error *err);
 
+/* Appends a past message without generating (a conversation a client sends
+ * back whole, as an API server receives it): role "user" or "assistant",
+ * content with one SEER_MTMD_MARKER per image, images the attached indexes
+ * they stand for, in order (they count as sent). Nothing is prefilled now:
+ * the next seer_session_send prefills it with its own turn. */
+int seer_session_push_message(seer_session *s, const char *role, const char *content, const int *images, int n_images,
+                              seer_error *err);
+
 /* New conversation: messages and images dropped, KV cache emptied. The
  * system prompt stays. */
 void seer_session_clear(seer_session *s);

@@ -24,13 +24,13 @@ compare() { # NAME HELP_OPTIONS PAGE_OPTIONS
 }
 
 compare "seer" "$("$SEER" --help 2>&1 | long_opts)" "$(section '^\.SH OPTIONS' '^\.SH ' | long_opts)"
-for cmd in info tokenize encode embed index search ocr quantize bench; do
+for cmd in info tokenize encode embed index search ocr serve quantize bench; do
   compare "seer $cmd" "$("$SEER" "$cmd" --help 2>&1 | long_opts)" \
     "$(section "^\\.SS \"seer $cmd\"" '^\.S[SH] ' | long_opts)"
 done
 
 # every --help ends with an example line
-for cmd in "" info tokenize encode embed index search ocr quantize bench; do
+for cmd in "" info tokenize encode embed index search ocr serve quantize bench; do
   # shellcheck disable=SC2086
   "$SEER" $cmd --help 2>&1 | grep -q "^example: seer $cmd" || err "seer $cmd --help has no example line"
 done
