@@ -276,8 +276,9 @@ static void summarise_projector(const gguf_file *f) {
         const gguf_tensor *pos = gguf_find_tensor(f, "v.position_embd.weight");
         label("tower");
         if (pos) printf("RMSNorm after the patch embedding, learned positions (%d per side) resized bicubically to the "
-                        "grid, 2-D M-RoPE, SwiGLU\n", (int)sqrt((double)pos->ne[1]));
-        else printf("RMSNorm after the patch embedding, no learned positions (GLM-OCR), 2-D M-RoPE, SwiGLU\n");
+                        "grid", (int)sqrt((double)pos->ne[1]));
+        else printf("RMSNorm after the patch embedding, no learned positions");
+        printf("%s, 2-D M-RoPE, SwiGLU\n", gguf_find_tensor(f, "v.blk.0.attn_q_norm.weight") ? ", per-head q/k RMSNorm" : "");
         label("merger");
         printf("2×2 conv, fc, LayerNorm, GELU, SwiGLU %d; any size in %d px steps, 8 to 4096 tokens (llama.cpp's "
                "budget)\n", hp.n_ff_proj, 2 * hp.patch_size);

@@ -26,7 +26,7 @@ typedef struct vit_block {
     vit_linear ff_gate;   /* gated MLP only */
     vit_linear ff_second; /* n_ff → width */
     const float *ls1, *ls2; /* InternViT layer scales of the attention and MLP outputs, or NULL */
-    /* Gemma 4: per-head RMSNorm weights of q and k [head_dim], RMSNorms of
+    /* Gemma 4 (GLM-OCR: q_norm, k_norm only): per-head RMSNorm weights of q and k [head_dim], RMSNorms of
      * the attention's and the MLP's outputs before their residual adds
      * [n_embd], the block's output scale (1 when absent). */
     const float *q_norm, *k_norm, *attn_post_norm, *ffn_post_norm;

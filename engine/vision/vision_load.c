@@ -259,6 +259,10 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
     if (load_vec(v, NAME("ls1.weight"), d, false, &b->ls1, err) || load_vec(v, NAME("ls2.weight"), d, false, &b->ls2, err))
         return -1;
     b->out_scale = 1.0f;
+    if (hp->projector == SEER_PROJ_GLM4V && /* GLM-OCR's per-head q/k RMSNorm (GLM-4.xV has none) */
+        (load_vec(v, NAME("attn_q_norm.weight"), v->head_dim, false, &b->q_norm, err) ||
+         load_vec(v, NAME("attn_k_norm.weight"), v->head_dim, false, &b->k_norm, err)))
+        return -1;
     if (hp->projector == SEER_PROJ_GEMMA4V) {
         const float *s = NULL;
         if (gguf_find_tensor(v->gguf, NAME("attn_q.input_min")) || gguf_find_tensor(v->gguf, NAME("ffn_up.input_min"))) {

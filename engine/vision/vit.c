@@ -103,10 +103,10 @@ static void rope_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     apply(j->k + r0 * width, r1 - r0, j->n_head, j->d, j->cos_t + r0 * half, j->sin_t + r0 * half);
 }
 
-/* Gemma 4's attention inputs: q and k RMS-normed per head with their
- * weights, v without; q ×√d so that vit_attention's 1/√d leaves the scores
- * unscaled. */
-static void gemma4_qkv_norms(const seer_vision *v, seer_pool *pool, const vit_block *b, vit_scratch *s, int64_t n_seq) {
+/* q and k RMS-normed per head with their weights where the blocks have them
+ * (Gemma 4, GLM-OCR); Gemma 4 also norms v without weight and scales q by √d
+ * so that vit_attention's 1/√d leaves the scores unscaled. */
+static void qkv_norms(const seer_vision *v, seer_pool *pool, const vit_block *b, vit_scratch *s, int64_t n_seq) {
     const seer_vision_hparams *hp = &v->hp;
     const int64_t rows = n_seq * hp->n_head, d = v->head_dim;
     const vit_norm_params qn = {.w = b->q_norm}, kn = {.w = b->k_norm}, plain = {0};
@@ -127,7 +127,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     vit_linear_apply(pool, &b->q, s->h, n_seq, s->q, flops);
     vit_linear_apply(pool, &b->k, s->h, n_seq, s->k, flops);
     vit_linear_apply(pool, &b->v, s->h, n_seq, s->v, flops);
-    if (v->cfg.rope2d_halves) gemma4_qkv_norms(v, pool, b, s, n_seq);
+    qkv_norms(v, pool, b, s, n_seq);
     if (v->cfg.rope2d || v->cfg.rope2d_halves) {
         rope_job rj = {.q = s->q, .k = s->k, .n = n_seq, .n_head = hp->n_head, .d = v->head_dim,
                        .halves = v->cfg.rope2d_halves, .cos_t = s->rope_cos, .sin_t = s->rope_sin};

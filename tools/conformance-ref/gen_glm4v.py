@@ -16,7 +16,7 @@ them:
   mmproj (clip, glm4v): the Conv3D patch kernel split into v.patch_embd.weight / .weight.1
   plus v.patch_embd.bias, v.norm_embd (RMSNorm after the patch embedding), learned
   positions v.position_embd on a small square grid (absent for GLM-OCR), fused attn_qkv
-  without bias, RMSNorm blocks with a SwiGLU MLP (silu: clip.use_silu), v.post_ln, the
+  without bias (GLM-OCR: per-head attn_q_norm / attn_k_norm), RMSNorm blocks with a SwiGLU MLP (silu: clip.use_silu), v.post_ln, the
   merger: mm.patch_merger (2x2 stride-2 conv, with bias) -> mm.model.fc -> mm.post_norm
   (LayerNorm) -> GELU -> mm.gate / mm.up / mm.down (no biases).
   Vocabulary: gen_qwen3vl.py's byte-level BPE with GLM's added tokens, pre-tokenizer glm4.
@@ -49,12 +49,12 @@ CONFIGS = {
     ),
     # GLM-OCR layout (quantized to Q8_0 by llama-quantize, widths multiples of 32):
     # 2 trunk layers + 1 NextN block, sections [4,6,6,0]; vision without learned
-    # positions, 2 blocks
+    # positions, with per-head q/k RMSNorm (llama.cpp PR 19677), 2 blocks
     "glmocr-q8src": dict(
         seed=4121, name="GLM-OCR tiny random (Q8_0 source)",
         n_embd=128, n_layer=2, n_nextn=1, n_head=2, n_head_kv=2, head_dim=64, n_ff=256,
         sections=[4, 6, 6, 0], tied=False,
-        vision=dict(hidden=64, heads=4, ffn=128, depth=2, grid=6, pos=False, ctx=128, dtype="f32"),
+        vision=dict(hidden=64, heads=4, ffn=128, depth=2, grid=6, pos=False, qk_norm=True, ctx=128, dtype="f32"),
     ),
 }
 
@@ -170,6 +170,11 @@ def vision_tensors(c, W):
             (b + "ln1.weight", W.norm(h)),
             (b + "attn_qkv.weight", W.linear(3 * h, h, 1.5)),
             (b + "attn_out.weight", W.linear(h, h)),
+        ]
+        if v.get("qk_norm"):   # GLM-OCR: RMSNorm of each head of q and k, far from 1 so a missing one shows
+            d = h // v["heads"]
+            t += [(b + "attn_q_norm.weight", W.norm(d, 1.6, 0.3)), (b + "attn_k_norm.weight", W.norm(d, 1.6, 0.3))]
+        t += [
             (b + "ln2.weight", W.norm(h)),
             (b + "ffn_gate.weight", W.linear(ff, h, 1.5)),
             (b + "ffn_up.weight", W.linear(ff, h, 1.5)),
