@@ -280,7 +280,7 @@ static int run(const ocr_args *a, const char *model, const char *mmproj) {
         goto done;
     }
     const char *arch = seer_llm_get_info(llm)->arch, *proj = seer_vision_get_hparams(vision)->projector_name;
-    const char *prompt = a->prompt ? a->prompt : seer_ocr_prompt(proj, arch);
+    const char *prompt = a->prompt ? a->prompt : seer_ocr_prompt(proj, arch, seer_llm_get_info(llm)->n_nextn);
     if (!prompt) {
         char sa[64], sp[64];
         seer_text_sanitize(arch ? arch : "?", strlen(arch ? arch : "?"), sa, sizeof sa, 0);

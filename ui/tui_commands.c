@@ -161,7 +161,7 @@ static void send_turn(tui *t, const char *text) {
  * earlier turn (the one shown) is attached again, so the model reads it
  * beside the instruction as it was trained to. */
 static void cmd_ocr(tui *t, const char *text) {
-    const char *prompt = *text ? text : seer_ocr_prompt(t->model.projector, t->model.arch);
+    const char *prompt = *text ? text : seer_ocr_prompt(t->model.projector, t->model.arch, t->model.n_nextn);
     if (!t->model.vision) {
         tui_note(t, TR_ERROR, "/ocr needs a vision model (start seer with --mmproj)");
         return;

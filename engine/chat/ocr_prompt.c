@@ -10,19 +10,25 @@
 typedef struct ocr_prompt {
     const char *projector; /* mmproj clip.projector_type */
     const char *arch;      /* LLM general.architecture, or NULL for any */
+    bool nextn;            /* only an LLM with NextN blocks (GLM-OCR beside GLM-4.xV, the same projector and arch) */
     const char *prompt;
 } ocr_prompt;
 
 static const ocr_prompt PROMPTS[] = {
     /* PaddleOCR-VL's model card and its pipeline: "OCR:" (also "Table Recognition:",
      * "Formula Recognition:", "Chart Recognition:" for those crops) */
-    {"paddleocr", "paddleocr", "OCR:"},
+    {"paddleocr", "paddleocr", false, "OCR:"},
+    /* GLM-OCR's model card (zai-org/GLM-OCR): "Text Recognition:" for a page's
+     * text (also "Formula Recognition:", "Table Recognition:"); the chat
+     * models GLM-4.1V / 4.6V-Flash, without NextN blocks, document none */
+    {"glm4v", "glm4", true, "Text Recognition:"},
 };
 
-const char *seer_ocr_prompt(const char *projector, const char *arch) {
+const char *seer_ocr_prompt(const char *projector, const char *arch, int n_nextn) {
     if (!projector) return NULL;
     for (size_t i = 0; i < sizeof PROMPTS / sizeof PROMPTS[0]; i++)
-        if (strcmp(PROMPTS[i].projector, projector) == 0 && (!PROMPTS[i].arch || (arch && strcmp(PROMPTS[i].arch, arch) == 0)))
+        if (strcmp(PROMPTS[i].projector, projector) == 0 && (!PROMPTS[i].arch || (arch && strcmp(PROMPTS[i].arch, arch) == 0)) &&
+            (!PROMPTS[i].nextn || n_nextn > 0))
             return PROMPTS[i].prompt;
     return NULL;
 }

@@ -38,6 +38,7 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
         snprintf(m->arch, sizeof m->arch, "%s", info->arch ? info->arch : "?");
         snprintf(m->quant, sizeof m->quant, "%s", seer_type_name(info->weight_type));
         m->n_layer = info->n_layer;
+        m->n_nextn = info->n_nextn;
         m->n_embd = info->n_embd;
         m->n_vocab = info->n_vocab;
         m->n_params = info->n_params;

@@ -39,9 +39,11 @@ seer_chat_style seer_chat_for_model(const char *template_text, const char *proje
 const char *seer_chat_default_system(seer_chat_style s);
 
 /* The OCR prompt the model's authors document for a whole page (PaddleOCR-VL:
- * "OCR:"), from the mmproj's projector type and the LLM's architecture;
- * NULL when the model has none (engine/chat/ocr_prompt.c). */
-const char *seer_ocr_prompt(const char *projector, const char *arch);
+ * "OCR:", GLM-OCR: "Text Recognition:"), from the mmproj's projector type,
+ * the LLM's architecture and its NextN (MTP) block count (GLM-OCR's glm4
+ * carries one, GLM-4.xV's none); NULL when the model has none
+ * (engine/chat/ocr_prompt.c). */
+const char *seer_ocr_prompt(const char *projector, const char *arch, int n_nextn);
 
 /* Renders msgs; with add_generation_prompt the assistant prefix is appended.
  * Returns a malloc'd string (caller frees), NULL on error. The BOS token text

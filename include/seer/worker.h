@@ -27,6 +27,7 @@ typedef struct seer_model_summary {
     char projector[64];        /* "" without vision */
     char vision_quant[16];     /* the mmproj's dominant matrix type; "" without vision */
     int n_ctx, n_threads, n_layer, n_embd, n_vocab;
+    int n_nextn;               /* NextN (MTP) blocks the file carries beyond n_layer (skipped) */
     uint64_t n_params, weight_bytes;
     bool vision;
     bool thinks;               /* the chat template has thinking markers */

@@ -71,6 +71,18 @@ if [ -f "$q/model.gguf" ]; then
     fail "-p did not make it run: $(cat "$tmp/err")"
   [ "$(head -n 1 "$tmp/out")" = "==> $A <==" ] || fail "-p run header"
 fi
+# GLM-OCR (glm4 with a NextN block) reads with "Text Recognition:", GLM-4.6V-Flash
+# (the same projector and arch, no NextN block) has no OCR prompt
+g=$(cd "$(dirname "$0")/../conformance/cases" && pwd)
+if [ -f "$g/glmocr-q8_0-twoimg/model.gguf" ] && [ -f "$g/glm4v-f32/model.gguf" ]; then
+  "$SEER" ocr -q -m "$g/glmocr-q8_0-twoimg/model.gguf" --mmproj "$g/glmocr-q8_0-twoimg/mmproj.gguf" -n 6 "$A" \
+    > "$tmp/glm" 2>"$tmp/err" || fail "GLM-OCR: $(cat "$tmp/err")"
+  "$SEER" ocr -q -m "$g/glmocr-q8_0-twoimg/model.gguf" --mmproj "$g/glmocr-q8_0-twoimg/mmproj.gguf" -n 6 \
+    -p "Text Recognition:" "$A" > "$tmp/glm-p" 2>"$tmp/err" || fail "GLM-OCR -p: $(cat "$tmp/err")"
+  cmp -s "$tmp/glm" "$tmp/glm-p" || fail "GLM-OCR did not read with 'Text Recognition:'"
+  "$SEER" ocr -m "$g/glm4v-f32/model.gguf" --mmproj "$g/glm4v-f32/mmproj.gguf" "$A" > /dev/null 2>"$tmp/err"
+  [ $? -eq 2 ] && grep -q 'no documented OCR prompt' "$tmp/err" || fail "GLM-4.6V-Flash: $(cat "$tmp/err")"
+fi
 "$SEER" ocr -m "$d/model.gguf" "$A" > /dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -- '--mmproj' "$tmp/err" || fail "no --mmproj: $(cat "$tmp/err")"
 ocr "$tmp/missing.png" > /dev/null 2>"$tmp/err"

@@ -141,8 +141,11 @@ static void check_names(void) {
     CHECK(seer_chat_detect("{%- set image_token = \"<|IMAGE_START|><|IMAGE_PLACEHOLDER|><|IMAGE_END|>\" -%}{{- \"User: \" -}}") ==
           SEER_CHAT_PADDLEOCR);
     CHECK(seer_chat_from_name("paddleocr") == SEER_CHAT_PADDLEOCR);
-    CHECK(seer_ocr_prompt("paddleocr", "paddleocr") && !strcmp(seer_ocr_prompt("paddleocr", "paddleocr"), "OCR:"));
-    CHECK(!seer_ocr_prompt("qwen3vl_merger", "qwen3vl") && !seer_ocr_prompt(NULL, "paddleocr"));
+    CHECK(seer_ocr_prompt("paddleocr", "paddleocr", 0) && !strcmp(seer_ocr_prompt("paddleocr", "paddleocr", 0), "OCR:"));
+    CHECK(!seer_ocr_prompt("qwen3vl_merger", "qwen3vl", 0) && !seer_ocr_prompt(NULL, "paddleocr", 0));
+    /* GLM-OCR (a NextN block) has one; GLM-4.6V-Flash, the same projector and arch, none */
+    CHECK(seer_ocr_prompt("glm4v", "glm4", 1) && !strcmp(seer_ocr_prompt("glm4v", "glm4", 1), "Text Recognition:"));
+    CHECK(!seer_ocr_prompt("glm4v", "glm4", 0));
     CHECK(seer_chat_render(SEER_CHAT_UNKNOWN, NULL, 0, true, &err) == NULL && err.msg[0]);
     char *empty = seer_chat_render(SEER_CHAT_CHATML, NULL, 0, true, &err);
     CHECK(empty && strcmp(empty, "<|im_start|>assistant\n") == 0);
