@@ -12,7 +12,7 @@
 . "$(dirname "$0")/tui_family.bash"
 (family_chat glm4v-f32) || exit 1
 
-(family_esc glm4v-f32 --think off) || exit 1
+(ESC_DROPS="</think>" family_esc glm4v-f32 --think off) || exit 1
 
 # thinking: a GLM-template model that opens its own thought
 "$TOOLS/make_think_model" --out "$T/glm-think.gguf" --glm || fail "make_think_model --glm"
