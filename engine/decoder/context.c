@@ -13,6 +13,9 @@
 #define CTX_BATCH 512
 /* Memory for logits of every row of a batch (logits_all), at most. */
 #define LOGITS_ALL_BYTES (64u << 20)
+/* A call of fewer rows on a model with a recurrent state is not cancelled
+ * midway (seer_ctx_decode), so it keeps no copy of the state. */
+#define CTX_STATE_UNDO_MIN_ROWS 4
 #define CTX_MAX 1048576
 
 static double mb(double bytes) { return bytes / (1024.0 * 1024.0); }
@@ -364,7 +367,18 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
     const int used0 = c->n_used;
     const int32_t pos0 = c->next_pos;
     int32_t max_pos = -1;
-    if (c->rec_state_floats) state_copy(c, c->rec_undo, c->rec_state);
+    if (c->rec_state_floats && b->n < CTX_STATE_UNDO_MIN_ROWS) {
+        /* a few rows (a generated token) take about one token's time: such a
+         * call, once begun, runs to its end rather than copy the whole
+         * recurrent state (tens of MB at 4B) to roll back to on every token */
+        if (cancel && *cancel) {
+            seer_error_set(err, "cancelled");
+            return -1;
+        }
+        cancel = NULL;
+    } else if (c->rec_state_floats) {
+        state_copy(c, c->rec_undo, c->rec_state);
+    }
     float rows_pos[4 * CTX_BATCH];
     for (int r0 = 0; r0 < b->n; r0 += c->n_batch) {
         const int n = b->n - r0 < c->n_batch ? b->n - r0 : c->n_batch;

@@ -174,8 +174,8 @@ struct seer_ctx {
      * each conv layer's last conv_len − 1 B⊙X rows [slot][conv_len − 1][n_embd]
      * (zeros before the first row), rec_state_floats in all. The state is
      * known at row 0, at the rows used, and at the marks (seer_ctx_mark: the
-     * last LLM_STATE_MARKS); rec_undo holds it as the decode in progress
-     * found it, for a cancel. */
+     * last LLM_STATE_MARKS); rec_undo holds it as a decode of many rows
+     * found it, for a cancel (a call of a few rows runs to its end). */
     float *conv_bcx, *rec_state, *rec_undo;
     /* Gated DeltaNet scratch (gated_delta.c): in_proj rows [n_batch][channels],
      * the same convolved (q, k normed), z [n_batch][n_v·d], beta and the

@@ -110,7 +110,8 @@ typedef struct seer_batch {
 
 /* Runs the batch, appending it to the KV cache. next_pos becomes
  * max(position used)+1. Returns 0, or -1 (context full, cancelled, …).
- * *cancel is polled between layers when non-NULL. */
+ * *cancel is polled between layers when non-NULL; with a recurrent state
+ * (lfm2, qwen35) a call of fewer than 4 rows polls it once at its start. */
 int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel, seer_error *err);
 /* Logits of the last row decoded ([n_vocab]); with logits_all, row i. */
 const float *seer_ctx_logits(const seer_ctx *c, int i);

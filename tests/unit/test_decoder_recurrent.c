@@ -151,6 +151,13 @@ static void check_model(const recurrent_model *rm) {
         CHECK(seer_ctx_used(c) == NA);
         CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
         CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "after cancel (%s)", how);
+        /* a one-row decode cancelled before it begins (such calls, once
+         * begun, run to their end: they keep no copy of the state) */
+        seer_ctx_truncate(c, NA, NA);
+        CHECK(decode(c, b, 1, true, &stop, NULL, V) != 0);
+        CHECK(seer_ctx_used(c) == NA);
+        CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
+        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "after a one-row cancel (%s)", how);
 
         /* into A: no state is known there, the cache empties; A + C again is the reference */
         seer_ctx_truncate(c, 9, 9);
