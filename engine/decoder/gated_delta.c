@@ -17,7 +17,7 @@
  *   S = e^(G_C)·S₀ + (e^(G_C−G_s)·k_s)ᵀ·U,
  * so the work is GEMMs and one triangular solve per head and chunk instead
  * of 2·d² scalar updates per row. Every exponent is ≤ 0 (no overflow).
- * Decode rows (a few) take the recurrence one row at a time. */
+ * Decode rows (a few) take the recurrence one row at a time (delta_step.h). */
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
@@ -111,28 +111,9 @@ static void head_rows(seer_ctx *c, int h, int t0, int t1, float *S, float *u) {
     const llm_gdn_dims *g = &c->m->gdn;
     const int d = g->d, nv = g->n_v;
     for (int t = t0; t < t1; t++) {
-        const float *q = row_q(c, t, h), *k = row_k(c, t, h), *v = row_v(c, t, h);
         const float decay = expf(c->gdn_g[(size_t)t * nv + h]), beta = c->gdn_beta[(size_t)t * nv + h];
-        float *o = c->attn + ((size_t)t * nv + h) * d;
-        memset(u, 0, sizeof(float) * (size_t)d);
-        for (int i = 0; i < d; i++) {
-            float *Si = S + (size_t)i * d;
-            const float ki = k[i];
-            for (int jj = 0; jj < d; jj++) {
-                Si[jj] *= decay;
-                u[jj] += Si[jj] * ki;
-            }
-        }
-        for (int jj = 0; jj < d; jj++) u[jj] = beta * (v[jj] - u[jj]);
-        memset(o, 0, sizeof(float) * (size_t)d);
-        for (int i = 0; i < d; i++) {
-            float *Si = S + (size_t)i * d;
-            const float ki = k[i], qi = q[i];
-            for (int jj = 0; jj < d; jj++) {
-                Si[jj] += ki * u[jj];
-                o[jj] += Si[jj] * qi;
-            }
-        }
+        c->delta_step(S, d, row_q(c, t, h), row_k(c, t, h), row_v(c, t, h), decay, beta,
+                      c->attn + ((size_t)t * nv + h) * d, u);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "seer/llm.h"
 #include "decoder/attention_kernels.h"
+#include "decoder/delta_step.h"
 #include "seer/matmul.h"
 
 /* MULTI: Qwen2-VL's M-RoPE (sections one after another); IMROPE: Qwen3-VL's
@@ -161,6 +162,7 @@ struct seer_ctx {
     int logits_cap, logits_rows; /* rows held by the last decode */
     bool logits_all;
     attn_kernels attn_k;         /* inner attention loops for this CPU */
+    delta_step_fn delta_step;    /* a Gated DeltaNet decode row for this CPU */
     float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
     float *tile_kv;              /* F16 cache: [n_threads][2][n_ctx][max_head_dim], a head's K and V widened for GEMM */
     float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 1] */
