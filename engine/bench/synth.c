@@ -14,7 +14,7 @@
 
 typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_Q5_K_M, QUANT_F32 } quant_scheme;
 typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_MINICPMV, VOCAB_LFM2,
-                         VOCAB_TEKKEN, VOCAB_GLM } vocab_kind;
+                         VOCAB_TEKKEN, VOCAB_GLM, VOCAB_QWEN35 } vocab_kind;
 
 typedef struct llm_spec {
     const char *arch, *name;
@@ -32,8 +32,12 @@ typedef struct llm_spec {
     int sliding_window;   /* Gemma 3: window of the local layers, global ones linear-scaled */
     float rope_scale;     /* linear rope scaling factor of the global layers */
     const char *layer_kinds; /* lfm2: per layer 'c' (short convolution, l_cache 3) or 'a' (attention); NULL: all 'a' */
-    int n_rot;            /* rotated dims when not the whole head (glm4: half) */
+    int n_rot;            /* rotated dims when not the whole head (glm4: half, qwen35: a quarter) */
     bool glm4;            /* sandwich norms (post_attention_norm, post_ffw_norm), one fused ffn_up [gate | up] */
+    /* qwen35*: Gated DeltaNet in every layer but each 4th (gated attention
+     * there): key heads, value heads, head size; the MoE's shared expert */
+    int gdn_k, gdn_v, gdn_d;
+    int n_ff_shexp;
 } llm_spec;
 
 typedef struct vit_spec {
@@ -82,6 +86,14 @@ static const model_spec MODELS[] = {
       QUANT_Q8_0, VOCAB_GEMMA, .head_dim = 32, .qk_norm = true, .sliding_window = 8, .rope_scale = 8.0f},
      {SEER_PROJ_GEMMA3, "gemma3", "seer tiny Gemma 3 vision synthetic", 112, 14, 32, 64, 2, 2, 64, 64, 1e-6f,
       {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 0, 0, 0, true, false}},
+    /* Qwen3.5's Gated DeltaNet (layers 0-2) and gated attention (layer 3),
+     * the MoE FFN with its gated shared expert, a merger without DeepStack */
+    {"tiny-qwen35moe",
+     {"qwen35moe", "seer tiny Qwen3.5 MoE synthetic", 4, 64, 4, 2, 128, 512, 2048, 10000000.0f, 1e-6f,
+      {1, 1, 0, 0}, false, false, QUANT_Q8_0, VOCAB_QWEN35, .head_dim = 16, .n_rot = 4, .qk_norm = true,
+      .n_expert = 8, .n_expert_used = 2, .n_ff_exp = 32, .gdn_k = 2, .gdn_v = 4, .gdn_d = 16, .n_ff_shexp = 32},
+     {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "seer tiny Qwen3.5 vision synthetic", 64, 16, 32, 64, 2, 2, 64, 64, 1e-6f,
+      {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 2}},
     /* LFM2-VL's short-convolution layers and lfm2 projector, Pixtral's
      * bias-free RMSNorm ViT with [IMG_BREAK] and wider heads than n_embd / n_head */
     {"tiny-lfm2",
@@ -182,12 +194,40 @@ static const model_spec MODELS[] = {
       QUANT_Q8_0, VOCAB_GLM, .n_rot = 8, .glm4 = true},
      {SEER_PROJ_GLM4V, "glm4v", "seer tiny GLM-4V vision synthetic", 56, 14, 32, 64, 2, 2, 64, 64, 1e-5f, CLIP_MEAN,
       CLIP_STD, 2, 0, 0, false, true, .pos_grid = 4, .mm_hidden = 96}},
+    /* Qwen3.5-4B: 24 Gated DeltaNet layers (16 key / 32 value heads of 128,
+     * 50 MB of F32 state) and 8 gated-attention layers (16 / 4 heads of 256,
+     * a quarter rotated), tied, 248k vocabulary, at Q4_K_M; the mmproj is
+     * Qwen3-VL's merger without DeepStack (27 blocks, 1152 wide) */
+    {"qwen35-4b",
+     {"qwen35", "Qwen3.5 4B (synthetic)", 32, 2560, 16, 4, 9216, 248320, 262144, 10000000.0f, 1e-6f,
+      {11, 11, 10, 0}, false, true, QUANT_Q4_K_M, VOCAB_QWEN35, .head_dim = 256, .n_rot = 64, .qk_norm = true, .gdn_k = 16,
+      .gdn_v = 32, .gdn_d = 128},
+     {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "Qwen3.5 4B vision (synthetic)", 768, 16, 1152, 4304, 27, 16, 2560, 2560,
+      1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 48}},
+    /* Qwen3.5-9B: the same at 4096 wide (FFN 12288), untied */
+    {"qwen35-9b",
+     {"qwen35", "Qwen3.5 9B (synthetic)", 32, 4096, 16, 4, 12288, 248320, 262144, 10000000.0f, 1e-6f,
+      {11, 11, 10, 0}, false, false, QUANT_Q4_K_M, VOCAB_QWEN35, .head_dim = 256, .n_rot = 64, .qk_norm = true, .gdn_k = 16,
+      .gdn_v = 32, .gdn_d = 128},
+     {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "Qwen3.5 9B vision (synthetic)", 768, 16, 1152, 4304, 27, 16, 4096, 4096,
+      1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 48}},
+    /* Qwen3.5-35B-A3B with half its experts (128 of 256, 8 active of 512
+     * wide, plus the gated shared expert): the real file (~21 GB at Q4_K_M)
+     * does not fit beside the OS in 24 GB; a token reads the same bytes */
+    {"qwen35-35b-a3b-half",
+     {"qwen35moe", "Qwen3.5 35B A3B, half the experts (synthetic)", 40, 2048, 16, 2, 512, 248320, 262144,
+      10000000.0f, 1e-6f, {11, 11, 10, 0}, false, false, QUANT_Q4_K_M, VOCAB_QWEN35, .head_dim = 256,
+      .n_rot = 64, .qk_norm = true, .n_expert = 128, .n_expert_used = 8, .n_ff_exp = 512, .gdn_k = 16, .gdn_v = 32, .gdn_d = 128,
+      .n_ff_shexp = 512},
+     {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "Qwen3.5 35B A3B vision (synthetic)", 768, 16, 1152, 4304, 27, 16, 2048,
+      2048, 1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 48}},
 };
 
 static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "tiny-lfm2", "tiny-pixtral", "tiny-glm4v",
-                                          "smolvlm-256m", "qwen25vl-3b",
+                                          "tiny-qwen35moe", "smolvlm-256m", "qwen25vl-3b",
                                           "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", "minicpmv-4.5-8b",
-                                          "lfm2-vl-1.6b", "pixtral-12b", "glm4v-9b", NULL};
+                                          "lfm2-vl-1.6b", "pixtral-12b", "glm4v-9b", "qwen35-4b", "qwen35-9b",
+                                          "qwen35-35b-a3b-half", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
 
@@ -279,12 +319,13 @@ static bool write_vocab(gguf_writer *w, const llm_spec *s) {
         gguf_writer_set_bool(w, "tokenizer.ggml.add_space_prefix", false);
         return true;
     }
-    if (s->vocab == VOCAB_QWEN2 || s->vocab == VOCAB_MINICPMV) {
+    if (s->vocab == VOCAB_QWEN2 || s->vocab == VOCAB_MINICPMV || s->vocab == VOCAB_QWEN35) {
         const bool minicpmv = s->vocab == VOCAB_MINICPMV;
         const char *const *qt = minicpmv ? MINICPMV_TAIL : QWEN_TAIL;
         int n_tail = minicpmv ? (int)(sizeof MINICPMV_TAIL / sizeof MINICPMV_TAIL[0])
                               : (int)(sizeof QWEN_TAIL / sizeof QWEN_TAIL[0]);
-        if (!synth_vocab_bpe(w, s->n_vocab, "qwen2", NULL, 0, qt, n_tail)) return false;
+        if (!synth_vocab_bpe(w, s->n_vocab, s->vocab == VOCAB_QWEN35 ? "qwen35" : "qwen2", NULL, 0, qt, n_tail))
+            return false;
         int eot = synth_vocab_bpe_id(s->n_vocab, NULL, 0, qt, n_tail, "<|endoftext|>");
         int eos = synth_vocab_bpe_id(s->n_vocab, NULL, 0, qt, n_tail, "<|im_end|>");
         gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)eos);
@@ -357,6 +398,9 @@ static void add(synth_weights *sw, gguf_writer *w, const char *name, int type, s
 static void blk_name(char *buf, size_t cap, int i, const char *what) { snprintf(buf, cap, "blk.%d.%s", i, what); }
 
 static bool conv_layer(const llm_spec *s, int i) { return s->layer_kinds && s->layer_kinds[i] == 'c'; }
+/* qwen35*: Gated DeltaNet in place of attention but in each 4th layer */
+#define SYNTH_FULL_ATTENTION_INTERVAL 4
+static bool gdn_layer(const llm_spec *s, int i) { return s->gdn_d && (i + 1) % SYNTH_FULL_ATTENTION_INTERVAL != 0; }
 
 /* lfm2's short convolution in place of attention: the depthwise kernel
  * [l_cache][n_embd] (F32, as llama-quantize leaves it), in_proj to B, C, X,
@@ -372,14 +416,56 @@ static void conv_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, 
     add(sw, w, n, matrix_type(s, "shortconv_out", i), SYNTH_WEIGHT, s->n_embd, s->n_embd);
 }
 
+/* Qwen3.5's Gated DeltaNet in place of attention: in_proj to q, k, v (the
+ * conv channels) and to the output gate z, beta and alpha per value head,
+ * the conv kernel [4][channels], dt bias, A, the per-head output norm,
+ * out_proj. in_proj is quantized as attn_v is (llama.cpp counts it so). */
+#define SYNTH_GDN_CONV_LEN 4
+static void gdn_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
+    const int64_t vd = (int64_t)s->gdn_v * s->gdn_d, ch = 2 * (int64_t)s->gdn_k * s->gdn_d + vd;
+    struct { const char *name, *role; int64_t in, out; } mats[] = {
+        {"attn_qkv.weight", "attn_v", s->n_embd, ch}, {"attn_gate.weight", "attn_q", s->n_embd, vd},
+        {"ssm_beta.weight", "attn_q", s->n_embd, s->gdn_v}, {"ssm_alpha.weight", "attn_q", s->n_embd, s->gdn_v},
+        {"ssm_out.weight", "attn_output", vd, s->n_embd}};
+    char n[96];
+    for (size_t m = 0; m < sizeof mats / sizeof mats[0]; m++) {
+        blk_name(n, sizeof n, i, mats[m].name);
+        add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
+    }
+    blk_name(n, sizeof n, i, "ssm_conv1d.weight");
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, SYNTH_GDN_CONV_LEN, ch);
+    blk_name(n, sizeof n, i, "ssm_dt.bias");
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->gdn_v, 0);
+    blk_name(n, sizeof n, i, "ssm_a");
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->gdn_v, 0);
+    blk_name(n, sizeof n, i, "ssm_norm.weight");
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->gdn_d, 0);
+}
+
+/* qwen35moe's shared expert beside the routed ones, with its sigmoid gate. */
+static void shared_expert(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
+    char n[96];
+    blk_name(n, sizeof n, i, "ffn_gate_inp_shexp.weight");
+    add(sw, w, n, SEER_TYPE_F32, SYNTH_WEIGHT, s->n_embd, 0);
+    struct { const char *name, *role; int64_t in, out; } mats[] = {
+        {"ffn_gate_shexp.weight", "ffn_gate", s->n_embd, s->n_ff_shexp},
+        {"ffn_up_shexp.weight", "ffn_up", s->n_embd, s->n_ff_shexp},
+        {"ffn_down_shexp.weight", "ffn_down", s->n_ff_shexp, s->n_embd}};
+    for (size_t m = 0; m < 3; m++) {
+        blk_name(n, sizeof n, i, mats[m].name);
+        add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
+    }
+}
+
 /* A layer's attention and FFN matrices with their roles (for the quant
  * mixture): dense SwiGLU/GeGLU, or the router and the 3-D expert tensors. */
 static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
     const int64_t hd = s->head_dim ? s->head_dim : s->n_embd / s->n_head;
     const int64_t q = hd * s->n_head, kv = hd * s->n_head_kv;
+    const int64_t q_rows = s->gdn_d ? 2 * q : q; /* qwen35: each head's query, then its output gate */
     typedef struct { const char *role; int64_t in, out; } role_matrix;
     role_matrix mats[] = {
-        {"attn_q", s->n_embd, q}, {"attn_k", s->n_embd, kv}, {"attn_v", s->n_embd, kv}, {"attn_output", q, s->n_embd},
+        {"attn_q", s->n_embd, q_rows}, {"attn_k", s->n_embd, kv}, {"attn_v", s->n_embd, kv}, {"attn_output", q, s->n_embd},
         {"ffn_gate", s->n_embd, s->n_ff}, {"ffn_up", s->n_embd, s->n_ff}, {"ffn_down", s->n_ff, s->n_embd}};
     if (s->glm4) { /* one ffn_up holding the gate's rows then up's, no ffn_gate */
         mats[4] = (role_matrix){"ffn_up", s->n_embd, 2 * (int64_t)s->n_ff};
@@ -388,7 +474,8 @@ static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s,
     const size_t n_mats = s->n_expert ? 4 : s->glm4 ? 6 : sizeof mats / sizeof mats[0];
     char n[96], what[48];
     if (conv_layer(s, i)) conv_matrices(sw, w, s, i);
-    for (size_t m = conv_layer(s, i) ? 4 : 0; m < n_mats; m++) {
+    if (gdn_layer(s, i)) gdn_matrices(sw, w, s, i);
+    for (size_t m = conv_layer(s, i) || gdn_layer(s, i) ? 4 : 0; m < n_mats; m++) {
         snprintf(what, sizeof what, "%s.weight", mats[m].role);
         blk_name(n, sizeof n, i, what);
         add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
@@ -410,6 +497,7 @@ static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s,
         blk_name(n, sizeof n, i, exps[e].name);
         synth_add_tensor(sw, w, n, block_fallback(matrix_type(s, exps[e].role, i), ne[0]), 3, ne, SYNTH_WEIGHT);
     }
+    if (s->n_ff_shexp) shared_expert(sw, w, s, i);
 }
 
 static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
@@ -425,11 +513,12 @@ static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
     char n[96], what[48];
     for (int i = 0; i < s->n_layer; i++) {
         for (int k = 0; k < n_norms; k++) {
-            snprintf(what, sizeof what, "%s.weight", norms[k]);
+            /* qwen35* names its FFN norm post_attention_norm */
+            snprintf(what, sizeof what, "%s.weight", s->gdn_d && k == 1 ? norms[2] : norms[k]);
             blk_name(n, sizeof n, i, what);
             add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         }
-        if (s->qk_norm && !conv_layer(s, i)) {
+        if (s->qk_norm && !conv_layer(s, i) && !gdn_layer(s, i)) {
             blk_name(n, sizeof n, i, "attn_q_norm.weight");
             add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
             blk_name(n, sizeof n, i, "attn_k_norm.weight");
@@ -454,6 +543,15 @@ static void llm_family_keys(gguf_writer *w, const llm_spec *s) {
         gguf_writer_set_u32(w, KEY("expert_feed_forward_length"), (uint32_t)s->n_ff_exp);
     }
     if (s->n_deepstack) gguf_writer_set_u32(w, KEY("n_deepstack_layers"), (uint32_t)s->n_deepstack);
+    if (s->gdn_d) { /* the DeltaNet sizes */
+        gguf_writer_set_u32(w, KEY("full_attention_interval"), SYNTH_FULL_ATTENTION_INTERVAL);
+        gguf_writer_set_u32(w, KEY("ssm.conv_kernel"), SYNTH_GDN_CONV_LEN);
+        gguf_writer_set_u32(w, KEY("ssm.state_size"), (uint32_t)s->gdn_d);
+        gguf_writer_set_u32(w, KEY("ssm.group_count"), (uint32_t)s->gdn_k);
+        gguf_writer_set_u32(w, KEY("ssm.time_step_rank"), (uint32_t)s->gdn_v);
+        gguf_writer_set_u32(w, KEY("ssm.inner_size"), (uint32_t)(s->gdn_v * s->gdn_d));
+    }
+    if (s->n_ff_shexp) gguf_writer_set_u32(w, KEY("expert_shared_feed_forward_length"), (uint32_t)s->n_ff_shexp);
     if (s->sliding_window) {
         gguf_writer_set_u32(w, KEY("attention.sliding_window"), (uint32_t)s->sliding_window);
         gguf_writer_set_str(w, KEY("rope.scaling.type"), "linear");

@@ -2,7 +2,8 @@
  * SmolVLM layout (tensor names, shapes, types, keys), a vocabulary of the
  * declared size whose special tokens sit where the metadata says, loads in
  * the engine (LLM, vocabulary, mmproj) and runs a token. The tiny Qwen3-VL
- * MoE and Gemma 3 layouts load and run text and image rows. */
+ * MoE, Gemma 3, LFM2, Pixtral and Qwen3.5 MoE layouts load and run text and
+ * image rows. */
 #include "testlib.h"
 
 #include <math.h>
@@ -276,6 +277,25 @@ static void test_later_families(void) {
         gguf_close(f);
     }
     run_pair(llm, mmproj, false);
+
+    write_synth("tiny-qwen35moe", llm, mmproj);
+    f = gguf_open(llm, &err);
+    if (f) { /* DeltaNet on 0-2 (2 key / 4 value heads of 16), gated attention on 3 */
+        check_tensor(f, "blk.0.attn_qkv.weight", SEER_TYPE_Q8_0, 64, 2 * 2 * 16 + 4 * 16);
+        check_tensor(f, "blk.2.ssm_conv1d.weight", SEER_TYPE_F32, 4, 2 * 2 * 16 + 4 * 16);
+        check_tensor(f, "blk.1.ssm_out.weight", SEER_TYPE_Q8_0, 64, 64);
+        check_tensor(f, "blk.3.attn_q.weight", SEER_TYPE_Q8_0, 64, 2 * 4 * 16); /* queries and their gates */
+        check_tensor(f, "blk.0.post_attention_norm.weight", SEER_TYPE_F32, 64, 1);
+        check_tensor(f, "blk.2.ffn_down_shexp.weight", SEER_TYPE_Q8_0, 32, 64);
+        CHECK(!gguf_find_tensor(f, "blk.0.attn_q.weight") && !gguf_find_tensor(f, "blk.3.ssm_a"));
+        CHECK(gguf_get_int(f, "qwen35moe.ssm.time_step_rank", 0) == 4 &&
+              gguf_get_int(f, "qwen35moe.rope.dimension_count", 0) == 4);
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, false);
+    lm = seer_llm_load(llm, NULL, NULL, &err);
+    CHECK_MSG(lm && seer_llm_get_info(lm)->n_layer_kv == 1 && seer_llm_get_info(lm)->state_bytes > 0, "%s", err.msg);
+    seer_llm_free(lm);
 }
 
 int main(void) {
