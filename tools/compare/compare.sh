@@ -12,13 +12,22 @@
 #           AVX2/FMA/F16C only
 #   avxvnni (where the CPU has AVX-VNNI: Intel since Alder Lake, Zen 5) SEER_SIMD=avx2, its VNNI build,
 #           vs llama.cpp built as for avx2 plus GGML_AVX_VNNI
+# Each line gives both engines' speeds, their ratio, and each engine's
+# fraction of the limit that bounds the line as seer bench measures it on
+# this host in the same run: the prompt against the int8 dot-product peak
+# (the peak of the lane's SIMD level), generation against the read bandwidth
+# at that thread count, the image encode against the FP32 FMA peak. Both
+# engines do the same work on the same file, so llama.cpp's fraction is
+# seer's times the ratio of their rates.
 # Environment: COMPARE_DIR (~/.cache/seer/compare), BENCH_DIR (the synthetic
 # models, ~/.cache/seer/bench-models), COMPARE_MODELS, COMPARE_THREADS ("2 1"),
-# COMPARE_REPS (3), COMPARE_JOBS (make -j for llama.cpp, 2), LLAMA_CPP_SRC (use
-# this checkout instead of fetching), COMPARE_IMAGE (the image to encode:
-# llama.cpp's tools/mtmd/test-1.jpeg by default), COMPARE_BIN_NATIVE,
-# COMPARE_BIN_NOAMX, COMPARE_BIN_AVX2 (a folder with llama-bench and
-# llama-mtmd-cli built that way already: no build for that lane).
+# COMPARE_PROMPTS (prompt lengths, one line each: "128"), COMPARE_REPS (3),
+# COMPARE_JOBS (make -j for llama.cpp, 2), LLAMA_CPP_SRC (use this checkout
+# instead of fetching), COMPARE_IMAGE (the image to encode: llama.cpp's
+# tools/mtmd/test-1.jpeg by default; COMPARE_ENCODE=0 leaves the encode out),
+# COMPARE_BIN_NATIVE, COMPARE_BIN_NOAMX, COMPARE_BIN_AVX2, COMPARE_BIN_AVXVNNI
+# (a folder with llama-bench and llama-mtmd-cli built that way already: no
+# build for that lane).
 set -euo pipefail
 seer=$(realpath "${1:?usage: compare.sh SEER [native|noamx|avx2|avxvnni]...}")
 shift
@@ -26,6 +35,8 @@ dir=${COMPARE_DIR:-$HOME/.cache/seer/compare}
 models_dir=${BENCH_DIR:-$HOME/.cache/seer/bench-models}
 models=${COMPARE_MODELS:-smolvlm-256m qwen25vl-3b llava15-7b}
 threads=${COMPARE_THREADS:-2 1}
+prompts=${COMPARE_PROMPTS:-128}
+encode=${COMPARE_ENCODE:-1}
 reps=${COMPARE_REPS:-3}
 jobs=${COMPARE_JOBS:-2}
 package=node-llama-cpp@3.22.1
@@ -105,8 +116,8 @@ json_field() {
     console.log(typeof v === "object" ? JSON.stringify(v) : v)' "$1"
 }
 
-llama_speeds() { # BIN MODEL THREADS -> "pp tg" (one repetition)
-  "$1/llama-bench" -m "$2" -p 128 -n 32 -t "$3" -r 1 -o json 2>>"$log" |
+llama_speeds() { # BIN MODEL THREADS PROMPT -> "pp tg" (one repetition)
+  "$1/llama-bench" -m "$2" -p "$4" -n 32 -t "$3" -r 1 -o json 2>>"$log" |
     node -e 'const a=JSON.parse(require("fs").readFileSync(0,"utf8"));
       const ts=f=>a.filter(f).map(t=>t.avg_ts)[0];
       console.log(ts(t=>t.n_prompt>0&&t.n_gen==0), ts(t=>t.n_gen>0&&t.n_prompt==0))'
@@ -123,12 +134,21 @@ llama_encode_ms() { # BIN MODEL MMPROJ THREADS -> every image chunk's encode sum
 # The better of two values: the larger for speeds, the smaller (non-zero) for times.
 best_of() { awk -v a="$2" -v b="$3" -v k="$1" 'BEGIN { if (a == "") a = b; if (k == "max") print (b > a ? b : a); else print (b > 0 && b < a ? b : a) }'; }
 
+# Whether value b beats the best so far a (max or min; a empty: yes).
+better() { awk -v k="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(a == "" || (k == "max" ? b > a : b > 0 && b < a)) }'; }
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "n/a" }'; }
+
+# The fraction of a limit at `rate`, given seer's fraction `frac` at `seer_rate`
+# (the same work per token or image): frac · rate / seer_rate.
+scaled() { awk -v f="$1" -v r="$2" -v s="$3" 'BEGIN { printf "%.2f", (s > 0 ? f * r / s : 0) }'; }
 
 echo "host: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs, AMX: $([ "$has_amx" = 1 ] && echo yes || echo no)"
 echo "llama.cpp: $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?') from $package; seer: $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')"
-echo "prompt 128 tokens, 32 generated (llama-bench -p 128 -n 32 vs seer bench), image encode of $(basename "$image")"
-echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench --image), the best of $reps alternating repetitions each"
+echo "prompt $prompts tokens, 32 generated (llama-bench -p N -n 32 vs seer bench)$([ "$encode" = 1 ] && echo ", image encode of $(basename "$image")")"
+[ "$encode" = 1 ] && echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench --image)"
+echo "the best of $reps alternating repetitions each; each engine's fraction of the limit that bounds the line, as"
+echo "seer bench measures it in the same run: int8 dot-product peak (prompt), read bandwidth (generation), FP32 peak (encode)"
 for lane in "${lanes[@]}"; do
   if [ "$lane" = noamx ] && [ "$has_amx" = 0 ]; then
     echo; echo "lane noamx: this CPU has no AMX, the native lane is that comparison"; continue
@@ -138,34 +158,55 @@ for lane in "${lanes[@]}"; do
   fi
   bin=$(build_lane "$lane")
   env_set=$(lane_env "$lane")
+  given="COMPARE_BIN_${lane^^}"
   echo
-  echo "lane $lane (seer ${env_set:-as is} vs llama.cpp $(cmake_flags "$lane" | grep -o 'GGML_NATIVE=[A-Z]*'))"
+  echo "lane $lane (seer ${env_set:-as is} vs llama.cpp $([ -n "${!given:-}" ] && echo "from $bin, as built there" ||
+    cmake_flags "$lane" | grep -o 'GGML_NATIVE=[A-Z]*'))"
   echo
-  echo "| model | threads | prompt tok/s seer / llama.cpp | generation tok/s | image encode ms |"
-  echo "|---|---|---|---|---|"
+  echo "| model | threads | prompt | prompt tok/s seer / llama.cpp | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 peak |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  declare -A read_gb_s=()
   for t in $threads; do
     for m in $models; do
-      llm=$models_dir/$m-llm.gguf mm=$models_dir/$m-mmproj.gguf
-      # the two alternate, one repetition each, and each keeps its best: a
-      # shared host's slow spells then hit both sides alike
-      l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc=""
-      for _ in $(seq "$reps"); do
-        read -r pp tg < <(llama_speeds "$bin" "$llm" "$t")
-        l_pp=$(best_of max "$l_pp" "$pp") l_tg=$(best_of max "$l_tg" "$tg")
-        l_enc=$(best_of min "$l_enc" "$(llama_encode_ms "$bin" "$llm" "$mm" "$t")")
-        # shellcheck disable=SC2086
-        # --image-preproc llamacpp: the same tiles as llama.cpp (InternVL's own processor, seer's default, cuts more)
-        s=$(env $env_set "$seer" bench -m "$llm" --mmproj "$mm" --image "$image" --image-preproc llamacpp -p 128 -n 32 \
-          -t "$t" -r 1 --json 2>>"$log")
-        s_pp=$(best_of max "$s_pp" "$(json_field pp_tok_s <<<"$s")") s_tg=$(best_of max "$s_tg" "$(json_field tg_tok_s <<<"$s")")
-        s_enc=$(best_of min "$s_enc" "$(json_field encode_ms <<<"$s")")
+      for p in $prompts; do
+        llm=$models_dir/$m-llm.gguf mm=$models_dir/$m-mmproj.gguf
+        # the two alternate, one repetition each, and each keeps its best: a
+        # shared host's slow spells then hit both sides alike. seer's fraction
+        # of a limit comes from the run that gave its best rate
+        l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc="" f_pp=0 f_tg=0 f_enc=0
+        for _ in $(seq "$reps"); do
+          read -r pp tg < <(llama_speeds "$bin" "$llm" "$t" "$p")
+          l_pp=$(best_of max "$l_pp" "$pp") l_tg=$(best_of max "$l_tg" "$tg")
+          image_args=()
+          if [ "$encode" = 1 ]; then
+            l_enc=$(best_of min "$l_enc" "$(llama_encode_ms "$bin" "$llm" "$mm" "$t")")
+            # --image-preproc llamacpp: the same tiles as llama.cpp (InternVL's own processor, seer's default, cuts more)
+            image_args=(--mmproj "$mm" --image "$image" --image-preproc llamacpp)
+          fi
+          # shellcheck disable=SC2086
+          s=$(env $env_set "$seer" bench -m "$llm" "${image_args[@]}" -p "$p" -n 32 -t "$t" -r 1 --json 2>>"$log")
+          pp=$(json_field pp_tok_s <<<"$s") tg=$(json_field tg_tok_s <<<"$s") enc=$(json_field encode_ms <<<"$s")
+          if better max "$s_pp" "$pp"; then s_pp=$pp f_pp=$(json_field prefill_peak_efficiency <<<"$s"); fi
+          if better max "$s_tg" "$tg"; then s_tg=$tg f_tg=$(json_field decode_bw_efficiency <<<"$s"); fi
+          if [ "$encode" = 1 ] && better min "$s_enc" "$enc"; then s_enc=$enc f_enc=$(json_field encode_peak_efficiency <<<"$s"); fi
+        done
+        enc_cells="- | -"
+        [ "$encode" = 1 ] && enc_cells=$(printf '%.0f / %.0f = %s | %.2f / %s' "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")" \
+          "$f_enc" "$(scaled "$f_enc" "$s_enc" "$l_enc")")
+        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s | %s |\n' "$m" "$t" "$p" \
+          "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$f_pp" "$(scaled "$f_pp" "$l_pp" "$s_pp")" \
+          "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "$enc_cells"
+        echo "  seer kernels: $(json_field kernels <<<"$s")" >>"$log"
+        read_gb_s[$t]=$(json_field machine_gb_s <<<"$s")
+        peaks=$(json_field peaks <<<"$s")
       done
-      printf '| %s | %s | %.1f / %.1f = %s | %.2f / %.2f = %s | %.0f / %.0f = %s |\n' "$m" "$t" \
-        "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" \
-        "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")"
-      echo "  seer kernels: $(json_field kernels <<<"$s")" >>"$log"
     done
   done
+  echo
+  echo -n "limits as seer bench measured them (its last run): read"
+  for t in $threads; do echo -n " ${read_gb_s[$t]} GB/s at $t thread(s),"; done
+  echo " peaks $peaks"
 done
 echo
-echo "(ratios: seer / llama.cpp for tok/s, llama.cpp / seer for ms: above 1 means seer is faster; log: $log)"
+echo "(ratios: seer / llama.cpp for tok/s, llama.cpp / seer for ms: above 1 means seer is faster; fractions: seer / llama.cpp;"
+echo " log: $log)"
