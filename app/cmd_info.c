@@ -305,14 +305,15 @@ static void summarise_projector(const gguf_file *f) {
                "learned grid; larger images: 2 to 10 tiles of 512 px + thumbnail\n",
                unit, hp.scale_factor, hp.scale_factor);
     }
-    if (hp.projector == SEER_PROJ_PADDLEOCR) {
+    if (hp.projector == SEER_PROJ_PADDLEOCR || hp.projector == SEER_PROJ_DOTS_OCR) {
         int unit = hp.patch_size * hp.scale_factor;
         label("grid");
-        printf("any size in %d px steps, %lld to %lld pixels (%lld to %lld tokens, %d×%d pixel unshuffle), positions "
-               "resized from the learned grid, 2-D RoPE in raster order\n",
+        printf("any size in %d px steps, %lld to %lld pixels (%lld to %lld tokens, %d×%d pixel unshuffle), "
+               "%s, 2-D RoPE in raster order\n",
                unit, (long long)hp.image_min_pixels, (long long)hp.image_max_pixels,
                (long long)(hp.image_min_pixels / ((int64_t)unit * unit)),
-               (long long)(hp.image_max_pixels / ((int64_t)unit * unit)), hp.scale_factor, hp.scale_factor);
+               (long long)(hp.image_max_pixels / ((int64_t)unit * unit)), hp.scale_factor, hp.scale_factor,
+               hp.projector == SEER_PROJ_DOTS_OCR ? "no learned positions" : "positions resized from the learned grid");
     }
     if (hp.projector == SEER_PROJ_PIXTRAL) {
         int unit = hp.patch_size * hp.scale_factor;

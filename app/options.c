@@ -30,7 +30,7 @@ void app_options_usage(FILE *out) {
             "  -f, --file FILE         read the prompt from FILE ('-' = standard input)\n"
             "      --system TEXT       system prompt (default: the template's own, if any)\n"
             "      --chat-template NAME  chatml, vicuna, llama2, llama3, mistral, gemma, smolvlm, qwen2vl, qwen3vl,\n"
-            "                            qwen3vl-thinking, qwen3.5, gemma4, glm4, mistral-v7, paddleocr\n"
+            "                            qwen3vl-thinking, qwen3.5, gemma4, glm4, mistral-v7, paddleocr, dots.ocr\n"
             "      --think on|off      thinking models: think before answering (default on); headless, the\n"
             "                            thought goes to stderr (dimmed on a terminal), the answer to stdout\n"
             "      --raw               send the prompt as is (no chat template; <__media__> marks images)\n"

@@ -73,7 +73,8 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     /* patch embedding: a 3·p·p → d product per patch; Qwen's kernel spans two frames */
     double flops = 2.0 * px * (qwen ? 2 : 1) * 3.0 * p * p * d;
     int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ||
-                           hp->projector == SEER_PROJ_GEMMA4V || hp->projector == SEER_PROJ_GLM4V
+                           hp->projector == SEER_PROJ_GEMMA4V || hp->projector == SEER_PROJ_GLM4V ||
+                           hp->projector == SEER_PROJ_DOTS_OCR
                        ? 3
                        : 2; /* a gated FFN has three */
     double full_pairs = tokens * tokens;
@@ -90,7 +91,8 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     case SEER_PROJ_IDEFICS3: flops += 2.0 * px * d * out; break;          /* shuffle s², one d·s² → out product */
     case SEER_PROJ_QWEN2VL:
     case SEER_PROJ_QWEN25VL:
-    case SEER_PROJ_PADDLEOCR: flops += 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * out); break; /* 2×2 merger */
+    case SEER_PROJ_PADDLEOCR:
+    case SEER_PROJ_DOTS_OCR: flops += 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * out); break; /* 2×2 merger */
     case SEER_PROJ_QWEN3VL: /* the 2×2 merger and one more per DeepStack layer */
         flops += (1 + hp->n_deepstack) * 2.0 * (px / 4) * (4 * d * 4 * d + 4 * d * hp->n_embd_text);
         break;

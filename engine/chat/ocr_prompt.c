@@ -22,6 +22,8 @@ static const ocr_prompt PROMPTS[] = {
      * text (also "Formula Recognition:", "Table Recognition:"); the chat
      * models GLM-4.1V / 4.6V-Flash, without NextN blocks, document none */
     {"glm4v", "glm4", true, "Text Recognition:"},
+    /* dots.ocr's prompt_ocr (its README and dots_ocr/utils/prompts.py); llama.cpp's tests send "OCR" */
+    {"dots_ocr", NULL, false, "Extract the text content from this image."},
 };
 
 const char *seer_ocr_prompt(const char *projector, const char *arch, int n_nextn) {

@@ -345,6 +345,19 @@ static void render_paddleocr(out_str *o, const seer_chat_msg *msgs, int n, bool 
     if (gen) put(o, "Assistant: ", NULL);
 }
 
+/* dots.ocr (its Jinja): <|system|>…<|endofsystem|>\n, <|user|>…<|endofuser|>,
+ * <|assistant|>… closed by <|endofassistant|> unless it is the last message;
+ * the generation prompt <|assistant|> unless the last message is a reply. */
+static void render_dots_ocr(out_str *o, const seer_chat_msg *msgs, int n, bool gen) {
+    for (int i = 0; i < n; i++) {
+        const char *c = content_of(&msgs[i]);
+        if (role_is(&msgs[i], "system")) put(o, "<|system|>", c, "<|endofsystem|>\n", NULL);
+        else if (role_is(&msgs[i], "assistant")) put(o, "<|assistant|>", c, i + 1 < n ? "<|endofassistant|>" : "", NULL);
+        else put(o, "<|user|>", c, "<|endofuser|>", NULL);
+    }
+    if (gen && (n == 0 || !role_is(&msgs[n - 1], "assistant"))) put(o, "<|assistant|>", NULL);
+}
+
 char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs, bool add_generation_prompt,
                        seer_error *err) {
     return seer_chat_render_thinking(s, msgs, n_msgs, add_generation_prompt, true, err);
@@ -378,6 +391,7 @@ char *seer_chat_render_thinking(seer_chat_style s, const seer_chat_msg *msgs, in
     case SEER_CHAT_GEMMA4: render_gemma4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     case SEER_CHAT_GLM4: render_glm4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     case SEER_CHAT_PADDLEOCR: render_paddleocr(&o, msgs, n_msgs, add_generation_prompt); break;
+    case SEER_CHAT_DOTS_OCR: render_dots_ocr(&o, msgs, n_msgs, add_generation_prompt); break;
     default:
         free(o.s);
         seer_error_set(err, "chat: unknown template style %d", (int)s);

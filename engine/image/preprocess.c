@@ -225,6 +225,7 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
     case SEER_PROJ_GEMMA4V: rc = preprocess_dyn_size(hp, img, 70, 1120, out, err); break; /* llama.cpp's, both modes */
     case SEER_PROJ_LFM2: rc = preprocess_lfm2(hp, img, out, err); break;
     case SEER_PROJ_PADDLEOCR: /* llama.cpp's, both modes */
+    case SEER_PROJ_DOTS_OCR:
         rc = preprocess_dyn_size_pixels(hp, img, hp->image_min_pixels, hp->image_max_pixels, out, err);
         break;
     case SEER_PROJ_RESAMPLER: rc = preprocess_minicpmv(hp, img, out, err); break;

@@ -20,6 +20,7 @@
  *   Pixtral       [image][IMG_END], the image's rows already separated by
  *                 [IMG_BREAK] embeddings (the encoder's output)
  *   PaddleOCR-VL  <|IMAGE_START|>[image]<|IMAGE_END|>, M-RoPE as Qwen's
+ *   dots.ocr      <|img|>[image]<|endofimg|>, plain positions (its qwen2 LLM)
  *   MiniCPM-V     <image>[overview]</image>, then the slices row by row, "\n"
  *                 between rows: 2.6 and later <slice>[slice]</slice> each;
  *                 2.5 <image>[slice]</image> each, all inside <slice>…</slice>
@@ -135,6 +136,7 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
     case SEER_PROJ_PIXTRAL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "", "[IMG_END]", false);
     case SEER_PROJ_PADDLEOCR:
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|IMAGE_START|>", "<|IMAGE_END|>", false);
+    case SEER_PROJ_DOTS_OCR: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|img|>", "<|endofimg|>", false);
     case SEER_PROJ_RESAMPLER: return layout_minicpmv(b, hp, in, image_index, grid, grid_ctx);
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
         for (int i = 0; i < in->n; i++)

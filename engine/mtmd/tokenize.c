@@ -24,6 +24,7 @@ void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, in
     case SEER_PROJ_GEMMA4V:
     case SEER_PROJ_INTERNVL:
     case SEER_PROJ_LFM2:
+    case SEER_PROJ_DOTS_OCR:
     case SEER_PROJ_LDP:
     case SEER_PROJ_LDPV2: {
         int s = hp->scale_factor > 0 ? hp->scale_factor : 1;

@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr, dots_ocr"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -34,6 +34,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"resampler", SEER_PROJ_RESAMPLER},
         {"glm4v", SEER_PROJ_GLM4V},
         {"paddleocr", SEER_PROJ_PADDLEOCR},
+        {"dots_ocr", SEER_PROJ_DOTS_OCR},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -68,7 +69,8 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_PIXTRAL:
     case SEER_PROJ_LFM2:
-    case SEER_PROJ_PADDLEOCR: return tensor_n_out(f, "mm.2.weight");
+    case SEER_PROJ_PADDLEOCR:
+    case SEER_PROJ_DOTS_OCR: return tensor_n_out(f, "mm.2.weight");
     case SEER_PROJ_RESAMPLER: return tensor_n_out(f, "resampler.proj.weight"); /* square */
     case SEER_PROJ_GLM4V: return tensor_n_out(f, "mm.down.weight");
     case SEER_PROJ_GEMMA4V: return tensor_n_out(f, "mm.input_projection.weight"); /* a plain linear here */
@@ -219,18 +221,24 @@ static int resampler_check(const gguf_file *f, seer_vision_hparams *hp, seer_err
     return 0;
 }
 
-/* PaddleOCR-VL: a 2×2 unshuffle (llama.cpp's n_merge, fixed) and the
- * resize's pixel budget, both keys required as llama.cpp requires them. */
-static int paddleocr_check(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
+/* PaddleOCR-VL: a 2×2 unshuffle (llama.cpp's n_merge, fixed; dots.ocr's from
+ * the file) and the resize's pixel budget, both keys required as llama.cpp
+ * requires them. */
+static int pixel_budget_check(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
     const char *kmin = "clip.vision.image_min_pixels", *kmax = "clip.vision.image_max_pixels";
     int64_t lo = gguf_get_int(f, kmin, -1), hi = gguf_get_int(f, kmax, -1);
-    const int64_t cell = 4LL * hp->patch_size * hp->patch_size;
+    const int64_t cell = (int64_t)hp->patch_size * hp->patch_size;
     if (lo < 0 || hi < 0) {
         seer_error_set(err, "%s: %s is missing", file_label(f), lo < 0 ? kmin : kmax);
         return -1;
     }
     if (check_range(f, kmin, lo, 1, 64LL << 20, err) || check_range(f, kmax, hi, cell, 64LL << 20, err)) return -1;
     hp->scale_factor = 2;
+    if (hp->projector == SEER_PROJ_DOTS_OCR) {
+        int64_t s = gguf_get_int(f, "clip.vision.projector.scale_factor", -1);
+        if (check_range(f, "clip.vision.projector.scale_factor", s, 1, 8, err)) return -1;
+        hp->scale_factor = (int)s;
+    }
     hp->image_min_pixels = lo;
     hp->image_max_pixels = hi;
     return 0;
@@ -263,6 +271,12 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
     snprintf(hp->projector_name, sizeof hp->projector_name, "%s", proj);
 
     int64_t image_size = gguf_get_int(f, "clip.vision.image_size", 0);
+    /* dots.ocr's converter writes 0 (any size): its pixel budget bounds the
+     * image; a nominal side keeps the generic checks meaningful */
+    if (hp->projector == SEER_PROJ_DOTS_OCR && image_size == 0) {
+        const double max_px = (double)gguf_get_int(f, "clip.vision.image_max_pixels", 0);
+        image_size = max_px >= 1 && max_px <= (double)MAX_IMAGE_SIZE * MAX_IMAGE_SIZE ? (int64_t)sqrt(max_px) : 0;
+    }
     int64_t patch_size = gguf_get_int(f, "clip.vision.patch_size", 0);
     int64_t n_embd = gguf_get_int(f, "clip.vision.embedding_length", 0);
     int64_t n_ff = gguf_get_int(f, "clip.vision.feed_forward_length", 0);
@@ -360,7 +374,9 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         if (check_range(f, "clip.vision.projector.scale_factor", s, 1, 8, err)) return -1;
         hp->scale_factor = (int)s;
     }
-    if (hp->projector == SEER_PROJ_PADDLEOCR && paddleocr_check(f, hp, err) != 0) return -1;
+    if ((hp->projector == SEER_PROJ_PADDLEOCR || hp->projector == SEER_PROJ_DOTS_OCR) &&
+        pixel_budget_check(f, hp, err) != 0)
+        return -1;
     if (hp->projector == SEER_PROJ_PIXTRAL) {
         /* Mistral Small 3.1's patch merger (absent: Pixtral 12B, 1); llama.cpp's graph takes any size */
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 1);
@@ -391,7 +407,7 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         }
         if (hp->projector == SEER_PROJ_QWEN3VL && read_deepstack(f, hp, err) != 0) return -1;
     }
-    if (seer_projector_mrope(hp->projector) || hp->projector == SEER_PROJ_PIXTRAL) {
+    if (seer_projector_mrope(hp->projector) || hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_DOTS_OCR) {
         if ((n_embd / n_head) % 4 != 0) {
             seer_error_set(err, "%s: head size %lld is not a multiple of 4 (2-D rotary embedding)", file_label(f),
                            (long long)(n_embd / n_head));

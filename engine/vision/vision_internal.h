@@ -242,8 +242,9 @@ int vit_project_ldp(const struct seer_vision *v, seer_pool *pool, const float *x
                     double *flops, seer_error *err);
 int vit_project_glm4v(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                       double *flops, seer_error *err);
-int vit_project_paddleocr(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
-                          float *out, double *flops, seer_error *err);
+/* PaddleOCR-VL, dots.ocr (projector_unshuffle_mlp.c) */
+int vit_project_unshuffle_mlp(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
+                              float *out, double *flops, seer_error *err);
 int vit_project_resampler(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                           float *out, double *flops, seer_error *err);
 /* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row

@@ -162,7 +162,8 @@ static void pick_config(seer_vision *v) {
     const seer_vision_hparams *hp = &v->hp;
     vit_config *c = &v->cfg;
     memset(c, 0, sizeof *c);
-    c->norm = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_GLM4V
+    c->norm = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_GLM4V ||
+                      hp->projector == SEER_PROJ_DOTS_OCR
                   ? VIT_NORM_RMS
                   : VIT_NORM_LAYER;
     c->act = hp->use_silu ? VIT_ACT_SILU : hp->use_gelu ? VIT_ACT_GELU_TANH : VIT_ACT_QUICK_GELU;
@@ -176,7 +177,9 @@ static void pick_config(seer_vision *v) {
     c->pos_bucket = c->pos_embd && hp->projector == SEER_PROJ_RESAMPLER;
     c->pos_bicubic = c->pos_embd && hp->projector == SEER_PROJ_GLM4V; /* GLM-OCR has none */
     c->rope2d_odd_cols = hp->projector == SEER_PROJ_PIXTRAL;
-    c->rope2d_raster = c->rope2d_odd_cols || hp->projector == SEER_PROJ_PADDLEOCR;
+    c->rope2d_raster = c->rope2d_odd_cols || hp->projector == SEER_PROJ_PADDLEOCR || hp->projector == SEER_PROJ_DOTS_OCR;
+    /* dots.ocr: the trunk's RMSNorm after the blocks is stored as mm.post_norm */
+    c->post_ln = c->post_ln || (hp->projector == SEER_PROJ_DOTS_OCR && gguf_find_tensor(v->gguf, "mm.post_norm.weight"));
     c->rope2d = seer_projector_mrope(hp->projector) || c->rope2d_raster;
     c->window_attn = hp->projector == SEER_PROJ_QWEN25VL && hp->n_wa_pattern > 0;
     c->mlp_norm = hp->projector == SEER_PROJ_MLP && strcmp(hp->projector_name, "mlp_norm") == 0;
@@ -476,11 +479,15 @@ static int load_projector(seer_vision *v, seer_error *err) {
                    : 0;
     }
     case SEER_PROJ_PADDLEOCR: /* LayerNorm before the unshuffle, so over the tower's width */
+    case SEER_PROJ_DOTS_OCR: {
+        const int64_t s = hp->scale_factor;
         return load_norm(v, "mm.input_norm", d, true, &v->mm_ln1, err) ||
-                       load_linear(v, "mm.1", 4 * d, -1, true, &v->mm0, err) ||
+                       load_linear(v, hp->projector == SEER_PROJ_DOTS_OCR ? "mm.0" : "mm.1", s * s * d, -1, true, &v->mm0,
+                                   err) ||
                        load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err)
                    ? -1
                    : 0;
+    }
     case SEER_PROJ_RESAMPLER: {
         vit_resampler *r = &v->resampler;
         int64_t t = hp->n_embd_text;
@@ -558,7 +565,8 @@ static int load_tower(seer_vision *v, seer_error *err) {
         seer_error_set(err, "%s: tensor 'v.position_embd.weight' is missing", label(v));
         return -1;
     }
-    if (load_norm(v, "v.pre_ln", d, false, &v->pre_ln, err) || load_norm(v, "v.post_ln", d, false, &v->post_ln, err) ||
+    const char *post_ln = hp->projector == SEER_PROJ_DOTS_OCR ? "mm.post_norm" : "v.post_ln";
+    if (load_norm(v, "v.pre_ln", d, false, &v->pre_ln, err) || load_norm(v, post_ln, d, false, &v->post_ln, err) ||
         load_norm(v, "v.norm_embd", d, hp->projector == SEER_PROJ_GLM4V, &v->embd_norm, err))
         return -1;
     v->blocks = calloc((size_t)hp->n_layer, sizeof *v->blocks);
@@ -632,6 +640,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     case SEER_PROJ_GEMMA4V:
     case SEER_PROJ_INTERNVL:
     case SEER_PROJ_LFM2:
+    case SEER_PROJ_DOTS_OCR:
     case SEER_PROJ_LDP:
     case SEER_PROJ_LDPV2:
         *nx = (gw / hp->scale_factor) * (gh / hp->scale_factor);

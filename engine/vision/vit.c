@@ -180,7 +180,8 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
             return -1;
         }
     } else {
-        int unit = hp->projector == SEER_PROJ_PIXTRAL    ? hp->patch_size * hp->scale_factor
+        int unit = hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_DOTS_OCR
+                       ? hp->patch_size * hp->scale_factor
                    : v->cfg.rope2d                       ? 2 * hp->patch_size
                    : hp->projector == SEER_PROJ_GEMMA3 || hp->projector == SEER_PROJ_GEMMA4V
                                                        ? hp->patch_size * hp->scale_factor
@@ -299,7 +300,8 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_LDP:
         case SEER_PROJ_LDPV2: rc = vit_project_ldp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_PIXTRAL: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;
-        case SEER_PROJ_PADDLEOCR: rc = vit_project_paddleocr(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_PADDLEOCR:
+        case SEER_PROJ_DOTS_OCR: rc = vit_project_unshuffle_mlp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_RESAMPLER: rc = vit_project_resampler(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_GLM4V: rc = vit_project_glm4v(v, pool, patches_out, li, out[i], &fl, err); break;
         }

@@ -25,6 +25,8 @@ typedef enum seer_projector {
                            * 2×2 conv merger, fc, LayerNorm, GELU, SwiGLU MLP */
     SEER_PROJ_PADDLEOCR,  /* "paddleocr": PaddleOCR-VL's SigLIP NaViT (resized positions, 2-D RoPE in raster order),
                            * LayerNorm, 2×2 unshuffle, MLP */
+    SEER_PROJ_DOTS_OCR,   /* "dots_ocr": dots.ocr's RMSNorm / SwiGLU ViT (2-D RoPE in raster order, no positions),
+                           * post norm, LayerNorm, 2×2 unshuffle, MLP (GELU erf) */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
@@ -80,7 +82,7 @@ typedef struct seer_vision_hparams {
     bool use_gelu, use_silu;
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
     int n_ff_proj;                  /* glm4v: the merger MLP's width (mm.gate rows) */
-    /* paddleocr: the resize's pixel budget (clip.vision.image_min_pixels /
+    /* paddleocr, dots_ocr: the resize's pixel budget (clip.vision.image_min_pixels /
      * image_max_pixels, from the model's preprocessor_config) */
     int64_t image_min_pixels, image_max_pixels;
     int max_image_tokens;           /* Qwen2/2.5-VL original mode: merged tokens per image at most (0: 4096) */

@@ -83,6 +83,15 @@ if [ -f "$g/glmocr-q8_0-twoimg/model.gguf" ] && [ -f "$g/glm4v-f32/model.gguf" ]
   "$SEER" ocr -m "$g/glm4v-f32/model.gguf" --mmproj "$g/glm4v-f32/mmproj.gguf" "$A" > /dev/null 2>"$tmp/err"
   [ $? -eq 2 ] && grep -q 'no documented OCR prompt' "$tmp/err" || fail "GLM-4.6V-Flash: $(cat "$tmp/err")"
 fi
+# dots.ocr reads with its own prompt too (no -p needed)
+o="$here/../conformance/cases/dotsocr-f32"
+if [ -f "$o/model.gguf" ]; then
+  "$SEER" ocr -q -m "$o/model.gguf" --mmproj "$o/mmproj.gguf" -n 4 "$A" > "$tmp/out" 2>"$tmp/err" || fail "dots.ocr: $(cat "$tmp/err")"
+  [ "$(head -n 1 "$tmp/out")" = "==> $A <==" ] || fail "dots.ocr header"
+  "$SEER" ocr -q -m "$o/model.gguf" --mmproj "$o/mmproj.gguf" -n 4 -p "Extract the text content from this image." "$A" \
+    > "$tmp/dots-p" 2>"$tmp/err" || fail "dots.ocr -p: $(cat "$tmp/err")"
+  cmp -s "$tmp/out" "$tmp/dots-p" || fail "dots.ocr did not read with its prompt_ocr"
+fi
 "$SEER" ocr -m "$d/model.gguf" "$A" > /dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -- '--mmproj' "$tmp/err" || fail "no --mmproj: $(cat "$tmp/err")"
 ocr "$tmp/missing.png" > /dev/null 2>"$tmp/err"

@@ -146,6 +146,19 @@ static void check_names(void) {
     /* GLM-OCR (a NextN block) has one; GLM-4.6V-Flash, the same projector and arch, none */
     CHECK(seer_ocr_prompt("glm4v", "glm4", 1) && !strcmp(seer_ocr_prompt("glm4v", "glm4", 1), "Text Recognition:"));
     CHECK(!seer_ocr_prompt("glm4v", "glm4", 0));
+    CHECK(seer_ocr_prompt("dots_ocr", "qwen2", 0) &&
+          !strcmp(seer_ocr_prompt("dots_ocr", "qwen2", 0), "Extract the text content from this image."));
+    /* dots.ocr (its chat_template): the last reply stays open, no generation prompt after a reply */
+    t = seer_chat_render(SEER_CHAT_DOTS_OCR, ocr, 4, true, &err);
+    CHECK_MSG(t && strcmp(t, "<|system|>Be exact.<|endofsystem|>\n<|user|>OCR:<__media__><|endofuser|><|assistant|>Total 42"
+                             "<|endofassistant|><|user|>Table Recognition:<|endofuser|><|assistant|>") == 0,
+              "dots.ocr render: [%s]", t ? t : err.msg);
+    free(t);
+    t = seer_chat_render(SEER_CHAT_DOTS_OCR, ocr + 1, 2, true, &err);
+    CHECK_MSG(t && strcmp(t, "<|user|>OCR:<__media__><|endofuser|><|assistant|>Total 42") == 0, "dots.ocr: [%s]",
+              t ? t : err.msg);
+    free(t);
+    CHECK(seer_chat_detect("{{- '<|user|>' + m.content + '<|endofuser|>' }}") == SEER_CHAT_DOTS_OCR);
     CHECK(seer_chat_render(SEER_CHAT_UNKNOWN, NULL, 0, true, &err) == NULL && err.msg[0]);
     char *empty = seer_chat_render(SEER_CHAT_CHATML, NULL, 0, true, &err);
     CHECK(empty && strcmp(empty, "<|im_start|>assistant\n") == 0);

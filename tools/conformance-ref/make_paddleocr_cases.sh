@@ -1,7 +1,8 @@
 #!/bin/sh
-# Regenerates seer's PaddleOCR-VL conformance cases: random-weight GGUF files
-# (gen_paddleocr.py), the Q8_0 LLM (llama.cpp's llama-quantize), and every expected/
-# folder (conformance-dump). case.json and prompt.txt are written by hand and kept.
+# Regenerates seer's OCR-model conformance cases, PaddleOCR-VL (gen_paddleocr.py) and
+# dots.ocr (gen_dotsocr.py): random-weight GGUF files, each family's Q8_0 LLM (llama.cpp's
+# llama-quantize), and every expected/ folder (conformance-dump). case.json and
+# prompt.txt are written by hand and kept.
 # Usage: tools/conformance-ref/make_paddleocr_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,15 +17,16 @@ quantize=$(find "$build" -name llama-quantize -type f | head -n 1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-gen() { "$py" "$here/gen_paddleocr.py" --llama-cpp "$llama" "$@"; }
-gen --config paddleocr-f32 --out "$cases/paddleocr-f32"
-# the Q8_0 case: F32 LLM from the generator (not kept), quantized as a user would
-gen --config paddleocr-q8src --out "$tmp/q8"
-cp "$tmp/q8/mmproj.gguf" "$cases/paddleocr-q8_0-twoimg/mmproj.gguf"
-"$quantize" "$tmp/q8/model.gguf" "$cases/paddleocr-q8_0-twoimg/model.gguf" Q8_0 > "$tmp/quantize.log" 2>&1 ||
-    { cat "$tmp/quantize.log"; exit 1; }
-
-for c in paddleocr-f32 paddleocr-q8_0-twoimg; do
-    rm -rf "$cases/$c/expected"
-    "$dump" --case "$cases/$c"
+for family in paddleocr dotsocr; do
+    gen() { "$py" "$here/gen_$family.py" --llama-cpp "$llama" "$@"; }
+    gen --config "$family-f32" --out "$cases/$family-f32"
+    # the Q8_0 case: F32 LLM from the generator (not kept), quantized as a user would
+    gen --config "$family-q8src" --out "$tmp/$family"
+    cp "$tmp/$family/mmproj.gguf" "$cases/$family-q8_0-twoimg/mmproj.gguf"
+    "$quantize" "$tmp/$family/model.gguf" "$cases/$family-q8_0-twoimg/model.gguf" Q8_0 > "$tmp/quantize.log" 2>&1 ||
+        { cat "$tmp/quantize.log"; exit 1; }
+    for c in "$family-f32" "$family-q8_0-twoimg"; do
+        rm -rf "$cases/$c/expected"
+        "$dump" --case "$cases/$c"
+    done
 done
