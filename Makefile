@@ -179,12 +179,12 @@ e2e: $(SEER) $(TOOL_BIN)
 # another so timing-sensitive terminal tests are not starved; all tiers run even
 # when one fails, and the exit status says whether any did.
 test: $(UNIT_BIN) $(TOOL_BIN) $(CONF_BIN) $(SEER)
-	@status=0; \
+	@status=0; t=$$(date +%s); \
 	echo "== unit tests"; tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN) || status=1; \
-	echo "== conformance"; $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
-	echo "== conformance at the other SIMD levels and OpenBLAS kernel sets"; $(if $(filter 1,$(SANITIZE)),LEVELS_BLAS=self) tests/conformance/levels.sh $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
-	echo "== end-to-end"; SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh || status=1; \
-	exit $$status
+	echo "== conformance ($$(( $$(date +%s) - t )) s so far)"; $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
+	echo "== conformance at the other SIMD levels and OpenBLAS kernel sets ($$(( $$(date +%s) - t )) s so far)"; $(if $(filter 1,$(SANITIZE)),LEVELS_BLAS=self) tests/conformance/levels.sh $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
+	echo "== end-to-end ($$(( $$(date +%s) - t )) s so far)"; SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh || status=1; \
+	echo "== tiers took $$(( $$(date +%s) - t )) s"; exit $$status
 
 # The Debian packages seer needs (./setup: sudo only when not root). A fresh
 # Debian has no make yet, so the README's first command runs ./setup itself.

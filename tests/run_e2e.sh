@@ -7,11 +7,12 @@ fail=0 n_pass=0 n_fail=0
 for t in tests/e2e/*.sh; do
   [ -e "$t" ] || continue
   name=$(basename "$t" .sh)
+  start=$SECONDS
   if out=$(bash "$t" 2>&1); then
-    echo "PASS e2e/$name"
+    echo "PASS e2e/$name ($((SECONDS - start)) s)"
     n_pass=$((n_pass + 1))
   else
-    echo "FAIL e2e/$name"; echo "$out" | tail -30 | sed 's/^/    /'
+    echo "FAIL e2e/$name ($((SECONDS - start)) s)"; echo "$out" | tail -30 | sed 's/^/    /'
     fail=1 n_fail=$((n_fail + 1))
   fi
 done

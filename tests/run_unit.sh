@@ -5,12 +5,12 @@ set -u
 dir=$1; shift
 fail=0 n_pass=0 n_fail=0
 run() { # NAME COMMAND...
-  local name=$1 out; shift
+  local name=$1 out start=$SECONDS; shift
   if out=$("$@" 2>&1); then
-    echo "PASS $name"
+    echo "PASS $name ($((SECONDS - start)) s)"
     n_pass=$((n_pass + 1))
   else
-    echo "FAIL $name"; echo "$out" | tail -20 | sed 's/^/    /'
+    echo "FAIL $name ($((SECONDS - start)) s)"; echo "$out" | tail -20 | sed 's/^/    /'
     fail=1 n_fail=$((n_fail + 1))
   fi
 }
