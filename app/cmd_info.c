@@ -348,7 +348,14 @@ static void summarise_projector(const gguf_file *f) {
 static void summarise_mmproj(const gguf_file *f) {
     line_str(f, "projector", "clip.projector_type");
     line_str(f, "projector", "clip.vision.projector_type");
-    line_int(f, "image size", "clip.vision.image_size");
+    /* 0 in files whose image size follows a pixel budget (dots.ocr): the
+     * grid line below gives the budget */
+    if (gguf_get_int(f, "clip.vision.image_size", -1) == 0) {
+        label("image size");
+        puts("any (the pixel budget below)");
+    } else {
+        line_int(f, "image size", "clip.vision.image_size");
+    }
     line_int(f, "patch size", "clip.vision.patch_size");
     line_int(f, "width", "clip.vision.embedding_length");
     line_int(f, "blocks", "clip.vision.block_count");

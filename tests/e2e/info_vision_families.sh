@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `seer info` on Qwen3-VL, Gemma 3, InternVL, Pixtral, MobileVLM and MiniCPM-V mmproj files (the conformance cases'):
+# `seer info` on Qwen3-VL, Gemma 3, InternVL, Pixtral, MobileVLM, MiniCPM-V and dots.ocr mmproj files (the conformance cases'):
 # the parts that are not metadata keys are described — DeepStack blocks and
 # the row width they make, Gemma 3's pooling — and a projector seer cannot
 # run says why in one line.
@@ -72,6 +72,16 @@ for c in 'minicpmv26-f32|MiniCPM-V 2.6 (version 3): 64 learned queries|<slice>�
     || fail "$name: slices line"$'\n'"$out"
   checked=$((checked + 1))
 done
+
+# dots.ocr's file says image size 0: its pixel budget decides, as the grid line says
+d="$cases/dotsocr-f32/mmproj.gguf"
+if [ -f "$d" ]; then
+  out=$("$SEER" info "$d") || fail "seer info $d"
+  echo "$out" | grep -qE '^image size +any \(the pixel budget below\)$' || fail "dots.ocr: image size line"$'\n'"$out"
+  echo "$out" | grep -qE '^grid +any size in 28 px steps, [0-9]+ to [0-9]+ pixels \([0-9]+ to [0-9]+ tokens, 2×2 pixel unshuffle\), no learned positions' \
+    || fail "dots.ocr: grid line"$'\n'"$out"
+  checked=$((checked + 1))
+fi
 
 # A projector seer does not run: the support line names it.
 tmp=$(mktemp -d)
