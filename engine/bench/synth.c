@@ -12,33 +12,6 @@
 #include "seer/safe_write.h"
 #include "seer/tensor.h"
 
-typedef enum quant_scheme { QUANT_Q8_0, QUANT_Q4_K_M, QUANT_Q5_K_M, QUANT_F32 } quant_scheme;
-typedef enum vocab_kind { VOCAB_SMOLLM, VOCAB_QWEN2, VOCAB_SPM, VOCAB_GEMMA, VOCAB_MINICPMV, VOCAB_LFM2,
-                         VOCAB_TEKKEN, VOCAB_GLM, VOCAB_QWEN35 } vocab_kind;
-
-typedef struct llm_spec {
-    const char *arch, *name;
-    int n_layer, n_embd, n_head, n_head_kv, n_ff, n_vocab, n_ctx;
-    float rope_base, eps;
-    int sections[4];      /* M-RoPE (qwen2vl); all 0 otherwise */
-    bool qkv_bias, tied;
-    quant_scheme quant;
-    vocab_kind vocab;
-    /* Later families (0 / false where a family has none): */
-    int head_dim;         /* attention.key_length when it is not n_embd / n_head */
-    bool qk_norm;         /* per-head RMSNorm of Q and K (Qwen3, Gemma 3) */
-    int n_expert, n_expert_used, n_ff_exp; /* mixture of experts: every layer's FFN */
-    int n_deepstack;      /* Qwen3-VL: image rows carry this many extra slices */
-    int sliding_window;   /* Gemma 3: window of the local layers, global ones linear-scaled */
-    float rope_scale;     /* linear rope scaling factor of the global layers */
-    const char *layer_kinds; /* lfm2: per layer 'c' (short convolution, l_cache 3) or 'a' (attention); NULL: all 'a' */
-    int n_rot;            /* rotated dims when not the whole head (glm4: half, qwen35: a quarter) */
-    bool glm4;            /* sandwich norms (post_attention_norm, post_ffw_norm), one fused ffn_up [gate | up] */
-    /* qwen35*: Gated DeltaNet in every layer but each 4th (gated attention
-     * there): key heads, value heads, head size; the MoE's shared expert */
-    int gdn_k, gdn_v, gdn_d;
-    int n_ff_shexp;
-} llm_spec;
 
 typedef struct vit_spec {
     seer_projector projector;
@@ -47,11 +20,15 @@ typedef struct vit_spec {
     float eps, mean[3], std[3];
     int scale_factor, preproc_size, n_wa_pattern;
     bool use_gelu, use_silu;
-    int pos_grid;            /* Qwen3-VL: side of the learned position grid (interpolated) */
+    int pos_grid;            /* Qwen3-VL, PaddleOCR-VL: side of the learned position grid (resized);
+                              * Gemma 4: rows of its x and of its y table */
     int deepstack[4];        /* Qwen3-VL: blocks whose output feeds a DeepStack merger */
     int n_deepstack;
     int minicpmv_version, n_queries; /* MiniCPM-V's resampler */
-    int mm_hidden;           /* LFM2, Pixtral, GLM-4V: width between the projector's mm.1 and mm.2 (GLM: mm.gate/up) */
+    int mm_hidden;           /* LFM2, Pixtral, GLM-4V, PaddleOCR-VL: width between the projector's mm.1 and mm.2
+                              * (GLM: mm.gate/up) */
+    int min_pixels, max_pixels; /* PaddleOCR-VL: the resize's pixel budget */
+    bool standardize;        /* Gemma 4's v.std_bias / v.std_scale (26B, 31B) */
 } vit_spec;
 
 typedef struct model_spec {
@@ -194,6 +171,31 @@ static const model_spec MODELS[] = {
       QUANT_Q8_0, VOCAB_GLM, .n_rot = 8, .glm4 = true},
      {SEER_PROJ_GLM4V, "glm4v", "seer tiny GLM-4V vision synthetic", 56, 14, 32, 64, 2, 2, 64, 64, 1e-5f, CLIP_MEAN,
       CLIP_STD, 2, 0, 0, false, true, .pos_grid = 4, .mm_hidden = 96}},
+    /* Gemma 4's E shape (per-layer embeddings, the last 4 layers reading the
+     * caches of layers 2 and 3, every 4th layer full with wider heads) and
+     * its 26B shape (K as V on full layers, a dense MLP beside 8 experts) */
+    {"tiny-gemma4e",
+     {"gemma4", "seer tiny Gemma 4 E synthetic", 8, 64, 4, 1, 128, 600, 2048, 1000000.0f, 1e-6f, {0}, false, true,
+      QUANT_Q8_0, VOCAB_GEMMA4, .head_dim = 16, .qk_norm = true, .sliding_window = 8, .gemma4 = true, .swa_period = 4,
+      .head_dim_full = 32, .n_head_kv_full = 1, .ple_dim = 32, .n_shared_kv = 4, .rope_base_swa = 10000.0f,
+      .softcap = 30.0f},
+     {SEER_PROJ_GEMMA4V, "gemma4v", "seer tiny Gemma 4 vision synthetic", 224, 16, 32, 64, 2, 2, 64, 64, 1e-6f,
+      {0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, 3, 0, 0, false, false, .pos_grid = 64}},
+    {"tiny-gemma4moe",
+     {"gemma4", "seer tiny Gemma 4 MoE synthetic", 6, 64, 4, 2, 96, 600, 2048, 1000000.0f, 1e-6f, {0}, false, true,
+      QUANT_Q8_0, VOCAB_GEMMA4, .head_dim = 16, .qk_norm = true, .n_expert = 8, .n_expert_used = 2, .n_ff_exp = 32,
+      .sliding_window = 8, .gemma4 = true, .k_eq_v = true, .swa_period = 3, .head_dim_full = 32, .n_head_kv_full = 1,
+      .rope_base_swa = 10000.0f, .softcap = 30.0f},
+     {SEER_PROJ_GEMMA4V, "gemma4v", "seer tiny Gemma 4 MoE vision synthetic", 224, 16, 32, 64, 2, 2, 64, 64, 1e-6f,
+      {0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, 3, 0, 0, false, false, .pos_grid = 64, .standardize = true}},
+    /* PaddleOCR-VL's ERNIE on the M-RoPE graph and its SigLIP NaViT with the
+     * LayerNorm + 2x2 unshuffle + MLP projector */
+    {"tiny-paddleocr",
+     {"paddleocr", "seer tiny PaddleOCR-VL synthetic", 2, 64, 4, 2, 128, 600, 2048, 500000.0f, 1e-5f, {2, 3, 3, 0},
+      false, true, QUANT_Q8_0, VOCAB_ERNIE, .head_dim = 16},
+     {SEER_PROJ_PADDLEOCR, "paddleocr", "seer tiny PaddleOCR-VL vision synthetic", 224, 14, 32, 64, 2, 2, 64, 64,
+      1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 4, .mm_hidden = 128,
+      .min_pixels = 4 * 28 * 28, .max_pixels = 64 * 28 * 28}},
     /* Qwen3.5-4B: 24 Gated DeltaNet layers (16 key / 32 value heads of 128,
      * 50 MB of F32 state) and 8 gated-attention layers (16 / 4 heads of 256,
      * a quarter rotated), tied, 248k vocabulary, at Q4_K_M; the mmproj is
@@ -221,13 +223,51 @@ static const model_spec MODELS[] = {
       .n_ff_shexp = 512},
      {SEER_PROJ_QWEN3VL, "qwen3vl_merger", "Qwen3.5 35B A3B vision (synthetic)", 768, 16, 1152, 4304, 27, 16, 2048,
       2048, 1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 48}},
+    /* Gemma 4 E4B IT: 42 layers (each 6th full: 512-wide heads, a quarter
+     * rotated; the others a 512-token window, 256-wide heads), 2 KV heads,
+     * 256-wide per-layer embeddings (a 262144 x 10752 table read a row per
+     * token), the last 18 layers on earlier layers' caches, tied 262k
+     * vocabulary, Q4_K_M; the 16-block 768-wide gemma4v tower (its clipped
+     * linears' bounds left out: seer does not read them yet, and they do
+     * not change the work) */
+    {"gemma4-e4b",
+     {"gemma4", "Gemma 4 E4B IT (synthetic)", 42, 2560, 8, 2, 10240, 262144, 131072, 1000000.0f, 1e-6f, {0}, false,
+      true, QUANT_Q4_K_M, VOCAB_GEMMA4, .head_dim = 256, .qk_norm = true, .sliding_window = 512, .gemma4 = true,
+      .swa_period = 6, .head_dim_full = 512, .n_head_kv_full = 2, .ple_dim = 256, .n_shared_kv = 18,
+      .rope_base_swa = 10000.0f, .softcap = 30.0f},
+     {SEER_PROJ_GEMMA4V, "gemma4v", "Gemma 4 E4B IT vision (synthetic)", 224, 16, 768, 3072, 16, 12, 2560, 2560,
+      1e-6f, {0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, 3, 0, 0, false, false, .pos_grid = 10240}},
+    /* Gemma 4 26B A4B IT: 30 layers (each 6th full, K as V there, 2 KV heads
+     * of 512; the others a 1024-token window, 8 KV heads of 256), each a
+     * dense 2112-wide MLP beside 128 experts (8 active, 704 wide, gate and
+     * up fused), tied 262k vocabulary, Q4_K_M; the 27-block 1152-wide
+     * gemma4v tower with its standardisation */
+    {"gemma4-26b-a4b",
+     {"gemma4", "Gemma 4 26B A4B IT (synthetic)", 30, 2816, 16, 8, 2112, 262144, 262144, 1000000.0f, 1e-6f, {0},
+      false, true, QUANT_Q4_K_M, VOCAB_GEMMA4, .head_dim = 256, .qk_norm = true, .n_expert = 128,
+      .n_expert_used = 8, .n_ff_exp = 704, .sliding_window = 1024, .gemma4 = true, .k_eq_v = true, .swa_period = 6,
+      .head_dim_full = 512, .n_head_kv_full = 2, .rope_base_swa = 10000.0f, .softcap = 30.0f},
+     {SEER_PROJ_GEMMA4V, "gemma4v", "Gemma 4 26B A4B IT vision (synthetic)", 224, 16, 1152, 4304, 27, 16, 2816,
+      2816, 1e-6f, {0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, 3, 0, 0, false, false, .pos_grid = 10240,
+      .standardize = true}},
+    /* PaddleOCR-VL (0.9B): ERNIE-4.5-0.3B (18 layers, 16 / 2 heads of 128,
+     * M-RoPE sections 16/24/24, tied 103k vocabulary) at Q8_0 + the 27-block
+     * 1152-wide SigLIP NaViT (patch 14, a 27x27 position table resized to
+     * the grid), 2x2 unshuffle into the 4608-wide MLP; up to 2822400 pixels */
+    {"paddleocr-vl",
+     {"paddleocr", "PaddleOCR-VL (synthetic)", 18, 1024, 16, 2, 3072, 103424, 131072, 500000.0f, 1e-5f,
+      {16, 24, 24, 0}, false, true, QUANT_Q8_0, VOCAB_ERNIE, .head_dim = 128},
+     {SEER_PROJ_PADDLEOCR, "paddleocr", "PaddleOCR-VL vision (synthetic)", 1680, 14, 1152, 4304, 27, 16, 1024, 1024,
+      1e-6f, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, 2, 0, 0, true, false, .pos_grid = 27, .mm_hidden = 4608,
+      .min_pixels = 147384, .max_pixels = 2822400}},
 };
 
 static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "tiny-lfm2", "tiny-pixtral", "tiny-glm4v",
                                           "tiny-qwen35moe", "smolvlm-256m", "qwen25vl-3b",
                                           "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", "minicpmv-4.5-8b",
                                           "lfm2-vl-1.6b", "pixtral-12b", "glm4v-9b", "qwen35-4b", "qwen35-9b",
-                                          "qwen35-35b-a3b-half", NULL};
+                                          "qwen35-35b-a3b-half", "tiny-gemma4e", "tiny-gemma4moe", "tiny-paddleocr",
+                                          "gemma4-e4b", "gemma4-26b-a4b", "paddleocr-vl", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
 
@@ -308,13 +348,19 @@ static bool write_vocab_glm(gguf_writer *w, const llm_spec *s) {
 static bool write_vocab(gguf_writer *w, const llm_spec *s) {
     if (s->vocab == VOCAB_GLM) return write_vocab_glm(w, s);
     if (s->vocab == VOCAB_SPM) return synth_vocab_spm(w, s->n_vocab, NULL, 0);
+    if (s->vocab == VOCAB_ERNIE) { /* ERNIE's sentence and image markers at the end */
+        static const char *const ERNIE_TAIL[] = {"<|begin_of_sentence|>", "<|end_of_sentence|>", "<|IMAGE_START|>",
+                                                 "<|IMAGE_PLACEHOLDER|>", "<|IMAGE_END|>"};
+        return synth_vocab_spm(w, s->n_vocab, ERNIE_TAIL, 5);
+    }
     if (s->vocab == VOCAB_LFM2) return write_vocab_lfm2(w, s);
     if (s->vocab == VOCAB_TEKKEN) return write_vocab_tekken(w, s);
-    if (s->vocab == VOCAB_GEMMA) {
-        /* Gemma's turn and image markers; a turn ends generation */
+    if (s->vocab == VOCAB_GEMMA || s->vocab == VOCAB_GEMMA4) {
+        /* Gemma's turn and image markers (Gemma 4's own); a turn ends generation */
         static const char *const GEMMA_TAIL[] = {"<start_of_turn>", "<end_of_turn>", "<start_of_image>",
                                                  "<end_of_image>"};
-        if (!synth_vocab_spm(w, s->n_vocab, GEMMA_TAIL, 4)) return false;
+        static const char *const GEMMA4_TAIL[] = {"<|turn>", "<turn|>", "<|image>", "<image|>"};
+        if (!synth_vocab_spm(w, s->n_vocab, s->vocab == VOCAB_GEMMA4 ? GEMMA4_TAIL : GEMMA_TAIL, 4)) return false;
         gguf_writer_set_u32(w, "tokenizer.ggml.eos_token_id", (uint32_t)(s->n_vocab - 3));
         gguf_writer_set_bool(w, "tokenizer.ggml.add_space_prefix", false);
         return true;
@@ -363,7 +409,7 @@ static bool write_vocab(gguf_writer *w, const llm_spec *s) {
  * every third layer between them (llama.cpp's rule for attn_v / ffn_down). */
 static bool more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
 
-static int matrix_type(const llm_spec *s, const char *role, int layer) {
+int synth_matrix_type(const llm_spec *s, const char *role, int layer) {
     switch (s->quant) {
     case QUANT_F32: return SEER_TYPE_F32;
     case QUANT_Q8_0: return SEER_TYPE_Q8_0;
@@ -382,20 +428,20 @@ static int matrix_type(const llm_spec *s, const char *role, int layer) {
 
 /* llama-quantize's fallback for rows that are not whole 256-value blocks
  * (GLM-4's 13696-wide FFN): the 32-block type of about the same size. */
-static int block_fallback(int type, int64_t n_in) {
+int synth_block_fallback(int type, int64_t n_in) {
     if (n_in % 256 == 0) return type;
     return type == SEER_TYPE_Q4_K ? SEER_TYPE_Q5_0 : type == SEER_TYPE_Q5_K ? SEER_TYPE_Q5_1
          : type == SEER_TYPE_Q6_K ? SEER_TYPE_Q8_0 : type;
 }
 
-static void add(synth_weights *sw, gguf_writer *w, const char *name, int type, synth_init init, int64_t ne0,
-                int64_t ne1) {
-    type = block_fallback(type, ne0);
+void synth_add(synth_weights *sw, gguf_writer *w, const char *name, int type, synth_init init, int64_t ne0,
+               int64_t ne1) {
+    type = synth_block_fallback(type, ne0);
     int64_t ne[2] = {ne0, ne1};
     synth_add_tensor(sw, w, name, type, ne1 > 0 ? 2 : 1, ne, init);
 }
 
-static void blk_name(char *buf, size_t cap, int i, const char *what) { snprintf(buf, cap, "blk.%d.%s", i, what); }
+void synth_blk_name(char *buf, size_t cap, int i, const char *what) { snprintf(buf, cap, "blk.%d.%s", i, what); }
 
 static bool conv_layer(const llm_spec *s, int i) { return s->layer_kinds && s->layer_kinds[i] == 'c'; }
 /* qwen35*: Gated DeltaNet in place of attention but in each 4th layer */
@@ -408,12 +454,12 @@ static bool gdn_layer(const llm_spec *s, int i) { return s->gdn_d && (i + 1) % S
 #define SYNTH_CONV_LEN 3
 static void conv_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
     char n[96];
-    blk_name(n, sizeof n, i, "shortconv.conv.weight");
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, SYNTH_CONV_LEN, s->n_embd);
-    blk_name(n, sizeof n, i, "shortconv.in_proj.weight");
-    add(sw, w, n, matrix_type(s, "shortconv_in", i), SYNTH_WEIGHT, s->n_embd, 3 * (int64_t)s->n_embd);
-    blk_name(n, sizeof n, i, "shortconv.out_proj.weight");
-    add(sw, w, n, matrix_type(s, "shortconv_out", i), SYNTH_WEIGHT, s->n_embd, s->n_embd);
+    synth_blk_name(n, sizeof n, i, "shortconv.conv.weight");
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, SYNTH_CONV_LEN, s->n_embd);
+    synth_blk_name(n, sizeof n, i, "shortconv.in_proj.weight");
+    synth_add(sw, w, n, synth_matrix_type(s, "shortconv_in", i), SYNTH_WEIGHT, s->n_embd, 3 * (int64_t)s->n_embd);
+    synth_blk_name(n, sizeof n, i, "shortconv.out_proj.weight");
+    synth_add(sw, w, n, synth_matrix_type(s, "shortconv_out", i), SYNTH_WEIGHT, s->n_embd, s->n_embd);
 }
 
 /* Qwen3.5's Gated DeltaNet in place of attention: in_proj to q, k, v (the
@@ -429,31 +475,31 @@ static void gdn_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s, i
         {"ssm_out.weight", "attn_output", vd, s->n_embd}};
     char n[96];
     for (size_t m = 0; m < sizeof mats / sizeof mats[0]; m++) {
-        blk_name(n, sizeof n, i, mats[m].name);
-        add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
+        synth_blk_name(n, sizeof n, i, mats[m].name);
+        synth_add(sw, w, n, synth_matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
     }
-    blk_name(n, sizeof n, i, "ssm_conv1d.weight");
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, SYNTH_GDN_CONV_LEN, ch);
-    blk_name(n, sizeof n, i, "ssm_dt.bias");
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->gdn_v, 0);
-    blk_name(n, sizeof n, i, "ssm_a");
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->gdn_v, 0);
-    blk_name(n, sizeof n, i, "ssm_norm.weight");
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->gdn_d, 0);
+    synth_blk_name(n, sizeof n, i, "ssm_conv1d.weight");
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, SYNTH_GDN_CONV_LEN, ch);
+    synth_blk_name(n, sizeof n, i, "ssm_dt.bias");
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->gdn_v, 0);
+    synth_blk_name(n, sizeof n, i, "ssm_a");
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->gdn_v, 0);
+    synth_blk_name(n, sizeof n, i, "ssm_norm.weight");
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->gdn_d, 0);
 }
 
 /* qwen35moe's shared expert beside the routed ones, with its sigmoid gate. */
 static void shared_expert(synth_weights *sw, gguf_writer *w, const llm_spec *s, int i) {
     char n[96];
-    blk_name(n, sizeof n, i, "ffn_gate_inp_shexp.weight");
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_WEIGHT, s->n_embd, 0);
+    synth_blk_name(n, sizeof n, i, "ffn_gate_inp_shexp.weight");
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_WEIGHT, s->n_embd, 0);
     struct { const char *name, *role; int64_t in, out; } mats[] = {
         {"ffn_gate_shexp.weight", "ffn_gate", s->n_embd, s->n_ff_shexp},
         {"ffn_up_shexp.weight", "ffn_up", s->n_embd, s->n_ff_shexp},
         {"ffn_down_shexp.weight", "ffn_down", s->n_ff_shexp, s->n_embd}};
     for (size_t m = 0; m < 3; m++) {
-        blk_name(n, sizeof n, i, mats[m].name);
-        add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
+        synth_blk_name(n, sizeof n, i, mats[m].name);
+        synth_add(sw, w, n, synth_matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
     }
 }
 
@@ -477,36 +523,36 @@ static void layer_matrices(synth_weights *sw, gguf_writer *w, const llm_spec *s,
     if (gdn_layer(s, i)) gdn_matrices(sw, w, s, i);
     for (size_t m = conv_layer(s, i) || gdn_layer(s, i) ? 4 : 0; m < n_mats; m++) {
         snprintf(what, sizeof what, "%s.weight", mats[m].role);
-        blk_name(n, sizeof n, i, what);
-        add(sw, w, n, matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
+        synth_blk_name(n, sizeof n, i, what);
+        synth_add(sw, w, n, synth_matrix_type(s, mats[m].role, i), SYNTH_WEIGHT, mats[m].in, mats[m].out);
         if (s->qkv_bias && m < 3) {
             snprintf(what, sizeof what, "%s.bias", mats[m].role);
-            blk_name(n, sizeof n, i, what);
-            add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, mats[m].out, 0);
+            synth_blk_name(n, sizeof n, i, what);
+            synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, mats[m].out, 0);
         }
     }
     if (!s->n_expert) return;
-    blk_name(n, sizeof n, i, "ffn_gate_inp.weight"); /* the router stays F32, as llama-quantize leaves it */
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_WEIGHT, s->n_embd, s->n_expert);
+    synth_blk_name(n, sizeof n, i, "ffn_gate_inp.weight"); /* the router stays F32, as llama-quantize leaves it */
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_WEIGHT, s->n_embd, s->n_expert);
     struct { const char *name, *role; int64_t in, out; } exps[] = {
         {"ffn_gate_exps.weight", "ffn_gate", s->n_embd, s->n_ff_exp},
         {"ffn_up_exps.weight", "ffn_up", s->n_embd, s->n_ff_exp},
         {"ffn_down_exps.weight", "ffn_down", s->n_ff_exp, s->n_embd}};
     for (size_t e = 0; e < 3; e++) {
         int64_t ne[3] = {exps[e].in, exps[e].out, s->n_expert};
-        blk_name(n, sizeof n, i, exps[e].name);
-        synth_add_tensor(sw, w, n, block_fallback(matrix_type(s, exps[e].role, i), ne[0]), 3, ne, SYNTH_WEIGHT);
+        synth_blk_name(n, sizeof n, i, exps[e].name);
+        synth_add_tensor(sw, w, n, synth_block_fallback(synth_matrix_type(s, exps[e].role, i), ne[0]), 3, ne, SYNTH_WEIGHT);
     }
     if (s->n_ff_shexp) shared_expert(sw, w, s, i);
 }
 
 static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
     const int64_t hd = s->head_dim ? s->head_dim : s->n_embd / s->n_head;
-    if (!s->tied) add(sw, w, "output.weight", matrix_type(s, "output", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
+    if (!s->tied) synth_add(sw, w, "output.weight", synth_matrix_type(s, "output", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
     /* lfm2 keeps its final norm under the name token_embd_norm */
-    add(sw, w, s->layer_kinds ? "token_embd_norm.weight" : "output_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd,
+    synth_add(sw, w, s->layer_kinds ? "token_embd_norm.weight" : "output_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd,
         0);
-    add(sw, w, "token_embd.weight", matrix_type(s, "token_embd", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
+    synth_add(sw, w, "token_embd.weight", synth_matrix_type(s, "token_embd", 0), SYNTH_WEIGHT, s->n_embd, s->n_vocab);
     /* the norms of a layer: Gemma 3 adds one after attention and one after the FFN */
     const char *norms[] = {"attn_norm", "ffn_norm", "post_attention_norm", "post_ffw_norm"};
     const int n_norms = s->sliding_window || s->glm4 ? 4 : 2;
@@ -515,14 +561,14 @@ static void llm_tensors(synth_weights *sw, gguf_writer *w, const llm_spec *s) {
         for (int k = 0; k < n_norms; k++) {
             /* qwen35* names its FFN norm post_attention_norm */
             snprintf(what, sizeof what, "%s.weight", s->gdn_d && k == 1 ? norms[2] : norms[k]);
-            blk_name(n, sizeof n, i, what);
-            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+            synth_blk_name(n, sizeof n, i, what);
+            synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         }
         if (s->qk_norm && !conv_layer(s, i) && !gdn_layer(s, i)) {
-            blk_name(n, sizeof n, i, "attn_q_norm.weight");
-            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
-            blk_name(n, sizeof n, i, "attn_k_norm.weight");
-            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
+            synth_blk_name(n, sizeof n, i, "attn_q_norm.weight");
+            synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
+            synth_blk_name(n, sizeof n, i, "attn_k_norm.weight");
+            synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, hd, 0);
         }
         layer_matrices(sw, w, s, i);
     }
@@ -597,7 +643,8 @@ static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
         gguf_writer_set_u32(w, KEY("rope.dimension_count"), (uint32_t)head_dim);
     }
 #undef KEY
-    llm_family_keys(w, s);
+    if (s->gemma4) synth_gemma4_keys(w, s);
+    else llm_family_keys(w, s);
     int rc = -1;
     if (!write_vocab(w, s)) {
         seer_error_set(err, "%s: cannot build a %d-token vocabulary", path, s->n_vocab);
@@ -606,7 +653,8 @@ static int write_llm(const llm_spec *s, const char *path, seer_error *err) {
     gguf_writer_set_u32(w, "general.quantization_version", 2);
     const uint32_t file_type[] = {[QUANT_Q8_0] = 7, [QUANT_Q4_K_M] = 15, [QUANT_Q5_K_M] = 17, [QUANT_F32] = 0};
     gguf_writer_set_u32(w, "general.file_type", file_type[s->quant]);
-    llm_tensors(sw, w, s);
+    if (s->gemma4) synth_gemma4_tensors(sw, w, s);
+    else llm_tensors(sw, w, s);
     rc = gguf_writer_write(w, path, err);
 done:
     gguf_writer_free(w);
@@ -619,7 +667,8 @@ done:
 static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int i) {
     const bool pixtral = s->projector == SEER_PROJ_PIXTRAL; /* no biases at all */
     const bool glm = s->projector == SEER_PROJ_GLM4V;      /* fused QKV, no biases either */
-    const bool rms = s->projector == SEER_PROJ_QWEN25VL || pixtral || glm; /* RMS norms: weight only */
+    const bool gemma4 = s->projector == SEER_PROJ_GEMMA4V; /* no biases, sandwich norms, q/k norms */
+    const bool rms = s->projector == SEER_PROJ_QWEN25VL || pixtral || glm || gemma4; /* RMS norms: weight only */
     char n[96];
     /* Qwen3-VL and GLM-4V keep Q, K and V in one fused matrix */
     const bool fused = s->projector == SEER_PROJ_QWEN3VL || glm;
@@ -628,17 +677,17 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
     for (int a = 0; a < (fused ? 2 : 4); a++) {
         const int64_t out = fused ? out_fused[a] : s->n_embd;
         snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, fused ? attn_fused[a] : attn[a]);
-        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, out);
-        if (pixtral || glm) continue;
+        synth_add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, out);
+        if (pixtral || glm || gemma4) continue;
         snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, fused ? attn_fused[a] : attn[a]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, out, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, out, 0);
     }
     for (int l = 1; l <= 2; l++) {
         snprintf(n, sizeof n, "v.blk.%d.ln%d.weight", i, l);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         if (!rms) {
             snprintf(n, sizeof n, "v.blk.%d.ln%d.bias", i, l);
-            add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+            synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
         }
     }
     /* LLaVA's and MiniCPM-V's converters name the first FFN matrix ffn_down (d → ff) and the second ffn_up */
@@ -646,21 +695,30 @@ static void vit_block(synth_weights *sw, gguf_writer *w, const vit_spec *s, int 
     typedef struct { const char *name; int64_t in, out; } ffn_matrix;
     ffn_matrix ffn[3];
     int nf = 0;
-    if (s->projector == SEER_PROJ_QWEN25VL || pixtral || glm) ffn[nf++] = (ffn_matrix){"ffn_gate", s->n_embd, s->n_ff};
+    if (s->projector == SEER_PROJ_QWEN25VL || pixtral || glm || gemma4) ffn[nf++] = (ffn_matrix){"ffn_gate", s->n_embd, s->n_ff};
     ffn[nf++] = (ffn_matrix){llava ? "ffn_down" : "ffn_up", s->n_embd, s->n_ff};
     ffn[nf++] = (ffn_matrix){llava ? "ffn_up" : "ffn_down", s->n_ff, s->n_embd};
     for (int f = 0; f < nf; f++) {
         snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, ffn[f].name);
-        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, ffn[f].in, ffn[f].out);
-        if (pixtral || glm) continue;
+        synth_add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, ffn[f].in, ffn[f].out);
+        if (pixtral || glm || gemma4) continue;
         snprintf(n, sizeof n, "v.blk.%d.%s.bias", i, ffn[f].name);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, ffn[f].out, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, ffn[f].out, 0);
     }
     if (s->projector == SEER_PROJ_INTERNVL) /* InternViT's layer scales */
         for (int l = 1; l <= 2; l++) {
             snprintf(n, sizeof n, "v.blk.%d.ls%d.weight", i, l);
-            add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+            synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         }
+    if (gemma4) { /* per-head q/k norms, the norms after attention and FFN, the block's output scale */
+        const struct { const char *name; int64_t n; } extra[] = {
+            {"attn_q_norm", s->n_embd / s->n_head}, {"attn_k_norm", s->n_embd / s->n_head},
+            {"attn_post_norm", s->n_embd}, {"ffn_post_norm", s->n_embd}, {"out_scale", 1}};
+        for (size_t e = 0; e < sizeof extra / sizeof extra[0]; e++) {
+            snprintf(n, sizeof n, "v.blk.%d.%s.weight", i, extra[e].name);
+            synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, extra[e].n, 0);
+        }
+    }
 }
 
 /* A merger of groups of four patches (4·n_embd wide): norm, then two
@@ -670,13 +728,13 @@ static void merger(synth_weights *sw, gguf_writer *w, const vit_spec *s, const c
     const int64_t merged = 4 * (int64_t)s->n_embd;
     char n[96];
     snprintf(n, sizeof n, "%s.weight", fc1);
-    add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, merged, merged);
+    synth_add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, merged, merged);
     snprintf(n, sizeof n, "%s.bias", fc1);
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, merged, 0);
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, merged, 0);
     snprintf(n, sizeof n, "%s.weight", fc2);
-    add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, merged, s->n_out);
+    synth_add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, merged, s->n_out);
     snprintf(n, sizeof n, "%s.bias", fc2);
-    add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
 }
 
 static void deepstack_mergers(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
@@ -684,9 +742,9 @@ static void deepstack_mergers(synth_weights *sw, gguf_writer *w, const vit_spec 
         char n[96], fc1[48], fc2[48];
         const int L = s->deepstack[d];
         snprintf(n, sizeof n, "v.deepstack.%d.norm.weight", L);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, 4 * (int64_t)s->n_embd, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, 4 * (int64_t)s->n_embd, 0);
         snprintf(n, sizeof n, "v.deepstack.%d.norm.bias", L);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, 4 * (int64_t)s->n_embd, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, 4 * (int64_t)s->n_embd, 0);
         snprintf(fc1, sizeof fc1, "v.deepstack.%d.fc1", L);
         snprintf(fc2, sizeof fc2, "v.deepstack.%d.fc2", L);
         merger(sw, w, s, fc1, fc2);
@@ -696,23 +754,23 @@ static void deepstack_mergers(synth_weights *sw, gguf_writer *w, const vit_spec 
 /* MiniCPM-V's resampler under the legacy converter's names and types. */
 static void resampler_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     char n[96];
-    add(sw, w, "resampler.query", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, s->n_queries);
-    add(sw, w, "resampler.pos_embed_k", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 70 * 70); /* unused by the graph */
-    add(sw, w, "resampler.proj.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
-    add(sw, w, "resampler.kv.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
+    synth_add(sw, w, "resampler.query", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, s->n_queries);
+    synth_add(sw, w, "resampler.pos_embed_k", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 70 * 70); /* unused by the graph */
+    synth_add(sw, w, "resampler.proj.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+    synth_add(sw, w, "resampler.kv.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
     const char *attn[] = {"q", "k", "v", "out"};
     for (int a = 0; a < 4; a++) {
         snprintf(n, sizeof n, "resampler.attn.%s.weight", attn[a]);
-        add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+        synth_add(sw, w, n, SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
         snprintf(n, sizeof n, "resampler.attn.%s.bias", attn[a]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
     const char *ln[] = {"q", "kv", "post"};
     for (int l = 0; l < 3; l++) {
         snprintf(n, sizeof n, "resampler.ln_%s.weight", ln[l]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_out, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_NORM, s->n_out, 0);
         snprintf(n, sizeof n, "resampler.ln_%s.bias", ln[l]);
-        add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        synth_add(sw, w, n, SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
 }
 
@@ -721,21 +779,21 @@ static void resampler_tensors(synth_weights *sw, gguf_writer *w, const vit_spec 
 static void glm4v_merger(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     int64_t conv_ne[4] = {2, 2, s->n_embd, s->n_out};
     synth_add_tensor(sw, w, "mm.patch_merger.weight", SEER_TYPE_F16, 4, conv_ne, SYNTH_WEIGHT);
-    add(sw, w, "mm.patch_merger.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
-    add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
-    add(sw, w, "mm.post_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_out, 0);
-    add(sw, w, "mm.post_norm.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
-    add(sw, w, "mm.gate.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->mm_hidden);
-    add(sw, w, "mm.up.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->mm_hidden);
-    add(sw, w, "mm.down.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->mm_hidden, s->n_out);
+    synth_add(sw, w, "mm.patch_merger.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    synth_add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+    synth_add(sw, w, "mm.post_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_out, 0);
+    synth_add(sw, w, "mm.post_norm.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    synth_add(sw, w, "mm.gate.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->mm_hidden);
+    synth_add(sw, w, "mm.up.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->mm_hidden);
+    synth_add(sw, w, "mm.down.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->mm_hidden, s->n_out);
 }
 
 /* LFM2's and Pixtral's projector: mm.1 (in → mm_hidden) → GELU → mm.2, with biases. */
 static void mm12(synth_weights *sw, gguf_writer *w, const vit_spec *s, int64_t in) {
-    add(sw, w, "mm.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->mm_hidden);
-    add(sw, w, "mm.1.bias", SEER_TYPE_F32, SYNTH_BIAS, s->mm_hidden, 0);
-    add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->mm_hidden, s->n_out);
-    add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+    synth_add(sw, w, "mm.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->mm_hidden);
+    synth_add(sw, w, "mm.1.bias", SEER_TYPE_F32, SYNTH_BIAS, s->mm_hidden, 0);
+    synth_add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->mm_hidden, s->n_out);
+    synth_add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
 }
 
 static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
@@ -745,73 +803,90 @@ static void vit_tensors(synth_weights *sw, gguf_writer *w, const vit_spec *s) {
     const bool qwen = s->projector == SEER_PROJ_QWEN25VL || s->projector == SEER_PROJ_QWEN3VL;
     const bool internvl = s->projector == SEER_PROJ_INTERNVL;
     const bool lfm2 = s->projector == SEER_PROJ_LFM2, pixtral = s->projector == SEER_PROJ_PIXTRAL;
+    const bool gemma4 = s->projector == SEER_PROJ_GEMMA4V, paddle = s->projector == SEER_PROJ_PADDLEOCR;
     if (s->projector == SEER_PROJ_MLP) {
-        add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
-        add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
-        add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
-        add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        synth_add(sw, w, "mm.0.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
+        synth_add(sw, w, "mm.0.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        synth_add(sw, w, "mm.2.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+        synth_add(sw, w, "mm.2.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
-    if (s->projector == SEER_PROJ_MLP || internvl) add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+    if (s->projector == SEER_PROJ_MLP || internvl) synth_add(sw, w, "v.class_embd", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     synth_add_tensor(sw, w, "v.patch_embd.weight", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
     if (qwen || glm) synth_add_tensor(sw, w, "v.patch_embd.weight.1", SEER_TYPE_F16, 4, patch_ne, SYNTH_WEIGHT);
     const bool resampler = s->projector == SEER_PROJ_RESAMPLER;
     if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || s->projector == SEER_PROJ_QWEN3VL ||
-        internvl || resampler || lfm2 || glm)
-        add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+        internvl || resampler || lfm2 || glm || paddle)
+        synth_add(sw, w, "v.patch_embd.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     if (glm) { /* RMSNorm after the patch embedding; the learned grid, resized bicubically */
-        add(sw, w, "v.norm_embd.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
-        add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, (int64_t)s->pos_grid * s->pos_grid);
+        synth_add(sw, w, "v.norm_embd.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        synth_add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, (int64_t)s->pos_grid * s->pos_grid);
     }
     if (resampler) /* SigLIP-NaViT's 70x70 table, F16 as the legacy converter writes 2-D weights */
-        add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, 70 * 70);
-    if (internvl) add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches + 1);
+        synth_add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, 70 * 70);
+    if (internvl) synth_add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches + 1);
     if (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_GEMMA3 || lfm2) /* LFM2: resized to the grid */
-        add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches);
-    if (pixtral) add(sw, w, "v.pre_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
-    if (s->projector == SEER_PROJ_QWEN3VL)
-        add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, (int64_t)s->pos_grid * s->pos_grid);
+        synth_add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, n_patches);
+    if (pixtral) synth_add(sw, w, "v.pre_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+    if (s->projector == SEER_PROJ_QWEN3VL || paddle)
+        synth_add(sw, w, "v.position_embd.weight", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, (int64_t)s->pos_grid * s->pos_grid);
+    if (gemma4) { /* the x table, then the y table (F32 as the converter forces it) */
+        int64_t pos_ne[3] = {s->n_embd, s->pos_grid, 2};
+        synth_add_tensor(sw, w, "v.position_embd.weight", SEER_TYPE_F32, 3, pos_ne, SYNTH_BIAS);
+    }
     if (s->projector == SEER_PROJ_MLP) {
-        add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, n_patches + 1);
-        add(sw, w, "v.pre_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
-        add(sw, w, "v.pre_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+        synth_add(sw, w, "v.position_embd.weight", SEER_TYPE_F16, SYNTH_BIAS, s->n_embd, n_patches + 1);
+        synth_add(sw, w, "v.pre_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        synth_add(sw, w, "v.pre_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
     for (int i = 0; i < s->n_layer; i++) vit_block(sw, w, s, i);
-    if (s->projector != SEER_PROJ_MLP && !internvl && !pixtral) {
-        add(sw, w, "v.post_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+    if (s->projector != SEER_PROJ_MLP && !internvl && !pixtral && !gemma4) {
+        synth_add(sw, w, "v.post_ln.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         if (s->projector != SEER_PROJ_QWEN25VL && s->projector != SEER_PROJ_QWEN2VL && !glm)
-            add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+            synth_add(sw, w, "v.post_ln.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
     }
     if (s->projector == SEER_PROJ_IDEFICS3) {
         int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
-        add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
+        synth_add(sw, w, "mm.model.fc.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
     }
     if (qwen) merger(sw, w, s, "mm.0", "mm.2");
     if (internvl) { /* mlp1: LayerNorm over the unshuffled features, two matrices */
         int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
-        add(sw, w, "mm.model.mlp.0.weight", SEER_TYPE_F32, SYNTH_NORM, in, 0);
-        add(sw, w, "mm.model.mlp.0.bias", SEER_TYPE_F32, SYNTH_BIAS, in, 0);
-        add(sw, w, "mm.model.mlp.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
-        add(sw, w, "mm.model.mlp.1.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
-        add(sw, w, "mm.model.mlp.3.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
-        add(sw, w, "mm.model.mlp.3.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        synth_add(sw, w, "mm.model.mlp.0.weight", SEER_TYPE_F32, SYNTH_NORM, in, 0);
+        synth_add(sw, w, "mm.model.mlp.0.bias", SEER_TYPE_F32, SYNTH_BIAS, in, 0);
+        synth_add(sw, w, "mm.model.mlp.1.weight", SEER_TYPE_F16, SYNTH_WEIGHT, in, s->n_out);
+        synth_add(sw, w, "mm.model.mlp.1.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        synth_add(sw, w, "mm.model.mlp.3.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_out);
+        synth_add(sw, w, "mm.model.mlp.3.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
     if (s->projector == SEER_PROJ_QWEN3VL) deepstack_mergers(sw, w, s);
     if (glm) glm4v_merger(sw, w, s);
     if (resampler) resampler_tensors(sw, w, s);
+    if (paddle) { /* LayerNorm over the tower's width, 2×2 unshuffle, then the MLP */
+        synth_add(sw, w, "mm.input_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        synth_add(sw, w, "mm.input_norm.bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+        mm12(sw, w, s, 4 * (int64_t)s->n_embd);
+    }
+    if (gemma4) { /* the pooled tokens' projection, the optional standardisation before it */
+        synth_add(sw, w, "mm.input_projection.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_embd, s->n_out);
+        if (s->standardize) {
+            synth_add(sw, w, "v.std_bias", SEER_TYPE_F32, SYNTH_BIAS, s->n_embd, 0);
+            synth_add(sw, w, "v.std_scale", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        }
+    }
     if (lfm2) { /* LayerNorm over the 2×2-unshuffled features, then the MLP */
         int64_t in = (int64_t)s->n_embd * s->scale_factor * s->scale_factor;
-        add(sw, w, "mm.input_norm.weight", SEER_TYPE_F32, SYNTH_NORM, in, 0);
-        add(sw, w, "mm.input_norm.bias", SEER_TYPE_F32, SYNTH_BIAS, in, 0);
+        synth_add(sw, w, "mm.input_norm.weight", SEER_TYPE_F32, SYNTH_NORM, in, 0);
+        synth_add(sw, w, "mm.input_norm.bias", SEER_TYPE_F32, SYNTH_BIAS, in, 0);
         mm12(sw, w, s, in);
     }
     if (pixtral) { /* the MLP per patch; [IMG_BREAK]'s embedding ends each row */
         mm12(sw, w, s, s->n_embd);
-        add(sw, w, "v.token_embd.img_break", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
+        synth_add(sw, w, "v.token_embd.img_break", SEER_TYPE_F32, SYNTH_BIAS, s->n_out, 0);
     }
     if (s->projector == SEER_PROJ_GEMMA3) {
-        add(sw, w, "mm.soft_emb_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
+        synth_add(sw, w, "mm.soft_emb_norm.weight", SEER_TYPE_F32, SYNTH_NORM, s->n_embd, 0);
         /* stored as the model's raw [vision, text] parameter: ne = [text, vision] */
-        add(sw, w, "mm.input_projection.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_embd);
+        synth_add(sw, w, "mm.input_projection.weight", SEER_TYPE_F16, SYNTH_WEIGHT, s->n_out, s->n_embd);
     }
 }
 
@@ -839,7 +914,9 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
         gguf_writer_set_bool(w, "clip.has_minicpmv_projector", true);
         gguf_writer_set_str(w, "general.description", "image encoder for MiniCPM-V");
     }
-    gguf_writer_set_str(w, "clip.projector_type", s->projector_name);
+    /* Gemma 4's converter names the vision tower's type apart from the audio tower's */
+    gguf_writer_set_str(w, s->projector == SEER_PROJ_GEMMA4V ? "clip.vision.projector_type" : "clip.projector_type",
+                        s->projector_name);
     if (s->projector == SEER_PROJ_RESAMPLER) {
         gguf_writer_set_i32(w, "clip.minicpmv_version", s->minicpmv_version);
         gguf_writer_set_u32(w, "clip.minicpmv_query_num", (uint32_t)s->n_queries);
@@ -856,9 +933,13 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
     gguf_writer_set_arr_f32(w, "clip.vision.image_std", s->std, 3);
     if (s->use_silu) gguf_writer_set_bool(w, "clip.use_silu", true);
     else gguf_writer_set_bool(w, "clip.use_gelu", s->use_gelu);
-    if (s->scale_factor &&
-        (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_INTERNVL || s->projector == SEER_PROJ_LFM2))
+    if (s->scale_factor && (s->projector == SEER_PROJ_IDEFICS3 || s->projector == SEER_PROJ_INTERNVL ||
+                            s->projector == SEER_PROJ_LFM2 || s->projector == SEER_PROJ_GEMMA4V))
         gguf_writer_set_u32(w, "clip.vision.projector.scale_factor", (uint32_t)s->scale_factor);
+    if (s->max_pixels) {
+        gguf_writer_set_u32(w, "clip.vision.image_min_pixels", (uint32_t)s->min_pixels);
+        gguf_writer_set_u32(w, "clip.vision.image_max_pixels", (uint32_t)s->max_pixels);
+    }
     if (s->preproc_size) gguf_writer_set_u32(w, "clip.vision.preproc_image_size", (uint32_t)s->preproc_size);
     if (s->n_wa_pattern) gguf_writer_set_u32(w, "clip.vision.n_wa_pattern", (uint32_t)s->n_wa_pattern);
     if (s->projector == SEER_PROJ_QWEN3VL) {
@@ -901,7 +982,7 @@ int seer_bench_synth(const char *name, const char *dir, seer_error *err) {
     model_spec found;
     const model_spec *m = find_model(name, &found) ? &found : NULL;
     if (!m) {
-        char known[512] = "";
+        char known[1024] = "";
         for (const char *const *n = MODEL_NAMES; *n; n++)
             snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", n == MODEL_NAMES ? "" : ", ", *n);
         seer_error_set(err, "unknown synthetic model '%s' (known: %s)", name ? name : "", known);

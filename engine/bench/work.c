@@ -27,8 +27,10 @@ seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
     for (uint64_t i = 0; i < llm->n_tensors; i++) {
         const gguf_tensor *t = &llm->tensors[i];
         double elements = (double)t->ne[0] * (double)t->ne[1] * (double)t->ne[2] * (double)t->ne[3];
-        if (strcmp(t->name, "token_embd.weight") == 0 && !tied) {
-            w.bytes_per_token += (double)t->nbytes / (double)t->ne[1]; /* one row looked up */
+        /* one row looked up: the token table (when it is not also the output
+         * matrix) and Gemma 4's per-layer embedding table */
+        if ((strcmp(t->name, "token_embd.weight") == 0 && !tied) || strcmp(t->name, "per_layer_token_embd.weight") == 0) {
+            w.bytes_per_token += (double)t->nbytes / (double)t->ne[1];
             continue;
         }
         /* stacked experts ([n_in, n_out, n_expert]): a token reads its chosen ones */

@@ -2,8 +2,8 @@
  * SmolVLM layout (tensor names, shapes, types, keys), a vocabulary of the
  * declared size whose special tokens sit where the metadata says, loads in
  * the engine (LLM, vocabulary, mmproj) and runs a token. The tiny Qwen3-VL
- * MoE, Gemma 3, LFM2, Pixtral and Qwen3.5 MoE layouts load and run text and
- * image rows. */
+ * MoE, Gemma 3, LFM2, Pixtral, Qwen3.5 MoE, Gemma 4 (E and MoE shapes) and
+ * PaddleOCR-VL layouts load and run text and image rows. */
 #include "testlib.h"
 
 #include <math.h>
@@ -168,6 +168,84 @@ static void write_synth(const char *name, char llm[512], char mmproj[512]) {
     snprintf(mmproj, 512, "%s/%s-mmproj.gguf", test_tmpdir(), name);
 }
 
+/* Gemma 4's E and 26B shapes and PaddleOCR-VL at test size: the parts each
+ * has, and both files load and run text and image rows. */
+static void test_gemma4_paddleocr(void) {
+    seer_error err = {{0}};
+    char llm[512], mmproj[512];
+    write_synth("tiny-gemma4e", llm, mmproj);
+    gguf_file *f = gguf_open(llm, &err);
+    if (f) { /* layers 3 and 7 full (heads of 32), 4-7 on earlier caches, 32-wide per-layer inputs */
+        check_tensor(f, "blk.0.attn_q.weight", SEER_TYPE_Q8_0, 64, 4 * 16);
+        check_tensor(f, "blk.3.attn_q.weight", SEER_TYPE_Q8_0, 64, 4 * 32);
+        check_tensor(f, "blk.3.attn_v.weight", SEER_TYPE_Q8_0, 64, 32);
+        check_tensor(f, "blk.3.attn_k_norm.weight", SEER_TYPE_F32, 32, 1);
+        CHECK(gguf_find_tensor(f, "blk.3.attn_k.weight") && !gguf_find_tensor(f, "blk.4.attn_k.weight") &&
+              !gguf_find_tensor(f, "blk.7.attn_v.weight"));
+        check_tensor(f, "per_layer_token_embd.weight", SEER_TYPE_Q8_0, 32 * 8, 600);
+        check_tensor(f, "per_layer_model_proj.weight", SEER_TYPE_F16, 64, 32 * 8);
+        check_tensor(f, "blk.6.proj.weight", SEER_TYPE_Q8_0, 32, 64);
+        check_tensor(f, "rope_freqs.weight", SEER_TYPE_F32, 16, 1);
+        CHECK(!gguf_find_tensor(f, "output.weight"));
+        CHECK(gguf_get_arr_n(f, "gemma4.attention.sliding_window_pattern") == 8 &&
+              gguf_get_int(f, "gemma4.attention.shared_kv_layers", 0) == 4 &&
+              gguf_get_int(f, "gemma4.attention.key_length_swa", 0) == 16);
+        /* a token reads one row of the per-layer table, not all of it */
+        const gguf_tensor *ple = gguf_find_tensor(f, "per_layer_token_embd.weight");
+        CHECK(ple && seer_bench_llm_work_of(f).bytes_per_token < seer_bench_tensor_bytes(f) - ple->nbytes / 2);
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) {
+        check_3d(f, "v.position_embd.weight", 32, 64, 2);
+        check_tensor(f, "v.blk.1.attn_k_norm.weight", SEER_TYPE_F32, 16, 1);
+        check_tensor(f, "mm.input_projection.weight", SEER_TYPE_F16, 32, 64);
+        CHECK(!gguf_find_tensor(f, "v.blk.0.attn_q.bias") && !gguf_find_tensor(f, "v.patch_embd.bias") &&
+              !gguf_find_tensor(f, "v.std_bias"));
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, false);
+
+    write_synth("tiny-gemma4moe", llm, mmproj);
+    f = gguf_open(llm, &err);
+    if (f) { /* full layers 2 and 5 without attn_v; a dense MLP beside 8 fused gate_up experts */
+        CHECK(gguf_find_tensor(f, "blk.1.attn_v.weight") && !gguf_find_tensor(f, "blk.2.attn_v.weight"));
+        check_tensor(f, "blk.2.attn_k.weight", SEER_TYPE_Q8_0, 64, 32);
+        check_tensor(f, "blk.0.ffn_gate.weight", SEER_TYPE_Q8_0, 64, 96);
+        check_3d(f, "blk.4.ffn_gate_up_exps.weight", 64, 64, 8);
+        check_3d(f, "blk.4.ffn_down_exps.weight", 32, 64, 8);
+        check_tensor(f, "blk.4.ffn_down_exps.scale", SEER_TYPE_F32, 8, 1);
+        check_tensor(f, "blk.4.ffn_gate_inp.scale", SEER_TYPE_F32, 64, 1);
+        check_tensor(f, "blk.4.pre_ffw_norm_2.weight", SEER_TYPE_F32, 64, 1);
+        CHECK(!gguf_find_tensor(f, "per_layer_token_embd.weight"));
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) {
+        check_tensor(f, "v.std_scale", SEER_TYPE_F32, 32, 1);
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, true);
+
+    write_synth("tiny-paddleocr", llm, mmproj);
+    f = gguf_open(llm, &err);
+    if (f) {
+        check_tensor(f, "blk.1.attn_q.weight", SEER_TYPE_Q8_0, 64, 4 * 16);
+        CHECK(gguf_get_arr_n(f, "paddleocr.rope.dimension_sections") == 4 && !gguf_find_tensor(f, "output.weight"));
+        gguf_close(f);
+    }
+    f = gguf_open(mmproj, &err);
+    if (f) { /* the 4x4 table, LayerNorm over the tower's width, then the unshuffled MLP */
+        check_tensor(f, "v.position_embd.weight", SEER_TYPE_F32, 32, 16);
+        check_tensor(f, "mm.input_norm.bias", SEER_TYPE_F32, 32, 1);
+        check_tensor(f, "mm.1.weight", SEER_TYPE_F16, 4 * 32, 128);
+        check_tensor(f, "mm.2.weight", SEER_TYPE_F16, 128, 64);
+        CHECK(gguf_get_int(f, "clip.vision.image_max_pixels", 0) == 64 * 28 * 28);
+        gguf_close(f);
+    }
+    run_pair(llm, mmproj, false);
+}
+
 static void test_later_families(void) {
     seer_error err = {{0}};
     char llm[512], mmproj[512];
@@ -296,6 +374,7 @@ static void test_later_families(void) {
     lm = seer_llm_load(llm, NULL, NULL, &err);
     CHECK_MSG(lm && seer_llm_get_info(lm)->n_layer_kv == 1 && seer_llm_get_info(lm)->state_bytes > 0, "%s", err.msg);
     seer_llm_free(lm);
+    test_gemma4_paddleocr();
 }
 
 int main(void) {
