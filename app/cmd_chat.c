@@ -471,7 +471,7 @@ static int run_chat(app_options opts) {
         }
     if (opts.chat_template && seer_chat_from_name(opts.chat_template) == SEER_CHAT_UNKNOWN) {
         fprintf(stderr, "seer: unknown chat template '%.64s' (chatml, vicuna, llama2, llama3, mistral, gemma, smolvlm, "
-                        "qwen2vl, qwen3vl, qwen3vl-thinking, qwen3.5, gemma4, glm4, mistral-v7, paddleocr, dots.ocr)\n", opts.chat_template);
+                        "qwen2vl, qwen3vl, qwen3vl-thinking, qwen3.5, gemma4, glm4, mistral-v7, paddleocr, dots.ocr, hunyuan-vl)\n", opts.chat_template);
         return 2;
     }
     if (opts.tui) {

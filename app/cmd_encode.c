@@ -130,7 +130,7 @@ static int encode_image(seer_vision *v, seer_pool *pool, const char *path, float
         if (dump && (rc = dump_append(dump, &in.inputs[c])) != 0) break;
         int nx, ny;
         seer_vision_out_grid(v, in.inputs[c].w, in.inputs[c].h, &nx, &ny);
-        size_t add = (size_t)nx * (size_t)ny;
+        size_t add = (size_t)seer_projector_tokens(hp->projector, nx, ny);
         float *grown = realloc(*rows, (*n_rows + add) * (size_t)hp->n_embd_out * sizeof(float));
         if (!grown) {
             rc = fail("out of memory for the embeddings");

@@ -199,6 +199,22 @@ static void summarise_glm4(const gguf_file *f) {
     }
 }
 
+/* HunyuanOCR / HunyuanVL's decoder: the parts no key names. */
+static void summarise_hunyuan_vl(const gguf_file *f) {
+    const double alpha = gguf_get_float(f, "hunyuan_vl.rope.scaling.alpha", 0.0);
+    const int64_t d = gguf_get_int(f, "hunyuan_vl.attention.key_length", 0);
+    label("family");
+    puts("HunyuanOCR / HunyuanVL (vision: XD-RoPE, hunyuanvl projector)");
+    label("decoder");
+    printf("per-head q/k RMSNorm after RoPE, %s\n",
+           gguf_get_arr_n(f, "hunyuan_vl.rope.dimension_sections") ? "XD-RoPE: M-RoPE on 4 sections (t, column, row, image)"
+                                                                 : "NEOX RoPE (no sections)");
+    if (alpha > 0 && d > 2) {
+        label("rope alpha");
+        printf("%g (NTK: base × alpha^(%" PRId64 "/%" PRId64 "))\n", alpha, d, d - 2);
+    }
+}
+
 static void summarise_llm(const gguf_file *f, const char *arch) {
     char k[256];
     line_int(f, "layers", arch_key(arch, "block_count", k, sizeof k));
@@ -232,6 +248,7 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     line_int(f, "logit softcap", arch_key(arch, "final_logit_softcapping", k, sizeof k));
     if (strcmp(arch, "gemma4") == 0) summarise_gemma4(f);
     if (strcmp(arch, "glm4") == 0) summarise_glm4(f);
+    if (strcmp(arch, "hunyuan_vl") == 0) summarise_hunyuan_vl(f);
     line_int(f, "shared ffn", arch_key(arch, "expert_shared_feed_forward_length", k, sizeof k));
     summarise_delta(f, arch);
 }
@@ -314,6 +331,17 @@ static void summarise_projector(const gguf_file *f) {
                (long long)(hp.image_min_pixels / ((int64_t)unit * unit)),
                (long long)(hp.image_max_pixels / ((int64_t)unit * unit)), hp.scale_factor, hp.scale_factor,
                hp.projector == SEER_PROJ_DOTS_OCR ? "no learned positions" : "positions resized from the learned grid");
+    }
+    if (hp.projector == SEER_PROJ_HUNYUANVL) {
+        const int64_t unit = (int64_t)hp.patch_size * hp.scale_factor;
+        label("grid");
+        printf("any size in %lld px steps (Lanczos, no letterbox), %lld to %lld pixels (%lld to %lld cells), "
+               "LayerNorm ViT, GELU, positions resampled from the learned grid\n",
+               (long long)unit, (long long)hp.image_min_pixels, (long long)hp.image_max_pixels,
+               (long long)(hp.image_min_pixels / (unit * unit)), (long long)(hp.image_max_pixels / (unit * unit)));
+        label("perceiver");
+        printf("RMSNorm, 2×2 conv, GELU, 1×1 conv, a learned newline after each row, fc, learned begin / end rows, "
+               "RMSNorm: (columns + 1) × rows + 2 tokens\n");
     }
     if (hp.projector == SEER_PROJ_PIXTRAL) {
         int unit = hp.patch_size * hp.scale_factor;

@@ -101,6 +101,10 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
     case SEER_PROJ_GLM4V: /* per merged token: the 2×2 conv (4d → out), fc, the SwiGLU MLP (three out·n_ff_proj) */
         flops += 2.0 * (px / 4) * (4 * d * out + out * out + 3.0 * out * hp->n_ff_proj);
         break;
+    case SEER_PROJ_HUNYUANVL: /* per cell: the 2×2 conv (4d → 2d) and the 1×1 conv (2d → 4d), as HunyuanOCR's
+                               * widths; fc (4d → out) per cell and per line's newline */
+        flops += 2.0 * (px / 4) * (4 * d * 2 * d + 2 * d * 4 * d) + 2.0 * (px / 4 + (h / p) / 2) * 4 * d * out;
+        break;
     case SEER_PROJ_GEMMA3:  /* k×k average pool, one d → n_text product per token */
     case SEER_PROJ_GEMMA4V: /* the same */
         flops += 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) * d * out;

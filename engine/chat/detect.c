@@ -24,6 +24,8 @@ seer_chat_style seer_chat_detect(const char *t) {
     if (has(t, "<|IMAGE_PLACEHOLDER|>")) return SEER_CHAT_PADDLEOCR;
     /* dots.ocr: its own role tags, each closed by <|endof…|> */
     if (has(t, "<|endofuser|>")) return SEER_CHAT_DOTS_OCR;
+    /* HunyuanOCR / HunyuanVL (llama.cpp's hunyuan-vl): the fullwidth role markers and BOS text */
+    if (has(t, "<｜hy_Assistant｜>") && has(t, "<｜hy_begin▁of▁sentence｜>")) return SEER_CHAT_HUNYUAN_VL;
     /* Gemma 4's turns open with <|turn> (Gemma 3's with <start_of_turn>) */
     if (has(t, "<|turn>")) return SEER_CHAT_GEMMA4;
     /* Qwen3.5 / 3.6: vision, and a thinking switch that closes an empty thought */
@@ -58,7 +60,7 @@ static const style_name NAMES[] = {
     {"qwen3vl-thinking", SEER_CHAT_QWEN3VL_THINKING}, {"mistral-v7", SEER_CHAT_MISTRAL_V7},
     {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},   {"glm4", SEER_CHAT_GLM4},
     {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},   {"paddleocr", SEER_CHAT_PADDLEOCR},
-    {"dots.ocr", SEER_CHAT_DOTS_OCR},
+    {"dots.ocr", SEER_CHAT_DOTS_OCR}, {"hunyuan-vl", SEER_CHAT_HUNYUAN_VL},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},
@@ -67,6 +69,7 @@ static const style_name NAMES[] = {
     {"mistral-v7-tekken", SEER_CHAT_MISTRAL_V7}, {"mistral-small", SEER_CHAT_MISTRAL_V7},
     {"qwen35", SEER_CHAT_QWEN35},   {"qwen3.6", SEER_CHAT_QWEN35},    {"gemma-4", SEER_CHAT_GEMMA4},
     {"glm-4", SEER_CHAT_GLM4},      {"glm4v", SEER_CHAT_GLM4},        {"chatglm4", SEER_CHAT_GLM4},
+    {"hunyuanocr", SEER_CHAT_HUNYUAN_VL}, {"hunyuan-ocr", SEER_CHAT_HUNYUAN_VL},
 };
 
 seer_chat_style seer_chat_from_name(const char *name) {

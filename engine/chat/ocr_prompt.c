@@ -24,6 +24,12 @@ static const ocr_prompt PROMPTS[] = {
     {"glm4v", "glm4", true, "Text Recognition:"},
     /* dots.ocr's prompt_ocr (its README and dots_ocr/utils/prompts.py); llama.cpp's tests send "OCR" */
     {"dots_ocr", NULL, false, "Extract the text content from this image."},
+    /* HunyuanOCR's default task, document parsing (its README and inference/utils/tasks.py doc_parse):
+     * the page's body as Markdown, headers and footers left out, tables as HTML, formulas as LaTeX, in
+     * reading order; llama.cpp's tests send "OCR" */
+    {"hunyuanvl", "hunyuan_vl", false,
+     "提取文档图片中正文的所有信息用markdown格式表示，其中页眉、页脚部分忽略，表格用html格式表达，文档中公式用latex格式表示，"
+     "按照阅读顺序组织进行解析。"},
 };
 
 const char *seer_ocr_prompt(const char *projector, const char *arch, int n_nextn) {

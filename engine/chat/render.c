@@ -358,6 +358,25 @@ static void render_dots_ocr(out_str *o, const seer_chat_msg *msgs, int n, bool g
     if (gen && (n == 0 || !role_is(&msgs[n - 1], "assistant"))) put(o, "<|assistant|>", NULL);
 }
 
+/* HunyuanOCR / HunyuanVL as llama.cpp renders hunyuan-vl: the BOS text, a
+ * first system turn closed by <｜hy_place▁holder▁no▁3｜>, then each turn's
+ * content followed by its role's marker (user <｜hy_User｜>, assistant
+ * <｜hy_Assistant｜>; later system turns dropped). The user marker is where a
+ * reply starts, so there is no generation prompt to add. */
+static void render_hunyuan_vl(out_str *o, const seer_chat_msg *msgs, int n) {
+    put(o, "<｜hy_begin▁of▁sentence｜>", NULL);
+    for (int i = 0; i < n; i++) {
+        const char *c = content_of(&msgs[i]);
+        if (role_is(&msgs[i], "system")) {
+            if (i == 0) put(o, c, "<｜hy_place▁holder▁no▁3｜>", NULL);
+        } else if (role_is(&msgs[i], "assistant")) {
+            put(o, c, "<｜hy_Assistant｜>", NULL);
+        } else {
+            put(o, c, "<｜hy_User｜>", NULL);
+        }
+    }
+}
+
 char *seer_chat_render(seer_chat_style s, const seer_chat_msg *msgs, int n_msgs, bool add_generation_prompt,
                        seer_error *err) {
     return seer_chat_render_thinking(s, msgs, n_msgs, add_generation_prompt, true, err);
@@ -392,6 +411,7 @@ char *seer_chat_render_thinking(seer_chat_style s, const seer_chat_msg *msgs, in
     case SEER_CHAT_GLM4: render_glm4(&o, msgs, n_msgs, add_generation_prompt, thinking); break;
     case SEER_CHAT_PADDLEOCR: render_paddleocr(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_DOTS_OCR: render_dots_ocr(&o, msgs, n_msgs, add_generation_prompt); break;
+    case SEER_CHAT_HUNYUAN_VL: render_hunyuan_vl(&o, msgs, n_msgs); break;
     default:
         free(o.s);
         seer_error_set(err, "chat: unknown template style %d", (int)s);

@@ -322,7 +322,10 @@ const float *seer_ctx_logits(const seer_ctx *c, int i) {
 }
 
 /* Row positions [n][4] of the batch: explicit (1-D or section-major M-RoPE)
- * or consecutive from next_pos. */
+ * or consecutive from next_pos. A token row's 1-D position on an M-RoPE
+ * model goes to the first three sections and 0 to the fourth, as llama.cpp
+ * widens text positions (it shows where the fourth has pairs: HunyuanVL's
+ * image index). */
 static void batch_positions(const seer_ctx *c, const seer_batch *b, int r0, int n, float *out, int32_t *max_pos) {
     const bool mrope = c->m->info.mrope;
     for (int i = 0; i < n; i++) {
@@ -330,6 +333,7 @@ static void batch_positions(const seer_ctx *c, const seer_batch *b, int r0, int 
         int32_t p[4];
         if (!b->pos) {
             p[0] = p[1] = p[2] = p[3] = c->next_pos + r;
+            if (mrope && b->tokens) p[3] = 0;
         } else if (mrope) {
             for (int s = 0; s < 4; s++) p[s] = b->pos[(size_t)s * (size_t)b->n + (size_t)r];
         } else {

@@ -94,8 +94,9 @@ static void rmsnorm_into(const seer_ctx *c, const float *w, int64_t r0, int64_t 
 
 static void attn_norm_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) { rmsnorm_into(c, c->m->layers[l].attn_norm, r0, r1); }
 
-/* Per-head RMSNorm (when the model has it), then RoPE, on every head of
- * rows [r0, r1) of width n_heads*head_dim. */
+/* Per-head RMSNorm (when the model has it) and RoPE, in the model's order
+ * (norm first, or RoPE first for hunyuan_vl), on every head of rows
+ * [r0, r1) of width n_heads*head_dim. */
 static void norm_rope_rows(const seer_ctx *c, int l, float *x, const float *head_norm, int64_t r0, int64_t r1,
                            int n_heads) {
     const seer_llm *m = c->m;
@@ -103,7 +104,8 @@ static void norm_rope_rows(const seer_ctx *c, int l, float *x, const float *head
     const bool swa = m->layers[l].swa && c->rope_cs_swa;
     const float *table = swa ? c->rope_cs_swa : c->rope_cs;
     const int n_rot = swa ? m->n_rot_swa : m->n_rot;
-    if (head_norm) seer_rmsnorm(x + (size_t)r0 * n_heads * hd, head_norm, (r1 - r0) * n_heads, hd, m->norm_eps);
+    float *rows = x + (size_t)r0 * n_heads * hd;
+    if (head_norm && !m->qk_norm_after_rope) seer_rmsnorm(rows, head_norm, (r1 - r0) * n_heads, hd, m->norm_eps);
     for (int64_t i = r0; i < r1; i++) {
         const float *cs = table + (size_t)i * n_rot;
         for (int h = 0; h < n_heads; h++) {
@@ -112,6 +114,7 @@ static void norm_rope_rows(const seer_ctx *c, int l, float *x, const float *head
             else seer_rope_apply_neox(v, n_rot, cs);
         }
     }
+    if (head_norm && m->qk_norm_after_rope) seer_rmsnorm(rows, head_norm, (r1 - r0) * n_heads, hd, m->norm_eps);
 }
 
 /* Q/K norms and RoPE, then K and V rows into the cache at rows n_used + i

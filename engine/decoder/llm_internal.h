@@ -16,7 +16,7 @@ typedef struct llm_layer {
     const float *attn_norm, *ffn_norm;
     seer_weight wq, wk, wv, wo, w_gate, w_up, w_down; /* the FFN's three unset in a MoE model */
     const float *bq, *bk, *bv;   /* NULL when the architecture has none */
-    const float *q_norm, *k_norm; /* per-head RMSNorm of Q and K before RoPE [head_dim] (qwen3*, gemma3), or NULL */
+    const float *q_norm, *k_norm; /* per-head RMSNorm of Q and K before RoPE [head_dim] (qwen3*, gemma3; after it: hunyuan_vl), or NULL */
     const float *attn_post_norm, *ffn_post_norm; /* RMSNorm of each branch's output before its residual (gemma3), or NULL */
     bool swa;                    /* attends to the last n_swa positions only (its own RoPE base) */
     /* This layer's geometry: the model's, except where a family varies it
@@ -92,6 +92,7 @@ struct seer_llm {
     int max_head_dim, max_kv_dim, max_q_dim, max_group; /* the largest over layers (scratch sizes) */
     llm_rope_kind rope;
     int sections[4];             /* M-RoPE sections in pairs */
+    bool qk_norm_after_rope;     /* the per-head Q/K norms follow RoPE instead of preceding it (hunyuan_vl) */
     float rope_freq_scale;       /* positions ×this on non-SWA layers (linear RoPE scaling), else 1 */
     float rope_base_swa;         /* RoPE base of sliding-window layers */
     float attn_scale;            /* scores = scale · q·k */

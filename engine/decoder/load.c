@@ -29,26 +29,32 @@ typedef struct arch_desc {
      * has sections (the converter permuted Q/K to NEOX halves), else normal
      * RoPE on GPT-J pairs */
     bool glm4;
+    /* hunyuan_vl (HunyuanOCR / HunyuanVL): the per-head Q/K norms after RoPE,
+     * not before; the RoPE base raised by rope.scaling.alpha (NTK-aware:
+     * base·alpha^(d/(d−2))); M-RoPE ("XD-RoPE", 4 sections) when the file has
+     * sections, else NEOX */
+    bool hunyuan_vl;
 } arch_desc;
 
 static const arch_desc ARCHES[] = {
-    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false, false},
-    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false, false},
-    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false, false},
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false, false, false},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false, false, false},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false, false, false},
     /* PaddleOCR-VL's ERNIE-4.5 0.3B on Qwen2-VL's graph: its Q/K/V biases optional */
-    {"paddleocr", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, false},
-    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false, false},
-    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false, false},
-    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false, false},
-    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false, false, false},
-    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false, false, false},
-    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false, false, false},
-    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true, false, false},
-    {"qwen35", LLM_ROPE_IMROPE, false, 1e-6f, true, false, false, false, false, false, true, false},
-    {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true, false},
-    {"glm4", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, true},
+    {"paddleocr", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, false, false},
+    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false, false, false},
+    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false, false, false},
+    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false, false, false},
+    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false, false, false, false},
+    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false, false, false, false},
+    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false, false, false, false},
+    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true, false, false, false},
+    {"qwen35", LLM_ROPE_IMROPE, false, 1e-6f, true, false, false, false, false, false, true, false, false},
+    {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true, false, false},
+    {"glm4", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, true, false},
+    {"hunyuan_vl", LLM_ROPE_MULTI, false, 1e-5f, true, false, false, false, false, false, false, false, true},
 };
-#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, paddleocr, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe, glm4"
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, paddleocr, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe, glm4, hunyuan_vl"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -256,6 +262,16 @@ static bool read_rope_scaling(seer_llm *m, const char *a, seer_error *err) {
     return true;
 }
 
+/* HunyuanVL's NTK-aware scaling as llama.cpp's loader applies it: with
+ * rope.scaling.alpha > 0 the base becomes base·alpha^(d/(d−2)) for head
+ * size d, in float as there. (Older HunYuan converters stored the scaled
+ * base and no alpha.) */
+static void read_ntk_alpha(seer_llm *m, const char *a) {
+    const float alpha = (float)key_float(m->gguf, a, "rope.scaling.alpha", 0.0);
+    const int d = m->info.head_dim;
+    if (alpha > 0.0f && d > 2) m->rope_base = m->rope_base * powf(alpha, (float)d / (float)(d - 2));
+}
+
 /* lfm2: attention.head_count_kv holds one count per layer, 0 on the
  * short-convolution layers; the attention layers must share theirs. The
  * layer kinds are kept in conv_kind until the layers are allocated. */
@@ -411,11 +427,16 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     char sections_key[128];
     snprintf(sections_key, sizeof sections_key, "%s.rope.dimension_sections", a);
     if (ad->glm4 && !gguf_get_arr_n(f, sections_key)) m->rope = LLM_ROPE_NORMAL; /* a text-only GLM-4 file */
+    if (ad->hunyuan_vl && !gguf_get_arr_n(f, sections_key)) m->rope = LLM_ROPE_NEOX;
+    if (ad->hunyuan_vl) read_ntk_alpha(m, a);
     if (!read_rope_scaling(m, a, err)) return false;
     m->attn_scale = (float)key_float(f, a, "attention.scale", 0.0);
     if (m->attn_scale == 0.0f) m->attn_scale = 1.0f / sqrtf((float)in->head_dim);
     m->embd_scale = 1.0f;
     if ((m->rope == LLM_ROPE_MULTI || m->rope == LLM_ROPE_IMROPE) && !read_sections(m, a, err)) return false;
+    /* llama.cpp's use_mrope: sections that leave t or h without pairs mean plain NEOX */
+    if (ad->hunyuan_vl && m->rope == LLM_ROPE_MULTI && (m->sections[0] <= 0 || m->sections[1] <= 0)) m->rope = LLM_ROPE_NEOX;
+    m->qk_norm_after_rope = ad->hunyuan_vl;
     in->mrope = m->rope == LLM_ROPE_MULTI || m->rope == LLM_ROPE_IMROPE;
     m->moe = ad->moe;
     m->ffn_fused_up = ad->glm4;

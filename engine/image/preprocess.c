@@ -228,6 +228,10 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
     case SEER_PROJ_DOTS_OCR:
         rc = preprocess_dyn_size_pixels(hp, img, hp->image_min_pixels, hp->image_max_pixels, out, err);
         break;
+    case SEER_PROJ_HUNYUANVL: /* llama.cpp's (PAD_NONE, Lanczos), both modes */
+        rc = preprocess_dyn_size_stretch(hp, img, hp->image_min_pixels, hp->image_max_pixels, SEER_PIL_LANCZOS, out,
+                                         err);
+        break;
     case SEER_PROJ_RESAMPLER: rc = preprocess_minicpmv(hp, img, out, err); break;
     case SEER_PROJ_INTERNVL:
         rc = original ? preprocess_internvl_original(hp, img, out, err) : preprocess_internvl(hp, img, out, err);

@@ -107,6 +107,9 @@ int preprocess_dyn_size(const seer_vision_hparams *hp, const seer_image *img, in
 /* The same with the budget in pixels (PaddleOCR-VL's min/max_pixels). */
 int preprocess_dyn_size_pixels(const seer_vision_hparams *hp, const seer_image *img, int64_t min_pixels,
                                int64_t max_pixels, seer_image_inputs *out, seer_error *err);
+/* The same size stretched to without a letterbox, with Pillow's filter (HunyuanVL: Lanczos). */
+int preprocess_dyn_size_stretch(const seer_vision_hparams *hp, const seer_image *img, int64_t min_pixels,
+                                int64_t max_pixels, seer_pil_filter filter, seer_image_inputs *out, seer_error *err);
 int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
 /* InternVL as llama.cpp prepares it: tiles of the best grid, then the overview. */

@@ -19,7 +19,7 @@ int seer_mtmd_check_pair(const seer_llm *llm, const seer_vision *vision, seer_er
                        hp->n_embd_out, width);
         return -1;
     }
-    if (seer_projector_mrope(hp->projector) && !info->mrope) {
+    if (seer_projector_multi_pos(hp->projector) && !info->mrope) {
         seer_error_set(err,
                        "the vision model (%s) needs a language model with M-RoPE (rope.dimension_sections), not this "
                        "'%s' file",

@@ -1,6 +1,6 @@
 /* Feeding a multimodal prompt to the decoder: consecutive positions, except
  * M-RoPE (t, row, col) for Qwen images, after which the next token
- * continues at P + max(nx, ny). A non-causal image (Gemma 3) goes in one
+ * continues at P + max(nx, ny), and HunyuanVL's XD-RoPE image rows. A non-causal image (Gemma 3) goes in one
  * batch of its own, as llama.cpp decodes it: its rows see each other. */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +18,18 @@ void seer_mrope_image_positions(int32_t P, int nx, int ny, int32_t *pos) {
         pos[n + k] = P + k / nx;        /* h: row */
         pos[2 * n + k] = P + k % nx;    /* w: column */
         pos[3 * n + k] = 0;             /* e: unused for images */
+    }
+}
+
+void seer_xdrope_image_positions(int32_t P, int nx, int ny, int image, int32_t *pos) {
+    const int n = (nx + 1) * ny + 2;
+    for (int k = 0; k < n; k++) {
+        const bool edge = k == 0 || k == n - 1; /* BOI, EOI */
+        const int cell = k - 1;
+        pos[k] = P + k;
+        pos[n + k] = edge ? P + k : cell % (nx + 1);     /* column (nx: the newline) */
+        pos[2 * n + k] = edge ? P + k : cell / (nx + 1); /* line */
+        pos[3 * n + k] = edge ? P + k : image;
     }
 }
 
@@ -63,23 +75,26 @@ int seer_mtmd_eval_hidden(seer_ctx *ctx, const seer_mm_prompt *p, float *hidden,
         return -1;
     }
     const int32_t end = seer_mtmd_positions(p, pos0, start);
-    int rc = 0;
+    int rc = 0, n_images = 0; /* image chunks so far: HunyuanVL's fourth position */
     for (int i = 0; rc == 0 && i < p->n_chunks; i++) {
         const seer_chunk *c = &p->chunks[i];
         const int32_t P = start[i];
+        if (c->type == SEER_CHUNK_IMAGE) n_images++;
         if (c->type == SEER_CHUNK_IMAGE && !c->embd) {
             seer_error_set(err, "image %d is not encoded", c->image_index + 1);
             rc = -1;
             break;
         }
         if (c->type == SEER_CHUNK_IMAGE && p->mrope) {
-            if (c->nx * c->ny != c->n_tokens) {
+            const int rows = c->xd_pos ? seer_projector_tokens(SEER_PROJ_HUNYUANVL, c->nx, c->ny) : c->nx * c->ny;
+            if (rows != c->n_tokens) {
                 seer_error_set(err, "image %d: token grid %d×%d does not match %d tokens", c->image_index + 1, c->nx,
                                c->ny, c->n_tokens);
                 rc = -1;
                 break;
             }
-            seer_mrope_image_positions(P, c->nx, c->ny, image_pos);
+            if (c->xd_pos) seer_xdrope_image_positions(P, c->nx, c->ny, n_images - 1, image_pos);
+            else seer_mrope_image_positions(P, c->nx, c->ny, image_pos);
         }
         const bool explicit_pos = c->type == SEER_CHUNK_IMAGE && p->mrope;
         /* Consecutive rows use the decoder's own positions (correct for 1-D

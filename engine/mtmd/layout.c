@@ -21,6 +21,10 @@
  *                 [IMG_BREAK] embeddings (the encoder's output)
  *   PaddleOCR-VL  <|IMAGE_START|>[image]<|IMAGE_END|>, M-RoPE as Qwen's
  *   dots.ocr      <|img|>[image]<|endofimg|>, plain positions (its qwen2 LLM)
+ *   HunyuanOCR    <｜hy_place▁holder▁no▁100｜>[image]<｜hy_place▁holder▁no▁101｜>, the image
+ *                 itself BOI, lines of cells each with its newline, EOI
+ *                 (the encoder's rows), one position each on the first
+ *                 section, XD-RoPE (column, row, image) on the others
  *   MiniCPM-V     <image>[overview]</image>, then the slices row by row, "\n"
  *                 between rows: 2.6 and later <slice>[slice]</slice> each;
  *                 2.5 <image>[slice]</image> each, all inside <slice>…</slice>
@@ -35,10 +39,12 @@ static int push_str(mtmd_builder *b, const char *s) { return mtmd_push_text(b, s
 
 static int push_input(mtmd_builder *b, const seer_vision_hparams *hp, seer_pixels *px, int image_index,
                       mtmd_grid_fn grid, const void *grid_ctx) {
-    int nx = 0, ny = 0;
-    grid(grid_ctx, px->w, px->h, &nx, &ny);
-    int n_pos = seer_projector_mrope(hp->projector) ? (nx > ny ? nx : ny) : nx * ny;
-    return mtmd_push_image(b, px, nx, ny, n_pos, seer_projector_non_causal(hp->projector, hp->n_embd_text), image_index);
+    mtmd_image_shape s = {.non_causal = seer_projector_non_causal(hp->projector, hp->n_embd_text),
+                          .xd_pos = seer_projector_xdrope(hp->projector)};
+    grid(grid_ctx, px->w, px->h, &s.nx, &s.ny);
+    s.n_tokens = seer_projector_tokens(hp->projector, s.nx, s.ny);
+    s.n_pos = seer_projector_mrope(hp->projector) ? (s.nx > s.ny ? s.nx : s.ny) : s.n_tokens;
+    return mtmd_push_image(b, px, &s, image_index);
 }
 
 /* A tiled image (tiles row by row, then the overview) with a tag before
@@ -137,6 +143,9 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
     case SEER_PROJ_PADDLEOCR:
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|IMAGE_START|>", "<|IMAGE_END|>", false);
     case SEER_PROJ_DOTS_OCR: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|img|>", "<|endofimg|>", false);
+    case SEER_PROJ_HUNYUANVL: /* fullwidth ｜ and ▁, as the vocabulary spells them */
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<｜hy_place▁holder▁no▁100｜>",
+                              "<｜hy_place▁holder▁no▁101｜>", false);
     case SEER_PROJ_RESAMPLER: return layout_minicpmv(b, hp, in, image_index, grid, grid_ctx);
     default: /* LLaVA-1.5 (one input) and LLaVA-1.6 (tiles then overview) */
         for (int i = 0; i < in->n; i++)

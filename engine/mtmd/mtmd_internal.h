@@ -17,8 +17,14 @@ typedef struct mtmd_builder {
 int mtmd_push_tokens(mtmd_builder *b, const int32_t *ids, int n);
 /* Tokenizes text with special tokens parsed, no BOS/EOS, and appends it. */
 int mtmd_push_text(mtmd_builder *b, const char *text, size_t len);
+/* How an image chunk sits in the prompt: its token grid, rows, positions
+ * and how the decoder takes it. */
+typedef struct mtmd_image_shape {
+    int nx, ny, n_tokens, n_pos;
+    bool non_causal, xd_pos;
+} mtmd_image_shape;
 /* Appends an image chunk; takes ownership of px->data. */
-int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos, bool non_causal, int image_index);
+int mtmd_push_image(mtmd_builder *b, seer_pixels *px, const mtmd_image_shape *shape, int image_index);
 
 /* Expands one preprocessed image into the family's wrapper text and image
  * chunks. Takes ownership of the inputs' pixel data. grid() gives the token

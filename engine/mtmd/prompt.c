@@ -74,9 +74,9 @@ int mtmd_push_text(mtmd_builder *b, const char *text, size_t len) {
     return -1;
 }
 
-int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos, bool non_causal, int image_index) {
-    int64_t n = (int64_t)nx * ny;
-    if (nx <= 0 || ny <= 0 || n_pos <= 0) {
+int mtmd_push_image(mtmd_builder *b, seer_pixels *px, const mtmd_image_shape *shape, int image_index) {
+    const int64_t n = shape->n_tokens;
+    if (shape->nx <= 0 || shape->ny <= 0 || n <= 0 || shape->n_pos <= 0) {
         seer_error_set(b->err, "image %d: the vision model gives no tokens for a %d×%d input", image_index + 1, px->w,
                        px->h);
         return -1;
@@ -93,17 +93,18 @@ int mtmd_push_image(mtmd_builder *b, seer_pixels *px, int nx, int ny, int n_pos,
     if (!c) return -1;
     c->type = SEER_CHUNK_IMAGE;
     c->n_tokens = (int)n;
-    c->n_pos = n_pos;
-    c->non_causal = non_causal;
-    c->nx = nx;
-    c->ny = ny;
+    c->n_pos = shape->n_pos;
+    c->non_causal = shape->non_causal;
+    c->xd_pos = shape->xd_pos;
+    c->nx = shape->nx;
+    c->ny = shape->ny;
     c->image_index = image_index;
     c->pixels = *px;
     px->data = NULL;
     px->rgb = NULL;
     px->source = NULL;
     b->p->n_tokens += (int)n;
-    b->p->n_pos += n_pos;
+    b->p->n_pos += shape->n_pos;
     return 0;
 }
 

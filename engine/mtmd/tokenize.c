@@ -16,6 +16,7 @@ void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, in
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_GLM4V:
     case SEER_PROJ_PADDLEOCR:
+    case SEER_PROJ_HUNYUANVL:
         *nx = w / (2 * p);
         *ny = h / (2 * p);
         return;
@@ -106,7 +107,7 @@ int mtmd_tokenize(const seer_vocab *vocab, const seer_vision_hparams *hp, mtmd_g
     mtmd_builder b = {.p = out, .vocab = vocab, .err = err};
     if (hp) {
         out->n_embd = hp->n_embd_out;
-        out->mrope = seer_projector_mrope(hp->projector);
+        out->mrope = seer_projector_multi_pos(hp->projector);
     }
     int rc = 0;
     if (add_special && seer_vocab_add_bos(vocab) && seer_vocab_bos(vocab) >= 0) {

@@ -97,7 +97,7 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
     const seer_llm_info *info = seer_llm_get_info(llm);
     s->mrope = info && info->mrope;
     if (vision) {
-        if (seer_projector_mrope(seer_vision_get_hparams(vision)->projector)) s->mrope = true;
+        if (seer_projector_multi_pos(seer_vision_get_hparams(vision)->projector)) s->mrope = true;
     }
     if (params->chat_template) {
         s->style = seer_chat_from_name(params->chat_template);

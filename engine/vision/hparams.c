@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr, dots_ocr"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr, dots_ocr, hunyuanvl"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -35,6 +35,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"glm4v", SEER_PROJ_GLM4V},
         {"paddleocr", SEER_PROJ_PADDLEOCR},
         {"dots_ocr", SEER_PROJ_DOTS_OCR},
+        {"hunyuanvl", SEER_PROJ_HUNYUANVL},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -73,6 +74,7 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_DOTS_OCR: return tensor_n_out(f, "mm.2.weight");
     case SEER_PROJ_RESAMPLER: return tensor_n_out(f, "resampler.proj.weight"); /* square */
     case SEER_PROJ_GLM4V: return tensor_n_out(f, "mm.down.weight");
+    case SEER_PROJ_HUNYUANVL: return tensor_n_out(f, "mm.model.fc.weight");
     case SEER_PROJ_GEMMA4V: return tensor_n_out(f, "mm.input_projection.weight"); /* a plain linear here */
     case SEER_PROJ_GEMMA3: { /* stored transposed: [n_text, n_v] */
         const gguf_tensor *t = gguf_find_tensor(f, "mm.input_projection.weight");
@@ -221,13 +223,20 @@ static int resampler_check(const gguf_file *f, seer_vision_hparams *hp, seer_err
     return 0;
 }
 
+/* HunyuanVL's budget when the file has no keys: llama.cpp's 256..16384
+ * merged cells of (2·patch)² pixels. */
+#define HUNYUANVL_MIN_TOKENS 256
+#define HUNYUANVL_MAX_TOKENS 16384
+
 /* PaddleOCR-VL: a 2×2 unshuffle (llama.cpp's n_merge, fixed; dots.ocr's from
  * the file) and the resize's pixel budget, both keys required as llama.cpp
- * requires them. */
+ * requires them (HunyuanVL: optional, its token limits otherwise). */
 static int pixel_budget_check(const gguf_file *f, seer_vision_hparams *hp, seer_error *err) {
     const char *kmin = "clip.vision.image_min_pixels", *kmax = "clip.vision.image_max_pixels";
-    int64_t lo = gguf_get_int(f, kmin, -1), hi = gguf_get_int(f, kmax, -1);
     const int64_t cell = (int64_t)hp->patch_size * hp->patch_size;
+    const bool hunyuan = hp->projector == SEER_PROJ_HUNYUANVL;
+    int64_t lo = gguf_get_int(f, kmin, hunyuan ? HUNYUANVL_MIN_TOKENS * 4 * cell : -1),
+            hi = gguf_get_int(f, kmax, hunyuan ? HUNYUANVL_MAX_TOKENS * 4 * cell : -1);
     if (lo < 0 || hi < 0) {
         seer_error_set(err, "%s: %s is missing", file_label(f), lo < 0 ? kmin : kmax);
         return -1;
@@ -374,7 +383,8 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         if (check_range(f, "clip.vision.projector.scale_factor", s, 1, 8, err)) return -1;
         hp->scale_factor = (int)s;
     }
-    if ((hp->projector == SEER_PROJ_PADDLEOCR || hp->projector == SEER_PROJ_DOTS_OCR) &&
+    if ((hp->projector == SEER_PROJ_PADDLEOCR || hp->projector == SEER_PROJ_DOTS_OCR ||
+         hp->projector == SEER_PROJ_HUNYUANVL) &&
         pixel_budget_check(f, hp, err) != 0)
         return -1;
     if (hp->projector == SEER_PROJ_PIXTRAL) {
@@ -397,8 +407,9 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         if (check_range(f, "clip.vision.n_wa_pattern", n, 0, MAX_LAYERS, err)) return -1;
         hp->n_wa_pattern = (int)n;
     }
-    if (hp->projector == SEER_PROJ_QWEN3VL || hp->projector == SEER_PROJ_GLM4V) {
-        /* llama.cpp's Qwen3-VL and GLM-4V graphs hard-code the 2×2 merge (other sizes do not run there either) */
+    if (hp->projector == SEER_PROJ_QWEN3VL || hp->projector == SEER_PROJ_GLM4V || hp->projector == SEER_PROJ_HUNYUANVL) {
+        /* llama.cpp's Qwen3-VL and GLM-4V graphs hard-code the 2×2 merge (other sizes do not run there either;
+         * HunyuanVL's conv is 2×2 in the file) */
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 2);
         if (m != 2) {
             seer_error_set(err, "%s: clip.vision.spatial_merge_size is %lld (only 2 is supported)", file_label(f),

@@ -58,6 +58,10 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
         vit_add_resized_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, x);
         return;
     }
+    if (v->cfg.pos_stretch) { /* HunyuanVL: raster order, the table stretched by (grid + 0.1)/side */
+        vit_add_stretched_positions(pool, v->pos_embd, v->pos_side, d, l->gw, l->gh, x);
+        return;
+    }
     if (v->cfg.pos_bucket) { /* MiniCPM-V: the table row of each patch's bucket (raster order, no class token) */
         for (int64_t i = 0; i < l->n_patches; i++) {
             int64_t by = (int64_t)v->pos_side * l->row[i] / l->gh, bx = (int64_t)v->pos_side * l->col[i] / l->gw;

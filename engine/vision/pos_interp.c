@@ -156,3 +156,42 @@ void vit_add_bicubic_positions(seer_pool *pool, const float *table, int side, in
     interp_job j = {.table = table, .side = side, .gw = gw, .gh = gh, .n_embd = n_embd, .row = row, .col = col, .x = x};
     seer_pool_for(pool, n, 1, bicubic_range, &j);
 }
+
+/* HunyuanVL: llama.cpp resamples the table on the CPU before the graph runs,
+ * with the reference model's scale (n_dst + 0.1)/n_src (so the grid is
+ * stretched a little past the table), output cell i at (i + 0.5)/scale − 0.5
+ * in the table, the two neighbours clamped to it and the fraction taken from
+ * the clamped lower one (clamped to [0, 1]); float32 as there, the four
+ * weights multiplied out before they meet the values (unlike ggml's upscale
+ * in interp_range, hence a loop of its own). */
+static void stretch_axis(int n_src, int n_dst, int i, int *lo, int *hi, float *frac) {
+    const float scale = ((float)n_dst + 0.1f) / (float)n_src, s = ((float)i + 0.5f) / scale - 0.5f;
+    const int a = (int)floorf(s);
+    *lo = clamp_index(a, n_src);
+    *hi = clamp_index(a + 1, n_src);
+    const float f = s - (float)*lo;
+    *frac = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+}
+
+static void stretch_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const interp_job *j = ctx; /* row, col unused: rows are in raster order */
+    const int64_t d = j->n_embd;
+    for (int64_t r = r0; r < r1; r++) {
+        int x0, x1, y0, y1;
+        float fx, fy;
+        stretch_axis(j->side, j->gw, (int)(r % j->gw), &x0, &x1, &fx);
+        stretch_axis(j->side, j->gh, (int)(r / j->gw), &y0, &y1, &fy);
+        const float w00 = (1.0f - fy) * (1.0f - fx), w01 = (1.0f - fy) * fx, w10 = fy * (1.0f - fx), w11 = fy * fx;
+        const float *a = j->table + ((int64_t)y0 * j->side + x0) * d, *b = j->table + ((int64_t)y0 * j->side + x1) * d;
+        const float *c = j->table + ((int64_t)y1 * j->side + x0) * d, *e = j->table + ((int64_t)y1 * j->side + x1) * d;
+        float *out = j->x + r * d;
+        for (int64_t k = 0; k < d; k++) out[k] += w00 * a[k] + w01 * b[k] + w10 * c[k] + w11 * e[k];
+    }
+}
+
+void vit_add_stretched_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                                 float *x) {
+    interp_job j = {.table = table, .side = side, .gw = gw, .gh = gh, .n_embd = n_embd, .x = x};
+    seer_pool_for(pool, (int64_t)gw * gh, 1, stretch_range, &j);
+}

@@ -75,6 +75,7 @@ typedef struct vit_config {
     bool pos_resize;      /* LFM2 (SigLIP2 NaFlex), PaddleOCR-VL: the square grid resized to the patch grid
                            * (antialiased bilinear) */
     bool pos_bicubic;     /* GLM-4V: the square grid resized to the patch grid (bicubic, half-pixel centres) */
+    bool pos_stretch;     /* HunyuanVL: the square grid resampled bilinearly with its (grid + 0.1) / side scale */
     bool pre_ln, post_ln;
     bool rope2d;          /* Qwen: 2-D rotary embedding, patches ordered by 2×2 cell */
     bool rope2d_raster;   /* Pixtral, PaddleOCR-VL: the same rotation on raster-ordered patches */
@@ -123,6 +124,11 @@ struct seer_vision {
     vit_linear mm_gate, mm_up;
     const float *img_break;
     vit_norm_params mm_ln1, mm_ln2;
+    /* hunyuanvl: merger = the 2×2 conv (mm.0) as a matrix over (channel, ky,
+     * kx), mm0 = the 1×1 conv (mm.2), mm2 = fc (mm.model.fc); mm_ln1 / mm_ln2
+     * the RMS pre / post norms; the learned newline [mm0 width], begin and
+     * end rows [n_embd_text]. */
+    const float *img_newline, *img_begin, *img_end;
     vit_deepstack *deepstack; /* [hp.n_deepstack] */
     /* ldp / ldpv2 (MobileVLM): mm0, mm2 are the MLP (mlp.1, mlp.3 | mlp.0,
      * mlp.2); ldp's two inverted-residual blocks; ldpv2's PEG convolution. */
@@ -245,6 +251,9 @@ int vit_project_glm4v(const struct seer_vision *v, seer_pool *pool, const float 
 /* PaddleOCR-VL, dots.ocr (projector_unshuffle_mlp.c) */
 int vit_project_unshuffle_mlp(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                               float *out, double *flops, seer_error *err);
+/* HunyuanVL's perceiver (projector_hunyuanvl.c): out gets (gw/2 + 1)·(gh/2) + 2 rows. */
+int vit_project_hunyuanvl(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
+                          float *out, double *flops, seer_error *err);
 int vit_project_resampler(const struct seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l,
                           float *out, double *flops, seer_error *err);
 /* Pixel unshuffle by s of a gw×gh raster grid of n_embd rows: output row
@@ -281,6 +290,12 @@ void vit_add_resized_positions(seer_pool *pool, const float *table, int side, in
  * clamped edges), sequence row i taking grid cell (row[i], col[i]). */
 void vit_add_bicubic_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
                                const int *row, const int *col, int64_t n, float *x);
+/* HunyuanVL position embeddings: the S×S table resampled to a gw×gh raster
+ * grid as llama.cpp does it on the CPU (bilinear, half-pixel centres, scale
+ * (gw + 0.1)/S across and (gh + 0.1)/S down, clamped neighbours), added to
+ * the n = gw·gh rows of x. */
+void vit_add_stretched_positions(seer_pool *pool, const float *table, int side, int64_t n_embd, int gw, int gh,
+                                 float *x);
 /* Gemma 3: mean over k×k blocks of a gw×gh raster grid of n_embd rows →
  * (gw/k)×(gh/k) rows, row-major (ggml's pool_2d sum order). */
 void vit_avg_pool(const float *x, int gw, int gh, int64_t n_embd, int k, float *out);

@@ -176,6 +176,7 @@ static void pick_config(seer_vision *v) {
     c->pos_resize = c->pos_embd && (hp->projector == SEER_PROJ_LFM2 || hp->projector == SEER_PROJ_PADDLEOCR);
     c->pos_bucket = c->pos_embd && hp->projector == SEER_PROJ_RESAMPLER;
     c->pos_bicubic = c->pos_embd && hp->projector == SEER_PROJ_GLM4V; /* GLM-OCR has none */
+    c->pos_stretch = c->pos_embd && hp->projector == SEER_PROJ_HUNYUANVL;
     c->rope2d_odd_cols = hp->projector == SEER_PROJ_PIXTRAL;
     c->rope2d_raster = c->rope2d_odd_cols || hp->projector == SEER_PROJ_PADDLEOCR || hp->projector == SEER_PROJ_DOTS_OCR;
     /* dots.ocr: the trunk's RMSNorm after the blocks is stored as mm.post_norm */
@@ -402,28 +403,56 @@ static int load_ldp(seer_vision *v, seer_error *err) {
     return 0;
 }
 
-/* glm4v: the downsampling conv mm.patch_merger [2, 2, n_embd, n_text] (a
- * row per output of n_embd·2·2 values in (channel, ky, kx) order: a matrix
- * over each 2×2 cell's features gathered that way), then fc, post_norm,
- * gate / up / down. */
-static int load_glm4v_projector(seer_vision *v, seer_error *err) {
-    const int64_t d = v->hp.n_embd, t = v->hp.n_embd_text;
-    const gguf_tensor *k = gguf_find_tensor(v->gguf, "mm.patch_merger.weight");
-    const seer_type_info *ti = k ? seer_type_get(k->type) : NULL;
-    if (!k || !ti || k->ne[0] != 2 || k->ne[1] != 2 || k->ne[2] != d || k->ne[3] != t || (4 * d) % ti->block_size) {
-        seer_error_set(err, "%s: tensor 'mm.patch_merger.weight' is missing or not [2, 2, %lld, %lld]", label(v),
-                       (long long)d, (long long)t);
+/* A convolution kernel [k, k, n_in, n_out] (ggml order) as a matrix over
+ * each cell's features in (channel, ky, kx) order. */
+static int load_conv_matrix(seer_vision *v, const char *name, int64_t k, int64_t n_in, int64_t n_out, vit_linear *out,
+                            seer_error *err) {
+    char full[96];
+    snprintf(full, sizeof full, "%s.weight", name);
+    const gguf_tensor *t = gguf_find_tensor(v->gguf, full);
+    const seer_type_info *ti = t ? seer_type_get(t->type) : NULL;
+    const int64_t cols = k * k * n_in;
+    if (!t || !ti || t->ne[0] != k || t->ne[1] != k || t->ne[2] != n_in || (n_out > 0 && t->ne[3] != n_out) ||
+        t->ne[3] <= 0 || cols % ti->block_size) {
+        seer_error_set(err, "%s: tensor '%s' is missing or not [%lld, %lld, %lld, n]", label(v), full, (long long)k,
+                       (long long)k, (long long)n_in);
         return -1;
     }
-    v->merger.w = (seer_weight){.type = k->type, .n_in = 4 * d, .n_out = t, .data = k->data,
-                                .row_bytes = seer_row_bytes(k->type, 4 * d)};
-    if (load_vec(v, "mm.patch_merger.bias", t, true, &v->merger.b, err) ||
-        load_linear(v, "mm.model.fc", t, t, true, &v->mm0, err) || load_norm(v, "mm.post_norm", t, true, &v->mm_ln1, err) ||
-        load_linear(v, "mm.gate", t, -1, true, &v->mm_gate, err) ||
-        load_linear(v, "mm.up", t, v->mm_gate.w.n_out, true, &v->mm_up, err) ||
-        load_linear(v, "mm.down", v->mm_gate.w.n_out, t, true, &v->mm2, err))
+    out->w = (seer_weight){.type = t->type, .n_in = cols, .n_out = t->ne[3], .data = t->data,
+                           .row_bytes = seer_row_bytes(t->type, cols)};
+    snprintf(full, sizeof full, "%s.bias", name);
+    return load_vec(v, full, t->ne[3], true, &out->b, err);
+}
+
+/* glm4v: the downsampling conv mm.patch_merger, then fc, post_norm, gate / up / down. */
+static int load_glm4v_projector(seer_vision *v, seer_error *err) {
+    const int64_t d = v->hp.n_embd, t = v->hp.n_embd_text;
+    return load_conv_matrix(v, "mm.patch_merger", 2, d, t, &v->merger, err) ||
+                   load_linear(v, "mm.model.fc", t, t, true, &v->mm0, err) ||
+                   load_norm(v, "mm.post_norm", t, true, &v->mm_ln1, err) ||
+                   load_linear(v, "mm.gate", t, -1, true, &v->mm_gate, err) ||
+                   load_linear(v, "mm.up", t, v->mm_gate.w.n_out, true, &v->mm_up, err) ||
+                   load_linear(v, "mm.down", v->mm_gate.w.n_out, t, true, &v->mm2, err)
+               ? -1
+               : 0;
+}
+
+/* hunyuanvl: pre_norm, mm.0 (2×2 conv), mm.2 (1×1 conv), the newline, fc,
+ * begin / end rows, post_norm. */
+static int load_hunyuanvl_projector(seer_vision *v, seer_error *err) {
+    const int64_t d = v->hp.n_embd, t = v->hp.n_embd_text;
+    if (load_norm(v, "mm.pre_norm", d, true, &v->mm_ln1, err) ||
+        load_conv_matrix(v, "mm.0", 2, d, -1, &v->merger, err) ||
+        load_conv_matrix(v, "mm.2", 1, v->merger.w.n_out, -1, &v->mm0, err))
         return -1;
-    return 0;
+    const int64_t c2 = v->mm0.w.n_out;
+    return load_vec(v, "v.image_newline", c2, true, &v->img_newline, err) ||
+                   load_linear(v, "mm.model.fc", c2, t, true, &v->mm2, err) ||
+                   load_vec(v, "mm.image_begin", t, true, &v->img_begin, err) ||
+                   load_vec(v, "mm.image_end", t, true, &v->img_end, err) ||
+                   load_norm(v, "mm.post_norm", t, true, &v->mm_ln2, err)
+               ? -1
+               : 0;
 }
 
 static int load_projector(seer_vision *v, seer_error *err) {
@@ -455,6 +484,7 @@ static int load_projector(seer_vision *v, seer_error *err) {
     case SEER_PROJ_LDP:
     case SEER_PROJ_LDPV2: return load_ldp(v, err);
     case SEER_PROJ_GLM4V: return load_glm4v_projector(v, err);
+    case SEER_PROJ_HUNYUANVL: return load_hunyuanvl_projector(v, err);
     case SEER_PROJ_GEMMA3:
         return load_norm(v, "mm.soft_emb_norm", d, true, &v->mm_ln1, err) || load_input_projection(v, err) ? -1 : 0;
     case SEER_PROJ_GEMMA4V: return load_gemma4v_projector(v, err);
@@ -544,7 +574,7 @@ static int load_tower(seer_vision *v, seer_error *err) {
             return -1;
         }
         v->n_pos = (int)t->ne[1];
-        if (v->cfg.pos_interp || v->cfg.pos_resize || v->cfg.pos_bucket || v->cfg.pos_bicubic) {
+        if (v->cfg.pos_interp || v->cfg.pos_resize || v->cfg.pos_bucket || v->cfg.pos_bicubic || v->cfg.pos_stretch) {
             v->pos_side = (int)sqrt((double)v->n_pos);
             if ((int64_t)v->pos_side * v->pos_side != v->n_pos) {
                 seer_error_set(err, "%s: %d position embeddings do not form a square grid", label(v), v->n_pos);
@@ -632,6 +662,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_GLM4V:
     case SEER_PROJ_PADDLEOCR:
+    case SEER_PROJ_HUNYUANVL: /* the merged grid; a newline per row and begin / end rows come on top */
         *nx = gw / 2;
         *ny = gh / 2;
         return;

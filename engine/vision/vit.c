@@ -180,7 +180,8 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
             return -1;
         }
     } else {
-        int unit = hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_DOTS_OCR
+        int unit = hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_DOTS_OCR ||
+                           hp->projector == SEER_PROJ_HUNYUANVL
                        ? hp->patch_size * hp->scale_factor
                    : v->cfg.rope2d                       ? 2 * hp->patch_size
                    : hp->projector == SEER_PROJ_GEMMA3 || hp->projector == SEER_PROJ_GEMMA4V
@@ -202,6 +203,7 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
         return -1;
     }
     if (v->cfg.pos_embd && !v->cfg.pos_interp && !v->cfg.pos_resize && !v->cfg.pos_bucket && !v->cfg.pos_bicubic &&
+        !v->cfg.pos_stretch &&
         n + (v->cfg.class_token ? 1 : 0) != v->n_pos) {
         seer_error_set(err, "vision: input %dx%d gives %lld patches but the model has %d positions", in->w, in->h,
                        (long long)n, v->n_pos - (v->cfg.class_token ? 1 : 0));
@@ -304,6 +306,7 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_DOTS_OCR: rc = vit_project_unshuffle_mlp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_RESAMPLER: rc = vit_project_resampler(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_GLM4V: rc = vit_project_glm4v(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_HUNYUANVL: rc = vit_project_hunyuanvl(v, pool, patches_out, li, out[i], &fl, err); break;
         }
     }
     if (rc == 0 && flops) *flops += fl;

@@ -23,6 +23,7 @@ typedef struct seer_chunk {
     int nx, ny;                        /* token grid */
     int n_pos;                         /* positions the chunk takes */
     bool non_causal;                   /* image rows attend to each other both ways (Gemma 3) */
+    bool xd_pos;                       /* HunyuanVL's rows and XD-RoPE positions (seer_xdrope_image_positions) */
     float *embd;                       /* [n_tokens][n_embd] once encoded */
     double encode_ms;
 } seer_chunk;
@@ -87,5 +88,11 @@ int32_t seer_mtmd_positions(const seer_mm_prompt *p, int32_t pos0, int32_t *star
 /* Positions of an image chunk of nx×ny starting at P for M-RoPE models:
  * writes 4*n section-major entries (t, h, w, e). */
 void seer_mrope_image_positions(int32_t P, int nx, int ny, int32_t *pos);
+/* HunyuanVL's: BOI, ny lines of nx cells and a newline, EOI, (nx + 1)·ny + 2
+ * rows; row i takes P + i on the first section, BOI and EOI on all four,
+ * line r's column c (nx: its newline) c on the second, r on the third and
+ * `image` (the image's place among the prompt's images) on the fourth;
+ * the next token continues at P + rows. Section-major as above. */
+void seer_xdrope_image_positions(int32_t P, int nx, int ny, int image, int32_t *pos);
 
 #endif

@@ -27,12 +27,24 @@ typedef enum seer_projector {
                            * LayerNorm, 2×2 unshuffle, MLP */
     SEER_PROJ_DOTS_OCR,   /* "dots_ocr": dots.ocr's RMSNorm / SwiGLU ViT (2-D RoPE in raster order, no positions),
                            * post norm, LayerNorm, 2×2 unshuffle, MLP (GELU erf) */
+    SEER_PROJ_HUNYUANVL,  /* "hunyuanvl": HunyuanOCR / HunyuanVL's LayerNorm ViT (positions resampled from a square table),
+                           * RMSNorm, 2×2 conv, GELU, 1×1 conv, a newline row per line, fc, begin / end rows, RMSNorm */
 } seer_projector;
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
 static inline bool seer_projector_mrope(seer_projector p) {
     return p == SEER_PROJ_QWEN2VL || p == SEER_PROJ_QWEN25VL || p == SEER_PROJ_QWEN3VL || p == SEER_PROJ_GLM4V ||
            p == SEER_PROJ_PADDLEOCR;
+}
+/* HunyuanVL: the image's rows are BOI, each line of merged cells and its
+ * newline, EOI; its tokens take XD-RoPE positions (seer_xdrope_image_positions). */
+static inline bool seer_projector_xdrope(seer_projector p) { return p == SEER_PROJ_HUNYUANVL; }
+/* Whether the language model must take 4 positions per row (M-RoPE or XD-RoPE). */
+static inline bool seer_projector_multi_pos(seer_projector p) { return seer_projector_mrope(p) || seer_projector_xdrope(p); }
+/* Rows the projector makes for an output grid of nx×ny (seer_vision_out_grid):
+ * nx·ny, or HunyuanVL's (nx + 1)·ny + 2. */
+static inline int seer_projector_tokens(seer_projector p, int nx, int ny) {
+    return seer_projector_xdrope(p) ? (nx + 1) * ny + 2 : nx * ny;
 }
 /* Image chunks of these projectors are decoded with attention among all
  * their rows (llama.cpp turns causal attention off for them): Gemma 3, and
@@ -82,7 +94,7 @@ typedef struct seer_vision_hparams {
     bool use_gelu, use_silu;
     seer_preproc_mode preproc;      /* not in the GGUF: chosen by the caller */
     int n_ff_proj;                  /* glm4v: the merger MLP's width (mm.gate rows) */
-    /* paddleocr, dots_ocr: the resize's pixel budget (clip.vision.image_min_pixels /
+    /* paddleocr, dots_ocr, hunyuanvl: the resize's pixel budget (clip.vision.image_min_pixels /
      * image_max_pixels, from the model's preprocessor_config) */
     int64_t image_min_pixels, image_max_pixels;
     int max_image_tokens;           /* Qwen2/2.5-VL original mode: merged tokens per image at most (0: 4096) */
@@ -157,7 +169,8 @@ void seer_vision_set_preproc(seer_vision *v, seer_preproc_mode mode);
 void seer_vision_set_max_image_tokens(seer_vision *v, int max_tokens);
 const gguf_file *seer_vision_gguf(const seer_vision *v);
 
-/* Output grid of one encoder input: n_tokens = nx*ny rows of n_embd_out. */
+/* Output grid of one encoder input: seer_projector_tokens(nx, ny) rows of
+ * n_embd_out (nx·ny but for HunyuanVL). */
 void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny);
 /* Encodes one input into out[n_tokens][n_embd_out]. *cancel is polled
  * between blocks. FLOPs of the encode are added to *flops when non-NULL. */

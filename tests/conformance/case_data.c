@@ -57,10 +57,10 @@ static int load_tokens(case_data *cd, char *why, size_t cap) {
                 json_free(t);
                 return fail(why, cap, "expected/tokens.json: decoder_pos has the wrong length%s", "");
             }
-            r->dpos = malloc(sizeof *r->dpos * 3 * (size_t)r->n_tokens);
+            r->dpos = malloc(sizeof *r->dpos * 4 * (size_t)r->n_tokens);
             for (int k = 0; r->dpos && k < r->n_tokens; k++)
-                for (int s = 0; s < 3; s++)
-                    r->dpos[3 * k + s] = (int32_t)json_num(json_at(json_at(dp, (size_t)k), (size_t)s), 0);
+                for (int s = 0; s < 4; s++)
+                    r->dpos[4 * k + s] = (int32_t)json_num(json_at(json_at(dp, (size_t)k), (size_t)s), 0);
         }
     }
     json_free(t);
@@ -97,6 +97,7 @@ static int load_kv_type(case_data *cd, char *why, size_t cap) {
     const int64_t n_embd = (int64_t)json_num(json_get(meta, "n_embd"), 0);
     cd->image_non_causal = proj && (strcmp(proj, "gemma3") == 0 ||
                                     (strcmp(proj, "gemma4v") == 0 && n_embd != 1536 && n_embd != 2560));
+    cd->image_xd_pos = proj && strcmp(proj, "hunyuanvl") == 0;
     cd->kv_type = SEER_KV_F32;
     const bool ok = !t || seer_kv_type_parse(t, &cd->kv_type);
     if (!ok) fail(why, cap, "expected/meta.json: kv_cache_type '%s' is neither f32 nor f16", t);

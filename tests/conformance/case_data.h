@@ -11,7 +11,9 @@ typedef struct ref_chunk {
     bool image;
     int32_t *tokens;        /* text: ids (owned) */
     int n_tokens, n_pos, pos, index, nx, ny;
-    int32_t *dpos;          /* M-RoPE image: [n_tokens][3] = t, column, row offsets (owned) */
+    int32_t *dpos;          /* M-RoPE image: [n_tokens][4] = t, x, y, z of llama.cpp's decoder_pos from
+                             * position 0 (M-RoPE: x the column, y the row; z 0 where the file has three;
+                             * HunyuanVL: see check_decoder.c) (owned) */
     int input_w, input_h;   /* size of its one encoder input (input_shapes [[1,3,h,w]]); 0 when not that */
 } ref_chunk;
 
@@ -26,6 +28,7 @@ typedef struct case_data {
     int n_predict;
     seer_kv_type kv_type;   /* the references' KV cache (expected/meta.json kv_cache_type; F32 if absent) */
     bool image_non_causal;  /* image chunks decoded non-causally (meta.json projector_type gemma3) */
+    bool image_xd_pos;      /* image chunks take HunyuanVL's XD-RoPE positions (projector_type hunyuanvl) */
     /* How the reference prepared its images: case.json "image_preproc", "llamacpp" (default: the llama.cpp the
      * shared cases were made with) or "original" (a llama.cpp whose rule for the family is the model's own
      * processor's, e.g. upstream's Idefics3). */

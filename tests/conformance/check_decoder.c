@@ -121,19 +121,30 @@ void check_logits_and_greedy(const case_data *cd, const seer_llm *llm, seer_ctx 
     free(first);
 }
 
-/* Positions of reference chunk r: 1-D, or section-major M-RoPE. */
-static void chunk_positions(const ref_chunk *r, bool mrope, int32_t *pos) {
+/* Positions of reference chunk r: 1-D, or section-major M-RoPE; HunyuanVL's
+ * image rows (xd): decoder_pos holds [i, row, column, image] for the cells
+ * and newlines (i an offset from the chunk's pos, the others as they are),
+ * [i, i, i, i] offsets for BOI / EOI. */
+static void chunk_positions(const ref_chunk *r, bool mrope, bool xd, int32_t *pos) {
     const int n = r->n_tokens;
     for (int k = 0; k < n; k++) {
         if (!mrope) {
             pos[k] = r->pos + k;
+        } else if (r->image && r->dpos && xd) {
+            const bool edge = k == 0 || k == n - 1;
+            const int32_t base = edge ? r->pos : 0, *d = r->dpos + 4 * k;
+            pos[k] = r->pos + d[0];
+            pos[n + k] = base + d[2];     /* column */
+            pos[2 * n + k] = base + d[1]; /* row */
+            pos[3 * n + k] = base + d[3]; /* image */
         } else if (r->image && r->dpos) {
-            pos[k] = r->pos + r->dpos[3 * k];             /* t */
-            pos[n + k] = r->pos + r->dpos[3 * k + 2];     /* h: row */
-            pos[2 * n + k] = r->pos + r->dpos[3 * k + 1]; /* w: column */
+            pos[k] = r->pos + r->dpos[4 * k];             /* t */
+            pos[n + k] = r->pos + r->dpos[4 * k + 2];     /* h: row */
+            pos[2 * n + k] = r->pos + r->dpos[4 * k + 1]; /* w: column */
             pos[3 * n + k] = 0;
-        } else {
-            for (int s = 0; s < 4; s++) pos[s * n + k] = r->pos + k;
+        } else { /* text: llama.cpp widens a token's position to the first three sections, 0 on the fourth */
+            for (int s = 0; s < 3; s++) pos[s * n + k] = r->pos + k;
+            pos[3 * n + k] = r->image ? r->pos + k : 0;
         }
     }
 }
@@ -163,7 +174,7 @@ void check_decoder(const case_data *cd, const seer_llm *llm, seer_pool *pool, ch
             b.tokens = r->tokens;
         }
         if (!out->failed && pos && r->n_tokens > 0) {
-            chunk_positions(r, info->mrope, pos);
+            chunk_positions(r, info->mrope, cd->image_xd_pos, pos);
             if (seer_ctx_decode(ctx, &b, NULL, &err) != 0) {
                 out_fail(out, "decode of chunk %d: %s", i, err.msg);
             }

@@ -25,10 +25,10 @@ void check_encoder(const case_data *cd, seer_vision *vision, seer_pool *pool, ch
             goto next;
         }
         seer_vision_out_grid(vision, r->input_w, r->input_h, &nx, &ny);
-        const size_t n_out = (size_t)nx * ny * hp->n_embd_out;
+        const size_t n_out = (size_t)seer_projector_tokens(hp->projector, nx, ny) * hp->n_embd_out;
         if (!ref || n_ref != n_out) {
-            out_fail(out, "image %d: %d x %d rows of %d from its input, image_embd_%d.f32 has %zu floats", r->index,
-                     nx, ny, hp->n_embd_out, r->index, n_ref);
+            out_fail(out, "image %d: %d rows of %d from its %d x %d grid, image_embd_%d.f32 has %zu floats", r->index,
+                     seer_projector_tokens(hp->projector, nx, ny), hp->n_embd_out, nx, ny, r->index, n_ref);
             goto next;
         }
         mine = malloc(sizeof *mine * n_out);

@@ -92,6 +92,16 @@ if [ -f "$o/model.gguf" ]; then
     > "$tmp/dots-p" 2>"$tmp/err" || fail "dots.ocr -p: $(cat "$tmp/err")"
   cmp -s "$tmp/out" "$tmp/dots-p" || fail "dots.ocr did not read with its prompt_ocr"
 fi
+# HunyuanOCR reads with its doc_parse prompt (no -p needed)
+o="$here/../conformance/cases/hunyuanocr-f32"
+if [ -f "$o/model.gguf" ]; then
+  "$SEER" ocr -q -m "$o/model.gguf" --mmproj "$o/mmproj.gguf" -n 4 "$A" > "$tmp/out" 2>"$tmp/err" || fail "HunyuanOCR: $(cat "$tmp/err")"
+  [ "$(head -n 1 "$tmp/out")" = "==> $A <==" ] || fail "HunyuanOCR header"
+  "$SEER" ocr -q -m "$o/model.gguf" --mmproj "$o/mmproj.gguf" -n 4 \
+    -p "$(sed -e 's/^<｜hy_begin▁of▁sentence｜><__media__>//' -e 's/<｜hy_User｜>$//' "$o/prompt.txt")" "$A" \
+    > "$tmp/hy-p" 2>"$tmp/err" || fail "HunyuanOCR -p: $(cat "$tmp/err")"
+  cmp -s "$tmp/out" "$tmp/hy-p" || fail "HunyuanOCR did not read with its doc_parse prompt"
+fi
 "$SEER" ocr -m "$d/model.gguf" "$A" > /dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -- '--mmproj' "$tmp/err" || fail "no --mmproj: $(cat "$tmp/err")"
 ocr "$tmp/missing.png" > /dev/null 2>"$tmp/err"

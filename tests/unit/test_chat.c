@@ -159,6 +159,24 @@ static void check_names(void) {
               t ? t : err.msg);
     free(t);
     CHECK(seer_chat_detect("{{- '<|user|>' + m.content + '<|endofuser|>' }}") == SEER_CHAT_DOTS_OCR);
+    /* HunyuanOCR: llama.cpp's hunyuan-vl (llama_chat_apply_template of de3ff815 gave these strings): the
+     * BOS text, the first system turn closed by place holder 3, each turn's content then its role's marker,
+     * no generation prompt */
+    t = seer_chat_render(SEER_CHAT_HUNYUAN_VL, ocr, 4, true, &err);
+    CHECK_MSG(t && strcmp(t, "<｜hy_begin▁of▁sentence｜>Be exact.<｜hy_place▁holder▁no▁3｜>OCR:<__media__><｜hy_User｜>"
+                             "Total 42<｜hy_Assistant｜>Table Recognition:<｜hy_User｜>") == 0,
+              "hunyuan-vl render: [%s]", t ? t : err.msg);
+    free(t);
+    seer_chat_msg hy[1] = {{"user", "<__media__>DOC"}};
+    t = seer_chat_render(SEER_CHAT_HUNYUAN_VL, hy, 1, true, &err);
+    CHECK_MSG(t && strcmp(t, "<｜hy_begin▁of▁sentence｜><__media__>DOC<｜hy_User｜>") == 0, "hunyuan-vl: [%s]",
+              t ? t : err.msg);
+    free(t);
+    CHECK(seer_chat_detect("{{- '<｜hy_begin▁of▁sentence｜>' -}}{{- m['content'] + '<｜hy_Assistant｜>' -}}") ==
+          SEER_CHAT_HUNYUAN_VL);
+    CHECK(seer_chat_from_name("hunyuan-vl") == SEER_CHAT_HUNYUAN_VL);
+    CHECK(seer_ocr_prompt("hunyuanvl", "hunyuan_vl", 0) &&
+          !strncmp(seer_ocr_prompt("hunyuanvl", "hunyuan_vl", 0), "提取文档图片中正文的所有信息用markdown格式表示", 62));
     CHECK(seer_chat_render(SEER_CHAT_UNKNOWN, NULL, 0, true, &err) == NULL && err.msg[0]);
     char *empty = seer_chat_render(SEER_CHAT_CHATML, NULL, 0, true, &err);
     CHECK(empty && strcmp(empty, "<|im_start|>assistant\n") == 0);

@@ -317,9 +317,10 @@ static void reference(const model *m, const ref_row *rows, int n, double *out) {
     }
 }
 
-/* A text row: the token's embedding (×sqrt(E) in Gemma 3) at position p. */
+/* A text row: the token's embedding (×sqrt(E) in Gemma 3) at position p
+ * (M-RoPE: p on t, h, w and 0 on e, as llama.cpp widens a token's position). */
 static ref_row token_row(const model *m, int32_t t, int p) {
-    ref_row r = {.pos = {p, p, p, p}};
+    ref_row r = {.pos = {p, p, p, 0}};
     for (int c = 0; c < E; c++) r.in[c] = m->tok[t][c] * (m->fam == GEMMA3 ? sqrtf((float)E) : 1.0f);
     return r;
 }

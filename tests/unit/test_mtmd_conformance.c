@@ -49,7 +49,21 @@ static void prompt_from_json(const tj *chunks, bool mrope, seer_mm_prompt *p) {
     }
 }
 
-static void check_positions(const char *name, const tj *tokens, bool mrope) {
+/* Expected sections (t, h, w, e) of image token k from decoder_pos entry e
+ * ([t, x, y] from pos 0): M-RoPE's are offsets (x the column, y the row; e
+ * unused); HunyuanVL's (xd, [t, x, y, z]) cells and newlines have t an
+ * offset and x the line, y the column, z the image as they are, BOI and EOI
+ * offsets on every section. */
+static void expected_sections(const tj *e, int32_t P, bool xd, int k, int n, int32_t out[4]) {
+    const int t = int_of(&e->kids[0]), x = int_of(&e->kids[1]), y = int_of(&e->kids[2]);
+    const int32_t base = !xd || k == 0 || k == n - 1 ? P : 0;
+    out[0] = P + t;
+    out[1] = base + y;
+    out[2] = base + x;
+    out[3] = xd && e->n > 3 ? base + int_of(&e->kids[3]) : -1;
+}
+
+static void check_positions(const char *name, const tj *tokens, bool mrope, bool xd) {
     const tj *chunks = tj_get(tokens, "chunks");
     seer_mm_prompt p;
     prompt_from_json(chunks, mrope, &p);
@@ -67,13 +81,14 @@ static void check_positions(const char *name, const tj *tokens, bool mrope) {
         CHECK_MSG(dpos->n == c->n_tokens, "%s: decoder_pos has %d entries for %d tokens", name, dpos->n, c->n_tokens);
         int n = c->n_tokens;
         int32_t *pos = malloc(sizeof *pos * 4 * (size_t)n);
-        seer_mrope_image_positions(start[i], c->nx, c->ny, pos);
+        if (xd) seer_xdrope_image_positions(start[i], c->nx, c->ny, int_of(tj_get(ch, "index")), pos);
+        else seer_mrope_image_positions(start[i], c->nx, c->ny, pos);
         int bad = 0;
         for (int k = 0; k < n && k < dpos->n; k++) {
-            const tj *e = &dpos->kids[k]; /* [t, column, row] offsets from pos */
-            int P = start[i];
-            if (pos[k] - P != int_of(&e->kids[0]) || pos[2 * n + k] - P != int_of(&e->kids[1]) ||
-                pos[n + k] - P != int_of(&e->kids[2]))
+            int32_t want[4];
+            expected_sections(&dpos->kids[k], start[i], xd, k, n, want);
+            if (pos[k] != want[0] || pos[n + k] != want[1] || pos[2 * n + k] != want[2] ||
+                (want[3] >= 0 && pos[3 * n + k] != want[3]))
                 bad++;
         }
         CHECK_MSG(bad == 0, "%s: %d image tokens of chunk %d with wrong M-RoPE positions", name, bad, i);
@@ -179,8 +194,8 @@ static int run_case(const char *root, const char *name, void *ctx) {
     CHECK_MSG(have_tokens && have_meta, "%s: tokens.json or meta.json unreadable", name);
     int done = 0;
     if (have_tokens && have_meta) {
-        const tj *mrope = tj_get(&meta, "mrope");
-        check_positions(name, &tokens, mrope && mrope->num != 0);
+        const tj *mrope = tj_get(&meta, "mrope"), *proj = tj_get(&meta, "projector_type");
+        check_positions(name, &tokens, mrope && mrope->num != 0, proj && !strcmp(str_of(proj), "hunyuanvl"));
         const char *skip = NULL;
         done = check_tokenize(root, name, &cs, &tokens, &skip);
         printf("%-24s positions checked; tokenization %s%s\n", name, done ? "checked" : "SKIPPED: ", done ? "" : skip);

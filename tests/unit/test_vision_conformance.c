@@ -57,11 +57,12 @@ static int check_chunk(const char *dir, const char *name, seer_vision *v, seer_p
     const seer_vision_hparams *hp = seer_vision_get_hparams(v);
     int nx, ny;
     seer_vision_out_grid(v, px.w, px.h, &nx, &ny);
-    int n_tokens = (int)tj_get(ch, "n_tokens")->num;
-    CHECK_MSG(nx * ny == n_tokens, "%s chunk %d: out grid %dx%d, expected %d tokens", name, k, nx, ny, n_tokens);
+    int n_tokens = (int)tj_get(ch, "n_tokens")->num, rows = seer_projector_tokens(hp->projector, nx, ny);
+    CHECK_MSG(rows == n_tokens, "%s chunk %d: out grid %dx%d (%d rows), expected %d tokens", name, k, nx, ny, rows,
+              n_tokens);
     CHECK_MSG((int)tj_get(ch, "n_embd")->num == hp->n_embd_out, "%s: n_embd_out %d, expected %d", name,
               hp->n_embd_out, (int)tj_get(ch, "n_embd")->num);
-    size_t n_out = (size_t)nx * ny * hp->n_embd_out;
+    size_t n_out = (size_t)rows * hp->n_embd_out;
     if (ref && n_out == n_ref) {
         float *out = malloc(n_out * sizeof(float));
         seer_error err = {{0}};
@@ -71,7 +72,7 @@ static int check_chunk(const char *dir, const char *name, seer_vision *v, seer_p
         if (rc == 0) {
             double d = rel_l2(out, ref, n_out);
             printf("  %-22s chunk %-2d %4dx%-4d -> %4d x %-3d rel_l2 %.2e (tol %.0e) %.1f ms, %.2f GFLOP\n", name, k,
-                   px.w, px.h, nx * ny, hp->n_embd_out, d, tol, seer_time_ms() - t0, flops * 1e-9);
+                   px.w, px.h, rows, hp->n_embd_out, d, tol, seer_time_ms() - t0, flops * 1e-9);
             CHECK_MSG(d <= tol, "%s chunk %d: image_embd rel_l2 %.3e > %.1e", name, k, d, tol);
             CHECK_MSG(flops > 0, "%s chunk %d: no FLOPs counted", name, k);
         }

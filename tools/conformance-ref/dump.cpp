@@ -405,10 +405,14 @@ int main(int argc, char ** argv) {
                         ",\"n_embd\":" + std::to_string(n_embd_inp) + ",\"id\":" + json_str(id ? id : "") +
                         ",\"nx\":" + std::to_string(mtmd_image_tokens_get_nx(it)) + ",\"ny\":" + std::to_string(mtmd_image_tokens_get_ny(it));
                 if (mrope) {
+                    // HunyuanVL's fourth section (the image's place among the prompt's images) as a fourth
+                    // entry; the other M-RoPE layouts leave it 0 and keep three
+                    const bool with_z = projector_type(o.mmproj) == "hunyuanvl";
                     std::vector<std::string> dp;
                     for (size_t i = 0; i < n_tok; i++) {
                         mtmd_decoder_pos p = mtmd_image_tokens_get_decoder_pos(it, 0, i);
-                        dp.push_back("[" + std::to_string(p.t) + "," + std::to_string(p.x) + "," + std::to_string(p.y) + "]");
+                        dp.push_back("[" + std::to_string(p.t) + "," + std::to_string(p.x) + "," + std::to_string(p.y) +
+                                     (with_z ? "," + std::to_string(p.z) : "") + "]");
                     }
                     entry += ",\"decoder_pos\":" + json_list(dp, [](const std::string & s) { return s; });
                 }

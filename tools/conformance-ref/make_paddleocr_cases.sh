@@ -1,8 +1,8 @@
 #!/bin/sh
-# Regenerates seer's OCR-model conformance cases, PaddleOCR-VL (gen_paddleocr.py) and
-# dots.ocr (gen_dotsocr.py): random-weight GGUF files, each family's Q8_0 LLM (llama.cpp's
-# llama-quantize), and every expected/ folder (conformance-dump). case.json and
-# prompt.txt are written by hand and kept.
+# Regenerates seer's OCR-model conformance cases, PaddleOCR-VL (gen_paddleocr.py),
+# dots.ocr (gen_dotsocr.py) and HunyuanOCR (gen_hunyuanocr.py): random-weight GGUF files,
+# each family's Q8_0 LLM (llama.cpp's llama-quantize), and every expected/ folder
+# (conformance-dump). case.json and prompt.txt are written by hand and kept.
 # Usage: tools/conformance-ref/make_paddleocr_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +17,7 @@ quantize=$(find "$build" -name llama-quantize -type f | head -n 1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for family in paddleocr dotsocr; do
+for family in paddleocr dotsocr hunyuanocr; do
     gen() { "$py" "$here/gen_$family.py" --llama-cpp "$llama" "$@"; }
     gen --config "$family-f32" --out "$cases/$family-f32"
     # the Q8_0 case: F32 LLM from the generator (not kept), quantized as a user would
