@@ -26,7 +26,6 @@ Usage: gen_dotsocr.py --llama-cpp DIR --config NAME --out DIR
        (writes DIR/model.gguf (F32) and DIR/mmproj.gguf (F32))
 """
 
-import argparse
 import os
 import sys
 
@@ -108,22 +107,14 @@ def mmproj_kv(gguf, cfg):
     ]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--llama-cpp", required=True, help="llama.cpp checkout (for gguf-py)")
-    ap.add_argument("--config", required=True, choices=sorted(CONFIGS))
-    ap.add_argument("--out", required=True, help="folder for model.gguf and mmproj.gguf")
-    a = ap.parse_args()
-    gguf = rc.import_gguf(a.llama_cpp)
-    cfg = CONFIGS[a.config]
-    os.makedirs(a.out, exist_ok=True)
+def write_pair(gguf, cfg, out):
     vocab = iv.build_vocab(gguf.TokenType, DOTS_ADDED)
     W = rc.Weights(cfg["seed"])
-    rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), "qwen2", llm_kv(gguf, cfg, vocab),
+    rc.write_gguf(gguf, os.path.join(out, "model.gguf"), "qwen2", llm_kv(gguf, cfg, vocab),
                   iv.llm_tensors(cfg, W, len(vocab[0])))
-    rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, cfg), mmproj_tensors(cfg, W))
-    print(f"wrote {a.out}/model.gguf ({len(vocab[0])} tokens) and {a.out}/mmproj.gguf")
+    rc.write_gguf(gguf, os.path.join(out, "mmproj.gguf"), "clip", mmproj_kv(gguf, cfg), mmproj_tensors(cfg, W))
+    return len(vocab[0])
 
 
 if __name__ == "__main__":
-    main()
+    rc.model_pair_cli(__doc__, CONFIGS, write_pair)

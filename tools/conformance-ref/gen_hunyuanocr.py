@@ -28,7 +28,6 @@ Usage: gen_hunyuanocr.py --llama-cpp DIR --config NAME --out DIR
        (writes DIR/model.gguf (F32) and DIR/mmproj.gguf (F32))
 """
 
-import argparse
 import os
 import sys
 
@@ -167,20 +166,12 @@ def mmproj_kv(gguf, cfg):
     ]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--llama-cpp", required=True, help="llama.cpp checkout (for gguf-py)")
-    ap.add_argument("--config", required=True, choices=sorted(CONFIGS))
-    ap.add_argument("--out", required=True, help="folder for model.gguf and mmproj.gguf")
-    a = ap.parse_args()
-    gguf = rc.import_gguf(a.llama_cpp)
-    cfg = CONFIGS[a.config]
-    os.makedirs(a.out, exist_ok=True)
+def write_pair(gguf, cfg, out):
     vocab = build_vocab(gguf)
-    W = write_llm(gguf, cfg, os.path.join(a.out, "model.gguf"), vocab)
-    rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, cfg), mmproj_tensors(cfg, W))
-    print(f"wrote {a.out}/model.gguf ({len(vocab['tokens'])} tokens) and {a.out}/mmproj.gguf")
+    W = write_llm(gguf, cfg, os.path.join(out, "model.gguf"), vocab)
+    rc.write_gguf(gguf, os.path.join(out, "mmproj.gguf"), "clip", mmproj_kv(gguf, cfg), mmproj_tensors(cfg, W))
+    return len(vocab["tokens"])
 
 
 if __name__ == "__main__":
-    main()
+    rc.model_pair_cli(__doc__, CONFIGS, write_pair)

@@ -7,6 +7,7 @@ else. The vocabularies are learned from the English text below; the test
 images come from gen_images.py.
 """
 
+import argparse
 import collections
 import os
 import re
@@ -274,3 +275,18 @@ def write_gguf(gguf, path, arch, kv, tensors):
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
+
+
+def model_pair_cli(doc, configs, write):
+    """The command line of a generator that writes one folder's model.gguf and
+    mmproj.gguf (--llama-cpp, --config, --out): write(gguf, cfg, out_dir) writes
+    both and returns the LLM's token count."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--llama-cpp", required=True, help="llama.cpp checkout (for gguf-py)")
+    ap.add_argument("--config", required=True, choices=sorted(configs))
+    ap.add_argument("--out", required=True, help="folder for model.gguf and mmproj.gguf")
+    a = ap.parse_args()
+    gguf = import_gguf(a.llama_cpp)
+    os.makedirs(a.out, exist_ok=True)
+    n_tokens = write(gguf, configs[a.config], a.out)
+    print(f"wrote {a.out}/model.gguf ({n_tokens} tokens) and {a.out}/mmproj.gguf")
