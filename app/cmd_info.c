@@ -215,6 +215,34 @@ static void summarise_hunyuan_vl(const gguf_file *f) {
     }
 }
 
+/* Ministral 3 (mistral3): llama's decoder with YaRN and the position-dependent
+ * query temperature, and whichever optional biases / frequency factors it has. */
+static void summarise_mistral3(const gguf_file *f) {
+    const int64_t orig = gguf_get_int(f, "mistral3.rope.scaling.original_context_length",
+                                      gguf_get_int(f, "mistral3.context_length", 0));
+    const double beta = gguf_get_float(f, "mistral3.attention.temperature_scale", 0.0);
+    label("family");
+    puts("Ministral 3 (llama decoder; vision: pixtral projector)");
+    const char *type = gguf_get_str(f, "mistral3.rope.scaling.type");
+    if (type && strcmp(type, "yarn") == 0) {
+        label("yarn");
+        printf("original context %" PRId64 ", beta fast %g / slow %g, log multiplier %g\n", orig,
+               gguf_get_float(f, "mistral3.rope.scaling.yarn_beta_fast", 32.0),
+               gguf_get_float(f, "mistral3.rope.scaling.yarn_beta_slow", 1.0),
+               gguf_get_float(f, "mistral3.rope.scaling.yarn_log_multiplier", 0.0));
+    }
+    if (beta != 0.0) {
+        label("query temp");
+        printf("q x (1 + %g ln(1 + floor(pos / %" PRId64 "))) after RoPE\n", beta, orig);
+    }
+    const bool biases = gguf_find_tensor(f, "blk.0.attn_output.bias") || gguf_find_tensor(f, "blk.0.ffn_down.bias");
+    if (biases || gguf_find_tensor(f, "rope_freqs.weight")) {
+        label("extras");
+        printf("%s%s%s\n", biases ? "output / FFN biases" : "", biases && gguf_find_tensor(f, "rope_freqs.weight") ? ", " : "",
+               gguf_find_tensor(f, "rope_freqs.weight") ? "rope frequency factors (rope_freqs)" : "");
+    }
+}
+
 static void summarise_llm(const gguf_file *f, const char *arch) {
     char k[256];
     line_int(f, "layers", arch_key(arch, "block_count", k, sizeof k));
@@ -249,6 +277,7 @@ static void summarise_llm(const gguf_file *f, const char *arch) {
     if (strcmp(arch, "gemma4") == 0) summarise_gemma4(f);
     if (strcmp(arch, "glm4") == 0) summarise_glm4(f);
     if (strcmp(arch, "hunyuan_vl") == 0) summarise_hunyuan_vl(f);
+    if (strcmp(arch, "mistral3") == 0) summarise_mistral3(f);
     line_int(f, "shared ffn", arch_key(arch, "expert_shared_feed_forward_length", k, sizeof k));
     summarise_delta(f, arch);
 }

@@ -43,8 +43,10 @@ seer_chat_style seer_chat_detect(const char *t) {
                                                         : SEER_CHAT_QWEN3VL;
     if (has(t, "<|start_header_id|>")) return SEER_CHAT_LLAMA3;
     if (has(t, "<start_of_turn>")) return SEER_CHAT_GEMMA;
-    /* Mistral Small 3.x writes its system prompt in [SYSTEM_PROMPT] tags (v7) */
-    if (has(t, "[SYSTEM_PROMPT]")) return SEER_CHAT_MISTRAL_V7;
+    /* Mistral Small 3.x writes its system prompt in [SYSTEM_PROMPT] tags (v7);
+     * Ministral 3 Reasoning's default system prompt teaches the [THINK] form */
+    if (has(t, "[SYSTEM_PROMPT]"))
+        return has(t, "[THINK]") && has(t, "HOW YOU SHOULD THINK") ? SEER_CHAT_MINISTRAL3_REASONING : SEER_CHAT_MISTRAL_V7;
     if (has(t, "[INST]")) return has(t, "<<SYS>>") ? SEER_CHAT_LLAMA2 : SEER_CHAT_MISTRAL;
     /* Vicuna writes "USER:" literally; LLaVA's HF template upper-cases the role. */
     if (has(t, "ASSISTANT:") && (has(t, "USER:") || has(t, ".upper()"))) return SEER_CHAT_VICUNA;
@@ -61,6 +63,7 @@ static const style_name NAMES[] = {
     {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},   {"glm4", SEER_CHAT_GLM4},
     {"qwen3.5", SEER_CHAT_QWEN35},  {"gemma4", SEER_CHAT_GEMMA4},   {"paddleocr", SEER_CHAT_PADDLEOCR},
     {"dots.ocr", SEER_CHAT_DOTS_OCR}, {"hunyuan-vl", SEER_CHAT_HUNYUAN_VL},
+    {"ministral3-reasoning", SEER_CHAT_MINISTRAL3_REASONING},
     /* aliases people type */
     {"llava", SEER_CHAT_VICUNA},    {"qwen", SEER_CHAT_CHATML},       {"qwen2", SEER_CHAT_CHATML},
     {"qwen2-vl", SEER_CHAT_QWEN2VL}, {"qwen2.5vl", SEER_CHAT_QWEN2VL}, {"qwen2.5-vl", SEER_CHAT_QWEN2VL},
@@ -102,6 +105,14 @@ const char *seer_chat_default_system(seer_chat_style s) {
     case SEER_CHAT_VICUNA:
         return "A chat between a curious human and an artificial intelligence assistant. The assistant gives "
                "helpful, detailed, and polite answers to the human's questions.";
+    /* Ministral 3 Reasoning's template (default_system_message), written when no system turn is given */
+    case SEER_CHAT_MINISTRAL3_REASONING:
+        return "# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you "
+               "arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical "
+               "equations. Write both your thoughts and the response in the same language as the input.\n\nYour "
+               "thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working "
+               "through an exercise on scratch paper. Be as casual and as long as you want until you are confident "
+               "to generate the response to the user.[/THINK]Here, provide a self-contained response.";
     default: return NULL;
     }
 }

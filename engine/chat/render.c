@@ -403,7 +403,8 @@ char *seer_chat_render_thinking(seer_chat_style s, const seer_chat_msg *msgs, in
     case SEER_CHAT_LLAMA2: render_llama2(&o, msgs, n_msgs); break;
     case SEER_CHAT_LLAMA3: render_llama3(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_MISTRAL: render_mistral(&o, msgs, n_msgs); break;
-    case SEER_CHAT_MISTRAL_V7: render_mistral_v7(&o, msgs, n_msgs); break;
+    case SEER_CHAT_MISTRAL_V7:
+    case SEER_CHAT_MINISTRAL3_REASONING: render_mistral_v7(&o, msgs, n_msgs); break;
     case SEER_CHAT_GEMMA: render_gemma(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_SMOLVLM: render_smolvlm(&o, msgs, n_msgs, add_generation_prompt); break;
     case SEER_CHAT_QWEN35: render_qwen35(&o, msgs, n_msgs, add_generation_prompt, thinking); break;

@@ -17,6 +17,9 @@ static const seer_chat_thinking GEMMA4 = {"<|channel>thought", "<channel|>", fal
 /* GLM-4.xV writes "<think>" itself after "<|assistant|>"; thinking off, the
  * prompt closes an empty one and each user turn ends "/nothink". */
 static const seer_chat_thinking GLM4 = {"<think>", "</think>", false, true};
+/* Ministral 3 Reasoning writes "[THINK]…[/THINK]" itself (its control
+ * tokens); the template has no thinking-off form. */
+static const seer_chat_thinking MINISTRAL3 = {"[THINK]", "[/THINK]", false, false};
 
 const seer_chat_thinking *seer_chat_thinking_of(seer_chat_style s) {
     switch (s) {
@@ -24,6 +27,7 @@ const seer_chat_thinking *seer_chat_thinking_of(seer_chat_style s) {
     case SEER_CHAT_QWEN3VL_THINKING: return &QWEN3VL_THINKING;
     case SEER_CHAT_GEMMA4: return &GEMMA4;
     case SEER_CHAT_GLM4: return &GLM4;
+    case SEER_CHAT_MINISTRAL3_REASONING: return &MINISTRAL3;
     default: return NULL;
     }
 }

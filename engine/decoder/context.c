@@ -139,6 +139,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     for (int l = 0; l < in->n_layer; l++) any_swa |= m->layers[l].swa;
     if (any_swa) c->rope_cs_swa = alloc_floats(B * (size_t)m->n_rot_swa, &total);
     c->kv_pos = (int32_t *)alloc_floats((size_t)n_ctx, &total);
+    if (m->attn_temp_scale != 0.0f) c->q_temp = alloc_floats(B, &total);
     bool moe_ok = true;
     if (m->moe) {
         const size_t K = (size_t)in->n_expert_used;
@@ -211,7 +212,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
         (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok ||
-        (any_swa && !c->rope_cs_swa) || !c->kv_pos || !moe_ok || !state_ok || !ple_ok) {
+        (any_swa && !c->rope_cs_swa) || !c->kv_pos || (m->attn_temp_scale != 0.0f && !c->q_temp) || !moe_ok || !state_ok || !ple_ok) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));
         seer_ctx_free(c);
@@ -236,6 +237,7 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->rope_cs);
     free(c->rope_cs_swa);
     free(c->kv_pos);
+    free(c->q_temp);
     free(c->moe_probs);
     free(c->moe_weights);
     free(c->moe_chosen);

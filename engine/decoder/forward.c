@@ -37,9 +37,10 @@ static void embed_rows(seer_ctx *c, int n, const int32_t *tokens, const float *e
 }
 
 /* One cos/sin table per row: rope_cs (positions scaled by rope_freq_scale:
- * linear RoPE scaling; angles divided by rope_freqs where the model has
- * them), and rope_cs_swa for sliding-window layers (their own base and
- * width, unscaled). */
+ * linear RoPE scaling, or YaRN's; angles divided by rope_freqs where the
+ * model has them), and rope_cs_swa for sliding-window layers (their own
+ * base and width, unscaled); each row's query temperature where the model
+ * has one. */
 static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
     const seer_llm *m = c->m;
     for (int i = 0; i < n; i++) {
@@ -48,11 +49,14 @@ static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
         float *cs = c->rope_cs + (size_t)i * m->n_rot;
         if (m->rope == LLM_ROPE_IMROPE) seer_rope_table_interleaved(cs, m->n_rot, m->rope_base, m->sections, scaled);
         else if (m->rope == LLM_ROPE_MULTI) seer_rope_table(cs, m->n_rot, m->rope_base, m->sections, scaled);
+        else if (m->rope_yarn) seer_rope_table_yarn(cs, m->n_rot, m->rope_base, &m->yarn, m->rope_freqs, p[0]);
         else if (m->rope_freqs) seer_rope_table_divided(cs, m->n_rot, m->rope_base, m->rope_freqs, scaled[0]);
         else seer_rope_table(cs, m->n_rot, m->rope_base, NULL, scaled);
         if (c->rope_cs_swa)
             seer_rope_table(c->rope_cs_swa + (size_t)i * m->n_rot_swa, m->n_rot_swa, m->rope_base_swa, NULL, p);
         c->kv_pos[c->n_used + i] = (int32_t)p[0];
+        if (c->q_temp) /* as llama.cpp rounds it: the floor in float, the log in double */
+            c->q_temp[i] = (float)(log(floorf(p[0] / (float)m->attn_temp_floor) + 1.0) * m->attn_temp_scale + 1.0);
     }
 }
 
@@ -127,6 +131,11 @@ static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
     const int hd = L->head_dim;
     const size_t kv_dim = (size_t)L->n_head_kv * (size_t)hd;
     norm_rope_rows(c, layer, c->q, L->q_norm, r0, r1, in->n_head);
+    if (c->q_temp) {
+        const size_t dq = (size_t)in->n_head * (size_t)hd;
+        for (int64_t i = r0; i < r1; i++)
+            for (size_t k = 0; k < dq; k++) c->q[(size_t)i * dq + k] *= c->q_temp[i];
+    }
     if (L->kv_shared) return;
     if (L->v_from_k) memcpy(c->v + (size_t)r0 * kv_dim, c->k + (size_t)r0 * kv_dim, sizeof(float) * (size_t)(r1 - r0) * kv_dim);
     if (L->v_norm) seer_rmsnorm(c->v + (size_t)r0 * kv_dim, NULL, (r1 - r0) * L->n_head_kv, hd, c->m->norm_eps);
@@ -191,9 +200,10 @@ static void ffn_residual_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
 void llm_dense_ffn(seer_ctx *c, int l, int n) {
     const llm_layer *L = &c->m->layers[l];
     const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
-    seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
+    seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b},
+                      (const float *const[]){L->b_gate, L->b_up});
     for_rows(c, l, n, ffn_gate_pass);
-    seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, NULL);
+    seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, L->b_down);
 }
 
 /* Gated attention (qwen35*): attn_q's rows hold [q | gate] per head; the
@@ -225,7 +235,7 @@ static void attention_mixer(seer_ctx *c, int l, int n) {
     for_rows(c, l, n, rope_store_pass);
     llm_attention(c, l, n);
     if (L->q_gate) for_rows(c, l, n, apply_gate_pass);
-    seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, NULL);
+    seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, L->bo);
 }
 
 static void block(seer_ctx *c, int l, int n) {
@@ -278,12 +288,14 @@ static void output_ffn_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *sc
     const seer_llm_info *in = &c->m->info;
     const int64_t E = in->n_embd, Dq = (int64_t)in->n_head * L->head_dim, F = L->n_ff;
     const seer_weight *wo = &L->wo, *gate_up[2] = {&L->w_gate, &L->w_up}, *down = &L->w_down;
-    seer_matmul_rows(1, &wo, c->attn + r0 * Dq, r1 - r0, (float *const[]){c->xn + r0 * E}, NULL, scratch);
-    attn_residual_pass(c, l, r0, r1);
-    seer_matmul_rows(2, gate_up, c->xn + r0 * E, r1 - r0, (float *const[]){c->ffn_a + r0 * F, c->ffn_b + r0 * F}, NULL,
+    seer_matmul_rows(1, &wo, c->attn + r0 * Dq, r1 - r0, (float *const[]){c->xn + r0 * E}, (const float *const[]){L->bo},
                      scratch);
+    attn_residual_pass(c, l, r0, r1);
+    seer_matmul_rows(2, gate_up, c->xn + r0 * E, r1 - r0, (float *const[]){c->ffn_a + r0 * F, c->ffn_b + r0 * F},
+                     (const float *const[]){L->b_gate, L->b_up}, scratch);
     ffn_gate_pass(c, l, r0, r1);
-    seer_matmul_rows(1, &down, c->ffn_a + r0 * F, r1 - r0, (float *const[]){c->xn + r0 * E}, NULL, scratch);
+    seer_matmul_rows(1, &down, c->ffn_a + r0 * F, r1 - r0, (float *const[]){c->xn + r0 * E},
+                     (const float *const[]){L->b_down}, scratch);
     ffn_residual_pass(c, l, r0, r1);
 }
 

@@ -7,6 +7,7 @@
 #include "decoder/attention_kernels.h"
 #include "decoder/delta_step.h"
 #include "seer/matmul.h"
+#include "seer/ops.h"
 
 /* MULTI: Qwen2-VL's M-RoPE (sections one after another); IMROPE: Qwen3-VL's
  * (sections interleaved, seer_rope_table_interleaved). Both pair as neox. */
@@ -16,6 +17,7 @@ typedef struct llm_layer {
     const float *attn_norm, *ffn_norm;
     seer_weight wq, wk, wv, wo, w_gate, w_up, w_down; /* the FFN's three unset in a MoE model */
     const float *bq, *bk, *bv;   /* NULL when the architecture has none */
+    const float *bo, *b_gate, *b_up, *b_down; /* optional output / FFN biases (mistral3), else NULL */
     const float *q_norm, *k_norm; /* per-head RMSNorm of Q and K before RoPE [head_dim] (qwen3*, gemma3; after it: hunyuan_vl), or NULL */
     const float *attn_post_norm, *ffn_post_norm; /* RMSNorm of each branch's output before its residual (gemma3), or NULL */
     bool swa;                    /* attends to the last n_swa positions only (its own RoPE base) */
@@ -94,6 +96,13 @@ struct seer_llm {
     int sections[4];             /* M-RoPE sections in pairs */
     bool qk_norm_after_rope;     /* the per-head Q/K norms follow RoPE instead of preceding it (hunyuan_vl) */
     float rope_freq_scale;       /* positions ×this on non-SWA layers (linear RoPE scaling), else 1 */
+    bool rope_yarn;              /* YaRN scaling (rope_yarn.c) in place of the linear one */
+    seer_rope_yarn yarn;
+    /* Query temperature (mistral3: Llama 4's): a query at position p is
+     * ×(1 + attn_temp_scale·ln(1 + floor(p / attn_temp_floor))) after RoPE;
+     * attn_temp_scale 0: none. */
+    float attn_temp_scale;
+    int attn_temp_floor;
     float rope_base_swa;         /* RoPE base of sliding-window layers */
     float attn_scale;            /* scores = scale · q·k */
     float embd_scale;            /* token embeddings ×this (gemma3: sqrt(n_embd)), else 1 */
@@ -141,6 +150,7 @@ struct seer_ctx {
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
     float *rope_cs_swa;          /* the same for sliding-window layers [n_batch][n_rot_swa], or NULL (none) */
     int32_t *kv_pos;             /* [n_ctx]: each cache row's position (sliding windows mask by it) */
+    float *q_temp;               /* [n_batch]: each row's query temperature factor (attn_temp_scale), or NULL */
     /* The forward pass in progress: its embedding rows (n_embd_inp apart;
      * NULL for tokens), and whether its rows see the whole batch. */
     const float *embd_inp;

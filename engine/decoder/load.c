@@ -34,27 +34,32 @@ typedef struct arch_desc {
      * base·alpha^(d/(d−2))); M-RoPE ("XD-RoPE", 4 sections) when the file has
      * sections, else NEOX */
     bool hunyuan_vl;
+    /* mistral3 (Ministral 3): llama's graph with the YaRN keys (betas, log
+     * multiplier) and the query temperature read, optional output / FFN
+     * biases and rope_freqs */
+    bool mistral3;
 } arch_desc;
 
 static const arch_desc ARCHES[] = {
-    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false, false, false},
-    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false, false, false},
-    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false, false, false},
+    {"llama", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false, false, false, false},
+    {"qwen2", LLM_ROPE_NEOX, true, 1e-6f, false, false, false, false, false, false, false, false, false, false},
+    {"qwen2vl", LLM_ROPE_MULTI, true, 1e-6f, false, false, false, false, false, false, false, false, false, false},
     /* PaddleOCR-VL's ERNIE-4.5 0.3B on Qwen2-VL's graph: its Q/K/V biases optional */
-    {"paddleocr", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, false, false},
-    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false, false, false},
-    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false, false, false},
-    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false, false, false},
-    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false, false, false, false},
-    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false, false, false, false},
-    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false, false, false, false},
-    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true, false, false, false},
-    {"qwen35", LLM_ROPE_IMROPE, false, 1e-6f, true, false, false, false, false, false, true, false, false},
-    {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true, false, false},
-    {"glm4", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, true, false},
-    {"hunyuan_vl", LLM_ROPE_MULTI, false, 1e-5f, true, false, false, false, false, false, false, false, true},
+    {"paddleocr", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, false, false, false},
+    {"qwen3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, false, false, false, false, false, false, false},
+    {"qwen3moe", LLM_ROPE_NEOX, false, 1e-6f, true, true, false, false, false, false, false, false, false, false},
+    {"qwen3vl", LLM_ROPE_IMROPE, false, 1e-6f, true, false, true, false, false, false, false, false, false, false},
+    {"qwen3vlmoe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, true, false, false, false, false, false, false, false},
+    {"gemma3", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, false, false, false, false, false},
+    {"lfm2", LLM_ROPE_NEOX, false, 1e-5f, true, false, false, false, true, false, false, false, false, false},
+    {"gemma4", LLM_ROPE_NEOX, false, 1e-6f, true, false, false, true, false, true, false, false, false, false},
+    {"qwen35", LLM_ROPE_IMROPE, false, 1e-6f, true, false, false, false, false, false, true, false, false, false},
+    {"qwen35moe", LLM_ROPE_IMROPE, false, 1e-6f, true, true, false, false, false, false, true, false, false, false},
+    {"glm4", LLM_ROPE_MULTI, false, 1e-5f, false, false, false, false, false, false, false, true, false, false},
+    {"hunyuan_vl", LLM_ROPE_MULTI, false, 1e-5f, true, false, false, false, false, false, false, false, true, false},
+    {"mistral3", LLM_ROPE_NORMAL, false, 1e-5f, false, false, false, false, false, false, false, false, false, true},
 };
-#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, paddleocr, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe, glm4, hunyuan_vl"
+#define SUPPORTED_ARCHES "llama, qwen2, qwen2vl, paddleocr, qwen3, qwen3moe, qwen3vl, qwen3vlmoe, gemma3, gemma4, lfm2, qwen35, qwen35moe, glm4, hunyuan_vl, mistral3"
 
 static int64_t key_int(const gguf_file *f, const char *arch, const char *suffix, int64_t def) {
     char key[128];
@@ -242,23 +247,68 @@ static bool read_gemma4(seer_llm *m, seer_error *err) {
     return !m->moe || read_experts(m, "gemma4", err);
 }
 
+/* YaRN's magnitude as llama.cpp's context sets it (yarn_attn_factor): the
+ * mscale of the factor, over that of the factor with the file's log
+ * multiplier when it has one, less the (1 + 0.1 ln factor) rope applies
+ * itself, × rope.scaling.attn_factor. */
+static float yarn_mscale(float s, float mul) { return s <= 1.0f ? 1.0f : 0.1f * mul * logf(s) + 1.0f; }
+
+/* YaRN over the original context (rope.scaling.original_context_length,
+ * else the training context). Only mistral3's loader reads the betas and
+ * the log multiplier in llama.cpp; other architectures take its defaults. */
+static void read_yarn(seer_llm *m, const arch_desc *ad, double factor) {
+    const gguf_file *f = m->gguf;
+    const char *a = ad->name;
+    const float freq_scale = factor > 0.0 ? (float)(1.0 / factor) : 1.0f, s = 1.0f / freq_scale;
+    const float beta_fast = ad->mistral3 ? (float)key_float(f, a, "rope.scaling.yarn_beta_fast", 32.0) : 32.0f;
+    const float beta_slow = ad->mistral3 ? (float)key_float(f, a, "rope.scaling.yarn_beta_slow", 1.0) : 1.0f;
+    const float log_mul = ad->mistral3 ? (float)key_float(f, a, "rope.scaling.yarn_log_multiplier", 0.0) : 0.0f;
+    float attn_factor = log_mul != 0.0f ? yarn_mscale(s, 1.0f) / yarn_mscale(s, log_mul) : yarn_mscale(s, 1.0f);
+    attn_factor *= 1.0f / (1.0f + 0.1f * logf(s));
+    attn_factor *= (float)key_float(f, a, "rope.scaling.attn_factor", 1.0);
+    const int n_ctx_orig = (int)key_int(f, a, "rope.scaling.original_context_length", m->info.n_ctx_train);
+    seer_rope_yarn_init(&m->yarn, m->n_rot, n_ctx_orig, m->rope_base, freq_scale, 1.0f, beta_fast, beta_slow,
+                        attn_factor);
+    m->rope_yarn = true;
+}
+
 /* RoPE scaling as llama.cpp reads it: linear unless the type says
  * otherwise, factor from rope.scaling.factor (or rope.scale_linear), none
- * never scales. YaRN and the others change more than the positions: refused
- * when they would scale at all. */
-static bool read_rope_scaling(seer_llm *m, const char *a, seer_error *err) {
+ * never scales, yarn on single-position RoPE without sliding windows
+ * (read_yarn). The others change more than the positions: refused when
+ * they would scale at all. */
+static bool read_rope_scaling(seer_llm *m, const arch_desc *ad, seer_error *err) {
     const gguf_file *f = m->gguf;
+    const char *a = ad->name;
     char key[128];
     snprintf(key, sizeof key, "%s.rope.scaling.type", a);
     const char *type = gguf_get_str(f, key);
     double factor = key_float(f, a, "rope.scaling.factor", 0.0);
     if (factor == 0.0) factor = key_float(f, a, "rope.scale_linear", 0.0);
     const bool none = type && strcmp(type, "none") == 0, linear = !type || strcmp(type, "linear") == 0;
+    const bool yarn = type && strcmp(type, "yarn") == 0;
+    m->rope_freq_scale = linear && factor > 0.0 ? (float)(1.0 / factor) : 1.0f;
+    if (yarn && (m->rope == LLM_ROPE_NORMAL || m->rope == LLM_ROPE_NEOX) && !ad->gemma) {
+        read_yarn(m, ad, factor);
+        return true;
+    }
     if (!none && !linear && factor > 1.0) {
-        seer_error_set(err, "%s: RoPE scaling '%.32s' (factor %g) is not supported (only linear)", f->path, type, factor);
+        seer_error_set(err, "%s: RoPE scaling '%.32s' (factor %g) is not supported here", f->path, type, factor);
         return false;
     }
-    m->rope_freq_scale = linear && factor > 0.0 ? (float)(1.0 / factor) : 1.0f;
+    return true;
+}
+
+/* mistral3: the query temperature (attention.temperature_scale, 0: none)
+ * over steps of the original context. */
+static bool read_attn_temperature(seer_llm *m, const arch_desc *ad, seer_error *err) {
+    const gguf_file *f = m->gguf;
+    m->attn_temp_scale = ad->mistral3 ? (float)key_float(f, ad->name, "attention.temperature_scale", 0.0) : 0.0f;
+    m->attn_temp_floor = (int)key_int(f, ad->name, "rope.scaling.original_context_length", m->info.n_ctx_train);
+    if (m->attn_temp_scale != 0.0f && m->attn_temp_floor <= 0) {
+        seer_error_set(err, "%s: attention temperature scaling needs a positive original context length", f->path);
+        return false;
+    }
     return true;
 }
 
@@ -429,7 +479,7 @@ static bool read_hparams(seer_llm *m, const arch_desc *ad, seer_error *err) {
     if (ad->glm4 && !gguf_get_arr_n(f, sections_key)) m->rope = LLM_ROPE_NORMAL; /* a text-only GLM-4 file */
     if (ad->hunyuan_vl && !gguf_get_arr_n(f, sections_key)) m->rope = LLM_ROPE_NEOX;
     if (ad->hunyuan_vl) read_ntk_alpha(m, a);
-    if (!read_rope_scaling(m, a, err)) return false;
+    if (!read_rope_scaling(m, ad, err) || !read_attn_temperature(m, ad, err)) return false;
     m->attn_scale = (float)key_float(f, a, "attention.scale", 0.0);
     if (m->attn_scale == 0.0f) m->attn_scale = 1.0f / sqrtf((float)in->head_dim);
     m->embd_scale = 1.0f;
@@ -617,7 +667,7 @@ static bool bind_attention(seer_llm *m, const arch_desc *ad, llm_layer *L, int l
         seer_error_set(err, "%s: fused '%s' is not supported (separate attn_q/attn_k/attn_v expected)", m->gguf->path, n);
         return false;
     }
-    if (gguf_find_tensor(m->gguf, NAME("attn_output.bias"))) { /* llama.cpp's ERNIE takes one; no file we know has it */
+    if (!ad->mistral3 && gguf_find_tensor(m->gguf, NAME("attn_output.bias"))) { /* llama.cpp's ERNIE takes one; no file we know has it */
         seer_error_set(err, "%s: '%s' is not supported (an attention output without bias expected)", m->gguf->path, n);
         return false;
     }
@@ -637,6 +687,7 @@ static bool bind_attention(seer_llm *m, const arch_desc *ad, llm_layer *L, int l
     if (!failed && ad->qk_norm) L->q_norm = bind_vector(m, NAME("attn_q_norm.weight"), hd, true, err, &failed);
     if (!failed && ad->qk_norm && !L->kv_shared)
         L->k_norm = bind_vector(m, NAME("attn_k_norm.weight"), hd, true, err, &failed);
+    if (!failed && ad->mistral3) L->bo = bind_vector(m, NAME("attn_output.bias"), E, false, err, &failed);
     const bool sandwich = ad->gemma || ad->glm4;
     if (!failed && sandwich) L->attn_post_norm = bind_vector(m, NAME("post_attention_norm.weight"), E, true, err, &failed);
     if (!failed && sandwich) L->ffn_post_norm = bind_vector(m, NAME("post_ffw_norm.weight"), E, true, err, &failed);
@@ -716,9 +767,14 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
             continue;
         }
         if (!bind_attention(m, ad, L, l, err) || !bind_ffn(m, L, l, err)) return false;
+        if (ad->mistral3) { /* optional MLP biases */
+            L->b_gate = bind_vector(m, NAME("ffn_gate.bias"), L->n_ff, false, err, &failed);
+            if (!failed) L->b_up = bind_vector(m, NAME("ffn_up.bias"), L->n_ff, false, err, &failed);
+            if (!failed) L->b_down = bind_vector(m, NAME("ffn_down.bias"), E, false, err, &failed);
+        }
 #undef NAME
     }
-    if (!failed && ad->gemma4) /* full layers' proportional RoPE (one tensor for all) */
+    if (!failed && (ad->gemma4 || ad->mistral3)) /* gemma4 full layers' proportional RoPE, mistral3's factors (one tensor for all) */
         m->rope_freqs = bind_vector(m, "rope_freqs.weight", m->n_rot / 2, false, err, &failed);
     return !failed && (!m->ple_dim || bind_per_layer_embd(m, err));
 }

@@ -17,6 +17,7 @@ typedef enum seer_chat_style {
     SEER_CHAT_PADDLEOCR,  /* PaddleOCR-VL: <|begin_of_sentence|>User: [images]text\nAssistant: reply</s> */
     SEER_CHAT_DOTS_OCR,   /* dots.ocr: <|user|>text<|endofuser|><|assistant|>reply<|endofassistant|> */
     SEER_CHAT_HUNYUAN_VL, /* HunyuanOCR / HunyuanVL: <｜hy_begin▁of▁sentence｜>text<｜hy_User｜>reply<｜hy_Assistant｜> */
+    SEER_CHAT_MINISTRAL3_REASONING, /* Ministral 3 Reasoning: Mistral v7 turns, a default system prompt, [THINK]…[/THINK] written by the model */
 } seer_chat_style;
 
 typedef struct seer_chat_msg {
@@ -29,7 +30,8 @@ typedef struct seer_chat_msg {
 /* Detects the style from a Jinja template text (NULL → UNKNOWN). */
 seer_chat_style seer_chat_detect(const char *template_text);
 /* By name: "chatml", "vicuna", "llama2", "llama3", "mistral", "gemma", "smolvlm", "qwen2vl", "qwen3vl",
- * "qwen3vl-thinking", "mistral-v7", "qwen3.5", "gemma4", "glm4", "paddleocr", "dots.ocr", "hunyuan-vl". */
+ * "qwen3vl-thinking", "mistral-v7", "qwen3.5", "gemma4", "glm4", "paddleocr", "dots.ocr", "hunyuan-vl",
+ * "ministral3-reasoning". */
 seer_chat_style seer_chat_from_name(const char *name);
 const char *seer_chat_style_name(seer_chat_style s);
 /* The style for a model: the one its template text shows, else a fallback

@@ -47,6 +47,22 @@ void seer_rope_table_interleaved(float *cs, int n_rot, float base, const int sec
 /* seer_rope_table for one position with pair i's angle divided by
  * freq_div[i] (llama.cpp's rope frequency factors; 1e30 leaves a pair unrotated). */
 void seer_rope_table_divided(float *cs, int n_rot, float base, const float *freq_div, float pos);
+/* YaRN (llama.cpp's rope with ext_factor set): pair i's angle mixes the
+ * interpolated angle (position ×freq_scale) and the original one by a ramp
+ * that is 1 (original) for pairs below corr_lo and 0 above corr_hi; cos and
+ * sin are then ×mscale. seer_rope_yarn_init takes the file's values:
+ * the original context, beta_fast / beta_slow (where the ramp starts and
+ * ends, in rotations over the original context) and attn_factor (llama.cpp's
+ * yarn_attn_factor after its corrections, without the (1 + 0.1 ln factor)
+ * that rope itself applies). */
+typedef struct seer_rope_yarn {
+    float freq_scale, ext_factor, mscale, corr_lo, corr_hi;
+} seer_rope_yarn;
+void seer_rope_yarn_init(seer_rope_yarn *y, int n_rot, int n_ctx_orig, float base, float freq_scale,
+                         float ext_factor, float beta_fast, float beta_slow, float attn_factor);
+/* One position's table (as seer_rope_table without sections) under YaRN,
+ * angles divided by freq_div[i] first when freq_div is not NULL. */
+void seer_rope_table_yarn(float *cs, int n_rot, float base, const seer_rope_yarn *y, const float *freq_div, float pos);
 /* Rotates the first n_rot dims of one head with a table: adjacent pairs
  * (normal) or pairs (i, i + n_rot/2) (neox). */
 void seer_rope_apply_normal(float *x, int n_rot, const float *cs);

@@ -105,6 +105,35 @@ static void check_glm4(void) {
               "Well?/nothink<|assistant|>\n<think></think>");
 }
 
+/* Ministral 3 Reasoning (mistralai-Ministral-3-14B-Reasoning-2512.jinja):
+ * v7 turns, a reply's string content written as it is (its [THINK] part
+ * included) then </s>; no system turn: the template's default one. */
+static void check_ministral3(void) {
+    const seer_chat_style m = SEER_CHAT_MINISTRAL3_REASONING;
+    const seer_chat_msg conv[] = {
+        {"system", "Be brief."},
+        {"user", "[IMG]What is this?"},
+        {"assistant", "[THINK]Fur, whiskers.[/THINK]A cat."},
+        {"user", "Its colour?"},
+    };
+    check_one(m, conv, 4, true, true,
+              "[SYSTEM_PROMPT]Be brief.[/SYSTEM_PROMPT][INST][IMG]What is this?[/INST][THINK]Fur, whiskers.[/THINK]"
+              "A cat.</s>[INST]Its colour?[/INST]");
+    const char *sys = seer_chat_default_system(m);
+    CHECK(sys && strncmp(sys, "# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft ", 47) == 0 &&
+          strstr(sys, "below:[THINK]Your thoughts") && strstr(sys, "the user.[/THINK]Here, provide a self-contained response."));
+    CHECK(seer_chat_detect("{%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\n... template "
+                           "below:[THINK]Your thoughts...[/THINK]Here' %}{{- '[SYSTEM_PROMPT]' -}}") == m);
+    /* Mistral Small 3.x: v7 without thinking, no default system prompt here */
+    CHECK(seer_chat_detect("{{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}") == SEER_CHAT_MISTRAL_V7);
+    CHECK(seer_chat_default_system(SEER_CHAT_MISTRAL_V7) == NULL && !seer_chat_thinking_of(SEER_CHAT_MISTRAL_V7));
+    CHECK(seer_chat_from_name("ministral3-reasoning") == m &&
+          strcmp(seer_chat_style_name(m), "ministral3-reasoning") == 0);
+    const seer_chat_thinking *t = seer_chat_thinking_of(m);
+    CHECK(t && strcmp(t->open, "[THINK]") == 0 && strcmp(t->close, "[/THINK]") == 0 && !t->prompt_opens &&
+          !t->can_switch_off);
+}
+
 static void check_detect_thinking(void) {
     /* pieces of the real templates */
     CHECK(seer_chat_detect("{{- '<|vision_start|><|image_pad|><|vision_end|>' }}{%- if enable_thinking is defined and "
@@ -189,6 +218,9 @@ static void check_stream(void) {
     /* a turn that ends while a marker's beginning is held: answer */
     s = RUN(SEER_CHAT_GEMMA4, false, "ok", "<|channel>");
     check_split(&s, "", "ok<|channel>");
+    /* Ministral 3: the model opens with its [THINK] control token */
+    s = RUN(SEER_CHAT_MINISTRAL3_REASONING, false, "[THINK]", "Fur", ".", "[/THINK]", "A cat.");
+    check_split(&s, "[THINK]Fur.[/THINK]", "A cat.");
     /* no thinking in the template */
     s = RUN(SEER_CHAT_CHATML, true, "<think>", "x");
     check_split(&s, "", "<think>x");
@@ -203,6 +235,7 @@ int main(void) {
     check_qwen35();
     check_gemma4();
     check_glm4();
+    check_ministral3();
     check_detect_thinking();
     check_stream();
     TEST_MAIN_END();

@@ -17,6 +17,17 @@ BPE learned by gen_qwen3vl.learn_bpe with Mistral's control tokens first
 ([IMG] 10, [IMG_BREAK] 12, [IMG_END] 13 as in Tekken), pre-tokenizer tekken,
 BOS <s>, EOS </s>, a Mistral Small 3.1 style ([SYSTEM_PROMPT], [INST]) template.
 
+Ministral 3 (configs ministral3-*): arch mistral3 as conversion/mistral3.py
+Ministral3Model writes it (llama's keys, then YaRN: rope.scaling.type yarn,
+factor, original_context_length, yarn_beta_fast / yarn_beta_slow,
+yarn_log_multiplier = mscale_all_dim, attention.temperature_scale =
+llama_4_scaling_beta), Tekken's [THINK] 34 / [/THINK] 35 control tokens and a
+template in the Ministral 3 Reasoning form. The sizes of the YaRN and
+temperature values are chosen to matter at a hundred positions: an original
+context of 32, betas 1 / 0.25 (the ramp between pairs 1 and 4), factor 4,
+log multiplier 0.5 (mscale 1.065), temperature beta 0.5. The bias config adds
+the optional attn_output / FFN biases and rope_freqs the mistral3 loader takes.
+
 Usage: gen_pixtral.py --llama-cpp DIR --config NAME --out DIR [--mmproj-f16]
        (writes DIR/model.gguf (F32) and DIR/mmproj.gguf)
 """
@@ -39,6 +50,15 @@ CONFIGS = {
     "mistral3-q8src": dict(seed=2462, name="Mistral Small 3.1 tiny random (Q8_0 source)", n_embd=128, n_layer=3,
                            n_head=4, n_head_kv=2, n_ff=256, merger=True,
                            v=dict(width=64, ff=192, blocks=3, heads=4, image_size=1024, patch=16, merge=2)),
+    "ministral3-f32": dict(seed=2473, name="Ministral 3 tiny random", n_embd=128, n_layer=3, n_head=4, n_head_kv=2,
+                           n_ff=256, merger=True, arch="mistral3", rope_base=1e6,
+                           yarn=dict(factor=4.0, orig=32, beta_fast=1.0, beta_slow=0.25, log_mul=0.5, temp=0.5),
+                           v=dict(width=64, ff=160, blocks=2, heads=4, image_size=1024, patch=16, merge=2)),
+    "ministral3-bias-f32": dict(seed=2474, name="Ministral 3 tiny random (biases, rope_freqs)", n_embd=128, n_layer=2,
+                                n_head=4, n_head_kv=2, n_ff=256, merger=True, arch="mistral3", rope_base=1e6,
+                                biases=True,
+                                yarn=dict(factor=4.0, orig=24, beta_fast=1.0, beta_slow=0.25, log_mul=0.5, temp=0.5),
+                                v=None),
 }
 
 MISTRAL_CONTROL = [
@@ -46,7 +66,26 @@ MISTRAL_CONTROL = [
     "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
     "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]",
 ]
+# Tekken v13's reasoning markers (Ministral 3 / Magistral), after unused control ids
+MISTRAL_THINK = {32: "[ARGS]", 33: "[CALL_ID]", 34: "[THINK]", 35: "[/THINK]"}
 VOCAB_SIZE = 1024
+
+# Ministral 3 Reasoning's template in short: v7 turns, its default system
+# prompt names the [THINK] form (seer recognises the template by it)
+MINISTRAL3_TEMPLATE = (
+    "{%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER ... [THINK]...[/THINK]' %}"
+    "{{- bos_token }}"
+    "{%- if messages[0]['role'] == 'system' %}"
+    "{{- '[SYSTEM_PROMPT]' + messages[0]['content'] + '[/SYSTEM_PROMPT]' }}"
+    "{%- set loop_messages = messages[1:] %}"
+    "{%- else %}{%- set loop_messages = messages %}"
+    "{{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}{%- endif %}"
+    "{%- for message in loop_messages %}"
+    "{%- if message['role'] == 'user' %}{{- '[INST]' + message['content'] + '[/INST]' }}"
+    "{%- elif message['role'] == 'assistant' %}{{- message['content'] + eos_token }}"
+    "{%- endif %}"
+    "{%- endfor %}"
+)
 
 CHAT_TEMPLATE = (
     "{{- bos_token }}"
@@ -67,9 +106,11 @@ CHAT_TEMPLATE = (
 )
 
 
-def build_vocab(tt):
+def build_vocab(tt, think=False):
     byte_tokens, merges = q3.learn_bpe(q3.CORPUS, 600)
     toks = list(MISTRAL_CONTROL)
+    if think:
+        toks += [MISTRAL_THINK.get(i, f"<SPECIAL_{i}>") for i in range(len(toks), 36)]
     types = [tt.CONTROL] * len(toks)
     for t in byte_tokens + [a + b for a, b in merges]:
         if t not in toks:
@@ -84,13 +125,21 @@ def build_vocab(tt):
 def llm_tensors(cfg, W, n_vocab):
     e, nh, nkv = cfg["n_embd"], cfg["n_head"], cfg["n_head_kv"]
     hd = e // nh
+    bias = cfg.get("biases", False)
     out = [("token_embd.weight", W.normal((n_vocab, e), 1.0))]
+    if bias:  # llama3-style frequency factors (one tensor for every layer), as LlamaModel writes rope_freqs
+        out += [("rope_freqs.weight", (1.0 + W.rng.uniform(0.0, 3.0, hd // 2)).astype(np.float32))]
     for i in range(cfg["n_layer"]):
         b = f"blk.{i}."
         out += [(b + "attn_norm.weight", W.around_one(e))]
         out += rc.attention_tensors(W, b, e, nh, nkv, hd)
+        if bias:
+            out += [(b + "attn_output.bias", W.normal((e,), 0.1))]
         out += [(b + "ffn_norm.weight", W.around_one(e))]
         out += rc.glu_ffn_tensors(W, b, e, cfg["n_ff"])
+        if bias:
+            out += [(b + "ffn_gate.bias", W.normal((cfg["n_ff"],), 0.2)), (b + "ffn_up.bias", W.normal((cfg["n_ff"],), 0.2)),
+                    (b + "ffn_down.bias", W.normal((e,), 0.1))]
     out += [("output_norm.weight", W.around_one(e)), ("output.weight", W.linear(n_vocab, e, gain=3.0))]
     return out
 
@@ -100,7 +149,7 @@ def llm_kv(gguf, cfg, vocab):
     e, nh = cfg["n_embd"], cfg["n_head"]
     kv = rc.text_model_kv(gguf, cfg["name"], cfg["n_layer"], 131072, e, cfg["n_ff"], nh, cfg["n_head_kv"])
     kv += [
-        ("add_rope_freq_base", 1000000000.0),
+        ("add_rope_freq_base", cfg.get("rope_base", 1000000000.0)),
         ("add_layer_norm_rms_eps", 1e-5),
         ("add_vocab_size", len(toks)),
         ("add_rope_dimension_count", e // nh),
@@ -117,8 +166,19 @@ def llm_kv(gguf, cfg, vocab):
         ("add_pad_token_id", 11),
         ("add_add_bos_token", True),
         ("add_add_eos_token", False),
-        ("add_chat_template", CHAT_TEMPLATE),
+        ("add_chat_template", MINISTRAL3_TEMPLATE if "yarn" in cfg else CHAT_TEMPLATE),
     ]
+    y = cfg.get("yarn")
+    if y:  # Ministral3Model: the YaRN rope_parameters, then mscale_all_dim and llama_4_scaling_beta
+        kv[kv.index(("add_file_type", gguf.LlamaFileType.ALL_F32)):0] = [
+            ("add_rope_scaling_type", gguf.RopeScalingType.YARN),
+            ("add_rope_scaling_factor", y["factor"]),
+            ("add_rope_scaling_orig_ctx_len", y["orig"]),
+            ("add_rope_scaling_yarn_beta_fast", y["beta_fast"]),
+            ("add_rope_scaling_yarn_beta_slow", y["beta_slow"]),
+            ("add_rope_scaling_yarn_log_mul", y["log_mul"]),
+            ("add_attn_temperature_scale", y["temp"]),
+        ]
     return kv
 
 
@@ -181,14 +241,15 @@ def main():
     gguf = rc.import_gguf(a.llama_cpp)
     cfg = CONFIGS[a.config]
     os.makedirs(a.out, exist_ok=True)
-    vocab = build_vocab(gguf.TokenType)
+    vocab = build_vocab(gguf.TokenType, think="yarn" in cfg)
     W = rc.Weights(cfg["seed"])
     llm = llm_tensors(cfg, W, len(vocab[0]))
     img_break = dict(llm)["token_embd.weight"][vocab[0].index("[IMG_BREAK]")].copy()
-    rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), "llama", llm_kv(gguf, cfg, vocab), llm)
-    rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, cfg, a.mmproj_f16),
-                  mmproj_tensors(cfg, W, a.mmproj_f16, img_break))
-    print(f"wrote {a.out}/model.gguf ({len(vocab[0])} tokens) and {a.out}/mmproj.gguf")
+    rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), cfg.get("arch", "llama"), llm_kv(gguf, cfg, vocab), llm)
+    if cfg["v"]:
+        rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, cfg, a.mmproj_f16),
+                      mmproj_tensors(cfg, W, a.mmproj_f16, img_break))
+    print(f"wrote {a.out}/model.gguf ({len(vocab[0])} tokens)" + (f" and {a.out}/mmproj.gguf" if cfg["v"] else ""))
 
 
 if __name__ == "__main__":
