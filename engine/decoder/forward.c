@@ -41,7 +41,7 @@ static void embed_rows(seer_ctx *c, int n, const int32_t *tokens, const float *e
  * model has them), and rope_cs_swa for sliding-window layers (their own
  * base and width, unscaled); each row's query temperature where the model
  * has one. */
-static void rope_tables(seer_ctx *c, int n, const float *rows_pos) {
+void llm_rope_tables(seer_ctx *c, int n, const float *rows_pos) {
     const seer_llm *m = c->m;
     for (int i = 0; i < n; i++) {
         const float *p = rows_pos + 4 * i, sc = m->rope_freq_scale;
@@ -125,7 +125,7 @@ static void norm_rope_rows(const seer_ctx *c, int l, float *x, const float *head
  * (a layer sharing an earlier one's cache has only its queries). V is K's
  * projection where the layer has none, normed without weight where the
  * family does so. */
-static void rope_store_pass(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
+void llm_rope_store_rows(seer_ctx *c, int layer, int64_t r0, int64_t r1) {
     const seer_llm_info *in = &c->m->info;
     const llm_layer *L = &c->m->layers[layer];
     const int hd = L->head_dim;
@@ -232,8 +232,12 @@ static void attention_mixer(seer_ctx *c, int l, int n) {
     seer_matmul_multi(c->pool, llm_qkv_count(L), qkv, c->xn, n, (float *const[]){L->q_gate ? c->q_gated : c->q, c->k, c->v},
                       (const float *const[]){L->bq, L->bk, L->bv});
     if (L->q_gate) for_rows(c, l, n, split_gate_pass);
-    for_rows(c, l, n, rope_store_pass);
-    llm_attention(c, l, n);
+    if (c->multi) {
+        llm_multi_attention(c, l); /* each row against its own context */
+    } else {
+        for_rows(c, l, n, llm_rope_store_rows);
+        llm_attention(c, l, n);
+    }
     if (L->q_gate) for_rows(c, l, n, apply_gate_pass);
     seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, L->bo);
 }
@@ -243,7 +247,8 @@ static void block(seer_ctx *c, int l, int n) {
     if (l == 0) for_rows(c, l, n, attn_norm_pass); /* later layers': the previous ffn_residual_pass */
     if (L->conv) {
         seer_matmul(c->pool, &L->conv_in, c->xn, n, c->conv_bcx, NULL);
-        llm_shortconv(c, l, n);
+        if (c->multi) llm_multi_shortconv(c, l);
+        else llm_shortconv(c, l, n);
         seer_matmul(c->pool, &L->conv_out, c->attn, n, c->xn, NULL);
     } else if (L->gdn) {
         llm_gated_delta(c, l, n);
@@ -280,7 +285,7 @@ static void qkv_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *scratch) 
     seer_matmul_rows(llm_qkv_count(L), w, c->xn + r0 * E, r1 - r0,
                      (float *const[]){c->q + r0 * Dq, c->k + r0 * Dkv, c->v + r0 * Dkv},
                      (const float *const[]){L->bq, L->bk, L->bv}, scratch);
-    rope_store_pass(c, l, r0, r1);
+    llm_rope_store_rows(c, l, r0, r1);
 }
 
 static void output_ffn_rows(seer_ctx *c, int l, int64_t r0, int64_t r1, void *scratch) {
@@ -310,7 +315,8 @@ static void between_attentions_range(void *ctx, int64_t r0, int64_t r1, int ith)
 
 static bool layers_by_rows(const seer_ctx *c, int n) {
     /* the per-thread pass assumes attention in every layer */
-    return c->rows_scratch && !c->m->n_conv_layers && !c->m->ple_dim && n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
+    return c->rows_scratch && !c->multi && !c->m->n_conv_layers && !c->m->ple_dim &&
+           n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
 }
 
 static int layers(seer_ctx *c, int n, const volatile int *cancel) {
@@ -341,7 +347,7 @@ int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, co
     c->non_causal = non_causal;
     embed_rows(c, n, tokens, embd);
     if (m->ple_dim) llm_ple_inputs(c, n, embd ? NULL : tokens);
-    rope_tables(c, n, rows_pos);
+    if (!c->multi) llm_rope_tables(c, n, rows_pos); /* else each context's own, set by decode_multi.c */
     if (layers(c, n, cancel) != 0 || (cancel && *cancel)) return -1;
     if (hidden) { /* embeddings: the normed states are the output, no head */
         memcpy(hidden, c->x, sizeof(float) * (size_t)n * (size_t)E);

@@ -203,7 +203,17 @@ struct seer_ctx {
         float *state;
     } rec_marks[LLM_STATE_MARKS];
     int rec_mark_next;          /* the mark the next seer_ctx_mark replaces */
+    /* Set on the lead context while seer_ctx_decode_multi runs its rows
+     * through this context's scratch (decode_multi.c), else NULL. */
+    const struct llm_multi *multi;
 };
+
+/* A multi-sequence decode step: row i of the lead context's scratch is the
+ * next token of ctx[i] (ctx[0] is the lead itself). */
+typedef struct llm_multi {
+    seer_ctx *const *ctx;
+    int n;
+} llm_multi;
 
 /* The element offset of layer `layer`'s KV head `kvh` in k_cache / v_cache:
  * each layer's heads one after another, each head's n_ctx rows contiguous. */
@@ -249,6 +259,18 @@ typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm
  * or -1 when cancelled (then the cache rows below n_used are untouched). */
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
                 bool non_causal, llm_logits want, int logits_row0, float *hidden, const volatile int *cancel);
+
+/* Each row's cos/sin tables from rows_pos [n][4] (and kv_pos of the cache
+ * rows it will take); Q/K norms and RoPE of rows [r0, r1), K and V into the
+ * cache (forward.c). */
+void llm_rope_tables(seer_ctx *c, int n, const float *rows_pos);
+void llm_rope_store_rows(seer_ctx *c, int layer, int64_t r0, int64_t r1);
+
+/* The per-sequence parts of a multi-sequence step (decode_multi.c): layer
+ * l's RoPE, cache store and attention, or short convolution, of each row of
+ * the lead's scratch in its own context. */
+void llm_multi_attention(seer_ctx *lead, int l);
+void llm_multi_shortconv(seer_ctx *lead, int l);
 
 /* Attention of the batch's queries over the cache: row i sees cache rows
  * [0, n_used + i] (causal) or [0, n_used + n) (c->non_causal), less those a
