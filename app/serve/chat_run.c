@@ -65,16 +65,23 @@ static unsigned long long *hash_images(const serve_job *j) {
     return h;
 }
 
+bool serve_chat_slot_free(const serve_state *st) {
+    for (int i = 0; i < st->cfg->parallel; i++)
+        if (!st->slots[i].busy) return true;
+    return false;
+}
+
 serve_slot *serve_chat_pick_slot(serve_state *st, const serve_job *j) {
     unsigned long long *hashes = hash_images(j);
-    serve_slot *best = &st->slots[0];
+    serve_slot *best = NULL;
     for (int i = 0; i < st->cfg->parallel; i++) {
         serve_slot *s = &st->slots[i];
+        if (s->busy) continue;
         if (hashes && s->n_conv > 0 && slot_matches(s, &j->chat, hashes)) {
             best = s;
             break;
         }
-        if (s->last_used < best->last_used) best = s; /* else the least recently used */
+        if (!best || s->last_used < best->last_used) best = s; /* else the least recently used idle one */
     }
     free(hashes);
     return best;
@@ -144,15 +151,27 @@ static int prepare_slot(serve_state *st, serve_slot *slot, serve_job *j, const u
     return encoded + last->n_images;
 }
 
+/* A chat running on its slot (serve_chat in serve.h). */
 typedef struct chat_turn {
     serve_state *st;
+    serve_slot *slot;
     serve_job *j;
+    seer_session_turn *turn;
+    seer_session_hooks hooks;
+    seer_turn_stats stats;
+    unsigned long long *hashes;
+    int images;
+    double encode_ms;
     chat_reply reply;
     char id[48];
     long long created;
     bool role_sent, failed;
     int n_tokens;
 } chat_turn;
+
+struct serve_chat {
+    chat_turn t;
+};
 
 static json_t *chunk_json(const chat_turn *t, json_t *delta, const char *finish) {
     json_t *choice = json_object();
@@ -305,52 +324,94 @@ static void set_sampling(serve_state *st, serve_slot *slot, const serve_chat_req
     seer_session_set_sampling(slot->session, &sp, r->max_tokens > 0 ? r->max_tokens : st->cfg->max_tokens);
 }
 
-void serve_chat_run(serve_state *st, serve_slot *slot, serve_job *j) {
-    const double t0 = seer_time_ms();
-    const serve_chat_req *r = &j->chat;
-    chat_turn t = {.st = st, .j = j, .created = (long long)time(NULL)};
-    static unsigned long long serial;
-    snprintf(t.id, sizeof t.id, "chatcmpl-seer-%llx-%llu", (unsigned long long)t.created, ++serial);
-    t.reply.think = seer_session_thinking_markers(slot->session);
-    t.reply.stops = r->stops;
-    t.reply.n_stops = r->n_stops;
-    slot->last_used = t0;
-    seer_error err = {{0}};
-    double encode_ms = 0;
-    unsigned long long *hashes = hash_images(j);
-    int images = hashes ? prepare_slot(st, slot, j, hashes, &encode_ms, &err) : -1;
-    if (images < 0) {
-        serve_slot_reset(slot);
-        fail_turn(j, j->cancel ? 499 : 400, hashes ? err.msg : "out of memory");
-        free(hashes);
-        serve_metrics_request(&st->metrics, SERVE_EP_CHAT, j->status, (seer_time_ms() - j->t_queued) / 1000.0);
-        return;
-    }
-    serve_metrics_add(&st->metrics, &st->metrics.image_encodes, (unsigned long long)images);
-    set_sampling(st, slot, r);
-    const serve_msg *last = &r->msgs[r->n_msgs - 1];
-    seer_session_hooks hooks = {.ud = &t, .on_token = on_token};
-    seer_turn_stats stats = {0};
-    const int rc = seer_session_send(slot->session, last->text, &hooks, &j->cancel, &stats, &err);
-    serve_metrics_add(&st->metrics, &st->metrics.generated_tokens, (unsigned long long)stats.gen_tokens);
-    serve_metrics_add(&st->metrics, &st->metrics.prefilled_tokens, (unsigned long long)stats.prefill_tokens);
+static void count_turn(serve_state *st, const seer_turn_stats *s) {
+    serve_metrics_add(&st->metrics, &st->metrics.generated_tokens, (unsigned long long)s->gen_tokens);
+    serve_metrics_add(&st->metrics, &st->metrics.prefilled_tokens, (unsigned long long)s->prefill_tokens);
     serve_metrics_add(&st->metrics, &st->metrics.prompt_tokens,
-                      (unsigned long long)(stats.n_used > stats.gen_tokens ? stats.n_used - stats.gen_tokens : 0));
+                      (unsigned long long)(s->n_used > s->gen_tokens ? s->n_used - s->gen_tokens : 0));
+}
+
+/* The reply's end: the job answered, the slot kept for a follow-up (or
+ * emptied), everything freed. rc: what the session turn ended with. */
+static void close_chat(serve_chat *c, int rc, const seer_error *err) {
+    chat_turn *t = &c->t;
+    serve_state *st = t->st;
+    serve_job *j = t->j;
+    const serve_chat_req *r = &j->chat;
+    const seer_turn_stats *stats = &t->stats;
+    count_turn(st, stats);
     if (rc != 0) {
-        serve_slot_reset(slot);
-        fail_turn(j, strstr(err.msg, "context") ? 400 : 500, err.msg);
+        serve_slot_reset(t->slot);
+        fail_turn(j, strstr(err->msg, "context") ? 400 : 500, err->msg);
     } else {
+        const serve_msg *last = &r->msgs[r->n_msgs - 1];
         const int next_img = j->n_images - last->n_images;
         /* the slot now holds the request and the reply as the client saw it;
          * a reply cut by a stop string or a cancel is not what the cache holds */
-        bool keep = !t.reply.stopped && stats.stop != SEER_STOP_CANCELLED && stats.shifted_turns == 0 &&
-                    conv_push(slot, "user", last->text, hashes + next_img, last->n_images) == 0 &&
-                    conv_push(slot, "assistant", t.reply.content.s ? t.reply.content.s : "", NULL, 0) == 0;
-        if (!keep) serve_slot_reset(slot);
-        if (r->stream) finish_stream(&t, &stats, images, encode_ms);
-        else finish_whole(&t, &stats, images, encode_ms);
+        bool keep = !t->reply.stopped && stats->stop != SEER_STOP_CANCELLED && stats->shifted_turns == 0 &&
+                    conv_push(t->slot, "user", last->text, t->hashes + next_img, last->n_images) == 0 &&
+                    conv_push(t->slot, "assistant", t->reply.content.s ? t->reply.content.s : "", NULL, 0) == 0;
+        if (!keep) serve_slot_reset(t->slot);
+        if (r->stream) finish_stream(t, stats, t->images, t->encode_ms);
+        else finish_whole(t, stats, t->images, t->encode_ms);
     }
-    free(hashes);
-    chat_reply_free(&t.reply);
+    t->slot->busy = false;
+    free(t->hashes);
+    chat_reply_free(&t->reply);
     serve_metrics_request(&st->metrics, SERVE_EP_CHAT, j->status, (seer_time_ms() - j->t_queued) / 1000.0);
+    serve_job_release(j);
+    free(c);
+}
+
+serve_chat *serve_chat_begin(serve_state *st, serve_slot *slot, serve_job *j) {
+    serve_chat *c = calloc(1, sizeof *c);
+    if (!c) {
+        serve_job_fail(j, 500, "out of memory");
+        serve_job_release(j);
+        return NULL;
+    }
+    chat_turn *t = &c->t;
+    const serve_chat_req *r = &j->chat;
+    *t = (chat_turn){.st = st, .slot = slot, .j = j, .created = (long long)time(NULL)};
+    static unsigned long long serial;
+    snprintf(t->id, sizeof t->id, "chatcmpl-seer-%llx-%llu", (unsigned long long)t->created, ++serial);
+    t->reply.think = seer_session_thinking_markers(slot->session);
+    t->reply.stops = r->stops;
+    t->reply.n_stops = r->n_stops;
+    slot->last_used = seer_time_ms();
+    slot->busy = true;
+    seer_error err = {{0}};
+    t->hashes = hash_images(j);
+    t->images = t->hashes ? prepare_slot(st, slot, j, t->hashes, &t->encode_ms, &err) : -1;
+    if (t->images < 0) {
+        serve_slot_reset(slot);
+        fail_turn(j, j->cancel ? 499 : 400, t->hashes ? err.msg : "out of memory");
+        t->images = 0;
+        t->stats = (seer_turn_stats){0};
+        serve_metrics_request(&st->metrics, SERVE_EP_CHAT, j->status, (seer_time_ms() - j->t_queued) / 1000.0);
+        slot->busy = false;
+        free(t->hashes);
+        serve_job_release(j);
+        free(c);
+        return NULL;
+    }
+    serve_metrics_add(&st->metrics, &st->metrics.image_encodes, (unsigned long long)t->images);
+    set_sampling(st, slot, r);
+    t->hooks = (seer_session_hooks){.ud = t, .on_token = on_token};
+    const serve_msg *last = &r->msgs[r->n_msgs - 1];
+    const int rc = seer_session_turn_begin(slot->session, last->text, &t->hooks, &j->cancel, &t->stats, &t->turn, &err);
+    if (rc != 0 || !t->turn) { /* failed, or cancelled before any reply */
+        close_chat(c, rc, &err);
+        return NULL;
+    }
+    return c;
+}
+
+seer_session_turn *serve_chat_turn(serve_chat *c) { return c->t.turn; }
+seer_ctx *serve_chat_ctx(serve_chat *c) { return seer_session_ctx(c->t.slot->session); }
+
+void serve_chat_end(serve_chat *c) {
+    seer_error err = {{0}};
+    const int rc = seer_session_turn_end(c->t.turn, &err);
+    close_chat(c, rc, &err);
 }

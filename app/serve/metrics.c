@@ -38,6 +38,12 @@ void serve_metrics_ttft(serve_metrics *m, double seconds) {
     pthread_mutex_unlock(&m->mu);
 }
 
+void serve_metrics_step(serve_metrics *m, int rows) {
+    pthread_mutex_lock(&m->mu);
+    m->decode_steps[(rows < SERVE_STEP_SIZES ? rows : SERVE_STEP_SIZES) - 1]++;
+    pthread_mutex_unlock(&m->mu);
+}
+
 void serve_metrics_gauges(serve_metrics *m, int queue_length, int busy) {
     pthread_mutex_lock(&m->mu);
     m->queue_length = queue_length;
@@ -92,6 +98,11 @@ char *serve_metrics_text(serve_metrics *m) {
             m->vision_batches);
     counter(&t, "seer_vision_batch_images_total", "Images over those calls (divided by the calls: the mean batch size).",
             m->vision_batch_images);
+    put(&t, "# HELP seer_decode_steps_total Decode steps, by how many chats' tokens went through the one forward pass "
+            "(continuous batching; %d: that many or more).\n# TYPE seer_decode_steps_total counter\n",
+        SERVE_STEP_SIZES);
+    for (int k = 0; k < SERVE_STEP_SIZES; k++)
+        if (m->decode_steps[k]) put(&t, "seer_decode_steps_total{batch=\"%d\"} %llu\n", k + 1, m->decode_steps[k]);
     put(&t, "# HELP seer_queue_length Requests waiting for the worker.\n# TYPE seer_queue_length gauge\n"
             "seer_queue_length %d\n",
         m->queue_length);

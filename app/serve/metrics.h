@@ -6,6 +6,8 @@
 #include <stddef.h>
 
 #define SERVE_LATENCY_BUCKETS 9
+/* Decode steps are counted by rows up to this many (more: in the last). */
+#define SERVE_STEP_SIZES 16
 
 typedef enum serve_endpoint { SERVE_EP_CHAT, SERVE_EP_EMBED, SERVE_EP_MODELS, SERVE_EP_OTHER, SERVE_EP_COUNT } serve_endpoint;
 
@@ -18,6 +20,7 @@ typedef struct serve_metrics {
     double latency_sum[SERVE_EP_COUNT];
     double ttft_sum;
     unsigned long long ttft_count;
+    unsigned long long decode_steps[SERVE_STEP_SIZES]; /* [k - 1]: steps that decoded k chats' tokens together */
     int queue_length, busy;
 } serve_metrics;
 
@@ -26,6 +29,7 @@ void serve_metrics_request(serve_metrics *m, serve_endpoint ep, int status, doub
 /* Adds to one counter under the lock. */
 void serve_metrics_add(serve_metrics *m, unsigned long long *counter, unsigned long long n);
 void serve_metrics_ttft(serve_metrics *m, double seconds);
+void serve_metrics_step(serve_metrics *m, int rows);
 void serve_metrics_gauges(serve_metrics *m, int queue_length, int busy);
 /* The text /metrics returns (malloc'd). */
 char *serve_metrics_text(serve_metrics *m);

@@ -62,30 +62,71 @@ static serve_job *pop(serve_state *st) {
     return j;
 }
 
+/* One decode step of every running chat (continuous batching): each turn
+ * samples its next token, the tokens go through one forward pass
+ * (seer_ctx_decode_multi over the slots' contexts), then each is streamed
+ * to its own client. A chat whose turn has ended leaves here, between steps. */
+static void step_chats(serve_state *st, serve_chat **run, int *n_run) {
+    seer_ctx *ctx[SEER_DECODE_MULTI_MAX];
+    int32_t tokens[SEER_DECODE_MULTI_MAX];
+    serve_chat *stepped[SEER_DECODE_MULTI_MAX];
+    int n = 0, kept = 0;
+    for (int i = 0; i < *n_run; i++) {
+        serve_chat *c = run[i];
+        if (seer_session_turn_next(serve_chat_turn(c), &tokens[n])) {
+            ctx[n] = serve_chat_ctx(c);
+            stepped[n++] = c;
+            run[kept++] = c;
+        } else {
+            serve_chat_end(c);
+        }
+    }
+    *n_run = kept;
+    if (!n) return;
+    seer_error err = {{0}};
+    const bool ok = seer_ctx_decode_multi(ctx, tokens, n, &err) == 0;
+    serve_metrics_step(&st->metrics, n);
+    for (int i = 0; i < n; i++) {
+        if (ok) seer_session_turn_decoded(serve_chat_turn(stepped[i]));
+        else seer_session_turn_failed(serve_chat_turn(stepped[i]), err.msg);
+    }
+}
+
+/* Between steps the worker takes one queued job when it can start: a group
+ * of embeddings (run to their end), or a chat when a slot is idle (its
+ * prefill is a step of its own); a chat waits while every slot is busy. */
 static void *worker_main(void *arg) {
     serve_state *st = arg;
+    serve_chat **run = calloc((size_t)st->cfg->parallel + 1, sizeof *run);
+    int n_run = 0;
     pthread_mutex_lock(&st->mu);
     for (;;) {
-        while (!st->head && !st->stopping) pthread_cond_wait(&st->cv, &st->mu);
-        if (!st->head) break;
+        while (!st->head && !n_run && !st->stopping) pthread_cond_wait(&st->cv, &st->mu);
+        if (!st->head && !n_run) break;
         serve_job *batch[SERVE_EMBED_GROUP];
         int n = 0;
-        batch[n++] = pop(st);
-        while (batch[0]->kind == SERVE_JOB_EMBED && n < SERVE_EMBED_GROUP && st->head &&
-               st->head->kind == SERVE_JOB_EMBED)
+        const bool chat_next = st->head && st->head->kind == SERVE_JOB_CHAT;
+        if (st->head && (!chat_next || (run && serve_chat_slot_free(st)))) {
             batch[n++] = pop(st);
-        serve_metrics_gauges(&st->metrics, st->queued, n);
-        pthread_mutex_unlock(&st->mu);
-        if (batch[0]->kind == SERVE_JOB_EMBED) {
-            serve_embed_run(st, batch, n);
-        } else {
-            serve_chat_run(st, serve_chat_pick_slot(st, batch[0]), batch[0]);
+            while (batch[0]->kind == SERVE_JOB_EMBED && n < SERVE_EMBED_GROUP && st->head &&
+                   st->head->kind == SERVE_JOB_EMBED)
+                batch[n++] = pop(st);
         }
-        for (int i = 0; i < n; i++) serve_job_release(batch[i]);
+        serve_metrics_gauges(&st->metrics, st->queued, n_run + n);
+        pthread_mutex_unlock(&st->mu);
+        if (n && batch[0]->kind == SERVE_JOB_EMBED) {
+            serve_embed_run(st, batch, n);
+            for (int i = 0; i < n; i++) serve_job_release(batch[i]);
+        } else if (n) {
+            serve_chat *c = serve_chat_begin(st, serve_chat_pick_slot(st, batch[0]), batch[0]);
+            if (c) run[n_run++] = c;
+        }
+        if (n_run) step_chats(st, run, &n_run);
         pthread_mutex_lock(&st->mu);
-        serve_metrics_gauges(&st->metrics, st->queued, 0);
+        serve_metrics_gauges(&st->metrics, st->queued, n_run);
     }
     pthread_mutex_unlock(&st->mu);
+    free(run);
     return NULL;
 }
 

@@ -46,6 +46,7 @@ typedef struct serve_slot {
     serve_conv_msg *conv;
     int n_conv;
     double last_used;
+    bool busy;                 /* a chat is running on it */
 } serve_slot;
 
 typedef enum serve_job_kind { SERVE_JOB_CHAT, SERVE_JOB_EMBED } serve_job_kind;
@@ -112,9 +113,22 @@ bool serve_submit(serve_state *st, serve_job *j);
 void serve_drain(serve_state *st, int seconds);
 void serve_stop(serve_state *st);
 
-/* chat_run.c / embed_run.c: run on the worker thread. */
-void serve_chat_run(serve_state *st, serve_slot *slot, serve_job *j);
+/* chat_run.c / embed_run.c: run on the worker thread. A chat runs on an
+ * idle slot: begin brings the slot to the request's history and prefills
+ * the new turn (NULL: the job is answered already, an error or a cancel);
+ * the scheduler then steps its turn together with the other running chats
+ * (seer_session_turn_next / decoded) and ends it when next says so (the
+ * reply is finished, the slot kept for a follow-up). A chat holds the
+ * worker's reference to its job and gives it back at its end. */
+typedef struct serve_chat serve_chat;
+bool serve_chat_slot_free(const serve_state *st);
+/* The idle slot that holds the request's history, else the least recently
+ * used idle one; NULL when every slot is busy. */
 serve_slot *serve_chat_pick_slot(serve_state *st, const serve_job *j);
+serve_chat *serve_chat_begin(serve_state *st, serve_slot *slot, serve_job *j);
+seer_session_turn *serve_chat_turn(serve_chat *c);
+seer_ctx *serve_chat_ctx(serve_chat *c);
+void serve_chat_end(serve_chat *c);
 void serve_slot_reset(serve_slot *slot);
 void serve_embed_run(serve_state *st, serve_job **jobs, int n);
 

@@ -343,81 +343,103 @@ static int emit_token(void *ud, int tag, const char *text, int len, int thought_
     return o->hooks && o->hooks->on_token ? o->hooks->on_token(o->hooks->ud, &tok) : 0;
 }
 
-static void generate(seer_session *s, const seer_session_hooks *hooks, const volatile int *cancel, double t_turn,
-                     seer_turn_stats *st, seer_error *err) {
-    const int n_ctx = seer_ctx_size(s->ctx);
-    session_text reply = {0};
-    session_text_set(&reply, "");
-    seer_detok detok = {0};
-    char piece[256];
-    const double t_gen0 = seer_time_ms();
-    double t_prev = t_gen0;
-    const float *logits = seer_ctx_logits(s->ctx, 0);
-    /* the split: a thought is open from the start when the prompt opened it */
-    const seer_chat_thinking *markers = seer_chat_thinking_of(s->style);
-    const bool thinking = seer_session_thinking(s);
+/* A reply in progress: what generate's loop carried from one token to the next. */
+struct seer_session_turn {
+    seer_session *s;
+    const volatile int *cancel;
+    seer_turn_stats *st;
+    seer_error err;
+    session_text reply;
+    seer_detok detok;
+    const seer_chat_thinking *markers;
     seer_think_stream split;
-    seer_think_begin(&split, markers, thinking && markers && markers->prompt_opens);
-    token_out out = {.hooks = hooks, .st = st};
-    st->stop = SEER_STOP_EOG;
-    for (;;) {
-        if (cancel && *cancel) {
-            st->stop = SEER_STOP_CANCELLED;
-            break;
-        }
-        if (s->n_predict > 0 && st->gen_tokens >= s->n_predict) {
-            st->stop = SEER_STOP_LIMIT;
-            break;
-        }
-        if (!logits) {
-            seer_error_set(err, "the decoder produced no logits");
-            st->stop = SEER_STOP_ERROR;
-            break;
-        }
-        float prob = 0;
-        int32_t id = seer_sampler_sample(s->sampler, logits, &prob);
-        seer_sampler_accept(s->sampler, id);
-        if (seer_vocab_is_eog(s->vocab, id)) break;
-        if (seer_ctx_used(s->ctx) + 1 > n_ctx) {
-            st->stop = SEER_STOP_CONTEXT_FULL;
-            break;
-        }
-        /* Decoded before it is shown: every token the user sees is in the
-         * cache, so a cancel keeps transcript and cache identical. */
-        seer_batch b = {.n = 1, .tokens = &id};
-        if (seer_ctx_decode(s->ctx, &b, NULL, err) != 0) {
-            st->stop = SEER_STOP_ERROR;
-            break;
-        }
-        session_kv_push(s, &id, 1);
-        int n = seer_detok_push(&detok, s->vocab, id, piece, (int)sizeof piece - 1);
-        if (n < 0 || n >= (int)sizeof piece) n = 0;
-        if (n == 0) n = seer_think_marker_piece(markers, s->vocab, id, piece, (int)sizeof piece);
-        n = drop_nul_bytes(piece, n);
-        piece[n] = 0;
-        add_reply_text(s, &reply, piece, n);
-        const double now = seer_time_ms();
-        if (st->gen_tokens == 0) st->ttft_ms = now - t_turn;
-        *ring_slot(&out, st->gen_tokens) = (seer_gen_token){id, NULL, 0, now - t_prev, prob, st->gen_tokens, 0};
-        t_prev = now;
-        st->gen_tokens++;
-        if (seer_think_push(&split, st->gen_tokens - 1, piece, n, emit_token, &out) != 0) {
-            st->stop = SEER_STOP_CANCELLED;
-            break;
-        }
-        logits = seer_ctx_logits(s->ctx, 0);
+    token_out out;
+    double t_turn, t_gen0, t_prev;
+    int32_t pending;     /* sampled, being decoded */
+    float pending_prob;
+    bool ended;
+};
+
+bool seer_session_turn_next(seer_session_turn *t, int32_t *token) {
+    seer_session *s = t->s;
+    seer_turn_stats *st = t->st;
+    if (t->ended) return false;
+    t->ended = true;
+    if (t->cancel && *t->cancel) {
+        st->stop = SEER_STOP_CANCELLED;
+        return false;
     }
-    int n = seer_detok_flush(&detok, piece, (int)sizeof piece - 1);
+    if (s->n_predict > 0 && st->gen_tokens >= s->n_predict) {
+        st->stop = SEER_STOP_LIMIT;
+        return false;
+    }
+    const float *logits = seer_ctx_logits(s->ctx, 0);
+    if (!logits) {
+        seer_error_set(&t->err, "the decoder produced no logits");
+        st->stop = SEER_STOP_ERROR;
+        return false;
+    }
+    float prob = 0;
+    int32_t id = seer_sampler_sample(s->sampler, logits, &prob);
+    seer_sampler_accept(s->sampler, id);
+    if (seer_vocab_is_eog(s->vocab, id)) return false;
+    if (seer_ctx_used(s->ctx) + 1 > seer_ctx_size(s->ctx)) {
+        st->stop = SEER_STOP_CONTEXT_FULL;
+        return false;
+    }
+    /* Decoded before it is shown: every token the user sees is in the
+     * cache, so a cancel keeps transcript and cache identical. */
+    t->ended = false;
+    t->pending = *token = id;
+    t->pending_prob = prob;
+    return true;
+}
+
+void seer_session_turn_failed(seer_session_turn *t, const char *why) {
+    seer_error_set(&t->err, "%s", why);
+    t->st->stop = SEER_STOP_ERROR;
+    t->ended = true;
+}
+
+void seer_session_turn_decoded(seer_session_turn *t) {
+    seer_session *s = t->s;
+    seer_turn_stats *st = t->st;
+    const int32_t id = t->pending;
+    char piece[256];
+    session_kv_push(s, &id, 1);
+    int n = seer_detok_push(&t->detok, s->vocab, id, piece, (int)sizeof piece - 1);
+    if (n < 0 || n >= (int)sizeof piece) n = 0;
+    if (n == 0) n = seer_think_marker_piece(t->markers, s->vocab, id, piece, (int)sizeof piece);
+    n = drop_nul_bytes(piece, n);
+    piece[n] = 0;
+    add_reply_text(s, &t->reply, piece, n);
+    const double now = seer_time_ms();
+    if (st->gen_tokens == 0) st->ttft_ms = now - t->t_turn;
+    *ring_slot(&t->out, st->gen_tokens) =
+        (seer_gen_token){id, NULL, 0, now - t->t_prev, t->pending_prob, st->gen_tokens, 0};
+    t->t_prev = now;
+    st->gen_tokens++;
+    if (seer_think_push(&t->split, st->gen_tokens - 1, piece, n, emit_token, &t->out) != 0) {
+        st->stop = SEER_STOP_CANCELLED;
+        t->ended = true;
+    }
+}
+
+/* The reply's last text, then the reply joins the conversation. */
+static void close_reply(seer_session_turn *t) {
+    seer_session *s = t->s;
+    char piece[256];
+    int n = seer_detok_flush(&t->detok, piece, (int)sizeof piece - 1);
     if (n > 0 && n < (int)sizeof piece) n = drop_nul_bytes(piece, n);
     if (n > 0 && n < (int)sizeof piece) {
         piece[n] = 0;
-        add_reply_text(s, &reply, piece, n);
-        *ring_slot(&out, -1) = (seer_gen_token){-1, NULL, 0, 0, 0, -1, 0};
-        seer_think_push(&split, -1, piece, n, emit_token, &out);
+        add_reply_text(s, &t->reply, piece, n);
+        *ring_slot(&t->out, -1) = (seer_gen_token){-1, NULL, 0, 0, 0, -1, 0};
+        seer_think_push(&t->split, -1, piece, n, emit_token, &t->out);
     }
-    seer_think_end(&split, emit_token, &out);
-    st->gen_ms = t_prev - t_gen0;
-    session_msg m = {.role = strdup("assistant"), .content = reply.s ? reply.s : strdup("")};
+    seer_think_end(&t->split, emit_token, &t->out);
+    t->st->gen_ms = t->t_prev - t->t_gen0;
+    session_msg m = {.role = strdup("assistant"), .content = t->reply.s ? t->reply.s : strdup("")};
     if (!m.role || !m.content || session_push_msg(s, &m) != 0) {
         session_msg_free(&m);
         /* The conversation lost the reply: keep cache and transcript in step. */
@@ -425,20 +447,33 @@ static void generate(seer_session *s, const seer_session_hooks *hooks, const vol
     }
 }
 
-int seer_session_send(seer_session *s, const char *text, const seer_session_hooks *hooks,
-                      const volatile int *cancel, seer_turn_stats *stats, seer_error *err) {
-    seer_turn_stats st_local;
-    seer_turn_stats *st = stats ? stats : &st_local;
+int seer_session_turn_end(seer_session_turn *t, seer_error *err) {
+    if (!t) return 0;
+    close_reply(t);
+    t->st->n_used = seer_ctx_used(t->s->ctx);
+    const int rc = t->st->stop == SEER_STOP_ERROR ? -1 : 0;
+    if (rc != 0) seer_error_set(err, "%s", t->err.msg);
+    free(t);
+    return rc;
+}
+
+int seer_session_turn_begin(seer_session *s, const char *text, const seer_session_hooks *hooks,
+                            const volatile int *cancel, seer_turn_stats *st, seer_session_turn **turn,
+                            seer_error *err) {
+    *turn = NULL;
     memset(st, 0, sizeof *st);
     st->n_ctx = seer_ctx_size(s->ctx);
     const double t_turn = seer_time_ms();
+    seer_session_turn *t = calloc(1, sizeof *t);
     session_msg user;
-    if (make_user_msg(s, text ? text : "", &user) != 0) {
+    if (!t || make_user_msg(s, text ? text : "", &user) != 0) {
+        free(t);
         seer_error_set(err, "out of memory");
         return -1;
     }
     int rc = prefill(s, &user, hooks, cancel, st, err);
     if (rc != 0) {
+        free(t);
         session_msg_free(&user);
         st->n_used = seer_ctx_used(s->ctx);
         if (rc > 0) return 0; /* cancelled before any reply: the turn is dropped */
@@ -447,12 +482,43 @@ int seer_session_send(seer_session *s, const char *text, const seer_session_hook
     }
     for (int i = 0; i < user.n_images; i++) s->images[user.images[i]].sent = true;
     if (session_push_msg(s, &user) != 0) {
+        free(t);
         session_msg_free(&user);
         session_reset_cache(s);
         seer_error_set(err, "out of memory");
         return -1;
     }
-    generate(s, hooks, cancel, t_turn, st, err);
-    st->n_used = seer_ctx_used(s->ctx);
-    return st->stop == SEER_STOP_ERROR ? -1 : 0;
+    t->s = s;
+    t->cancel = cancel;
+    t->st = st;
+    t->t_turn = t_turn;
+    t->t_gen0 = t->t_prev = seer_time_ms();
+    session_text_set(&t->reply, "");
+    /* the split: a thought is open from the start when the prompt opened it */
+    t->markers = seer_chat_thinking_of(s->style);
+    seer_think_begin(&t->split, t->markers, seer_session_thinking(s) && t->markers && t->markers->prompt_opens);
+    t->out = (token_out){.hooks = hooks, .st = st};
+    st->stop = SEER_STOP_EOG;
+    *turn = t;
+    return 0;
+}
+
+int seer_session_send(seer_session *s, const char *text, const seer_session_hooks *hooks,
+                      const volatile int *cancel, seer_turn_stats *stats, seer_error *err) {
+    seer_turn_stats st_local;
+    seer_turn_stats *st = stats ? stats : &st_local;
+    seer_session_turn *t = NULL;
+    if (seer_session_turn_begin(s, text, hooks, cancel, st, &t, err) != 0) return -1;
+    if (!t) return 0; /* cancelled before any reply */
+    int32_t id;
+    while (seer_session_turn_next(t, &id)) {
+        seer_batch b = {.n = 1, .tokens = &id};
+        seer_error derr = {{0}};
+        if (seer_ctx_decode(s->ctx, &b, NULL, &derr) != 0) {
+            seer_session_turn_failed(t, derr.msg);
+            break;
+        }
+        seer_session_turn_decoded(t);
+    }
+    return seer_session_turn_end(t, err);
 }

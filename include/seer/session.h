@@ -106,6 +106,25 @@ seer_session_image seer_session_get_image(const seer_session *s, int i);
 int seer_session_send(seer_session *s, const char *text, const seer_session_hooks *hooks,
                       const volatile int *cancel, seer_turn_stats *stats, seer_error *err);
 
+/* The same turn a token at a time, so that a server can decode several
+ * sessions' tokens in one pass (seer_ctx_decode_multi on their contexts):
+ * begin prefills (as seer_session_send does; *turn is NULL when a cancel
+ * dropped the turn before any reply) and returns 0 or -1; next samples the
+ * next token and says whether it is to be decoded (false: the turn has
+ * ended: an end-of-generation token, the limit, a full context, a cancel);
+ * the caller decodes it into seer_session_ctx, then calls decoded (which
+ * records it and calls on_token) or, when the decode failed, failed; end
+ * closes the reply (it joins the conversation), frees the turn and returns
+ * what seer_session_send would. hooks, cancel and stats must outlive the turn. */
+typedef struct seer_session_turn seer_session_turn;
+int seer_session_turn_begin(seer_session *s, const char *text, const seer_session_hooks *hooks,
+                            const volatile int *cancel, seer_turn_stats *stats, seer_session_turn **turn,
+                            seer_error *err);
+bool seer_session_turn_next(seer_session_turn *t, int32_t *token);
+void seer_session_turn_decoded(seer_session_turn *t);
+void seer_session_turn_failed(seer_session_turn *t, const char *why);
+int seer_session_turn_end(seer_session_turn *t, seer_error *err);
+
 /* Appends a past message without generating (a conversation a client sends
  * back whole, as an API server receives it): role "user" or "assistant",
  * content with one SEER_MTMD_MARKER per image, images the attached indexes
