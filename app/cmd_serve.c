@@ -37,7 +37,7 @@ static void usage(FILE *out) {
             "options:\n"
             "  --host ADDR          address to listen on (default: 127.0.0.1, this machine only)\n"
             "  --port N             port (default: 8080; 0: any free port, printed at start)\n"
-            "  --parallel N         conversation slots: cached conversations a follow-up continues (default: 4)\n"
+            "  --parallel N         conversation slots, decoded together; each keeps its conversation for a follow-up (default: 4)\n"
             "  --api-key KEY        clients must send Authorization: Bearer KEY (/v1/ endpoints)\n"
             "  --allow-local-files  image URLs may be paths on this machine (refused by default)\n"
             "  --embeddings         serve /v1/embeddings (jina-embeddings-v4 recipe) instead of chat\n"
