@@ -334,8 +334,7 @@ static void batch_positions(const seer_ctx *c, const seer_batch *b, int r0, int 
         const int r = r0 + i;
         int32_t p[4];
         if (!b->pos) {
-            p[0] = p[1] = p[2] = p[3] = c->next_pos + r;
-            if (mrope && b->tokens) p[3] = 0;
+            llm_row_pos(c->m, c->next_pos + r, b->tokens != NULL, p);
         } else if (mrope) {
             for (int s = 0; s < 4; s++) p[s] = b->pos[(size_t)s * (size_t)b->n + (size_t)r];
         } else {

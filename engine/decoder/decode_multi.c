@@ -47,7 +47,9 @@ static void step_group(seer_ctx *const *ctx, const int32_t *tokens, int n) {
     for (int i = 0; i < n; i++) {
         seer_ctx *c = ctx[i];
         pos[i] = c->next_pos;
-        const float p = (float)pos[i], rows_pos[4] = {p, p, p, p}; /* a text token: every M-RoPE section alike */
+        int32_t p[4];
+        llm_row_pos(c->m, pos[i], true, p);
+        const float rows_pos[4] = {(float)p[0], (float)p[1], (float)p[2], (float)p[3]};
         llm_rope_tables(c, 1, rows_pos);
         c->non_causal = false;
         c->embd_inp = NULL;

@@ -260,6 +260,14 @@ typedef enum llm_logits { LLM_LOGITS_NONE, LLM_LOGITS_LAST, LLM_LOGITS_ALL } llm
 int llm_forward(seer_ctx *c, int n, const int32_t *tokens, const float *embd, const float *rows_pos,
                 bool non_causal, llm_logits want, int logits_row0, float *hidden, const volatile int *cancel);
 
+/* The positions [4] of a row at 1-D position `pos`: every section, except
+ * that a token row on an M-RoPE model takes 0 on the fourth, as llama.cpp
+ * widens text positions (context.c's batch_positions, decode_multi.c). */
+static inline void llm_row_pos(const seer_llm *m, int32_t pos, bool token, int32_t p[4]) {
+    p[0] = p[1] = p[2] = p[3] = pos;
+    if (m->info.mrope && token) p[3] = 0;
+}
+
 /* Each row's cos/sin tables from rows_pos [n][4] (and kv_pos of the cache
  * rows it will take); Q/K norms and RoPE of rows [r0, r1), K and V into the
  * cache (forward.c). */

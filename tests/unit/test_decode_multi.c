@@ -4,7 +4,8 @@
  * every step each context's logits are those of the same context stepping
  * alone (seer_ctx_decode of one token). Runs on conformance models (random
  * weights) covering each per-sequence part: plain attention (qwen3, f32),
- * M-RoPE on quantized weights (qwen3vl q4_k), sliding windows (gemma3),
+ * M-RoPE on quantized weights (qwen3vl q4_k; HunyuanOCR's XD-RoPE, whose
+ * fourth section is 0 for a text token), sliding windows (gemma3),
  * short convolutions (lfm2), per-layer embeddings and shared KV layers
  * (gemma4 E), experts (qwen3moe), and Qwen3.5, which steps each context on
  * its own. The batched rows go through the several-row kernels and a
@@ -134,6 +135,7 @@ int main(void) {
     } models[] = {
         {"tests/conformance/cases/text-qwen3-f32/model.gguf", 1e-4f},
         {"tests/conformance/cases/qwen3vl-q4_k-twoimg/model.gguf", 1e-4f},
+        {"tests/conformance/cases/hunyuanocr-q8_0-twoimg/model.gguf", 1e-4f},
         {"tests/conformance/cases/gemma3-q4_k/model.gguf", 1e-4f},
         {"tests/conformance/cases/lfm2vl-q8_0/model.gguf", 1e-4f},
         {"tests/conformance/cases/text-gemma4-e-q8_0/model.gguf", 1e-4f},
