@@ -5,7 +5,8 @@
  * alone (seer_ctx_decode of one token). Runs on conformance models (random
  * weights) covering each per-sequence part: plain attention (qwen3, f32),
  * M-RoPE on quantized weights (qwen3vl q4_k; HunyuanOCR's XD-RoPE, whose
- * fourth section is 0 for a text token), sliding windows (gemma3),
+ * fourth section is 0 for a text token), YaRN and the position's query
+ * temperature (ministral3), sliding windows (gemma3),
  * short convolutions (lfm2), per-layer embeddings and shared KV layers
  * (gemma4 E), experts (qwen3moe), and Qwen3.5, which steps each context on
  * its own. The batched rows go through the several-row kernels and a
@@ -136,6 +137,7 @@ int main(void) {
         {"tests/conformance/cases/text-qwen3-f32/model.gguf", 1e-4f},
         {"tests/conformance/cases/qwen3vl-q4_k-twoimg/model.gguf", 1e-4f},
         {"tests/conformance/cases/hunyuanocr-q8_0-twoimg/model.gguf", 1e-4f},
+        {"tests/conformance/cases/ministral3-f32/model.gguf", 1e-4f},
         {"tests/conformance/cases/gemma3-q4_k/model.gguf", 1e-4f},
         {"tests/conformance/cases/lfm2vl-q8_0/model.gguf", 1e-4f},
         {"tests/conformance/cases/text-gemma4-e-q8_0/model.gguf", 1e-4f},
