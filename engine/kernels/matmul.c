@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/gemm_bf16_internal.h"
 #include "kernels/gemm_f16_internal.h"
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
@@ -123,6 +124,7 @@ typedef struct matmul_job {
     seer_q8_panel_fn panel_fn, amx_fn;
     seer_q8_panel2_fn panel2_fn;
     uint16_t *act_bf16; /* F16 on AMX: n_rows × k_padded hi parts, then as many lo parts */
+    uint32_t *act_pairs; /* BF16 GEMM: n_rows × seer_bf16_pairs(n_in) words */
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
     float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
@@ -542,6 +544,57 @@ static void matmul_gemm_f16_amx(seer_pool *pool, matmul_job *j) {
     for (int i = 0; i < 3; i++) free(owned[i]);
 }
 
+/* BF16 products (gemm_bf16_internal.h): the activation rows as BF16 pairs. */
+static void bf16_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+    (void)ith;
+    const matmul_job *j = ctx;
+    const int64_t n_in = j->w->n_in, np = seer_bf16_pairs(n_in);
+    for (int64_t r = r0; r < r1; r++) seer_bf16_act_row(j->x + r * n_in, n_in, j->act_pairs + r * np);
+}
+
+/* Panels [p0, p1) of 16 weight rows: packed a group at a time (the group
+ * stays in L2), then every block of SEER_BF16_ROWS activation rows times
+ * SEER_BF16_PANELS panels of the group. */
+static void bf16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
+    const matmul_job *j = ctx;
+    const seer_weight *w = j->w;
+    const int64_t n_out = w->n_out, n_in = w->n_in, n_pairs = seer_bf16_pairs(n_in);
+    const size_t pb = seer_bf16_panel_bytes(n_in);
+    uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
+    float *tmp = (float *)((char *)j->qrows + (size_t)ith * j->act_row_bytes);
+    for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
+        const int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
+        for (int64_t p = g0; p < g1; p++) seer_bf16_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pb, tmp);
+        for (int64_t r = 0; r < j->n_rows; r += SEER_BF16_ROWS) {
+            const int nr = j->n_rows - r < SEER_BF16_ROWS ? (int)(j->n_rows - r) : SEER_BF16_ROWS;
+            for (int64_t p = g0; p < g1; p += SEER_BF16_PANELS) {
+                const int np = g1 - p < SEER_BF16_PANELS ? (int)(g1 - p) : SEER_BF16_PANELS;
+                const int64_t o0 = 16 * p;
+                seer_bf16_block(n_pairs, j->act_pairs + r * n_pairs, (size_t)n_pairs, nr, pack + (size_t)(p - g0) * pb, pb,
+                                np, j->y + r * n_out + o0, n_out, j->bias ? j->bias + o0 : NULL, n_out - o0);
+            }
+        }
+    }
+}
+
+static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
+    const int nth = seer_pool_size(pool);
+    const int64_t n_in = j->w->n_in;
+    void *owned[3] = {NULL, NULL, NULL};
+    j->act_row_bytes = (size_t)n_in * sizeof(float); /* one weight row as f32 per thread, for the packing */
+    j->act_pairs = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)seer_bf16_pairs(n_in) * 4, &owned[0]);
+    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
+    const size_t pb = seer_bf16_panel_bytes(n_in);
+    /* whole blocks of panels per group, so that a group's blocks are full but for the matrix's last */
+    j->panel_group = (panel_group_of(pb, SEER_BF16_PANELS) + SEER_BF16_PANELS - 1) / SEER_BF16_PANELS * SEER_BF16_PANELS;
+    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[2]);
+    if (j->act_pairs && j->qrows && j->panels) {
+        seer_pool_for(pool, j->n_rows, 1, bf16_act_range, j);
+        seer_pool_for(pool, (j->w->n_out + 15) / 16, SEER_BF16_PANELS, bf16_gemm_range, j);
+    }
+    for (int i = 0; i < 3; i++) free(owned[i]);
+}
+
 /* interleaved: whether the weight has the decode kernels' copy, which the
  * several-row dot kernels read (a vision encoder's matrices have none: for
  * them the dot path is a dot product per row and output, and the int8 GEMM
@@ -594,11 +647,26 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
         matmul_dot(pool, &j);
     } else if (seer_int8_gemm_supports(w->type) && path != SEER_MATMUL_GEMM_F32 && seer_q8_panel_get()) {
         matmul_gemm_q8(pool, &j);
+    } else if (path == SEER_MATMUL_GEMM_BF16 && seer_matmul_bf16_takes(w)) {
+        matmul_gemm_bf16(pool, &j);
     } else if (w->type == SEER_TYPE_F16 && path != SEER_MATMUL_GEMM_F32 && seer_amx_bf16_ready()) {
         matmul_gemm_f16_amx(pool, &j);
     } else {
         matmul_gemm(pool, &j);
     }
+}
+
+bool seer_matmul_bf16_ready(void) { return seer_bf16_gemm_ready(); }
+
+bool seer_matmul_bf16_takes(const seer_weight *w) {
+    return w && (w->type == SEER_TYPE_F16 || w->type == SEER_TYPE_F32 || w->type == SEER_TYPE_BF16) &&
+           seer_bf16_gemm_ready();
+}
+
+void seer_matmul_bf16(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                      const float *bias) {
+    const bool many = w && n_rows >= gemm_min_rows(w->type, w->interleaved != NULL);
+    seer_matmul_path(pool, w, x, n_rows, y, bias, many && seer_matmul_bf16_takes(w) ? SEER_MATMUL_GEMM_BF16 : SEER_MATMUL_AUTO);
 }
 
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y, const float *bias) {

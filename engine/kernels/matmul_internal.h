@@ -14,8 +14,10 @@ void seer_blas_init(void);
 int64_t seer_matmul_gemm_min_rows(int type);
 
 /* GEMM: the best batched algorithm (int8 GEMM where the type and CPU allow,
- * else dequantize + sgemm); GEMM_F32 forces dequantize + sgemm. */
-enum { SEER_MATMUL_AUTO = 0, SEER_MATMUL_DOT = 1, SEER_MATMUL_GEMM = 2, SEER_MATMUL_GEMM_F32 = 3 };
+ * else dequantize + sgemm); GEMM_F32 forces dequantize + sgemm; GEMM_BF16
+ * the BF16 products (gemm_bf16_internal.h) where seer_matmul_bf16_takes(w),
+ * else GEMM. */
+enum { SEER_MATMUL_AUTO = 0, SEER_MATMUL_DOT = 1, SEER_MATMUL_GEMM = 2, SEER_MATMUL_GEMM_F32 = 3, SEER_MATMUL_GEMM_BF16 = 4 };
 void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
                       const float *bias, int path);
 

@@ -35,6 +35,20 @@ bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t);
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows,
                  float *y, const float *bias);
 
+/* seer_matmul at reduced precision, for those who want speed (the vision
+ * encoder's --vision-precision bf16): with enough rows for the batched
+ * algorithm and a weight seer_matmul_bf16_takes, the weights and the
+ * activations are rounded to BF16 (8 significant bits) and multiplied by
+ * the CPU's BF16 dot products, summed in FP32; every other product is
+ * exactly seer_matmul's. Rows' results do not depend on the thread count. */
+void seer_matmul_bf16(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                      const float *bias);
+/* Whether this CPU has the BF16 dot products (x86-64 AVX512-BF16, when
+ * SEER_SIMD allows AVX-512), and whether seer_matmul_bf16 rounds w's
+ * products (F16, F32 and BF16 weights on such a CPU). */
+bool seer_matmul_bf16_ready(void);
+bool seer_matmul_bf16_takes(const seer_weight *w);
+
 /* Where a product splits its rows over the pool (Q8_0 weights read in
  * place on AMX), it does so with seer_pool_split in multiples of this
  * many rows; a pass over the same rows split the same way finds them in
