@@ -11,6 +11,7 @@
 #include "cli_errors.h"
 #include "commands.h"
 #include "hub_fetch.h"
+#include "options.h"
 #include "seer/bench.h"
 #include "seer/blas.h"
 #include "seer/image.h"
@@ -30,6 +31,7 @@ typedef struct bench_opts {
     int n_prompt, n_gen, threads, reps;
     seer_kv_type kv_type;
     seer_preproc_mode preproc; /* how --image is prepared (tiles differ: llamacpp matches llama.cpp's work) */
+    seer_vision_precision vision_precision; /* --vision-precision exact|bf16 */
     bool json;
 } bench_opts;
 
@@ -50,7 +52,17 @@ typedef struct bench_result {
     seer_bench_peaks peaks;                   /* the machine's arithmetic peaks on these threads */
     double peak_prompt_gop_s, peak_encode_gop_s; /* the ones the prompt's and the encoder's kernels run on */
     const char *peak_prompt_name, *peak_encode_name;
+    seer_vision_precision vision_precision; /* the one that ran (exact when bf16 was asked for on a CPU without it) */
 } bench_result;
+
+/* The kernels seer runs for these weights, the encoder's as the precision
+ * that ran chose them (bf16: BF16 products on AVX512-BF16 for the F16/F32
+ * matrices). */
+static seer_bench_kernels bench_kernels(int weight_type, const bench_result *r) {
+    seer_bench_kernels k = seer_bench_kernels_for(weight_type);
+    if (r->vision_precision == SEER_VISION_BF16) k.encode = "bf16_avx512";
+    return k;
+}
 
 /* Which hardware peak a kernel runs on: int8 dot products for the quantized
  * prompt kernels, BF16 for encoders on BF16 tiles, else FP32 FMA. */
@@ -58,7 +70,8 @@ static void choose_peaks(bench_result *r, const seer_bench_kernels *k) {
     const bool int8_prompt = strcmp(k->prompt, "sgemm_f32") != 0;
     r->peak_prompt_gop_s = int8_prompt ? r->peaks.int8_gop_s : r->peaks.fp32_gflop_s;
     r->peak_prompt_name = int8_prompt ? r->peaks.int8_kernel : r->peaks.fp32_kernel;
-    const bool bf16 = strcmp(k->encode, "f16_amx_bf16") == 0 && r->peaks.bf16_gflop_s > 0;
+    const bool bf16 = (strcmp(k->encode, "f16_amx_bf16") == 0 || strcmp(k->encode, "bf16_avx512") == 0) &&
+                      r->peaks.bf16_gflop_s > 0;
     r->peak_encode_gop_s = bf16 ? r->peaks.bf16_gflop_s : r->peaks.fp32_gflop_s;
     r->peak_encode_name = bf16 ? r->peaks.bf16_kernel : r->peaks.fp32_kernel;
 }
@@ -67,7 +80,8 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: seer bench -m LLM.gguf [--mmproj MMPROJ.gguf] [--image IMG] [-p N_PROMPT] [-n N_GEN]\n"
             "                  (or -hf USER/REPO[:QUANT] [--hf-file PATH] [--offline] [--no-mmproj])\n"
-            "                  [-t THREADS] [-r REPS] [--kv-type f16|f32] [--image-preproc original|llamacpp] [--json]\n"
+            "                  [-t THREADS] [-r REPS] [--kv-type f16|f32] [--image-preproc original|llamacpp]\n"
+            "                  [--vision-precision exact|bf16] [--json]\n"
             "       seer bench --synth NAME --out DIR\n"
             "  Measures load time, image encode, prompt processing and generation speed, time to\n"
             "  first token with an image, peak memory, and the machine's bandwidth and GEMM\n"
@@ -109,6 +123,12 @@ static int parse_args(int argc, char **argv, bench_opts *o) {
         if (strcmp(a, "--image-preproc") == 0) {
             if (!v) return fail_usage("missing value after", a);
             if (!seer_preproc_mode_parse(v, &o->preproc)) return fail_usage("--image-preproc takes original or llamacpp, not", v);
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--vision-precision") == 0) {
+            if (!v) return fail_usage("missing value after", a);
+            if (!seer_vision_precision_parse(v, &o->vision_precision)) return fail_usage("--vision-precision takes exact or bf16, not", v);
             i++;
             continue;
         }
@@ -308,6 +328,8 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     if (!llm) goto done;
     if (o->mmproj && !(vision = seer_vision_load(o->mmproj, err))) goto done;
     if (vision) seer_vision_set_preproc(vision, o->preproc);
+    if (vision) app_vision_precision(vision, o->vision_precision);
+    r->vision_precision = seer_vision_get_precision(vision);
     r->load_ms = seer_time_ms() - t0;
     seer_llm_page_in(llm);
     if (vision) page_in_weights(seer_vision_gguf(vision));
@@ -375,7 +397,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
         }
     }
     r->peaks = seer_bench_peaks_measure(pool);
-    const seer_bench_kernels kernels = seer_bench_kernels_for(info->weight_type);
+    const seer_bench_kernels kernels = bench_kernels(info->weight_type, r);
     choose_peaks(r, &kernels);
     for (int rep = 0; rep < o->reps - 1 && !paired; rep++)
         gb_s[rep] = gb_s[o->reps - 1], gflop_s[rep] = gflop_s[o->reps - 1], enc_gflop_s[rep] = enc_gflop_s[o->reps - 1];
@@ -438,7 +460,7 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     print_json_str("name", r->name);
     print_json_str("mmproj", o->mmproj ? o->mmproj : "");
     print_json_str("weight_type", seer_type_name(info->weight_type));
-    seer_bench_kernels k = seer_bench_kernels_for(info->weight_type);
+    seer_bench_kernels k = bench_kernels(info->weight_type, r);
     printf("\"kernels\": {\"simd\": \"%s\", \"amx_int8\": %s, \"amx_bf16\": %s, \"int8_gemm\": %s, \"prompt\": \"%s\", "
            "\"decode\": \"%s\", \"encode\": \"%s\"}, ",
            k.simd, k.amx_int8 ? "true" : "false", k.amx_bf16 ? "true" : "false", k.int8_gemm ? "true" : "false", k.prompt,
@@ -449,8 +471,8 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     printf("\"threads\": %d, \"n_prompt\": %d, \"n_gen\": %d, \"reps\": %d, \"kv_type\": \"%s\", ", threads, o->n_prompt,
            o->n_gen, o->reps, seer_kv_type_name(o->kv_type));
     printf("\"load_ms\": %.1f, \"encode_ms\": %.1f, \"encode_ms_spread\": %.1f, \"image_tokens\": %d, "
-           "\"image_preproc\": \"%s\", ", r->load_ms, r->encode_ms, r->encode_spread, r->image_tokens,
-           o->preproc == SEER_PREPROC_LLAMACPP ? "llamacpp" : "original");
+           "\"image_preproc\": \"%s\", \"vision_precision\": \"%s\", ", r->load_ms, r->encode_ms, r->encode_spread, r->image_tokens,
+           o->preproc == SEER_PREPROC_LLAMACPP ? "llamacpp" : "original", seer_vision_precision_name(r->vision_precision));
     printf("\"pp_tok_s\": %.2f, \"pp_tok_s_spread\": %.2f, \"tg_tok_s\": %.2f, \"tg_tok_s_spread\": %.2f, ",
            r->pp_tok_s, r->pp_spread, r->tg_tok_s, r->tg_spread);
     printf("\"ttft_ms\": %.1f, \"ttft_ms_spread\": %.1f, \"peak_rss_mb\": %.1f, \"weight_mb\": %.1f, "
@@ -477,7 +499,7 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
            seer_type_name(info->weight_type), (double)info->n_params / 1e6, r->work.bytes_per_token / 1e6);
     free(name);
     printf("threads      %d, %d reps (median, spread = max - min)\n", threads, o->reps);
-    seer_bench_kernels k = seer_bench_kernels_for(info->weight_type);
+    seer_bench_kernels k = bench_kernels(info->weight_type, r);
     printf("kernels      %s%s%s: prompt %s, decode %s, encode %s\n", k.simd, k.amx_int8 ? " + AMX-INT8" : "",
            k.amx_bf16 ? " + AMX-BF16" : "", k.prompt, k.decode, k.encode);
     const seer_blas_info blas = seer_blas_describe();

@@ -212,6 +212,7 @@ static int prepare(run_state *r, double *load_ms, double *prompt_ms) {
     if (opts->mmproj_path) {
         r->vision = seer_vision_load(opts->mmproj_path, &err);
         seer_vision_set_preproc(r->vision, opts->image_preproc);
+        app_vision_precision(r->vision, opts->vision_precision);
         if (!r->vision || seer_mtmd_check_pair(r->llm, r->vision, &err) != 0)
             return report_error(&r->out, "%s", err.msg), 1;
     }

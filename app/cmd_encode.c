@@ -14,6 +14,7 @@
 
 #include "cli_errors.h"
 #include "commands.h"
+#include "options.h"
 #include "seer/safe_write.h"
 #include "seer/sanitize.h"
 #include "seer/threadpool.h"
@@ -28,6 +29,7 @@ static void usage(FILE *out) {
                  "  -o FILE          the output (- for standard output)\n"
                  "  -t, --threads N  worker threads (default: all cores)\n"
                  "  --image-preproc original|llamacpp  as the model's own processor (default) or llama.cpp\n"
+                 "  --vision-precision exact|bf16  the encoder's products exact (default) or in BF16\n"
                  "  --dump-pixels FILE  also write each encoder input as float32 planes R, G, B (h x w)\n");
     fprintf(out, "example: seer encode --mmproj mmproj-f16.gguf --image photo.jpg -o photo.f32\n");
 }
@@ -56,6 +58,7 @@ typedef struct encode_args {
     const char *images[MAX_IMAGES];
     int n_images, threads;
     seer_preproc_mode preproc;
+    seer_vision_precision precision;
 } encode_args;
 
 /* The encoder inputs written so far (--dump-pixels), planes one after another. */
@@ -89,7 +92,7 @@ static int parse_args(int argc, char **argv, encode_args *a) {
         }
         bool takes = !strcmp(s, "--mmproj") || !strcmp(s, "--image") || !strcmp(s, "-o") || !strcmp(s, "--output") ||
                      !strcmp(s, "-t") || !strcmp(s, "--threads") || !strcmp(s, "--dump-pixels") ||
-                     !strcmp(s, "--image-preproc");
+                     !strcmp(s, "--image-preproc") || !strcmp(s, "--vision-precision");
         if (!takes) return usage_error("unknown argument", s);
         if (i + 1 >= argc) return usage_error("missing value after", s);
         const char *val = argv[++i];
@@ -102,6 +105,9 @@ static int parse_args(int argc, char **argv, encode_args *a) {
         else if (!strcmp(s, "--image-preproc")) {
             if (!seer_preproc_mode_parse(val, &a->preproc))
                 return usage_error("--image-preproc takes original or llamacpp, not", val);
+        } else if (!strcmp(s, "--vision-precision")) {
+            if (!seer_vision_precision_parse(val, &a->precision))
+                return usage_error("--vision-precision takes exact or bf16, not", val);
         } else {
             char *end;
             long t = strtol(val, &end, 10);
@@ -163,6 +169,7 @@ int cmd_encode(int argc, char **argv) {
     seer_vision *v = seer_vision_load(a.mmproj, &err);
     if (!v) return fail(err.msg);
     seer_vision_set_preproc(v, a.preproc);
+    app_vision_precision(v, a.precision);
     double load_ms = seer_time_ms() - t_start;
     seer_pool *pool = seer_pool_create(a.threads);
     if (!pool) {

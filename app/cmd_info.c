@@ -10,10 +10,12 @@
 
 #include "commands.h"
 #include "hub_fetch.h"
+#include "seer/bench.h"
 #include "seer/blas.h"
 #include "seer/cpu.h"
 #include "seer/gguf.h"
 #include "seer/llm.h"
+#include "seer/matmul.h"
 #include "seer/sanitize.h"
 #include "seer/tensor.h"
 #include "seer/vision.h"
@@ -499,12 +501,18 @@ static void list_all(const gguf_file *f) {
 /* The kernels this host runs such a file with: seer's SIMD level and
  * OpenBLAS's kernel set, with a warning on stderr when OpenBLAS's are
  * narrower than the CPU's vectors (OPENBLAS_CORETYPE set to an older CPU). */
-static void summarise_host(void) {
+static void summarise_host(bool mmproj) {
     const seer_blas_info b = seer_blas_describe();
     label("kernels here");
     printf("seer %s, OpenBLAS %s", seer_simd_level_name(seer_simd_level()), b.core);
     if (b.vector_bits) printf(" (%d-bit)", b.vector_bits);
     printf(", %d BLAS thread%s\n", b.threads, b.threads == 1 ? "" : "s");
+    if (mmproj) { /* the F16/F32 matrices' path at each --vision-precision */
+        label("encoder here");
+        printf("exact: %s; --vision-precision bf16: %s\n",
+               seer_bench_kernels_for(SEER_TYPE_F16).encode,
+               seer_matmul_bf16_ready() ? "bf16_avx512 (AVX512-BF16 VDPBF16PS)" : "not on this CPU (runs exact)");
+    }
     char warning[256];
     if (seer_blas_narrower_warning(&b, warning, sizeof warning)) fprintf(stderr, "seer: %s\n", warning);
 }
@@ -584,7 +592,7 @@ int cmd_info(int argc, char **argv) {
     else if (arch) summarise_llm(f, arch);
     summarise_tokenizer(f);
     summarise_tensors(f);
-    summarise_host();
+    summarise_host(arch && strcmp(arch, "clip") == 0);
     if (all) list_all(f);
     gguf_close(f);
     seer_hub_files_free(&hub);

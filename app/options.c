@@ -50,6 +50,8 @@ void app_options_usage(FILE *out) {
             "      --kv-type f16|f32   KV cache elements (default f16: half the memory and reads)\n"
             "      --image-preproc original|llamacpp  images prepared as the model's own processor does\n"
             "                          (default) or as llama.cpp does\n"
+            "      --vision-precision exact|bf16  image encoder products exact (default) or in BF16\n"
+            "                          (faster where the CPU has BF16 dot products; see seer(1))\n"
             "      --json              one JSON object per event on stdout (prompt, image, token, done, error)\n"
             "      --verbose           more detail on stderr\n"
             "terminal UI:\n"
@@ -212,6 +214,10 @@ int app_options_parse(int argc, char **argv, app_options *o, char *err, size_t c
             NEED();
             if (!seer_preproc_mode_parse(val, &o->image_preproc))
                 return fail(err, cap, "--image-preproc takes original or llamacpp, not '%.64s'", val);
+        } else if (IS("--vision-precision")) {
+            NEED();
+            if (!seer_vision_precision_parse(val, &o->vision_precision))
+                return fail(err, cap, "--vision-precision takes exact or bf16, not '%.64s'", val);
         } else if (IS("--kv-type")) {
             NEED();
             if (!seer_kv_type_parse(val, &o->kv_type)) return fail(err, cap, "--kv-type takes f16 or f32, not '%.64s'", val);
@@ -281,4 +287,9 @@ seer_session_params app_options_session_params(const app_options *o) {
     p.system_prompt = o->system_prompt;
     p.thinking_off = o->think_off;
     return p;
+}
+
+void app_vision_precision(seer_vision *v, seer_vision_precision want) {
+    if (v && seer_vision_set_precision(v, want) != want)
+        fprintf(stderr, "seer: --vision-precision bf16: no BF16 dot products here (AVX512-BF16, with SEER_SIMD at avx512); encoding exactly\n");
 }

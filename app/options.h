@@ -29,6 +29,7 @@ typedef struct app_options {
     int n_ctx;                     /* -c; <= 0: min(model context, 4096) */
     seer_kv_type kv_type;          /* --kv-type f16|f32 (default f16) */
     seer_preproc_mode image_preproc; /* --image-preproc original|llamacpp (default original) */
+    seer_vision_precision vision_precision; /* --vision-precision exact|bf16 (default exact) */
     seer_sampling sampling;        /* --temp --top-k --top-p --min-p --repeat-penalty --repeat-last-n --seed */
     bool seed_set;                 /* --seed given (else a time-based seed) */
     bool raw;                      /* --raw: no chat template */
@@ -59,5 +60,11 @@ void app_options_usage(FILE *out);
 
 /* Session parameters from the options (context, sampling, template, system). */
 seer_session_params app_options_session_params(const app_options *opts);
+
+/* Sets the encoder's precision; when bf16 is asked for on a CPU without
+ * BF16 dot products, says so in one line on stderr and runs exact (the
+ * answer is the same, only slower: a command line that works on one
+ * machine works on every one). */
+void app_vision_precision(seer_vision *v, seer_vision_precision want);
 
 #endif

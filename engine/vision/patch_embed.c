@@ -37,7 +37,7 @@ void vit_patch_embed(const seer_vision *v, seer_pool *pool, const seer_pixels *i
     im2col_job j = {.in = in, .l = l, .p = v->hp.patch_size, .signed_px = v->cfg.pixels_signed, .patches = patches};
     seer_pool_for(pool, l->n_patches, 1, im2col_range, &j);
     float *px = v->cfg.class_token ? x + d : x;
-    seer_matmul(pool, &v->patch_w, patches, l->n_patches, px, v->patch_b);
+    vit_matmul(v, pool, &v->patch_w, patches, l->n_patches, px, v->patch_b);
     int64_t n_seq = l->n_patches;
     if (v->embd_norm.w) vit_norm_rows(pool, VIT_NORM_RMS, px, px, &v->embd_norm, l->n_patches, d, v->hp.eps);
     if (v->cfg.class_token) {

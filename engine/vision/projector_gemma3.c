@@ -36,7 +36,7 @@ int vit_project_gemma3(const seer_vision *v, seer_pool *pool, const float *x, co
     }
     vit_avg_pool(x, l->gw, l->gh, d, k, pooled);
     vit_norm_rows(pool, VIT_NORM_RMS, pooled, pooled, &v->mm_ln1, n_tok, d, v->hp.eps);
-    vit_linear_apply(pool, &v->mm0, pooled, n_tok, out, flops);
+    vit_linear_apply(v, pool, &v->mm0, pooled, n_tok, out, flops);
     free(pooled);
     return 0;
 }

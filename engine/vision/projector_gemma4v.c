@@ -29,7 +29,7 @@ int vit_project_gemma4v(const seer_vision *v, seer_pool *pool, const float *x, c
     const vit_norm_params plain = {0};
     vit_norm_rows(pool, VIT_NORM_RMS, pooled, pooled, &plain, n_tok, d, v->hp.eps);
     clamp(pooled, n_tok * d, v->mm0_clamp[0], v->mm0_clamp[1]);
-    vit_linear_apply(pool, &v->mm0, pooled, n_tok, out, flops);
+    vit_linear_apply(v, pool, &v->mm0, pooled, n_tok, out, flops);
     clamp(out, n_tok * v->mm0.w.n_out, v->mm0_clamp[2], v->mm0_clamp[3]);
     free(pooled);
     return 0;

@@ -39,14 +39,14 @@ int vit_project_glm4v(const seer_vision *v, seer_pool *pool, const float *x, con
     for (int64_t c0 = 0; c0 < n_cells; c0 += rows) {
         const int64_t n = n_cells - c0 < rows ? n_cells - c0 : rows;
         gather_cells(x + c0 * 4 * d, n, d, cells);
-        vit_linear_apply(pool, &v->merger, cells, n, a, flops);
-        vit_linear_apply(pool, &v->mm0, a, n, b, flops);
+        vit_linear_apply(v, pool, &v->merger, cells, n, a, flops);
+        vit_linear_apply(v, pool, &v->mm0, a, n, b, flops);
         vit_norm_rows(pool, VIT_NORM_LAYER, b, b, &v->mm_ln1, n, t, GLM4V_POST_NORM_EPS);
         seer_gelu_erf(b, n * t);
-        vit_linear_apply(pool, &v->mm_gate, b, n, gate, flops);
-        vit_linear_apply(pool, &v->mm_up, b, n, up, flops);
+        vit_linear_apply(v, pool, &v->mm_gate, b, n, gate, flops);
+        vit_linear_apply(v, pool, &v->mm_up, b, n, up, flops);
         vit_swiglu_rows(pool, gate, up, n * ctx);
-        vit_linear_apply(pool, &v->mm2, gate, n, a, flops);
+        vit_linear_apply(v, pool, &v->mm2, gate, n, a, flops);
         for (int64_t c = 0; c < n; c++)
             memcpy(out + (int64_t)l->cell_raster[c0 + c] * v->hp.n_embd_out, a + c * t, (size_t)t * sizeof(float));
     }

@@ -51,14 +51,14 @@ int vit_project_hunyuanvl(const seer_vision *v, seer_pool *pool, const float *x,
         const int n = oh - y0 < lines ? oh - y0 : lines;
         const int64_t n_cells = (int64_t)n * ow;
         gather_cells(normed, l->gw, y0, n, d, cells);
-        vit_linear_apply(pool, &v->merger, cells, n_cells, a, flops);
+        vit_linear_apply(v, pool, &v->merger, cells, n_cells, a, flops);
         vit_act_rows(pool, VIT_ACT_GELU_TANH, a, n_cells * c1);
-        vit_linear_apply(pool, &v->mm0, a, n_cells, b, flops);
+        vit_linear_apply(v, pool, &v->mm0, a, n_cells, b, flops);
         for (int y = 0; y < n; y++) { /* the line's cells, then its newline */
             memcpy(rows + (int64_t)y * line * c2, b + (int64_t)y * ow * c2, (size_t)(ow * c2) * sizeof(float));
             memcpy(rows + ((int64_t)y * line + ow) * c2, v->img_newline, (size_t)c2 * sizeof(float));
         }
-        vit_linear_apply(pool, &v->mm2, rows, (int64_t)n * line, out + (1 + (int64_t)y0 * line) * t, flops);
+        vit_linear_apply(v, pool, &v->mm2, rows, (int64_t)n * line, out + (1 + (int64_t)y0 * line) * t, flops);
     }
     memcpy(out + (n_rows - 1) * t, v->img_end, (size_t)t * sizeof(float));
     vit_norm_rows(pool, VIT_NORM_RMS, out, out, &v->mm_ln2, n_rows, t, v->hp.eps);

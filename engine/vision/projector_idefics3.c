@@ -26,7 +26,7 @@ int vit_project_idefics3(const seer_vision *v, seer_pool *pool, const float *x, 
         return -1;
     }
     vit_pixel_unshuffle(x, l->gw, l->gh, d, s, shuffled);
-    vit_linear_apply(pool, &v->mm0, shuffled, n_tok, out, flops);
+    vit_linear_apply(v, pool, &v->mm0, shuffled, n_tok, out, flops);
     free(shuffled);
     return 0;
 }

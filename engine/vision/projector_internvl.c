@@ -21,9 +21,9 @@ int vit_project_internvl(const seer_vision *v, seer_pool *pool, const float *x, 
     float *hidden = shuffled + n_tok * (m > mid ? m : mid);
     vit_pixel_unshuffle(x, l->gw, l->gh, v->hp.n_embd, s, shuffled);
     if (v->mm_ln1.w) vit_norm_rows(pool, VIT_NORM_LAYER, shuffled, shuffled, &v->mm_ln1, n_tok, m, INTERNVL_PROJ_LN_EPS);
-    vit_linear_apply(pool, &v->mm0, shuffled, n_tok, hidden, flops);
+    vit_linear_apply(v, pool, &v->mm0, shuffled, n_tok, hidden, flops);
     vit_act_rows(pool, VIT_ACT_GELU_TANH, hidden, n_tok * mid);
-    vit_linear_apply(pool, &v->mm2, hidden, n_tok, out, flops);
+    vit_linear_apply(v, pool, &v->mm2, hidden, n_tok, out, flops);
     free(shuffled);
     return 0;
 }

@@ -58,13 +58,13 @@ static void ldp_block(const seer_vision *v, seer_pool *pool, const vit_ldp_block
     for (int64_t i = 0; i < n; i++)
         for (int64_t ch = 0; ch < c; ch++) mean[ch] += tmp[i * c + ch];
     for (int64_t ch = 0; ch < c; ch++) mean[ch] /= (float)n;
-    vit_linear_apply(pool, &b->se_fc1, mean, 1, mid, flops);
+    vit_linear_apply(v, pool, &b->se_fc1, mean, 1, mid, flops);
     for (int64_t j = 0; j < b->se_fc1.w.n_out; j++) mid[j] = fmaxf(mid[j], 0.0f);
-    vit_linear_apply(pool, &b->se_fc2, mid, 1, mean, flops);
+    vit_linear_apply(v, pool, &b->se_fc2, mid, 1, mean, flops);
     for (int64_t ch = 0; ch < c; ch++) mean[ch] = hardsigmoid(mean[ch]);
     for (int64_t i = 0; i < n; i++)
         for (int64_t ch = 0; ch < c; ch++) tmp[i * c + ch] *= mean[ch];
-    vit_linear_apply(pool, &b->pw, tmp, n, out, flops);
+    vit_linear_apply(v, pool, &b->pw, tmp, n, out, flops);
     vit_norm_rows(pool, VIT_NORM_LAYER, out, out, &b->pw_norm, n, c, v->hp.eps);
 }
 
@@ -84,9 +84,9 @@ int vit_project_ldp(const seer_vision *v, seer_pool *pool, const float *x, const
         return -1;
     }
     float *a = m + n * c, *b = a + n * c, *se = b + n * c;
-    vit_linear_apply(pool, &v->mm0, x, n, a, flops);
+    vit_linear_apply(v, pool, &v->mm0, x, n, a, flops);
     vit_act_rows(pool, VIT_ACT_GELU_TANH, a, n * c);
-    vit_linear_apply(pool, &v->mm2, a, n, m, flops);
+    vit_linear_apply(v, pool, &v->mm2, a, n, m, flops);
     if (v2) {
         vit_avg_pool(m, gw, gh, c, 2, a);
         depthwise3x3(a, gw / 2, gh / 2, c, v->peg_w, v->peg_b, 1, out);

@@ -13,10 +13,10 @@ int vit_project_mlp(const seer_vision *v, seer_pool *pool, const float *x, int64
         seer_error_set(err, "vision: out of memory (projector)");
         return -1;
     }
-    vit_linear_apply(pool, &v->mm0, x, n, h, flops);
+    vit_linear_apply(v, pool, &v->mm0, x, n, h, flops);
     if (v->cfg.mlp_norm) vit_norm_rows(pool, VIT_NORM_LAYER, h, h, &v->mm_ln1, n, mid, v->hp.eps);
     vit_act_rows(pool, VIT_ACT_GELU_TANH, h, n * mid);
-    vit_linear_apply(pool, &v->mm2, h, n, out, flops);
+    vit_linear_apply(v, pool, &v->mm2, h, n, out, flops);
     if (v->cfg.mlp_norm) vit_norm_rows(pool, VIT_NORM_LAYER, out, out, &v->mm_ln2, n, v->hp.n_embd_out, v->hp.eps);
     free(h);
     return 0;

@@ -37,12 +37,12 @@ int vit_project_pixtral(const seer_vision *v, seer_pool *pool, const float *x, c
         float *normed = buf, *unfolded = normed + l->n_patches * d, *reduced = unfolded + n_tok * d * s * s;
         vit_norm_rows(pool, VIT_NORM_RMS, x, normed, &v->mm_ln1, l->n_patches, d, hp->eps);
         unfold_cells(normed, l->gw, l->gh, d, s, unfolded);
-        vit_linear_apply(pool, &v->merger, unfolded, n_tok, reduced, flops);
+        vit_linear_apply(v, pool, &v->merger, unfolded, n_tok, reduced, flops);
         feat = reduced;
     }
-    vit_linear_apply(pool, &v->mm0, feat, n_tok, hidden, flops);
+    vit_linear_apply(v, pool, &v->mm0, feat, n_tok, hidden, flops);
     vit_act_rows(pool, VIT_ACT_GELU_TANH, hidden, n_tok * mid);
-    vit_linear_apply(pool, &v->mm2, hidden, n_tok, proj, flops);
+    vit_linear_apply(v, pool, &v->mm2, hidden, n_tok, proj, flops);
     for (int r = 0; r < ch; r++) {
         float *row = out + (int64_t)r * (cw + 1) * n_out;
         memcpy(row, proj + (int64_t)r * cw * n_out, sizeof(float) * (size_t)(cw * n_out));

@@ -13,7 +13,7 @@
  * (a 4096-cell Qwen3-VL image would need ~170 MB for all cells at once). */
 #define MERGE_CELLS_PER_PASS 256
 
-int vit_merge_cells(seer_pool *pool, const vit_norm_params *norm, float eps, const vit_linear *fc1,
+int vit_merge_cells(const seer_vision *v, seer_pool *pool, const vit_norm_params *norm, float eps, const vit_linear *fc1,
                     const vit_linear *fc2, const float *x, const vit_layout *l, float *out, int64_t out_stride,
                     double *flops, seer_error *err) {
     int64_t n_cells = l->n_patches / 4, width = fc1->w.n_in, mid = fc1->w.n_out, d_out = fc2->w.n_out;
@@ -35,9 +35,9 @@ int vit_merge_cells(seer_pool *pool, const vit_norm_params *norm, float eps, con
             vit_norm_rows(pool, VIT_NORM_LAYER, in, normed, norm, n, width, eps);
             in = normed;
         }
-        vit_linear_apply(pool, fc1, in, n, h, flops);
+        vit_linear_apply(v, pool, fc1, in, n, h, flops);
         vit_act_rows(pool, VIT_ACT_GELU_TANH, h, n * mid);
-        vit_linear_apply(pool, fc2, h, n, y, flops);
+        vit_linear_apply(v, pool, fc2, h, n, y, flops);
         for (int64_t c = 0; c < n; c++)
             memcpy(out + (int64_t)l->cell_raster[c0 + c] * out_stride, y + c * d_out, (size_t)d_out * sizeof(float));
     }
@@ -49,5 +49,5 @@ int vit_merge_cells(seer_pool *pool, const vit_norm_params *norm, float eps, con
 
 int vit_project_qwen(const seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                      double *flops, seer_error *err) {
-    return vit_merge_cells(pool, NULL, v->hp.eps, &v->mm0, &v->mm2, x, l, out, v->hp.n_embd_out, flops, err);
+    return vit_merge_cells(v, pool, NULL, v->hp.eps, &v->mm0, &v->mm2, x, l, out, v->hp.n_embd_out, flops, err);
 }

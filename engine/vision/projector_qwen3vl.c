@@ -10,7 +10,7 @@ int vit_deepstack_after_block(const seer_vision *v, seer_pool *pool, int il, con
     for (int i = 0; i < hp->n_deepstack; i++) {
         const vit_deepstack *ds = &v->deepstack[i];
         if (ds->layer != il) continue;
-        return vit_merge_cells(pool, &ds->norm, hp->eps, &ds->fc1, &ds->fc2, x, l,
+        return vit_merge_cells(v, pool, &ds->norm, hp->eps, &ds->fc1, &ds->fc2, x, l,
                                out + (int64_t)(1 + i) * hp->n_embd_text, hp->n_embd_out, flops, err);
     }
     return 0;

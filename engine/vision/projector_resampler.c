@@ -45,14 +45,14 @@ int vit_project_resampler(const seer_vision *v, seer_pool *pool, const float *x,
     float *keys = vals + n * t, *vproj = keys + n * t, *q = vproj + n * t, *qproj = q + nq * t, *att = qproj + nq * t,
           *scores = att + nq * t;
 
-    vit_linear_apply(pool, &r->kv, x, n, vals, flops);
+    vit_linear_apply(v, pool, &r->kv, x, n, vals, flops);
     vit_norm_rows(pool, VIT_NORM_LAYER, vals, vals, &r->ln_kv, n, t, v->hp.eps);
     add_positions(keys, vals, n, t, l->gw);
-    vit_linear_apply(pool, &r->v, vals, n, vproj, flops);
+    vit_linear_apply(v, pool, &r->v, vals, n, vproj, flops);
     float *kproj = vals; /* the values are projected: their rows take the projected keys */
-    vit_linear_apply(pool, &r->k, keys, n, kproj, flops);
+    vit_linear_apply(v, pool, &r->k, keys, n, kproj, flops);
     vit_norm_rows(pool, VIT_NORM_LAYER, r->query, q, &r->ln_q, nq, t, v->hp.eps);
-    vit_linear_apply(pool, &r->q, q, nq, qproj, flops);
+    vit_linear_apply(v, pool, &r->q, q, nq, qproj, flops);
 
     for (int64_t h = 0; h < n_head; h++) {
         seer_sgemm(pool, nq, n, d, 1.0f / sqrtf((float)d), qproj + h * d, t, kproj + h * d, t, true, 0.0f, scores, n);
@@ -60,9 +60,9 @@ int vit_project_resampler(const seer_vision *v, seer_pool *pool, const float *x,
         seer_sgemm(pool, nq, d, n, 1.0f, scores, n, vproj + h * d, t, false, 0.0f, att + h * d, t);
     }
     if (flops) *flops += 4.0 * (double)nq * (double)n * (double)t;
-    vit_linear_apply(pool, &r->o, att, nq, q, flops);
+    vit_linear_apply(v, pool, &r->o, att, nq, q, flops);
     vit_norm_rows(pool, VIT_NORM_LAYER, q, q, &r->ln_post, nq, t, v->hp.eps);
-    vit_linear_apply(pool, &r->proj, q, nq, out, flops);
+    vit_linear_apply(v, pool, &r->proj, q, nq, out, flops);
     free(vals);
     return 0;
 }

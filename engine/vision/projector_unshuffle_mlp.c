@@ -32,10 +32,10 @@ int vit_project_unshuffle_mlp(const seer_vision *v, seer_pool *pool, const float
     vit_norm_rows(pool, VIT_NORM_LAYER, x, normed, &v->mm_ln1, n_patch, d,
                   dots ? DOTS_OCR_PROJ_LN_EPS : PADDLEOCR_PROJ_LN_EPS);
     vit_pixel_unshuffle(normed, l->gw, l->gh, d, s, shuffled);
-    vit_linear_apply(pool, &v->mm0, shuffled, n_tok, hidden, flops);
+    vit_linear_apply(v, pool, &v->mm0, shuffled, n_tok, hidden, flops);
     if (dots) seer_gelu_erf(hidden, n_tok * mid);
     else vit_act_rows(pool, v->cfg.act, hidden, n_tok * mid);
-    vit_linear_apply(pool, &v->mm2, hidden, n_tok, out, flops);
+    vit_linear_apply(v, pool, &v->mm2, hidden, n_tok, out, flops);
     free(normed);
     free(shuffled);
     free(hidden);

@@ -92,6 +92,7 @@ typedef struct vit_config {
 
 struct seer_vision {
     gguf_file *gguf;
+    seer_vision_precision precision; /* of the matrix products (exact unless set and the CPU has BF16) */
     /* encode progress (seer_vision_set_progress): fn(user, base + span * blocks done / blocks) */
     seer_progress_fn progress_fn;
     void *progress_user;
@@ -265,7 +266,7 @@ void vit_pixel_unshuffle(const float *x, int gw, int gh, int64_t n_embd, int s, 
  * [norm over 4·n_v →] fc1 → GELU → fc2; the row of sequence cell c goes to
  * out + cell_raster[c]·out_stride (raster order of the merged grid), so the
  * caller can place it as one slice of a wider row. */
-int vit_merge_cells(seer_pool *pool, const vit_norm_params *norm, float eps, const vit_linear *fc1,
+int vit_merge_cells(const seer_vision *v, seer_pool *pool, const vit_norm_params *norm, float eps, const vit_linear *fc1,
                     const vit_linear *fc2, const float *x, const vit_layout *l, float *out, int64_t out_stride,
                     double *flops, seer_error *err);
 /* Qwen3-VL: after block il, the DeepStack merger of that block (if any)
@@ -301,6 +302,10 @@ void vit_add_stretched_positions(seer_pool *pool, const float *table, int side, 
 void vit_avg_pool(const float *x, int gw, int gh, int64_t n_embd, int k, float *out);
 
 /* y = W·x + b over n rows, counting FLOPs. */
-void vit_linear_apply(seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y, double *flops);
+/* y = x · w^T (+ bias) at the model's precision (seer_vision_set_precision). */
+void vit_matmul(const seer_vision *v, seer_pool *pool, const seer_weight *w, const float *x, int64_t n, float *y,
+                const float *bias);
+void vit_linear_apply(const seer_vision *v, seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y,
+                      double *flops);
 
 #endif

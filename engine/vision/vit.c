@@ -14,8 +14,15 @@
 /* 64K patches: 3584×3584 pixels at patch 14, above any family's maximum. */
 #define MAX_PATCHES (1 << 16)
 
-void vit_linear_apply(seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y, double *flops) {
-    seer_matmul(pool, &lin->w, x, n, y, lin->b);
+void vit_matmul(const seer_vision *v, seer_pool *pool, const seer_weight *w, const float *x, int64_t n, float *y,
+                const float *bias) {
+    if (v->precision == SEER_VISION_BF16) seer_matmul_bf16(pool, w, x, n, y, bias);
+    else seer_matmul(pool, w, x, n, y, bias);
+}
+
+void vit_linear_apply(const seer_vision *v, seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y,
+                      double *flops) {
+    vit_matmul(v, pool, &lin->w, x, n, y, lin->b);
     if (flops) *flops += 2.0 * (double)n * (double)lin->w.n_in * (double)lin->w.n_out;
 }
 
@@ -124,9 +131,9 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     int64_t d = hp->n_embd, ff = hp->n_ff;
 
     vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln1, n_seq, d, hp->eps);
-    vit_linear_apply(pool, &b->q, s->h, n_seq, s->q, flops);
-    vit_linear_apply(pool, &b->k, s->h, n_seq, s->k, flops);
-    vit_linear_apply(pool, &b->v, s->h, n_seq, s->v, flops);
+    vit_linear_apply(v, pool, &b->q, s->h, n_seq, s->q, flops);
+    vit_linear_apply(v, pool, &b->k, s->h, n_seq, s->k, flops);
+    vit_linear_apply(v, pool, &b->v, s->h, n_seq, s->v, flops);
     qkv_norms(v, pool, b, s, n_seq);
     if (v->cfg.rope2d || v->cfg.rope2d_halves) {
         rope_job rj = {.q = s->q, .k = s->k, .n = n_seq, .n_head = hp->n_head, .d = v->head_dim,
@@ -138,7 +145,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     /* h is dead once q, k, v are made; q once attention has read it */
     vit_attention(pool, s->q, s->k, s->v, s->h, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
                   windowed ? l->n_segments : n_full, s->attn_work, flops);
-    vit_linear_apply(pool, &b->o, s->h, n_seq, s->q, flops);
+    vit_linear_apply(v, pool, &b->o, s->h, n_seq, s->q, flops);
     if (b->attn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->q, s->q, &(vit_norm_params){.w = b->attn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->q, b->ls1, n_seq, d);
 
@@ -146,17 +153,17 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     for (int64_t r0 = 0; r0 < n_seq; r0 += s->ffn_rows) {
         int64_t n = n_seq - r0 < s->ffn_rows ? n_seq - r0 : s->ffn_rows;
         float *h = s->h + r0 * d; /* these rows' output replaces their input */
-        vit_linear_apply(pool, &b->ff_first, h, n, s->ff, flops);
+        vit_linear_apply(v, pool, &b->ff_first, h, n, s->ff, flops);
         float *act_out = s->ff;
         if (v->cfg.gated_mlp) {
-            vit_linear_apply(pool, &b->ff_gate, h, n, s->gate, flops);
+            vit_linear_apply(v, pool, &b->ff_gate, h, n, s->gate, flops);
             if (v->cfg.act == VIT_ACT_GELU_TANH) vit_geglu_rows(pool, s->gate, s->ff, n * ff);
             else vit_swiglu_rows(pool, s->gate, s->ff, n * ff); /* gate = silu(gate) · up */
             act_out = s->gate;
         } else {
             vit_act_rows(pool, v->cfg.act, s->ff, n * ff);
         }
-        vit_linear_apply(pool, &b->ff_second, act_out, n, h, flops);
+        vit_linear_apply(v, pool, &b->ff_second, act_out, n, h, flops);
     }
     if (b->ffn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->h, s->h, &(vit_norm_params){.w = b->ffn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->h, b->ls2, n_seq, d);

@@ -165,6 +165,18 @@ void seer_vision_free(seer_vision *v);
 const seer_vision_hparams *seer_vision_get_hparams(const seer_vision *v);
 /* Chooses how this model's images are preprocessed (default: original). */
 void seer_vision_set_preproc(seer_vision *v, seer_preproc_mode mode);
+/* Precision of the encoder's matrix products: exact (the default: the
+ * products llama.cpp computes, up to the order of the sums) or bf16
+ * (weights and activations rounded to BF16, FP32 sums, on a CPU with BF16
+ * dot products: faster, at the cost docs/correctness.md states per case;
+ * seer_matmul_bf16). "exact" or "bf16"; false for anything else. */
+typedef enum seer_vision_precision { SEER_VISION_EXACT = 0, SEER_VISION_BF16 } seer_vision_precision;
+bool seer_vision_precision_parse(const char *name, seer_vision_precision *out);
+const char *seer_vision_precision_name(seer_vision_precision p);
+/* Returns the precision that runs: exact when bf16 is asked for on a CPU
+ * without BF16 dot products (the caller says so to the user). */
+seer_vision_precision seer_vision_set_precision(seer_vision *v, seer_vision_precision p);
+seer_vision_precision seer_vision_get_precision(const seer_vision *v);
 /* Caps the merged tokens per image (Qwen2/2.5-VL, original mode; 0: the processor's 4096). */
 void seer_vision_set_max_image_tokens(seer_vision *v, int max_tokens);
 const gguf_file *seer_vision_gguf(const seer_vision *v);

@@ -1,11 +1,45 @@
 /* Encoder check: the pixels llama.cpp fed its encoder (expected/
  * image_input_<k>.f32) through seer's encoder and projector, compared with
  * image_embd_<k>.f32. This checks the encoder apart from the resizer; the
- * pipeline check then covers preprocessing. */
+ * pipeline check then covers preprocessing.
+ * With --vision-precision bf16 each input is encoded a second time with the
+ * encoder's products in BF16 (seer_vision_set_precision), and that is held
+ * to BF16_EMBD_REL_L2 against the same reference; the line gives its
+ * rel_l2, largest and mean |error|, and the reference's RMS for scale. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "checks.h"
+#include "conformance.h"
+
+/* The BF16 encoder's tolerance: 8 significant bits per weight and
+ * activation instead of F16's 11 (or F32's 24), through every block. */
+#define BF16_EMBD_REL_L2 0.03 /* the golden cases: 0.0005-0.016 (docs/correctness.md) */
+
+typedef struct bf16_stats {
+    double rel_l2, max_abs, mean_abs, ref_rms;
+} bf16_stats;
+
+/* The input encoded with BF16 products, compared with ref; false when the encode fails. */
+static bool encode_bf16(seer_vision *vision, seer_pool *pool, const seer_pixels *px, const float *ref, size_t n,
+                        float *buf, bf16_stats *st, seer_error *err) {
+    seer_vision_set_precision(vision, SEER_VISION_BF16);
+    const int rc = seer_vision_encode(vision, pool, px, buf, NULL, NULL, err);
+    seer_vision_set_precision(vision, SEER_VISION_EXACT);
+    if (rc != 0) return false;
+    double sum = 0, sq = 0;
+    st->max_abs = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double e = fabs((double)buf[i] - ref[i]);
+        if (e > st->max_abs) st->max_abs = e;
+        sum += e;
+        sq += (double)ref[i] * ref[i];
+    }
+    st->rel_l2 = rel_l2(buf, ref, n);
+    st->mean_abs = sum / (double)n;
+    st->ref_rms = sqrt(sq / (double)n);
+    return true;
+}
 
 void check_encoder(const case_data *cd, seer_vision *vision, seer_pool *pool, check_out *out) {
     const seer_vision_hparams *hp = seer_vision_get_hparams(vision);
@@ -44,6 +78,19 @@ void check_encoder(const case_data *cd, seer_vision *vision, seer_pool *pool, ch
             goto next;
         }
         if (d > worst) worst = d;
+        if (conformance_bf16) {
+            bf16_stats st;
+            if (!encode_bf16(vision, pool, &px, ref, n_out, mine, &st, &err)) {
+                out_fail(out, "image %d at bf16: %s", r->index, err.msg);
+                goto next;
+            }
+            if (!(st.rel_l2 <= BF16_EMBD_REL_L2)) {
+                out_fail(out, "image_embd_%d at bf16 rel_l2 %.3g > %.3g", r->index, st.rel_l2, BF16_EMBD_REL_L2);
+                goto next;
+            }
+            out_add(out, "image %d bf16 rel_l2 %.2g max|e| %.3g mean|e| %.3g (ref rms %.3g; exact rel_l2 %.2g); ",
+                    r->index, st.rel_l2, st.max_abs, st.mean_abs, st.ref_rms, d);
+        }
         n_checked++;
     next:
         free(in);

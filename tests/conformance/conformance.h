@@ -19,6 +19,11 @@ typedef struct case_result {
     char detail[1024];
 } case_result;
 
+/* --vision-precision bf16: the encoder check also encodes at BF16
+ * precision and holds that to its own tolerance (check_encoder.c); the
+ * decoder and pipeline checks, which say nothing about it, do not run. */
+extern bool conformance_bf16;
+
 /* Runs the case in folder dir. */
 void run_case(const char *dir, seer_pool *pool, case_result *res);
 

@@ -1,4 +1,4 @@
-/* conformance DIR...: walks each DIR (default $CONFORMANCE_DIR) recursively;
+/* conformance [--vision-precision bf16] DIR...: walks each DIR (default $CONFORMANCE_DIR) recursively;
  * every folder with a case.json is a case. One line per case, then one
  * "N passed, N failed[, N skipped]" over all folders (a folder that does not
  * exist is one skip). Exit status 1 when any case failed. */
@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 
 #include "conformance.h"
+#include "seer/matmul.h"
+
+bool conformance_bf16 = false;
 
 typedef struct tally {
     int passed, failed, skipped;
@@ -63,12 +66,25 @@ int main(int argc, char **argv) {
     const char *env = getenv("CONFORMANCE_DIR");
     const char *const *dirs = (const char *const *)argv + 1;
     int n_dirs = argc - 1;
+    if (n_dirs >= 2 && strcmp(dirs[0], "--vision-precision") == 0) {
+        if (strcmp(dirs[1], "bf16") != 0 && strcmp(dirs[1], "exact") != 0) {
+            fprintf(stderr, "conformance: --vision-precision takes exact or bf16, not '%s'\n", dirs[1]);
+            return 2;
+        }
+        conformance_bf16 = strcmp(dirs[1], "bf16") == 0;
+        if (conformance_bf16 && !seer_matmul_bf16_ready()) {
+            printf("SKIP conformance --vision-precision bf16: no BF16 dot products on this CPU\n");
+            return 0;
+        }
+        dirs += 2;
+        n_dirs -= 2;
+    }
     if (n_dirs == 0 && env && *env) {
         dirs = &env;
         n_dirs = 1;
     }
     if (n_dirs == 0) {
-        fprintf(stderr, "usage: conformance DIR... (or set CONFORMANCE_DIR)\n");
+        fprintf(stderr, "usage: conformance [--vision-precision exact|bf16] DIR... (or set CONFORMANCE_DIR)\n");
         return 2;
     }
     seer_pool *pool = seer_pool_create(0);

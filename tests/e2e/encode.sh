@@ -22,6 +22,9 @@ one_line "$out" || err "no arguments: error is not one line: $out"
 [ $rc -eq 2 ] || err "missing -o: exit $rc, want 2"
 "$SEER" encode --mmproj a.gguf --image b.png -o c.f32 --image-preproc pillow >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || err "bad --image-preproc: exit $rc, want 2"
+out=$("$SEER" encode --mmproj a.gguf --image b.png -o c.f32 --vision-precision fp8 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] || err "bad --vision-precision: exit $rc, want 2"
+one_line "$out" || err "bad --vision-precision: error is not one line: $out"
 "$SEER" encode --help | grep -q "usage: seer encode" || err "--help prints no usage"
 
 # File problems: exit 1, one line, no output file.
@@ -109,4 +112,21 @@ a, b = array("f", open(sys.argv[1], "rb").read()), array("f", open(sys.argv[2], 
 d = math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b))); n = math.sqrt(sum(y * y for y in b))
 sys.exit(0 if len(a) == len(b) and d <= 1e-5 * n else 1)' \
   "$tmp/t1.f32" "$tmp/llava15-q8_0.f32" || err "1 and 2 threads give different embeddings"
+
+# --vision-precision bf16: near the exact embeddings (docs/correctness.md:
+# rel_l2 below 0.03 on every case) but not them where the CPU has BF16 dot
+# products; elsewhere one line says so and the embeddings are the exact ones.
+c="$dir/cases/llava15-f32"
+"$SEER" encode --mmproj "$c/mmproj.gguf" --image "$dir/images/test-1-positive.png" -o "$tmp/x.f32" -t 2 \
+  --image-preproc llamacpp >/dev/null 2>&1 || err "llava15-f32 exact failed"
+"$SEER" encode --mmproj "$c/mmproj.gguf" --image "$dir/images/test-1-positive.png" -o "$tmp/b.f32" -t 2 \
+  --image-preproc llamacpp --vision-precision bf16 >/dev/null 2>"$tmp/b.err" || err "--vision-precision bf16 failed"
+if grep -q "no BF16 dot products" "$tmp/b.err"; then lo=0; hi=0; else lo=1e-4; hi=0.03; fi
+python3 -c 'import math, sys
+from array import array
+a, b = array("f", open(sys.argv[1], "rb").read()), array("f", open(sys.argv[2], "rb").read())
+d = math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b))) / math.sqrt(sum(y * y for y in b))
+print("bf16 against exact: rel_l2 %.3g" % d)
+sys.exit(0 if len(a) == len(b) and float(sys.argv[3]) <= d <= float(sys.argv[4]) else 1)' \
+  "$tmp/b.f32" "$tmp/x.f32" $lo $hi || err "--vision-precision bf16: embeddings not within [$lo, $hi] of the exact ones"
 exit $fail
