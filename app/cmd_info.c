@@ -381,6 +381,13 @@ static void summarise_projector(const gguf_file *f) {
                "[IMG_END] after the image\n",
                unit, hp.scale_factor, hp.scale_factor, hp.scale_factor > 1 ? "" : ": none");
     }
+    if (hp.projector == SEER_PROJ_LIGHTONOCR) {
+        int unit = hp.patch_size * hp.scale_factor;
+        label("grid");
+        printf("longest edge %d px (bicubic, up or down), sides rounded up to %d px (%d×%d patch merger%s), no "
+               "[IMG_BREAK], <|im_start|> and <|im_end|> around the image\n",
+               hp.preproc_image_size, unit, hp.scale_factor, hp.scale_factor, hp.scale_factor > 1 ? "" : ": none");
+    }
     if (hp.projector == SEER_PROJ_RESAMPLER) {
         static const struct { int version; const char *name; } names[] = {
             {2, "MiniCPM-Llama3-V 2.5"}, {3, "MiniCPM-V 2.6"}, {4, "MiniCPM-o 2.6"},

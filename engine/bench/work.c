@@ -74,7 +74,7 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
                       : 0); /* class token */
     /* patch embedding: a 3·p·p → d product per patch; Qwen's kernel spans two frames */
     double flops = 2.0 * px * (qwen ? 2 : 1) * 3.0 * p * p * d;
-    int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL ||
+    int ffn_mats = hp->projector == SEER_PROJ_QWEN25VL || seer_projector_pixtral_vit(hp->projector) ||
                            hp->projector == SEER_PROJ_GEMMA4V || hp->projector == SEER_PROJ_GLM4V ||
                            hp->projector == SEER_PROJ_DOTS_OCR
                        ? 3
@@ -123,7 +123,8 @@ double seer_bench_vision_flops(const seer_vision_hparams *hp, int w, int h) {
         flops += 2.0 * px * (d * out + 2 * out * out) + 2.0 * hp->n_queries * 3 * out * out +
                  4.0 * px * hp->n_queries * out;
         break;
-    case SEER_PROJ_PIXTRAL: /* [patch merger d·s² → d per merged token,] mm.1 (d → out), mm.2 (out → out) */
+    case SEER_PROJ_PIXTRAL:
+    case SEER_PROJ_LIGHTONOCR: /* [patch merger d·s² → d per merged token,] mm.1 (d → out), mm.2 (out → out) */
         flops += 2.0 * px / ((double)hp->scale_factor * hp->scale_factor) *
                  ((hp->scale_factor > 1 ? d * d * hp->scale_factor * hp->scale_factor : 0) + d * out + out * out);
         break;

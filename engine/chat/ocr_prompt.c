@@ -30,6 +30,9 @@ static const ocr_prompt PROMPTS[] = {
     {"hunyuanvl", "hunyuan_vl", false,
      "提取文档图片中正文的所有信息用markdown格式表示，其中页眉、页脚部分忽略，表格用html格式表达，文档中公式用latex格式表示，"
      "按照阅读顺序组织进行解析。"},
+    /* LightOnOCR's model card (lightonai/LightOnOCR-1B-1025, transformers' lighton_ocr
+     * docs): a user turn with the image alone, no instruction text */
+    {"lightonocr", NULL, false, ""},
 };
 
 const char *seer_ocr_prompt(const char *projector, const char *arch, int n_nextn) {

@@ -222,6 +222,7 @@ int seer_image_preprocess(const seer_vision_hparams *hp, const seer_image *img, 
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_GLM4V: rc = preprocess_qwen3vl(hp, img, out, err); break; /* the same rule at patch 14: 28-px steps */
     case SEER_PROJ_PIXTRAL: rc = preprocess_pixtral(hp, img, out, err); break;
+    case SEER_PROJ_LIGHTONOCR: rc = preprocess_longest_edge(hp, img, out, err); break; /* llama.cpp's, both modes */
     case SEER_PROJ_GEMMA4V: rc = preprocess_dyn_size(hp, img, 70, 1120, out, err); break; /* llama.cpp's, both modes */
     case SEER_PROJ_LFM2: rc = preprocess_lfm2(hp, img, out, err); break;
     case SEER_PROJ_PADDLEOCR: /* llama.cpp's, both modes */

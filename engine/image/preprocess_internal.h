@@ -110,6 +110,9 @@ int preprocess_dyn_size_pixels(const seer_vision_hparams *hp, const seer_image *
 /* The same size stretched to without a letterbox, with Pillow's filter (HunyuanVL: Lanczos). */
 int preprocess_dyn_size_stretch(const seer_vision_hparams *hp, const seer_image *img, int64_t min_pixels,
                                 int64_t max_pixels, seer_pil_filter filter, seer_image_inputs *out, seer_error *err);
+/* llama.cpp's longest_edge rule (LightOnOCR; preprocess_longest_edge.c). */
+int preprocess_longest_edge(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
+                            seer_error *err);
 int preprocess_pixtral(const seer_vision_hparams *hp, const seer_image *img, seer_image_inputs *out,
                        seer_error *err);
 /* InternVL as llama.cpp prepares it: tiles of the best grid, then the overview. */

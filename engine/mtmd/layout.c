@@ -19,6 +19,7 @@
  *                 <|img_thumbnail|>[thumbnail] <|image_end|>
  *   Pixtral       [image][IMG_END], the image's rows already separated by
  *                 [IMG_BREAK] embeddings (the encoder's output)
+ *   LightOnOCR    <|im_start|>[image]<|im_end|> (inside the ChatML user turn)
  *   PaddleOCR-VL  <|IMAGE_START|>[image]<|IMAGE_END|>, M-RoPE as Qwen's
  *   dots.ocr      <|img|>[image]<|endofimg|>, plain positions (its qwen2 LLM)
  *   HunyuanOCR    <｜hy_place▁holder▁no▁100｜>[image]<｜hy_place▁holder▁no▁101｜>, the image
@@ -140,6 +141,8 @@ int mtmd_layout_image(mtmd_builder *b, const seer_vision_hparams *hp, seer_image
         if (in->n > 1) return layout_tiled(b, hp, in, image_index, grid, grid_ctx, &LFM2_TILES);
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|image_start|>", "<|image_end|>", false);
     case SEER_PROJ_PIXTRAL: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "", "[IMG_END]", false);
+    case SEER_PROJ_LIGHTONOCR:
+        return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|im_start|>", "<|im_end|>", false);
     case SEER_PROJ_PADDLEOCR:
         return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|IMAGE_START|>", "<|IMAGE_END|>", false);
     case SEER_PROJ_DOTS_OCR: return layout_wrapped(b, hp, in, image_index, grid, grid_ctx, "<|img|>", "<|endofimg|>", false);

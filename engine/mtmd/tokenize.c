@@ -34,6 +34,7 @@ void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, in
         return;
     }
     case SEER_PROJ_PIXTRAL:
+    case SEER_PROJ_LIGHTONOCR:
         *nx = seer_pixtral_n_tokens(hp, w, h);
         *ny = 1;
         return;

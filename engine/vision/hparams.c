@@ -7,7 +7,7 @@
 
 #include "seer/vision.h"
 
-#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr, dots_ocr, hunyuanvl"
+#define SUPPORTED_LIST "mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr, dots_ocr, hunyuanvl, lightonocr"
 /* Sanity bounds: far above any real model, low enough that sizes derived
  * from them cannot overflow. */
 #define MAX_WIDTH 65536
@@ -36,6 +36,7 @@ static int projector_from_name(const char *name, seer_projector *out) {
         {"paddleocr", SEER_PROJ_PADDLEOCR},
         {"dots_ocr", SEER_PROJ_DOTS_OCR},
         {"hunyuanvl", SEER_PROJ_HUNYUANVL},
+        {"lightonocr", SEER_PROJ_LIGHTONOCR},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(name, known[i].name) == 0) {
@@ -69,6 +70,7 @@ static int projector_out_width(const gguf_file *f, seer_projector p) {
     case SEER_PROJ_QWEN25VL:
     case SEER_PROJ_QWEN3VL:
     case SEER_PROJ_PIXTRAL:
+    case SEER_PROJ_LIGHTONOCR:
     case SEER_PROJ_LFM2:
     case SEER_PROJ_PADDLEOCR:
     case SEER_PROJ_DOTS_OCR: return tensor_n_out(f, "mm.2.weight");
@@ -387,11 +389,17 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
          hp->projector == SEER_PROJ_HUNYUANVL) &&
         pixel_budget_check(f, hp, err) != 0)
         return -1;
-    if (hp->projector == SEER_PROJ_PIXTRAL) {
+    if (seer_projector_pixtral_vit(hp->projector)) {
         /* Mistral Small 3.1's patch merger (absent: Pixtral 12B, 1); llama.cpp's graph takes any size */
         int64_t m = gguf_get_int(f, "clip.vision.spatial_merge_size", 1);
         if (check_range(f, "clip.vision.spatial_merge_size", m, 1, 8, err)) return -1;
         hp->scale_factor = (int)m;
+    }
+    if (hp->projector == SEER_PROJ_LIGHTONOCR) {
+        /* the resize's longest edge: clip.vision.preproc_image_size, else image_size (llama.cpp) */
+        int64_t e = gguf_get_int(f, "clip.vision.preproc_image_size", image_size);
+        if (check_range(f, "clip.vision.preproc_image_size", e, 1, MAX_IMAGE_SIZE, err)) return -1;
+        hp->preproc_image_size = (int)e;
     }
     if (hp->projector == SEER_PROJ_LDP || hp->projector == SEER_PROJ_LDPV2) {
         /* the second block (ldp) or the pool (ldpv2) halves the patch grid */
@@ -418,7 +426,8 @@ int seer_vision_hparams_read(const gguf_file *f, seer_vision_hparams *hp, seer_e
         }
         if (hp->projector == SEER_PROJ_QWEN3VL && read_deepstack(f, hp, err) != 0) return -1;
     }
-    if (seer_projector_mrope(hp->projector) || hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_DOTS_OCR) {
+    if (seer_projector_mrope(hp->projector) || seer_projector_pixtral_vit(hp->projector) ||
+        hp->projector == SEER_PROJ_DOTS_OCR) {
         if ((n_embd / n_head) % 4 != 0) {
             seer_error_set(err, "%s: head size %lld is not a multiple of 4 (2-D rotary embedding)", file_label(f),
                            (long long)(n_embd / n_head));

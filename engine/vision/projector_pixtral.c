@@ -2,7 +2,8 @@
  * (RMSNorm, then each s×s cell of the raster grid unfolded channel-major —
  * feature c·s² + dy·s + dx, torch's unfold — and mm.patch_merger back to the
  * ViT width); then the LLaVA MLP mm.1 → GELU → mm.2; then the rows of the
- * merged grid, each but the last followed by the [IMG_BREAK] embedding. */
+ * merged grid, each but the last followed by the [IMG_BREAK] embedding
+ * (LightOnOCR has none: the rows follow each other). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,10 +44,11 @@ int vit_project_pixtral(const seer_vision *v, seer_pool *pool, const float *x, c
     vit_linear_apply(v, pool, &v->mm0, feat, n_tok, hidden, flops);
     vit_act_rows(pool, VIT_ACT_GELU_TANH, hidden, n_tok * mid);
     vit_linear_apply(v, pool, &v->mm2, hidden, n_tok, proj, flops);
+    const int row_len = v->img_break ? cw + 1 : cw;
     for (int r = 0; r < ch; r++) {
-        float *row = out + (int64_t)r * (cw + 1) * n_out;
+        float *row = out + (int64_t)r * row_len * n_out;
         memcpy(row, proj + (int64_t)r * cw * n_out, sizeof(float) * (size_t)(cw * n_out));
-        if (r + 1 < ch) memcpy(row + (int64_t)cw * n_out, v->img_break, sizeof(float) * (size_t)n_out);
+        if (v->img_break && r + 1 < ch) memcpy(row + (int64_t)cw * n_out, v->img_break, sizeof(float) * (size_t)n_out);
     }
     free(buf);
     return 0;

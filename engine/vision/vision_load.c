@@ -162,7 +162,7 @@ static void pick_config(seer_vision *v) {
     const seer_vision_hparams *hp = &v->hp;
     vit_config *c = &v->cfg;
     memset(c, 0, sizeof *c);
-    c->norm = hp->projector == SEER_PROJ_QWEN25VL || hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_GLM4V ||
+    c->norm = hp->projector == SEER_PROJ_QWEN25VL || seer_projector_pixtral_vit(hp->projector) || hp->projector == SEER_PROJ_GLM4V ||
                       hp->projector == SEER_PROJ_DOTS_OCR
                   ? VIT_NORM_RMS
                   : VIT_NORM_LAYER;
@@ -177,7 +177,7 @@ static void pick_config(seer_vision *v) {
     c->pos_bucket = c->pos_embd && hp->projector == SEER_PROJ_RESAMPLER;
     c->pos_bicubic = c->pos_embd && hp->projector == SEER_PROJ_GLM4V; /* GLM-OCR has none */
     c->pos_stretch = c->pos_embd && hp->projector == SEER_PROJ_HUNYUANVL;
-    c->rope2d_odd_cols = hp->projector == SEER_PROJ_PIXTRAL;
+    c->rope2d_odd_cols = seer_projector_pixtral_vit(hp->projector);
     c->rope2d_raster = c->rope2d_odd_cols || hp->projector == SEER_PROJ_PADDLEOCR || hp->projector == SEER_PROJ_DOTS_OCR;
     /* dots.ocr: the trunk's RMSNorm after the blocks is stored as mm.post_norm */
     c->post_ln = c->post_ln || (hp->projector == SEER_PROJ_DOTS_OCR && gguf_find_tensor(v->gguf, "mm.post_norm.weight"));
@@ -544,14 +544,15 @@ static int load_projector(seer_vision *v, seer_error *err) {
                    ? -1
                    : 0;
     }
-    case SEER_PROJ_PIXTRAL: {
+    case SEER_PROJ_PIXTRAL:
+    case SEER_PROJ_LIGHTONOCR: {
         int64_t s = hp->scale_factor;
         if (s > 1 && (load_norm(v, "mm.input_norm", d, true, &v->mm_ln1, err) ||
                       load_linear(v, "mm.patch_merger", d * s * s, d, true, &v->merger, err)))
             return -1;
         return load_linear(v, "mm.1", d, -1, true, &v->mm0, err) ||
                        load_linear(v, "mm.2", v->mm0.w.n_out, out, true, &v->mm2, err) ||
-                       load_vec(v, "v.token_embd.img_break", out, true, &v->img_break, err)
+                       load_vec(v, "v.token_embd.img_break", out, hp->projector == SEER_PROJ_PIXTRAL, &v->img_break, err)
                    ? -1
                    : 0;
     }
@@ -678,6 +679,7 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny) 
         *ny = 1;
         return;
     case SEER_PROJ_PIXTRAL:
+    case SEER_PROJ_LIGHTONOCR:
         *nx = seer_pixtral_n_tokens(hp, w, h);
         *ny = 1;
         return;

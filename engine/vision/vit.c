@@ -187,7 +187,7 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
             return -1;
         }
     } else {
-        int unit = hp->projector == SEER_PROJ_PIXTRAL || hp->projector == SEER_PROJ_DOTS_OCR ||
+        int unit = seer_projector_pixtral_vit(hp->projector) || hp->projector == SEER_PROJ_DOTS_OCR ||
                            hp->projector == SEER_PROJ_HUNYUANVL
                        ? hp->patch_size * hp->scale_factor
                    : v->cfg.rope2d                       ? 2 * hp->patch_size
@@ -308,7 +308,8 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
         case SEER_PROJ_LFM2: rc = vit_project_internvl(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_LDP:
         case SEER_PROJ_LDPV2: rc = vit_project_ldp(v, pool, patches_out, li, out[i], &fl, err); break;
-        case SEER_PROJ_PIXTRAL: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;
+        case SEER_PROJ_PIXTRAL:
+        case SEER_PROJ_LIGHTONOCR: rc = vit_project_pixtral(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_PADDLEOCR:
         case SEER_PROJ_DOTS_OCR: rc = vit_project_unshuffle_mlp(v, pool, patches_out, li, out[i], &fl, err); break;
         case SEER_PROJ_RESAMPLER: rc = vit_project_resampler(v, pool, patches_out, li, out[i], &fl, err); break;

@@ -29,7 +29,14 @@ typedef enum seer_projector {
                            * post norm, LayerNorm, 2×2 unshuffle, MLP (GELU erf) */
     SEER_PROJ_HUNYUANVL,  /* "hunyuanvl": HunyuanOCR / HunyuanVL's LayerNorm ViT (positions resampled from a square table),
                            * RMSNorm, 2×2 conv, GELU, 1×1 conv, a newline row per line, fc, begin / end rows, RMSNorm */
+    SEER_PROJ_LIGHTONOCR, /* "lightonocr": LightOnOCR, Pixtral's ViT and patch merger without [IMG_BREAK] rows,
+                           * longest-edge resize, between <|im_start|> and <|im_end|> */
 } seer_projector;
+
+/* Pixtral's ViT, patch merger and MLP (pixtral, lightonocr). */
+static inline bool seer_projector_pixtral_vit(seer_projector p) {
+    return p == SEER_PROJ_PIXTRAL || p == SEER_PROJ_LIGHTONOCR;
+}
 
 /* Image tokens of these projectors take M-RoPE (t, row, col) positions. */
 static inline bool seer_projector_mrope(seer_projector p) {
@@ -85,7 +92,7 @@ typedef struct seer_vision_hparams {
     int pinpoints[SEER_MAX_PINPOINTS][2]; /* (width, height) */
     int scale_factor;               /* idefics3 / internvl pixel shuffle; gemma3 average pool (k×k patches a token);
                                      * pixtral spatial_merge_size (1: Pixtral 12B, no patch merger) */
-    int preproc_image_size;         /* idefics3 refined canvas (2048) */
+    int preproc_image_size;         /* idefics3 refined canvas (2048); lightonocr: the longest edge */
     int n_wa_pattern;               /* qwen2.5vl: full attention when (i+1) % n == 0 */
     /* qwen3vl: blocks whose output also feeds a DeepStack merger (ascending);
      * each adds an n_embd_text slice to every output row. */
@@ -105,11 +112,11 @@ typedef struct seer_vision_hparams {
 } seer_vision_hparams;
 
 /* Pixtral's image tokens for a w×h input: the merged patch grid row by row,
- * an [IMG_BREAK] row after each but the last. */
+ * an [IMG_BREAK] row after each but the last (none for LightOnOCR). */
 static inline int seer_pixtral_n_tokens(const seer_vision_hparams *hp, int w, int h) {
     int unit = hp->patch_size * (hp->scale_factor > 0 ? hp->scale_factor : 1);
-    int px = w / unit, py = h / unit;
-    return px > 0 && py > 0 ? px * py + py - 1 : 0;
+    int px = w / unit, py = h / unit, breaks = hp->projector == SEER_PROJ_LIGHTONOCR ? 0 : py - 1;
+    return px > 0 && py > 0 ? px * py + breaks : 0;
 }
 
 /* Reads and checks the clip.* metadata; unsupported projectors are an error

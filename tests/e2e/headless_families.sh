@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Qwen3-VL (dense, MoE, two images), Qwen3.5 (dense, MoE with two images), Gemma 3, MiniCPM-V 2.6 / 2.5,
-# GLM-4.6V-Flash, GLM-OCR (two images), PaddleOCR-VL, dots.ocr, HunyuanOCR (one image, two) and Ministral 3
-# (YaRN, query temperature, [THINK] tokens in the prompt) through the CLI as a user runs
+# GLM-4.6V-Flash, GLM-OCR (two images), PaddleOCR-VL, dots.ocr, HunyuanOCR (one image, two), Ministral 3
+# (YaRN, query temperature, [THINK] tokens in the prompt) and LightOnOCR (two images) through the CLI as a user runs
 # it (-m, --mmproj, --image, the prompt file with its markers, --raw): the
 # prompt's token count and the 16 greedy tokens equal llama.cpp's
 # (expected/tokens.json, greedy.json). This goes through the session's prompt
@@ -18,7 +18,7 @@ checked=0
 for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vlmoe-f32 qwen35-f32 qwen35moe-q4_k-twoimg gemma3-f32 gemma3-q4_k minicpmv26-f32 minicpmv25-f32 \
          glm4v-f32 glmocr-q8_0-twoimg paddleocr-f32 paddleocr-q8_0-twoimg \
          dotsocr-f32 dotsocr-q8_0-twoimg hunyuanocr-f32 hunyuanocr-q8_0-twoimg \
-         ministral3-f32; do
+         ministral3-f32 lightonocr-f32-twoimg; do
   d="$cases/$c"
   [ -f "$d/case.json" ] && [ -f "$d/expected/greedy.json" ] || continue
   mapfile -t args < <(python3 -c 'import json,sys

@@ -8,7 +8,8 @@
 # give different text; a folder is read in name order; -o writes the same
 # text to a file (stdout empty); progress lines name each file with timings;
 # a broken image fails alone (exit 1, the others still read); a model
-# without a documented OCR prompt is refused in one line unless -p gives one.
+# without a documented OCR prompt is refused in one line unless -p gives one;
+# dots.ocr, HunyuanOCR and LightOnOCR read with their own prompts.
 set -u
 : "${SEER:?SEER must point at the seer binary}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -101,6 +102,19 @@ if [ -f "$o/model.gguf" ]; then
     -p "$(sed -e 's/^<｜hy_begin▁of▁sentence｜><__media__>//' -e 's/<｜hy_User｜>$//' "$o/prompt.txt")" "$A" \
     > "$tmp/hy-p" 2>"$tmp/err" || fail "HunyuanOCR -p: $(cat "$tmp/err")"
   cmp -s "$tmp/out" "$tmp/hy-p" || fail "HunyuanOCR did not read with its doc_parse prompt"
+fi
+# LightOnOCR reads the image alone (its model card's user turn has no text): the
+# block is what the same greedy run of the raw ChatML turn with only the image gives
+o="$here/../conformance/cases/lightonocr-f32-twoimg"
+if [ -f "$o/model.gguf" ]; then
+  "$SEER" ocr -q -m "$o/model.gguf" --mmproj "$o/mmproj.gguf" -n 8 "$A" > "$tmp/out" 2>"$tmp/err" || fail "LightOnOCR: $(cat "$tmp/err")"
+  [ "$(head -n 1 "$tmp/out")" = "==> $A <==" ] || fail "LightOnOCR header"
+  printf '<|im_start|>user\n<__media__><|im_end|>\n<|im_start|>assistant\n' > "$tmp/lo-prompt"
+  "$SEER" -m "$o/model.gguf" --mmproj "$o/mmproj.gguf" --image "$A" --raw -f "$tmp/lo-prompt" -n 8 --temp 0 \
+    > "$tmp/lo-raw" 2>"$tmp/err" || fail "LightOnOCR raw: $(cat "$tmp/err")"
+  python3 -c 'import sys; a = open(sys.argv[1]).read().split("\n", 1)[1].rstrip("\n"); b = open(sys.argv[2]).read().rstrip("\n")
+sys.exit(0 if a == b and a else 1)' "$tmp/out" "$tmp/lo-raw" ||
+    fail "LightOnOCR did not read with the image alone: $(cat "$tmp/out") vs $(cat "$tmp/lo-raw")"
 fi
 "$SEER" ocr -m "$d/model.gguf" "$A" > /dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -- '--mmproj' "$tmp/err" || fail "no --mmproj: $(cat "$tmp/err")"

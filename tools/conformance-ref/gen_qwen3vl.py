@@ -439,7 +439,7 @@ def write_llm(gguf, cfg, path, vocab):
         w.add_expert_feed_forward_length(cfg["n_ff_exp"])
     if vl:
         w.add_num_deepstack_layers(len(cfg["vision"]["deepstack"]))
-    add_vocab(gguf, w, vocab, "qwen2")
+    add_vocab(gguf, w, vocab, "qwen2", cfg.get("template", CHAT_TEMPLATE))
     for name, data in convert_text(gguf, cfg, hf_text_tensors(cfg, init, len(vocab["tokens"]))):
         w.add_tensor(name, data.astype(np.float32))
     w.write_header_to_file()
