@@ -230,7 +230,7 @@ static void test_unsupported_projector(void) {
     snprintf(want, sizeof want,
              "%s: projector type 'ldpv3' is not supported (supported: mlp, idefics3, qwen2vl_merger, qwen2.5vl_merger, "
              "qwen3vl_merger, gemma3, gemma4v, internvl, ldp, ldpv2, pixtral, lfm2, resampler, glm4v, paddleocr, dots_ocr, "
-             "hunyuanvl)",
+             "hunyuanvl, lightonocr)",
              path);
     CHECK_MSG(strcmp(err.msg, want) == 0, "error was: %s", err.msg);
 }
