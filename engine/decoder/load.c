@@ -774,7 +774,9 @@ static bool bind_layers(seer_llm *m, const arch_desc *ad, seer_error *err) {
         }
 #undef NAME
     }
-    if (!failed && (ad->gemma4 || ad->mistral3)) /* gemma4 full layers' proportional RoPE, mistral3's factors (one tensor for all) */
+    /* gemma4 full layers' proportional RoPE; llama's (Llama 3.1's frequency
+     * factors) and mistral3's: one tensor for all layers, optional */
+    if (!failed && (ad->gemma4 || ad->mistral3 || !strcmp(ad->name, "llama")))
         m->rope_freqs = bind_vector(m, "rope_freqs.weight", m->n_rot / 2, false, err, &failed);
     return !failed && (!m->ple_dim || bind_per_layer_embd(m, err));
 }

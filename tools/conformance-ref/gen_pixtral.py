@@ -59,6 +59,9 @@ CONFIGS = {
                                 biases=True,
                                 yarn=dict(factor=4.0, orig=24, beta_fast=1.0, beta_slow=0.25, log_mul=0.5, temp=0.5),
                                 v=None),
+    # arch llama with Llama 3.1's rope_freqs (llama.cpp's llama loader takes it, the graph divides the angles by it)
+    "llama-ropefreqs-f32": dict(seed=2481, name="llama tiny random (rope_freqs)", n_embd=128, n_layer=2, n_head=4,
+                                n_head_kv=2, n_ff=256, merger=True, rope_base=5e5, rope_freqs=True, v=None),
 }
 
 MISTRAL_CONTROL = [
@@ -127,7 +130,7 @@ def llm_tensors(cfg, W, n_vocab):
     hd = e // nh
     bias = cfg.get("biases", False)
     out = [("token_embd.weight", W.normal((n_vocab, e), 1.0))]
-    if bias:  # llama3-style frequency factors (one tensor for every layer), as LlamaModel writes rope_freqs
+    if cfg.get("rope_freqs", bias):  # llama3-style frequency factors (one tensor for every layer), as LlamaModel writes rope_freqs
         out += [("rope_freqs.weight", (1.0 + W.rng.uniform(0.0, 3.0, hd // 2)).astype(np.float32))]
     for i in range(cfg["n_layer"]):
         b = f"blk.{i}."

@@ -3,7 +3,8 @@
 # tests/conformance/cases: ministral3-f32 (YaRN + query temperature, the
 # Mistral Small 3.1 style pixtral projector, one image) and
 # text-ministral3-bias-f32 (the same graph with the optional biases and
-# rope_freqs, text only): random-weight GGUFs (gen_pixtral.py), then
+# rope_freqs, text only), and text-llama-ropefreqs-f32 (arch llama with
+# Llama 3.1's rope_freqs): random-weight GGUFs (gen_pixtral.py), then
 # conformance-dump against upstream llama.cpp. case.json and prompt.txt are
 # kept (written by hand); everything else is rewritten.
 # Usage (from the repository root):
@@ -17,8 +18,9 @@ cases=$here/../../tests/conformance/cases
 
 "$py" "$here/gen_pixtral.py" --llama-cpp "$llama" --config ministral3-f32 --out "$cases/ministral3-f32"
 "$py" "$here/gen_pixtral.py" --llama-cpp "$llama" --config ministral3-bias-f32 --out "$cases/text-ministral3-bias-f32"
+"$py" "$here/gen_pixtral.py" --llama-cpp "$llama" --config llama-ropefreqs-f32 --out "$cases/text-llama-ropefreqs-f32"
 
-for c in ministral3-f32 text-ministral3-bias-f32; do
+for c in ministral3-f32 text-ministral3-bias-f32 text-llama-ropefreqs-f32; do
     rm -rf "$cases/$c/expected"
     "$dump" --case "$cases/$c"
 done
