@@ -34,6 +34,8 @@ void seer_quick_gelu(float *x, int64_t n) {
 
 void seer_swiglu(float *a, const float *b, int64_t n) { seer_exp_gate(SEER_GATE_SILU, a, b, n); }
 
+void seer_softcap(float *x, int64_t n, float cap) { seer_exp_softcap(x, n, cap); }
+
 /* GELU of every FP16 value, rounded to FP16, as ggml's CPU backend builds
  * its table (tanh form in float). */
 static uint16_t gelu_f16_table[1 << 16];

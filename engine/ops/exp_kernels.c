@@ -31,6 +31,20 @@ float seer_exp_softmax_scalar(float *x, int64_t n) {
     return max + logf(sum);
 }
 
+void seer_exp_softcap_scalar(float *x, int64_t n, float cap) {
+    for (int64_t i = 0; i < n; i++) x[i] = tanhf(x[i] / cap) * cap;
+}
+
+void seer_exp_softcap(float *x, int64_t n, float cap) {
+    switch (seer_simd_level()) {
+#if defined(__x86_64__)
+    case SEER_SIMD_AVX512: seer_exp_softcap_avx512(x, n, cap); return;
+    case SEER_SIMD_AVX2: seer_exp_softcap_avx2(x, n, cap); return;
+#endif
+    default: seer_exp_softcap_scalar(x, n, cap); return;
+    }
+}
+
 void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
     switch (seer_simd_level()) {
 #if defined(__x86_64__)

@@ -19,9 +19,17 @@ void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n);
  * log of what it divided by (chunks of a softmax merge with it). */
 float seer_exp_softmax(float *x, int64_t n);
 
+/* x = cap·tanh(x/cap), as cap - 2cap/(exp(2x/cap) + 1) in the SIMD versions
+ * (absolute error about cap·2^-24 near 0): the final logit soft-cap, over
+ * the whole vocabulary at every step. */
+void seer_exp_softcap(float *x, int64_t n, float cap);
+
 /* Per instruction set; the dispatcher picks one. */
 void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64_t n);
 float seer_exp_softmax_scalar(float *x, int64_t n);
+void seer_exp_softcap_scalar(float *x, int64_t n, float cap);
+void seer_exp_softcap_avx2(float *x, int64_t n, float cap);
+void seer_exp_softcap_avx512(float *x, int64_t n, float cap);
 void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n);
 float seer_exp_softmax_avx2(float *x, int64_t n);
 void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n);

@@ -23,6 +23,8 @@ void seer_swiglu(float *a, const float *b, int64_t n);
  * against llama.cpp's on a 12-layer random model. */
 void seer_geglu_f16(float *a, const float *b, int64_t n);
 void seer_softmax(float *x, int64_t n);
+/* x[i] = cap·tanh(x[i]/cap) (final logit soft-cap), SIMD where the CPU has it */
+void seer_softcap(float *x, int64_t n, float cap);
 void seer_add(float *dst, const float *src, int64_t n);
 
 /* Rotary embeddings on one head vector of size d (in place), position p.
