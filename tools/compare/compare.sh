@@ -148,7 +148,8 @@ echo "llama.cpp: $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')
 echo "prompt $prompts tokens, 32 generated (llama-bench -p N -n 32 vs seer bench)$([ "$encode" = 1 ] && echo ", image encode of $(basename "$image")")"
 [ "$encode" = 1 ] && echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench --image)"
 echo "the best of $reps alternating repetitions each; each engine's fraction of the limit that bounds the line, as"
-echo "seer bench measures it in the same run: int8 dot-product peak (prompt), read bandwidth (generation), FP32 peak (encode)"
+echo "seer bench measures it in the same run: int8 dot-product peak (prompt), read bandwidth (generation), FP32 peak (encode);"
+echo "load: the 1-minute load average's range over the line's runs (other jobs on the host slow both engines unevenly)"
 for lane in "${lanes[@]}"; do
   if [ "$lane" = noamx ] && [ "$has_amx" = 0 ]; then
     echo; echo "lane noamx: this CPU has no AMX, the native lane is that comparison"; continue
@@ -163,8 +164,8 @@ for lane in "${lanes[@]}"; do
   echo "lane $lane (seer ${env_set:-as is} vs llama.cpp $([ -n "${!given:-}" ] && echo "from $bin, as built there" ||
     cmake_flags "$lane" | grep -o 'GGML_NATIVE=[A-Z]*'))"
   echo
-  echo "| model | threads | prompt | prompt tok/s seer / llama.cpp | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 peak |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| model | threads | prompt | prompt tok/s seer / llama.cpp | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 peak | load |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   declare -A read_gb_s=()
   for t in $threads; do
     for m in $models; do
@@ -173,8 +174,9 @@ for lane in "${lanes[@]}"; do
         # the two alternate, one repetition each, and each keeps its best: a
         # shared host's slow spells then hit both sides alike. seer's fraction
         # of a limit comes from the run that gave its best rate
-        l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc="" f_pp=0 f_tg=0 f_enc=0
+        l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc="" f_pp=0 f_tg=0 f_enc=0 loads=""
         for _ in $(seq "$reps"); do
+          loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
           read -r pp tg < <(llama_speeds "$bin" "$llm" "$t" "$p")
           l_pp=$(best_of max "$l_pp" "$pp") l_tg=$(best_of max "$l_tg" "$tg")
           image_args=()
@@ -193,9 +195,11 @@ for lane in "${lanes[@]}"; do
         enc_cells="- | -"
         [ "$encode" = 1 ] && enc_cells=$(printf '%.0f / %.0f = %s | %.2f / %s' "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")" \
           "$f_enc" "$(scaled "$f_enc" "$s_enc" "$l_enc")")
-        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s | %s |\n' "$m" "$t" "$p" \
+        loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
+        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s | %s | %s |\n' "$m" "$t" "$p" \
           "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$f_pp" "$(scaled "$f_pp" "$l_pp" "$s_pp")" \
-          "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "$enc_cells"
+          "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "$enc_cells" \
+          "$(tr ' ' '\n' <<<"$loads" | awk 'NF { if (lo == "" || $1 < lo) lo = $1; if ($1 > hi) hi = $1 } END { print lo "-" hi }')"
         echo "  seer kernels: $(json_field kernels <<<"$s")" >>"$log"
         read_gb_s[$t]=$(json_field machine_gb_s <<<"$s")
         peaks=$(json_field peaks <<<"$s")
