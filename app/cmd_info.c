@@ -319,6 +319,16 @@ static void summarise_projector(const gguf_file *f) {
         label("tower");
         printf("x/y position tables, 2-D RoPE on each head's halves (base 100), q/k/v RMSNorm, sandwich norms, "
                "output scales, tanh-GELU gated MLP (the HF config; llama.cpp falls back to quick GELU)\n");
+        int bounds = 0; /* Gemma4ClippableLinear's scalars (E2B/E4B) */
+        for (uint64_t i = 0; i < f->n_tensors; i++) {
+            const char *dot = strrchr(f->tensors[i].name, '.');
+            if (dot && (!strcmp(dot, ".input_min") || !strcmp(dot, ".input_max") || !strcmp(dot, ".output_min") ||
+                        !strcmp(dot, ".output_max")))
+                bounds++;
+        }
+        label("clipping");
+        if (bounds) printf("%d bounds on the linears' inputs and outputs (clippable linears), applied\n", bounds);
+        else puts("none (no clippable linears)");
     }
     if (hp.projector == SEER_PROJ_GLM4V) {
         const gguf_tensor *pos = gguf_find_tensor(f, "v.position_embd.weight");

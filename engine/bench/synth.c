@@ -227,9 +227,8 @@ static const model_spec MODELS[] = {
      * rotated; the others a 512-token window, 256-wide heads), 2 KV heads,
      * 256-wide per-layer embeddings (a 262144 x 10752 table read a row per
      * token), the last 18 layers on earlier layers' caches, tied 262k
-     * vocabulary, Q4_K_M; the 16-block 768-wide gemma4v tower (its clipped
-     * linears' bounds left out: seer does not read them yet, and they do
-     * not change the work) */
+     * vocabulary, Q4_K_M; the 16-block 768-wide gemma4v tower (its clippable
+     * linears' bounds left out: they barely change the work) */
     {"gemma4-e4b",
      {"gemma4", "Gemma 4 E4B IT (synthetic)", 42, 2560, 8, 2, 10240, 262144, 131072, 1000000.0f, 1e-6f, {0}, false,
       true, QUANT_Q4_K_M, VOCAB_GEMMA4, .head_dim = 256, .qk_norm = true, .sliding_window = 512, .gemma4 = true,

@@ -8,10 +8,6 @@
 
 #include "vision/vision_internal.h"
 
-static void clamp(float *x, int64_t n, float lo, float hi) {
-    for (int64_t i = 0; i < n; i++) x[i] = x[i] < lo ? lo : x[i] > hi ? hi : x[i];
-}
-
 int vit_project_gemma4v(const seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
                         double *flops, seer_error *err) {
     const int k = v->hp.scale_factor;
@@ -28,9 +24,7 @@ int vit_project_gemma4v(const seer_vision *v, seer_pool *pool, const float *x, c
             for (int64_t c = 0; c < d; c++) pooled[t * d + c] = (pooled[t * d + c] - v->std_bias[c]) * v->std_scale[c];
     const vit_norm_params plain = {0};
     vit_norm_rows(pool, VIT_NORM_RMS, pooled, pooled, &plain, n_tok, d, v->hp.eps);
-    clamp(pooled, n_tok * d, v->mm0_clamp[0], v->mm0_clamp[1]);
-    vit_linear_apply(v, pool, &v->mm0, pooled, n_tok, out, flops);
-    clamp(out, n_tok * v->mm0.w.n_out, v->mm0_clamp[2], v->mm0_clamp[3]);
+    vit_linear_apply(v, pool, &v->mm0, vit_linear_input(&v->mm0, pooled, n_tok, pooled), n_tok, out, flops);
     free(pooled);
     return 0;
 }

@@ -9,10 +9,15 @@
 typedef enum vit_norm { VIT_NORM_LAYER, VIT_NORM_RMS } vit_norm;
 typedef enum vit_act { VIT_ACT_QUICK_GELU, VIT_ACT_GELU_TANH, VIT_ACT_SILU } vit_act;
 
-/* A linear layer: weight used in place, optional f32 bias. */
+/* A linear layer: weight used in place, optional f32 bias, and the bounds of
+ * a clippable linear (gemma4v: input clamped before the product, output
+ * after; in_lo, in_hi, out_lo, out_hi, ±FLT_MAX where the file has none;
+ * clip_in / clip_out false, as zeroed, when neither side is bounded). */
 typedef struct vit_linear {
     seer_weight w;
     const float *b;
+    float clamp[4];
+    bool clip_in, clip_out;
 } vit_linear;
 
 typedef struct vit_norm_params {
@@ -137,10 +142,11 @@ struct seer_vision {
     const float *peg_w, *peg_b; /* [C][9], [C] */
     vit_resampler resampler;
     /* gemma4v: the standardisation of the pooled rows (x − std_bias) ⊙
-     * std_scale, or NULL; the input projection's clamps (input, then output:
-     * min, max; ±FLT_MAX when the file has none). */
+     * std_scale, or NULL */
     const float *std_bias, *std_scale;
-    float mm0_clamp[4];
+    /* some linear clamps its input (gemma4v's clippable linears): the
+     * encode's scratch then holds a row block for the clamped copies */
+    bool clamped_inputs;
 
     /* f32 copies made at load (1-D tensors stored in other types, the summed
      * Qwen patch kernel): freed with the model. */
@@ -307,5 +313,8 @@ void vit_matmul(const seer_vision *v, seer_pool *pool, const seer_weight *w, con
                 const float *bias);
 void vit_linear_apply(const seer_vision *v, seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y,
                       double *flops);
+/* A clippable linear's input: x itself when its input is unbounded, else
+ * the n rows clamped into buf (buf may be x when x is not read again). */
+const float *vit_linear_input(const vit_linear *lin, const float *x, int64_t n, float *buf);
 
 #endif

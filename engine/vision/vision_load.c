@@ -83,13 +83,31 @@ static int load_matrix(seer_vision *v, const char *name, int64_t n_in, int64_t n
     return 0;
 }
 
+static int load_scalar(seer_vision *v, const char *name, float def, float *out, seer_error *err) {
+    const float *p = NULL;
+    if (load_vec(v, name, 1, false, &p, err) != 0) return -1;
+    *out = p ? p[0] : def;
+    return 0;
+}
+
+/* PREFIX.weight, optional PREFIX.bias and the optional bounds of a clippable
+ * linear (PREFIX.input_min / input_max / output_min / output_max scalars, as
+ * Gemma 4's vision tower has them). */
 static int load_linear(seer_vision *v, const char *prefix, int64_t n_in, int64_t n_out, bool required, vit_linear *l,
                        seer_error *err) {
+    static const char *const bound[4] = {"input_min", "input_max", "output_min", "output_max"};
     char name[128];
     memset(l, 0, sizeof *l);
     snprintf(name, sizeof name, "%s.weight", prefix);
     if (load_matrix(v, name, n_in, n_out, required, &l->w, err) != 0) return -1;
     if (!l->w.data) return 0;
+    for (int i = 0; i < 4; i++) {
+        snprintf(name, sizeof name, "%s.%s", prefix, bound[i]);
+        if (load_scalar(v, name, i % 2 ? FLT_MAX : -FLT_MAX, &l->clamp[i], err) != 0) return -1;
+    }
+    l->clip_in = l->clamp[0] > -FLT_MAX || l->clamp[1] < FLT_MAX;
+    l->clip_out = l->clamp[2] > -FLT_MAX || l->clamp[3] < FLT_MAX;
+    if (l->clip_in) v->clamped_inputs = true;
     snprintf(name, sizeof name, "%s.bias", prefix);
     return load_vec(v, name, l->w.n_out, false, &l->b, err);
 }
@@ -269,10 +287,6 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
         return -1;
     if (hp->projector == SEER_PROJ_GEMMA4V) {
         const float *s = NULL;
-        if (gguf_find_tensor(v->gguf, NAME("attn_q.input_min")) || gguf_find_tensor(v->gguf, NAME("ffn_up.input_min"))) {
-            seer_error_set(err, "%s: clipped linears in the vision blocks ('%s') are not supported", label(v), p);
-            return -1;
-        }
         if (load_vec(v, NAME("attn_q_norm.weight"), v->head_dim, true, &b->q_norm, err) ||
             load_vec(v, NAME("attn_k_norm.weight"), v->head_dim, true, &b->k_norm, err) ||
             load_vec(v, NAME("attn_post_norm.weight"), d, true, &b->attn_post_norm, err) ||
@@ -286,22 +300,11 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
 }
 
 /* A scalar tensor's value, or def when the file has none. */
-static int load_scalar(seer_vision *v, const char *name, float def, float *out, seer_error *err) {
-    const float *p = NULL;
-    if (load_vec(v, name, 1, false, &p, err) != 0) return -1;
-    *out = p ? p[0] : def;
-    return 0;
-}
-
-/* gemma4v: the input projection (a plain linear), its optional clamps, the
- * optional standardisation. */
+/* gemma4v: the input projection (a clippable linear), the optional
+ * standardisation. */
 static int load_gemma4v_projector(seer_vision *v, seer_error *err) {
     int64_t d = v->hp.n_embd;
     return load_linear(v, "mm.input_projection", d, v->hp.n_embd_out, true, &v->mm0, err) ||
-                   load_scalar(v, "mm.input_projection.input_min", -FLT_MAX, &v->mm0_clamp[0], err) ||
-                   load_scalar(v, "mm.input_projection.input_max", FLT_MAX, &v->mm0_clamp[1], err) ||
-                   load_scalar(v, "mm.input_projection.output_min", -FLT_MAX, &v->mm0_clamp[2], err) ||
-                   load_scalar(v, "mm.input_projection.output_max", FLT_MAX, &v->mm0_clamp[3], err) ||
                    load_vec(v, "v.std_bias", d, false, &v->std_bias, err) ||
                    load_vec(v, "v.std_scale", d, false, &v->std_scale, err)
                ? -1

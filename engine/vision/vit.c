@@ -20,9 +20,20 @@ void vit_matmul(const seer_vision *v, seer_pool *pool, const seer_weight *w, con
     else seer_matmul(pool, w, x, n, y, bias);
 }
 
+static void clamp_rows(const float *x, int64_t n, float lo, float hi, float *out) {
+    for (int64_t i = 0; i < n; i++) out[i] = x[i] < lo ? lo : x[i] > hi ? hi : x[i];
+}
+
+const float *vit_linear_input(const vit_linear *lin, const float *x, int64_t n, float *buf) {
+    if (!lin->clip_in) return x;
+    clamp_rows(x, n * lin->w.n_in, lin->clamp[0], lin->clamp[1], buf);
+    return buf;
+}
+
 void vit_linear_apply(const seer_vision *v, seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y,
                       double *flops) {
     vit_matmul(v, pool, &lin->w, x, n, y, lin->b);
+    if (lin->clip_out) clamp_rows(y, n * lin->w.n_out, lin->clamp[2], lin->clamp[3], y);
     if (flops) *flops += 2.0 * (double)n * (double)lin->w.n_in * (double)lin->w.n_out;
 }
 
@@ -38,6 +49,7 @@ typedef struct vit_scratch {
     float *x, *h, *rope_cos, *rope_sin;
     float *patches;              /* patch embedding */
     float *q, *k, *v, *attn_work; /* attention */
+    float *clamped;              /* n_seq rows: clippable linears' clamped inputs (else empty) */
     float *ff, *gate;            /* feed-forward, ffn_rows rows */
     int64_t ffn_rows;
 } vit_scratch;
@@ -64,8 +76,8 @@ static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout 
     int64_t attn_full = vit_attention_scratch_floats(nth, n_full, n_seq);
     int64_t attn_win = vit_attention_scratch_floats(nth, l->n_segments, max_win);
     int64_t rope = v->cfg.rope2d || v->cfg.rope2d_halves ? (int64_t)l->n_patches * (v->head_dim / 2) : 0;
-    float **const kept[4] = {&s->x, &s->h, &s->rope_cos, &s->rope_sin};
-    const int64_t kept_sizes[4] = {n_seq * d, n_seq * d, rope, rope};
+    float **const kept[5] = {&s->x, &s->h, &s->rope_cos, &s->rope_sin, &s->clamped};
+    const int64_t kept_sizes[5] = {n_seq * d, n_seq * d, rope, rope, v->clamped_inputs ? n_seq * d : 0};
     float **const embed[1] = {&s->patches};
     const int64_t embed_sizes[1] = {(int64_t)l->n_patches * 3 * p * p};
     float **const attn[4] = {&s->q, &s->k, &s->v, &s->attn_work};
@@ -80,12 +92,12 @@ static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout 
             f = carve(NULL, ffn, ffn_sizes, 2);
     if (a > shared) shared = a;
     if (f > shared) shared = f;
-    int64_t total = carve(NULL, kept, kept_sizes, 4) + shared;
+    int64_t total = carve(NULL, kept, kept_sizes, 5) + shared;
     if (posix_memalign((void **)&s->base, 64, (size_t)total * sizeof(float)) != 0) {
         s->base = NULL;
         return -1;
     }
-    float *phase = s->base + carve(s->base, kept, kept_sizes, 4);
+    float *phase = s->base + carve(s->base, kept, kept_sizes, 5);
     carve(phase, embed, embed_sizes, 1);
     carve(phase, attn, attn_sizes, 4);
     carve(phase, ffn, ffn_sizes, 2);
@@ -131,9 +143,10 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     int64_t d = hp->n_embd, ff = hp->n_ff;
 
     vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln1, n_seq, d, hp->eps);
-    vit_linear_apply(v, pool, &b->q, s->h, n_seq, s->q, flops);
-    vit_linear_apply(v, pool, &b->k, s->h, n_seq, s->k, flops);
-    vit_linear_apply(v, pool, &b->v, s->h, n_seq, s->v, flops);
+    /* h feeds q, k and v: a clamped input goes to its own copy */
+    vit_linear_apply(v, pool, &b->q, vit_linear_input(&b->q, s->h, n_seq, s->clamped), n_seq, s->q, flops);
+    vit_linear_apply(v, pool, &b->k, vit_linear_input(&b->k, s->h, n_seq, s->clamped), n_seq, s->k, flops);
+    vit_linear_apply(v, pool, &b->v, vit_linear_input(&b->v, s->h, n_seq, s->clamped), n_seq, s->v, flops);
     qkv_norms(v, pool, b, s, n_seq);
     if (v->cfg.rope2d || v->cfg.rope2d_halves) {
         rope_job rj = {.q = s->q, .k = s->k, .n = n_seq, .n_head = hp->n_head, .d = v->head_dim,
@@ -145,7 +158,7 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     /* h is dead once q, k, v are made; q once attention has read it */
     vit_attention(pool, s->q, s->k, s->v, s->h, hp->n_head, v->head_dim, windowed ? l->seg_start : full,
                   windowed ? l->n_segments : n_full, s->attn_work, flops);
-    vit_linear_apply(v, pool, &b->o, s->h, n_seq, s->q, flops);
+    vit_linear_apply(v, pool, &b->o, vit_linear_input(&b->o, s->h, n_seq, s->h), n_seq, s->q, flops); /* h dead after */
     if (b->attn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->q, s->q, &(vit_norm_params){.w = b->attn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->q, b->ls1, n_seq, d);
 
@@ -153,17 +166,17 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     for (int64_t r0 = 0; r0 < n_seq; r0 += s->ffn_rows) {
         int64_t n = n_seq - r0 < s->ffn_rows ? n_seq - r0 : s->ffn_rows;
         float *h = s->h + r0 * d; /* these rows' output replaces their input */
-        vit_linear_apply(v, pool, &b->ff_first, h, n, s->ff, flops);
+        vit_linear_apply(v, pool, &b->ff_first, vit_linear_input(&b->ff_first, h, n, s->clamped), n, s->ff, flops);
         float *act_out = s->ff;
         if (v->cfg.gated_mlp) {
-            vit_linear_apply(v, pool, &b->ff_gate, h, n, s->gate, flops);
+            vit_linear_apply(v, pool, &b->ff_gate, vit_linear_input(&b->ff_gate, h, n, s->clamped), n, s->gate, flops);
             if (v->cfg.act == VIT_ACT_GELU_TANH) vit_geglu_rows(pool, s->gate, s->ff, n * ff);
             else vit_swiglu_rows(pool, s->gate, s->ff, n * ff); /* gate = silu(gate) · up */
             act_out = s->gate;
         } else {
             vit_act_rows(pool, v->cfg.act, s->ff, n * ff);
         }
-        vit_linear_apply(v, pool, &b->ff_second, act_out, n, h, flops);
+        vit_linear_apply(v, pool, &b->ff_second, vit_linear_input(&b->ff_second, act_out, n, act_out), n, h, flops);
     }
     if (b->ffn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->h, s->h, &(vit_norm_params){.w = b->ffn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->h, b->ls2, n_seq, d);

@@ -73,6 +73,17 @@ for c in 'minicpmv26-f32|MiniCPM-V 2.6 (version 3): 64 learned queries|<slice>â€
   checked=$((checked + 1))
 done
 
+# Gemma 4 E2B/E4B-style clippable linears: the bounds are counted and applied
+for c in gemma4-clip-f32:'52 bounds on the linears' gemma4-31b-f32:'none \(no clippable linears\)'; do
+  name=${c%%:*} want=${c#*:}
+  m="$cases/$name/mmproj.gguf"
+  [ -f "$m" ] || continue
+  out=$("$SEER" info "$m") || fail "seer info $m"
+  echo "$out" | grep -qE '^support +yes$' || fail "$name: no 'support yes' line"$'\n'"$out"
+  echo "$out" | grep -qE "^clipping +$want" || fail "$name: clipping line"$'\n'"$out"
+  checked=$((checked + 1))
+done
+
 # dots.ocr's file says image size 0: its pixel budget decides, as the grid line says
 d="$cases/dotsocr-f32/mmproj.gguf"
 if [ -f "$d" ]; then

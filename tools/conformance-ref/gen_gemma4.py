@@ -298,6 +298,30 @@ def mmproj_tensors(p, v, W):
     return out
 
 
+# Gemma4ClippableLinear's bounds (E2B/E4B's vision tower has them on every
+# linear): scalars beside each weight, tight enough that they clamp some
+# values; a few left out, which llama.cpp reads as unbounded.
+CLIP_LEFT_OUT = {"attn_v.output_min", "attn_v.output_max", "ffn_down.input_min", "attn_out.output_max"}
+
+
+def clip_tensors(tensors, W):
+    out = []
+    for name, _ in tensors:
+        if not name.endswith(".weight") or name == "v.patch_embd.weight" or not (
+                name.startswith("mm.input_projection") or any(k in name for k in ("attn_q.", "attn_k.", "attn_v.",
+                                                                                  "attn_out.", "ffn_"))):
+            continue
+        if "norm" in name:
+            continue
+        base = name[: -len(".weight")]
+        for bound, lo, hi, sign in (("input_min", 0.6, 1.2, -1), ("input_max", 0.6, 1.2, 1),
+                                    ("output_min", 0.3, 0.8, -1), ("output_max", 0.3, 0.8, 1)):
+            value = sign * (lo + (hi - lo) * W.rng.random())
+            if base.split(".")[-1] + "." + bound not in CLIP_LEFT_OUT:
+                out.append((f"{base}.{bound}", np.array([value], dtype=np.float32)))
+    return out
+
+
 def mmproj_kv(gguf, p, v):
     kv = rc.mmproj_kv(gguf, "Gemma 4 (random weights, tiny)", gguf.LlamaFileType.ALL_F32, p["n_embd"], 224,
                       v["patch"], v["v_width"], v["v_ff"], v["v_blocks"], v["v_heads"])
@@ -325,6 +349,7 @@ def main():
     ap.add_argument("--seed", type=int, help="override the preset's weight seed")
     ap.add_argument("--mmproj", action="store_true", help="also write DIR/mmproj.gguf (gemma4v)")
     ap.add_argument("--gemma4-vocab", action="store_true", help="the gemma4 tokenizer model (BPE) instead of gen_gemma3's")
+    ap.add_argument("--clip", action="store_true", help="with --mmproj: clippable linears' bounds in the vision tower")
     a = ap.parse_args()
     gguf = rc.import_gguf(a.llama_cpp)
     p = dict(PRESETS[a.preset])
@@ -336,8 +361,10 @@ def main():
     rc.write_gguf(gguf, os.path.join(a.out, "model.gguf"), "gemma4",
                   llm_kv(gguf, p, vocab), llm_tensors(p, len(vocab[0]), W))
     if a.mmproj:
-        rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, p, VISION),
-                      mmproj_tensors(p, VISION, rc.Weights(p["seed"] + 1000)))
+        tensors = mmproj_tensors(p, VISION, rc.Weights(p["seed"] + 1000))
+        if a.clip:
+            tensors += clip_tensors(tensors, rc.Weights(p["seed"] + 2000))
+        rc.write_gguf(gguf, os.path.join(a.out, "mmproj.gguf"), "clip", mmproj_kv(gguf, p, VISION), tensors)
     print(f"wrote {a.out}/model.gguf ({len(vocab[0])} tokens)")
 
 

@@ -20,11 +20,12 @@ gen() { "$py" "$here/gen_gemma4.py" --llama-cpp "$llama" "$@"; }
 quantize=$(find "$build" -name llama-quantize -type f | head -n 1)
 gen --preset 31b --out "$cases/text-gemma4-31b-f32"
 gen --preset 31b --mmproj --gemma4-vocab --out "$cases/gemma4-31b-f32"
+gen --preset 31b --mmproj --gemma4-vocab --clip --out "$cases/gemma4-clip-f32"
 gen --preset moe --out "$cases/text-gemma4-26b-moe-f32"
 gen --preset e --out "$tmp/e"
 "$quantize" "$tmp/e/model.gguf" "$cases/text-gemma4-e-q8_0/model.gguf" Q8_0 > "$tmp/quantize.log" 2>&1 ||
     { cat "$tmp/quantize.log"; exit 1; }
 
-for c in gemma4-31b-f32 text-gemma4-31b-f32 text-gemma4-e-q8_0 text-gemma4-26b-moe-f32; do
+for c in gemma4-31b-f32 gemma4-clip-f32 text-gemma4-31b-f32 text-gemma4-e-q8_0 text-gemma4-26b-moe-f32; do
     "$dump" --case "$cases/$c"
 done
