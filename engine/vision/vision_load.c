@@ -83,6 +83,7 @@ static int load_matrix(seer_vision *v, const char *name, int64_t n_in, int64_t n
     return 0;
 }
 
+/* A scalar tensor's value, or def when the file has none. */
 static int load_scalar(seer_vision *v, const char *name, float def, float *out, seer_error *err) {
     const float *p = NULL;
     if (load_vec(v, name, 1, false, &p, err) != 0) return -1;
@@ -299,7 +300,6 @@ static int load_block(seer_vision *v, int i, seer_error *err) {
     return 0;
 }
 
-/* A scalar tensor's value, or def when the file has none. */
 /* gemma4v: the input projection (a clippable linear), the optional
  * standardisation. */
 static int load_gemma4v_projector(seer_vision *v, seer_error *err) {
