@@ -11,15 +11,6 @@
 #include "seer/json.h"
 #include "serve.h"
 
-static unsigned long long image_hash(const seer_image *img) {
-    unsigned long long h = 1469598103934665603ull;
-    const size_t n = (size_t)img->w * (size_t)img->h * 3;
-    h = (h ^ (unsigned)img->w) * 1099511628211ull;
-    h = (h ^ (unsigned)img->h) * 1099511628211ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ img->rgb[i]) * 1099511628211ull;
-    return h;
-}
-
 static void conv_free(serve_slot *slot) {
     for (int i = 0; i < slot->n_conv; i++) {
         free(slot->conv[i].role);
@@ -44,7 +35,7 @@ static bool same_text(const char *a, const char *b) { return (!a || !*a) ? (!b |
 
 /* Whether the slot holds exactly the request's history (all but its last
  * message, system prompt apart). hashes: the request's images in order. */
-static bool slot_matches(const serve_slot *slot, const serve_chat_req *r, const unsigned long long *hashes) {
+static bool slot_matches(const serve_slot *slot, const serve_chat_req *r, const uint64_t *hashes) {
     if (!same_text(slot->system, system_of(slot, r))) return false;
     const int first = strcmp(r->msgs[0].role, "system") == 0;
     if (slot->n_conv != r->n_msgs - 1 - first) return false;
@@ -59,9 +50,9 @@ static bool slot_matches(const serve_slot *slot, const serve_chat_req *r, const 
     return true;
 }
 
-static unsigned long long *hash_images(const serve_job *j) {
-    unsigned long long *h = malloc(sizeof *h * (size_t)(j->n_images + 1));
-    for (int i = 0; h && i < j->n_images; i++) h[i] = image_hash(&j->images[i]);
+static uint64_t *hash_images(const serve_job *j) {
+    uint64_t *h = malloc(sizeof *h * (size_t)(j->n_images + 1));
+    for (int i = 0; h && i < j->n_images; i++) h[i] = seer_image_hash(&j->images[i]);
     return h;
 }
 
@@ -71,9 +62,33 @@ bool serve_chat_slot_free(const serve_state *st) {
     return false;
 }
 
+/* How many of the slot's cache rows the request keeps (its messages as the
+ * session renders them, images by hash); 0 when that is under a tenth of
+ * its text (a chat template's header alone does not take another
+ * conversation's slot), as llama-server's slot similarity. */
+static int reusable_rows(const serve_slot *slot, const serve_chat_req *r, const uint64_t *hashes, int n_hashes) {
+    const int first = strcmp(r->msgs[0].role, "system") == 0;
+    seer_chat_msg *msgs = calloc((size_t)r->n_msgs, sizeof *msgs);
+    serve_text *content = calloc((size_t)r->n_msgs, sizeof *content);
+    int n = 0, rows = 0, n_text = 0;
+    for (int i = first; msgs && content && i < r->n_msgs; i++, n++) {
+        for (int k = 0; k < r->msgs[i].n_images; k++)
+            serve_text_append(&content[n], SEER_MTMD_MARKER, strlen(SEER_MTMD_MARKER));
+        serve_text_append(&content[n], r->msgs[i].text, strlen(r->msgs[i].text));
+        msgs[n] = (seer_chat_msg){r->msgs[i].role, content[n].s ? content[n].s : ""};
+    }
+    if (msgs && content && n == r->n_msgs - first)
+        rows = seer_session_reusable_rows(slot->session, system_of(slot, r), msgs, n, hashes, n_hashes, &n_text);
+    for (int i = 0; content && i < n; i++) free(content[i].s);
+    free(content);
+    free(msgs);
+    return rows * 10 >= n_text ? rows : 0;
+}
+
 serve_slot *serve_chat_pick_slot(serve_state *st, const serve_job *j) {
-    unsigned long long *hashes = hash_images(j);
+    uint64_t *hashes = hash_images(j);
     serve_slot *best = NULL;
+    int best_rows = 0;
     for (int i = 0; i < st->cfg->parallel; i++) {
         serve_slot *s = &st->slots[i];
         if (s->busy) continue;
@@ -81,13 +96,19 @@ serve_slot *serve_chat_pick_slot(serve_state *st, const serve_job *j) {
             best = s;
             break;
         }
-        if (!best || s->last_used < best->last_used) best = s; /* else the least recently used idle one */
+        /* else the one whose cache shares the longest prefix with the
+         * request, the least recently used one among equals */
+        const int rows = hashes ? reusable_rows(s, &j->chat, hashes, j->n_images) : 0;
+        if (!best || rows > best_rows || (rows == best_rows && s->last_used < best->last_used)) {
+            best = s;
+            best_rows = rows;
+        }
     }
     free(hashes);
     return best;
 }
 
-static int conv_push(serve_slot *slot, const char *role, const char *text, const unsigned long long *hashes, int n) {
+static int conv_push(serve_slot *slot, const char *role, const char *text, const uint64_t *hashes, int n) {
     serve_conv_msg *p = realloc(slot->conv, sizeof *p * (size_t)(slot->n_conv + 1));
     if (!p) return -1;
     slot->conv = p;
@@ -101,39 +122,46 @@ static int conv_push(serve_slot *slot, const char *role, const char *text, const
     return c->role && c->text && c->image_hashes ? 0 : -1;
 }
 
-/* Attaches message m's images (images[*next...]); their indexes into idx. */
+/* Attaches message m's images (images[*next...]); their indexes into idx.
+ * Returns how many were encoded (the others kept their encoding), or -1. */
 static int attach_images(serve_slot *slot, serve_job *j, const serve_msg *m, int *next, int *idx, double *encode_ms,
                          seer_error *err) {
+    int encoded = 0;
     for (int k = 0; k < m->n_images; k++) {
         const int i = seer_session_attach_rgb(slot->session, &j->images[*next], "request image", &j->cancel, err);
         if (i < 0) return -1;
         (*next)++;
         if (idx) idx[k] = i;
-        *encode_ms += seer_session_get_image(slot->session, i).encode_ms;
+        const seer_session_image im = seer_session_get_image(slot->session, i);
+        *encode_ms += im.encode_ms;
+        encoded += !im.reused;
     }
-    return 0;
+    return encoded;
 }
 
 /* Brings the slot to the request's history; the last message's images are
  * attached for the turn. Returns the images encoded, or -1. */
-static int prepare_slot(serve_state *st, serve_slot *slot, serve_job *j, const unsigned long long *hashes,
+static int prepare_slot(serve_state *st, serve_slot *slot, serve_job *j, const uint64_t *hashes,
                         double *encode_ms, seer_error *err) {
     const serve_chat_req *r = &j->chat;
     const int first = strcmp(r->msgs[0].role, "system") == 0;
     int next = 0, encoded = 0;
-    if (!slot_matches(slot, r, hashes)) {
-        serve_slot_reset(slot);
+    if (slot->n_conv == 0 || !slot_matches(slot, r, hashes)) {
+        /* a new conversation: the session keeps the cache rows it begins
+         * with (seer_session_restart) and prefills the rest */
+        conv_free(slot);
         const char *sys = system_of(slot, r);
         if (!same_text(slot->system, sys)) {
             free(slot->system);
             slot->system = sys && *sys ? strdup(sys) : NULL;
-            seer_session_set_system(slot->session, slot->system);
         }
+        seer_session_restart(slot->session, slot->system);
         for (int i = first; i < r->n_msgs - 1; i++) {
             const serve_msg *m = &r->msgs[i];
             int idx[SERVE_MAX_IMAGES];
-            if (attach_images(slot, j, m, &next, idx, encode_ms, err) != 0) return -1;
-            encoded += m->n_images;
+            const int n = attach_images(slot, j, m, &next, idx, encode_ms, err);
+            if (n < 0) return -1;
+            encoded += n;
             /* markers first, then the text, as seer_session_send builds a turn */
             serve_text content = {0};
             for (int k = 0; k < m->n_images; k++) serve_text_append(&content, SEER_MTMD_MARKER, strlen(SEER_MTMD_MARKER));
@@ -146,9 +174,9 @@ static int prepare_slot(serve_state *st, serve_slot *slot, serve_job *j, const u
         for (int i = 0; i < r->n_msgs - 1; i++) next += r->msgs[i].n_images;
     }
     const serve_msg *last = &r->msgs[r->n_msgs - 1];
-    if (attach_images(slot, j, last, &next, NULL, encode_ms, err) != 0) return -1;
+    const int n = attach_images(slot, j, last, &next, NULL, encode_ms, err);
     (void)st;
-    return encoded + last->n_images;
+    return n < 0 ? -1 : encoded + n;
 }
 
 /* A chat running on its slot (serve_chat in serve.h). */
@@ -159,7 +187,7 @@ typedef struct chat_turn {
     seer_session_turn *turn;
     seer_session_hooks hooks;
     seer_turn_stats stats;
-    unsigned long long *hashes;
+    uint64_t *hashes;
     int images;
     double encode_ms;
     chat_reply reply;
@@ -351,7 +379,7 @@ static void close_chat(serve_chat *c, int rc, const seer_error *err) {
         bool keep = !t->reply.stopped && stats->stop != SEER_STOP_CANCELLED && stats->shifted_turns == 0 &&
                     conv_push(t->slot, "user", last->text, t->hashes + next_img, last->n_images) == 0 &&
                     conv_push(t->slot, "assistant", t->reply.content.s ? t->reply.content.s : "", NULL, 0) == 0;
-        if (!keep) serve_slot_reset(t->slot);
+        if (!keep) conv_free(t->slot); /* the next request matches the cache rows alone */
         if (r->stream) finish_stream(t, stats, t->images, t->encode_ms);
         else finish_whole(t, stats, t->images, t->encode_ms);
     }

@@ -35,7 +35,7 @@ typedef struct serve_config {
  * their reasoning), to recognise a follow-up that repeats it. */
 typedef struct serve_conv_msg {
     char *role, *text;
-    unsigned long long *image_hashes;
+    uint64_t *image_hashes;
     int n_images;
 } serve_conv_msg;
 
@@ -122,8 +122,9 @@ void serve_stop(serve_state *st);
  * worker's reference to its job and gives it back at its end. */
 typedef struct serve_chat serve_chat;
 bool serve_chat_slot_free(const serve_state *st);
-/* The idle slot that holds the request's history, else the least recently
- * used idle one; NULL when every slot is busy. */
+/* The idle slot that holds the request's history, else the one whose cache
+ * shares the longest prefix with it (the least recently used among equals);
+ * NULL when every slot is busy. */
 serve_slot *serve_chat_pick_slot(serve_state *st, const serve_job *j);
 serve_chat *serve_chat_begin(serve_state *st, serve_slot *slot, serve_job *j);
 seer_session_turn *serve_chat_turn(serve_chat *c);

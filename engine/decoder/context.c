@@ -292,6 +292,16 @@ void seer_ctx_mark(seer_ctx *c) {
     state_copy(c, c->rec_marks[slot].state, c->rec_state);
 }
 
+int seer_ctx_mark_floor(const seer_ctx *c, int rows) {
+    if (!c || rows <= 0) return 0;
+    if (rows > c->n_used) rows = c->n_used;
+    if (!c->rec_state_floats) return rows;
+    int best = 0;
+    for (int i = 0; i < LLM_STATE_MARKS; i++)
+        if (c->rec_marks[i].row <= rows && c->rec_marks[i].row > best) best = c->rec_marks[i].row;
+    return best;
+}
+
 /* The conv state at row n_keep < n_used: zeros at 0, else a mark's; when
  * there is none the cache is emptied. Marks past n_keep are dropped: the
  * rows after it will be written anew. */

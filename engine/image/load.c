@@ -194,6 +194,15 @@ int seer_image_load(const char *path_raw, int64_t max_pixels, seer_image *out, s
     return rc;
 }
 
+uint64_t seer_image_hash(const seer_image *img) {
+    uint64_t h = 1469598103934665603ull;
+    const size_t n = (size_t)img->w * (size_t)img->h * 3;
+    h = (h ^ (uint32_t)img->w) * 1099511628211ull;
+    h = (h ^ (uint32_t)img->h) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ img->rgb[i]) * 1099511628211ull;
+    return h ? h : 1; /* 0 stands for "no image" */
+}
+
 void seer_image_free(seer_image *img) {
     if (!img) return;
     free(img->rgb);

@@ -44,16 +44,23 @@ void session_text_set(session_text *t, const char *s) {
     if (s) session_text_append(t, s, strlen(s));
 }
 
-int session_kv_push(seer_session *s, const int32_t *ids, int n) {
+int session_kv_push(seer_session *s, const int32_t *ids, int n, uint64_t image, int part0, const int32_t *next_pos) {
     if (s->n_kv + n > s->cap_kv) {
         int cap = s->cap_kv ? s->cap_kv : 1024;
         while (cap < s->n_kv + n) cap *= 2;
         int32_t *p = realloc(s->kv_ids, sizeof *p * (size_t)cap);
         if (!p) return -1;
         s->kv_ids = p;
+        session_row *r = realloc(s->kv_rows, sizeof *r * (size_t)cap);
+        if (!r) return -1;
+        s->kv_rows = r;
         s->cap_kv = cap;
     }
-    for (int i = 0; i < n; i++) s->kv_ids[s->n_kv + i] = ids ? ids[i] : -1;
+    const int32_t now = seer_ctx_next_pos(s->ctx);
+    for (int i = 0; i < n; i++) {
+        s->kv_ids[s->n_kv + i] = ids ? ids[i] : -1;
+        s->kv_rows[s->n_kv + i] = (session_row){image, image ? part0 + i : 0, next_pos ? next_pos[i] : now};
+    }
     s->n_kv += n;
     return 0;
 }
@@ -135,12 +142,20 @@ void session_msg_free(session_msg *m) {
     memset(m, 0, sizeof *m);
 }
 
-static void free_images(seer_session *s) {
-    for (int i = 0; i < s->n_images; i++) {
-        free(s->images[i].path);
-        seer_mm_prompt_free(&s->images[i].mm);
+static void free_image_list(session_image *images, int n) {
+    for (int i = 0; i < n; i++) {
+        free(images[i].path);
+        seer_mm_prompt_free(&images[i].mm);
     }
+}
+
+static void free_images(seer_session *s) {
+    free_image_list(s->images, s->n_images);
     s->n_images = 0;
+    free_image_list(s->kept, s->n_kept);
+    free(s->kept);
+    s->kept = NULL;
+    s->n_kept = 0;
 }
 
 void seer_session_free(seer_session *s) {
@@ -154,6 +169,7 @@ void seer_session_free(seer_session *s) {
     free(s->system);
     free(s->cached.s);
     free(s->kv_ids);
+    free(s->kv_rows);
     free(s);
 }
 
@@ -188,6 +204,23 @@ void seer_session_clear(seer_session *s) {
     free_images(s);
     seer_sampler_reset(s->sampler);
     session_reset_cache(s);
+}
+
+void seer_session_restart(seer_session *s, const char *system) {
+    for (int i = 0; i < s->n_msgs; i++) session_msg_free(&s->msgs[i]);
+    s->n_msgs = 0;
+    free_image_list(s->kept, s->n_kept);
+    free(s->kept);
+    s->kept = s->images;
+    s->n_kept = s->n_images;
+    s->images = NULL;
+    s->n_images = s->cap_images = 0;
+    seer_sampler_reset(s->sampler);
+    free(s->system);
+    s->system = dup_or_null(system);
+    /* the rows stay; which text they render is for the next turn to find */
+    s->reply_mark.text_len = 0;
+    session_text_set(&s->cached, "");
 }
 
 void seer_session_set_system(seer_session *s, const char *text) {

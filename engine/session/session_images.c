@@ -5,6 +5,24 @@
 
 #include "session/session_internal.h"
 
+/* The encoding of an image with these pixels from before a restart (moved
+ * out of s->kept), if there is one. */
+static bool take_kept(seer_session *s, uint64_t hash, int w, int h, session_image *out) {
+    for (int i = 0; i < s->n_kept; i++) {
+        session_image *k = &s->kept[i];
+        if (k->hash != hash || k->w != w || k->h != h || !k->mm.n_chunks) continue;
+        *out = *k;
+        free(k->path);
+        k->path = out->path = NULL;
+        out->encode_ms = 0;
+        out->sent = false;
+        out->reused = true;
+        memset(&k->mm, 0, sizeof k->mm);
+        return true;
+    }
+    return false;
+}
+
 int seer_session_attach_rgb(seer_session *s, const seer_image *img, const char *name, const volatile int *cancel,
                             seer_error *err) {
     if (!s->vision) {
@@ -26,6 +44,12 @@ int seer_session_attach_rgb(seer_session *s, const seer_image *img, const char *
         s->cap_images = cap;
     }
     session_image im = {0};
+    const uint64_t hash = seer_image_hash(img);
+    if (take_kept(s, hash, img->w, img->h, &im)) {
+        im.path = strdup(name ? name : "image");
+        s->images[s->n_images] = im;
+        return s->n_images++;
+    }
     const double t0 = seer_time_ms();
     if (seer_mtmd_tokenize(s->vocab, s->vision, SEER_MTMD_MARKER, img, 1, false, &im.mm, err) != 0) return -1;
     if (seer_mtmd_encode(s->vision, s->pool, &im.mm, cancel, err) != 0) {
@@ -39,6 +63,7 @@ int seer_session_attach_rgb(seer_session *s, const seer_image *img, const char *
     im.path = strdup(name ? name : "image");
     im.w = img->w;
     im.h = img->h;
+    im.hash = hash;
     s->images[s->n_images] = im;
     return s->n_images++;
 }
@@ -60,5 +85,5 @@ int seer_session_n_images(const seer_session *s) { return s->n_images; }
 seer_session_image seer_session_get_image(const seer_session *s, int i) {
     if (i < 0 || i >= s->n_images) return (seer_session_image){0};
     const session_image *im = &s->images[i];
-    return (seer_session_image){im->path, im->w, im->h, im->n_tokens, im->encode_ms, im->sent};
+    return (seer_session_image){im->path, im->w, im->h, im->n_tokens, im->encode_ms, im->sent, im->reused};
 }

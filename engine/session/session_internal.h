@@ -16,12 +16,26 @@ typedef struct session_msg {
 
 typedef struct session_image {
     char *path;
+    uint64_t hash;        /* seer_image_hash of its pixels */
     int w, h;
     seer_mm_prompt mm;    /* chunks of a prompt that is just this image's marker, encoded */
     int n_tokens;
     double encode_ms;
     bool sent;
+    bool reused;          /* its encoding came from before a restart */
 } session_image;
+
+/* What a KV cache row holds beside its token id, to tell which rows a new
+ * prompt can keep: rows of an image's chunks (its wrapper tokens and its
+ * embedding rows) carry the image's hash and their index among them, and
+ * every row the position that follows it (where a truncation after it
+ * continues; within an image's chunks only the last row's is used: the
+ * cache is never cut inside an image). */
+typedef struct session_row {
+    uint64_t image;       /* 0: a text row */
+    int32_t part;         /* index among the image's rows */
+    int32_t next_pos;
+} session_row;
 
 /* A growable string. */
 typedef struct session_text {
@@ -43,8 +57,13 @@ struct seer_session {
     int n_msgs, cap_msgs;
     session_image *images;
     int n_images, cap_images;
+    /* the images before seer_session_restart: an image attached again (same
+     * pixels) takes its encoding from here instead of being encoded anew */
+    session_image *kept;
+    int n_kept;
     session_text cached;  /* rendered text whose tokens fill the KV cache */
     int32_t *kv_ids;      /* the ids of those rows (-1: image rows) */
+    session_row *kv_rows; /* and what else tells them apart */
     int n_kv, cap_kv;
     seer_sampling sampling;
     int n_predict;
@@ -59,8 +78,20 @@ struct seer_session {
 int session_text_append(session_text *t, const char *s, size_t n);
 void session_text_set(session_text *t, const char *s);
 
-/* Records rows appended to the KV cache (ids NULL: n image rows). */
-int session_kv_push(seer_session *s, const int32_t *ids, int n);
+/* Records rows appended to the KV cache (ids NULL: n image rows): image:
+ * the hash of the image they belong to (0: text), part0 the index of the
+ * first among that image's rows, next_pos the position after each (NULL:
+ * all take the decoder's next position now). */
+int session_kv_push(seer_session *s, const int32_t *ids, int n, uint64_t image, int part0, const int32_t *next_pos);
+/* Rows of the KV cache a prompt (rendered text with a marker per image,
+ * their hashes in order; BOS first when bos) starts with: equal token ids,
+ * images by hash, an image whole or not at all. */
+int session_common_rows(const seer_session *s, const char *text, const uint64_t *hashes, int n_hashes, bool bos);
+/* The most of those rows the cache can keep: at most max, never inside an
+ * image, at a mark of a recurrent state (seer_ctx_mark_floor). */
+int session_keepable_rows(const seer_session *s, int rows, int max);
+/* Cuts the cache to its first rows (what session_keepable_rows allows). */
+void session_kv_truncate(seer_session *s, int rows);
 /* Empties the KV cache and the cached text. */
 void session_reset_cache(seer_session *s);
 
@@ -75,6 +106,13 @@ char *session_render(const seer_session *s, const session_msg *extra, bool add_g
 int session_build_prompt(const seer_session *s, const char *text, const int *images, int n_images, bool bos,
                          seer_mm_prompt *out, seer_error *err);
 void session_prompt_free(seer_mm_prompt *p);
+/* Drops the prompt's first rows (whole image chunks only). */
+void session_prompt_drop_rows(seer_mm_prompt *p, int rows);
+/* The session image a chunk of a built prompt belongs to (its embedding
+ * rows or its wrapper tokens), -1 for the prompt's own text. */
+int session_chunk_image(const seer_chunk *c);
+/* Token ids of a text piece (BOS first when bos); malloc'd, count in *n. */
+int32_t *session_tokenize(const seer_session *s, const char *text, size_t len, bool bos, int *n, seer_error *err);
 
 /* Images referenced by the messages in conversation order, plus extra. */
 int session_collect_images(const seer_session *s, const session_msg *extra, int **out);

@@ -19,26 +19,38 @@ static int push_chunk(seer_mm_prompt *p, int *cap, const seer_chunk *c) {
     return 0;
 }
 
-/* A text chunk owning its token array (marked by image_index == -1). */
-static int push_text(const seer_session *s, seer_mm_prompt *p, int *cap, const char *text, size_t len, bool bos,
-                     seer_error *err) {
+int32_t *session_tokenize(const seer_session *s, const char *text, size_t len, bool bos, int *n_out,
+                          seer_error *err) {
     int64_t n = seer_tokenize(s->vocab, text, len, false, true, NULL, 0);
     if (n < 0) {
         seer_error_set(err, "cannot tokenize the prompt");
-        return -1;
+        return NULL;
     }
     int total = (int)n + (bos ? 1 : 0);
-    if (total == 0) return 0;
-    int32_t *ids = malloc(sizeof *ids * (size_t)total);
+    int32_t *ids = malloc(sizeof *ids * (size_t)(total + 1));
     if (!ids) {
         seer_error_set(err, "out of memory");
-        return -1;
+        return NULL;
     }
     if (bos) ids[0] = seer_vocab_bos(s->vocab);
     if (n > 0 && seer_tokenize(s->vocab, text, len, false, true, ids + (bos ? 1 : 0), n) != n) {
         free(ids);
         seer_error_set(err, "cannot tokenize the prompt");
-        return -1;
+        return NULL;
+    }
+    *n_out = total;
+    return ids;
+}
+
+/* A text chunk owning its token array (marked by image_index == -1). */
+static int push_text(const seer_session *s, seer_mm_prompt *p, int *cap, const char *text, size_t len, bool bos,
+                     seer_error *err) {
+    int total = 0;
+    int32_t *ids = session_tokenize(s, text, len, bos, &total, err);
+    if (!ids) return -1;
+    if (total == 0) {
+        free(ids);
+        return 0;
     }
     seer_chunk c = {.type = SEER_CHUNK_TEXT, .tokens = ids, .n_tokens = total, .n_pos = total, .image_index = -1};
     if (push_chunk(p, cap, &c) != 0) {
@@ -47,6 +59,11 @@ static int push_text(const seer_session *s, seer_mm_prompt *p, int *cap, const c
         return -1;
     }
     return 0;
+}
+
+int session_chunk_image(const seer_chunk *c) {
+    if (c->type == SEER_CHUNK_IMAGE) return c->image_index;
+    return c->image_index <= -2 ? -2 - c->image_index : -1;
 }
 
 int session_build_prompt(const seer_session *s, const char *text, const int *images, int n_images, bool bos,
@@ -69,11 +86,14 @@ int session_build_prompt(const seer_session *s, const char *text, const int *ima
             seer_error_set(err, "the prompt has more image markers than attached images");
             goto fail;
         }
-        const session_image *im = &s->images[images[used_images++]];
+        const int idx = images[used_images++];
+        const session_image *im = &s->images[idx];
         for (int i = 0; i < im->mm.n_chunks; i++) {
             seer_chunk c = im->mm.chunks[i];
             if (c.n_tokens == 0) continue;
-            if (c.type == SEER_CHUNK_TEXT) c.image_index = -2; /* borrowed wrapper tokens */
+            /* which image the chunk is of (session_chunk_image); wrapper
+             * tokens are borrowed, never freed here */
+            c.image_index = c.type == SEER_CHUNK_TEXT ? -2 - idx : idx;
             if (c.type == SEER_CHUNK_IMAGE) out->n_embd = im->mm.n_embd;
             if (push_chunk(out, &cap, &c) != 0) {
                 seer_error_set(err, "out of memory");
@@ -86,6 +106,28 @@ int session_build_prompt(const seer_session *s, const char *text, const int *ima
 fail:
     session_prompt_free(out);
     return -1;
+}
+
+void session_prompt_drop_rows(seer_mm_prompt *p, int rows) {
+    int k = 0;
+    while (rows > 0 && k < p->n_chunks) {
+        seer_chunk *c = &p->chunks[k];
+        if (c->n_tokens > rows && c->type == SEER_CHUNK_TEXT && c->image_index == -1) {
+            memmove(c->tokens, c->tokens + rows, sizeof *c->tokens * (size_t)(c->n_tokens - rows));
+            c->n_tokens -= rows;
+            c->n_pos -= rows;
+            p->n_tokens -= rows;
+            p->n_pos -= rows;
+            break;
+        }
+        rows -= c->n_tokens; /* a whole chunk (the caller never cuts an image's) */
+        p->n_tokens -= c->n_tokens;
+        p->n_pos -= c->n_pos;
+        if (c->type == SEER_CHUNK_TEXT && c->image_index == -1) free(c->tokens);
+        k++;
+    }
+    memmove(p->chunks, p->chunks + k, sizeof *p->chunks * (size_t)(p->n_chunks - k));
+    p->n_chunks -= k;
 }
 
 void session_prompt_free(seer_mm_prompt *p) {

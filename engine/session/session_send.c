@@ -98,7 +98,8 @@ typedef struct turn_plan {
     size_t gen_at;       /* where gen's text starts in suffix */
     bool scratch;        /* the cache is emptied first */
     bool rollback;       /* the cache goes back to s->reply_mark first */
-    int n_tokens;
+    int reuse;           /* from scratch, but the cache keeps its first rows (equal to the prompt's) */
+    int n_tokens;        /* rows to prefill */
 } turn_plan;
 
 static void plan_free(turn_plan *p) {
@@ -116,6 +117,20 @@ static size_t generation_prompt_len(seer_session *s, const session_msg *user, co
     size_t n = bare && nb < nf && starts_with(full, bare, nb) ? nf - nb : 0;
     free(bare);
     return n;
+}
+
+/* From scratch, the cache may still begin as the body does (a server's
+ * slot sent an edited or forked conversation): the rows they share are
+ * kept and dropped from the body; at least one row is left to prefill
+ * when the body is all there is (the reply needs its logits). */
+static void plan_reuse(const seer_session *s, turn_plan *p, const int *imgs, int n_imgs, bool bos, bool has_gen) {
+    uint64_t *hashes = malloc(sizeof *hashes * (size_t)(n_imgs + 1));
+    if (!hashes) return;
+    for (int i = 0; i < n_imgs; i++) hashes[i] = s->images[imgs[i]].hash;
+    const int rows = session_common_rows(s, p->suffix, hashes, n_imgs, bos);
+    free(hashes);
+    p->reuse = session_keepable_rows(s, rows, p->body.n_tokens - (has_gen ? 0 : 1));
+    if (p->reuse > 0) session_prompt_drop_rows(&p->body, p->reuse);
 }
 
 /* Fills p for this turn: the rendered suffix after s->cached, after what
@@ -159,6 +174,7 @@ static int plan_prefill(seer_session *s, const session_msg *user, turn_plan *p, 
         char saved = p->suffix[p->gen_at];
         p->suffix[p->gen_at] = 0;
         rc = session_build_prompt(s, p->suffix, imgs + (n_imgs - in_suffix), in_suffix, bos, &p->body, err);
+        if (rc == 0 && p->scratch && s->n_kv > 0) plan_reuse(s, p, imgs, n_imgs, bos, p->gen_at < n_suffix);
         p->suffix[p->gen_at] = saved;
         if (rc == 0) rc = session_build_prompt(s, p->suffix + p->gen_at, NULL, 0, false, &p->gen, err);
         p->n_tokens = p->body.n_tokens + p->gen.n_tokens;
@@ -182,26 +198,49 @@ static int rows_alone(seer_session *s, const session_msg *user, seer_error *err)
     s->n_msgs = keep;
     s->cached = saved;
     if (rc != 0) return -1;
-    int n = p.n_tokens;
+    int n = p.reuse + p.n_tokens;
     plan_free(&p);
     return n;
 }
 
 /* Rows the cache keeps under plan p. */
 static int rows_kept(seer_session *s, const turn_plan *p) {
-    return p->scratch ? 0 : p->rollback ? s->reply_mark.rows : seer_ctx_used(s->ctx);
+    return p->scratch ? p->reuse : p->rollback ? s->reply_mark.rows : seer_ctx_used(s->ctx);
+}
+
+/* Records the rows of a part evaluated from position pos0: ids, the image
+ * each chunk is of, the position after each row. */
+static int record_part(seer_session *s, const seer_mm_prompt *part, int32_t pos0) {
+    int32_t *start = malloc(sizeof *start * (size_t)(part->n_chunks + 1));
+    int32_t *next = malloc(sizeof *next * (size_t)(part->n_tokens + 1));
+    int rc = start && next ? 0 : -1;
+    if (rc == 0) start[part->n_chunks] = seer_mtmd_positions(part, pos0, start);
+    for (int i = 0, prev = -1, row_in_image = 0; rc == 0 && i < part->n_chunks; i++) {
+        const seer_chunk *c = &part->chunks[i];
+        const int img = session_chunk_image(c);
+        row_in_image = img >= 0 && img == prev ? row_in_image : 0;
+        for (int k = 0; k < c->n_tokens; k++) next[k] = c->type == SEER_CHUNK_TEXT ? start[i] + k + 1 : start[i + 1];
+        rc = session_kv_push(s, c->type == SEER_CHUNK_TEXT ? c->tokens : NULL, c->n_tokens,
+                             img >= 0 ? s->images[img].hash : 0, row_in_image, next);
+        row_in_image += c->n_tokens;
+        prev = img;
+    }
+    free(start);
+    free(next);
+    return rc;
 }
 
 /* Evaluates one part of the turn, recording its rows. */
 static int eval_part(seer_session *s, seer_mm_prompt *part, const volatile int *cancel, seer_turn_stats *st,
                      seer_error *err) {
     if (part->n_tokens == 0) return 0;
+    const int32_t pos0 = seer_ctx_next_pos(s->ctx);
     if (seer_mtmd_eval(s->ctx, part, cancel, err) != 0) return -1;
     st->prefill_tokens += part->n_tokens;
-    for (int i = 0; i < part->n_chunks; i++) {
-        const seer_chunk *c = &part->chunks[i];
-        st->prefill_images += c->type == SEER_CHUNK_IMAGE;
-        session_kv_push(s, c->type == SEER_CHUNK_TEXT ? c->tokens : NULL, c->n_tokens);
+    for (int i = 0; i < part->n_chunks; i++) st->prefill_images += part->chunks[i].type == SEER_CHUNK_IMAGE;
+    if (record_part(s, part, pos0) != 0) {
+        seer_error_set(err, "out of memory");
+        return -1;
     }
     return 0;
 }
@@ -232,7 +271,7 @@ static int prefill(seer_session *s, session_msg *user, const seer_session_hooks 
         session_text_set(&s->cached, "");
         s->reply_mark.text_len = 0;
         if (plan_prefill(s, user, &p, err) != 0) return -1;
-        used = 0;
+        used = rows_kept(s, &p);
     }
     if (used + p.n_tokens >= n_ctx) {
         seer_error_set(err, "the message needs %d tokens but the context holds %d: shorten it or /clear",
@@ -255,7 +294,15 @@ static int prefill(seer_session *s, session_msg *user, const seer_session_hooks 
             s->cached.s[s->cached.len] = 0;
         }
     }
-    if (p.scratch) session_reset_cache(s);
+    if (p.scratch && p.reuse) {
+        session_kv_truncate(s, p.reuse);
+        if (s->n_kv != p.reuse) { /* not kept after all: from scratch */
+            session_reset_cache(s);
+            plan_free(&p);
+            if (plan_prefill(s, user, &p, err) != 0) return -1;
+        }
+    }
+    if (p.scratch && !p.reuse) session_reset_cache(s);
     s->reply_mark.text_len = 0;
     const size_t text0 = s->cached.len;
     const int rows0 = s->n_kv;
@@ -406,7 +453,7 @@ void seer_session_turn_decoded(seer_session_turn *t) {
     seer_turn_stats *st = t->st;
     const int32_t id = t->pending;
     char piece[256];
-    session_kv_push(s, &id, 1);
+    session_kv_push(s, &id, 1, 0, 0, NULL);
     int n = seer_detok_push(&t->detok, s->vocab, id, piece, (int)sizeof piece - 1);
     if (n < 0 || n >= (int)sizeof piece) n = 0;
     if (n == 0) n = seer_think_marker_piece(t->markers, s->vocab, id, piece, (int)sizeof piece);

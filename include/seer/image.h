@@ -18,6 +18,9 @@ int seer_image_load(const char *path, int64_t max_pixels, seer_image *out, seer_
 int seer_image_load_memory(const uint8_t *buf, size_t len, const char *name, int64_t max_pixels,
                            seer_image *out, seer_error *err);
 void seer_image_free(seer_image *img);
+/* A 64-bit FNV-1a hash of the size and pixels: what a server compares to
+ * tell whether an image it is sent is one whose rows it already holds. Never 0. */
+uint64_t seer_image_hash(const seer_image *img);
 
 /* llama.cpp's filters (see the conformance README): bicubic with rounding,
  * corner-aligned bilinear with truncation. dst is allocated. */

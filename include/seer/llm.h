@@ -88,6 +88,10 @@ void seer_ctx_truncate(seer_ctx *c, int n_keep, int32_t next_pos);
 /* Remembers the state at the rows used now as a place a later truncation
  * can come back to (a prompt's start). Nothing to do for other models. */
 void seer_ctx_mark(seer_ctx *c);
+/* The most rows, at most `rows`, that seer_ctx_truncate can keep without
+ * emptying the cache: `rows` itself without a recurrent state, else the
+ * latest mark at or before it (0: none, start over). */
+int seer_ctx_mark_floor(const seer_ctx *c, int rows);
 
 /* A chunk of input: either token ids or embedding rows [n][n_embd_inp]. */
 typedef struct seer_batch {

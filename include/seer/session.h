@@ -31,6 +31,7 @@ typedef struct seer_session_image {
     int n_tokens;              /* embedding rows over all its chunks */
     double encode_ms;          /* time of preprocessing + encoding */
     bool sent;                 /* already part of a user turn */
+    bool reused;               /* same pixels as an image before seer_session_restart: its encoding was kept */
 } seer_session_image;
 
 /* One generated token. text: the complete UTF-8 text it finishes (raw model
@@ -136,6 +137,20 @@ int seer_session_push_message(seer_session *s, const char *role, const char *con
 /* New conversation: messages and images dropped, KV cache emptied. The
  * system prompt stays. */
 void seer_session_clear(seer_session *s);
+/* A new conversation that keeps the KV cache's rows for reuse (an API
+ * server's slot sent a whole conversation): messages and images dropped
+ * (an image attached again with the same pixels keeps its encoding),
+ * the system prompt replaced (NULL or "": none); the next turn keeps the
+ * rows the cache and its prompt begin with (token ids equal, images equal
+ * by seer_image_hash, never part of an image, for a recurrent state only
+ * up to a mark: seer_ctx_mark_floor) and prefills the rest. */
+void seer_session_restart(seer_session *s, const char *system);
+/* How many of the cache's rows a conversation (system, then msgs with one
+ * SEER_MTMD_MARKER per image, the hashes of those images in order) would
+ * keep after seer_session_restart, for choosing among sessions; *n_text
+ * gets the token rows of its text (its images left out). */
+int seer_session_reusable_rows(const seer_session *s, const char *system, const seer_chat_msg *msgs, int n,
+                               const uint64_t *image_hashes, int n_hashes, int *n_text);
 /* Replaces the system prompt (NULL or "": none). The conversation is kept and
  * re-prefilled at the next turn. */
 void seer_session_set_system(seer_session *s, const char *text);
