@@ -357,7 +357,7 @@ static int embed_group(const embed_args *a, embed_run *r, int first, int n, seer
         if ((rc = make_prompt(a, r, first + made, &prompts[made])) != 0) break;
     seer_error err = {{0}};
     if (rc == 0 && r->vision &&
-        seer_embed_encode_images(r->vision, r->pool, prompts, n, EMBED_PASS_PATCHES, NULL, &err) != 0) {
+        seer_embed_encode_images(r->vision, r->pool, prompts, n, EMBED_PASS_PATCHES, NULL, NULL, &err) != 0) {
         char msg[SEER_ERR_MAX + 64];
         snprintf(msg, sizeof msg, "inputs %d-%d: %s", first + 1, first + n, err.msg);
         rc = fail(msg);

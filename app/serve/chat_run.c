@@ -56,10 +56,10 @@ static uint64_t *hash_images(const serve_job *j) {
     return h;
 }
 
-bool serve_chat_slot_free(const serve_state *st) {
-    for (int i = 0; i < st->cfg->parallel; i++)
-        if (!st->slots[i].busy) return true;
-    return false;
+int serve_chat_idle_slots(const serve_state *st) {
+    int n = 0;
+    for (int i = 0; i < st->cfg->parallel; i++) n += !st->slots[i].busy;
+    return n;
 }
 
 /* How many of the slot's cache rows the request keeps (its messages as the
@@ -122,30 +122,28 @@ static int conv_push(serve_slot *slot, const char *role, const char *text, const
     return c->role && c->text && c->image_hashes ? 0 : -1;
 }
 
-/* Attaches message m's images (images[*next...]); their indexes into idx.
- * Returns how many were encoded (the others kept their encoding), or -1. */
-static int attach_images(serve_slot *slot, serve_job *j, const serve_msg *m, int *next, int *idx, double *encode_ms,
-                         seer_error *err) {
-    int encoded = 0;
+/* Attaches message m's images (images[*next...]), to be encoded with the
+ * other admitted chats' (serve_chats_begin); their indexes into idx.
+ * Returns how many need encoding (the others kept theirs), or -1. */
+static int attach_images(serve_slot *slot, serve_job *j, const serve_msg *m, int *next, int *idx, seer_error *err) {
+    int todo = 0;
     for (int k = 0; k < m->n_images; k++) {
-        const int i = seer_session_attach_rgb(slot->session, &j->images[*next], "request image", &j->cancel, err);
+        const int i = seer_session_attach_rgb_unencoded(slot->session, &j->images[*next], "request image", err);
         if (i < 0) return -1;
         (*next)++;
         if (idx) idx[k] = i;
-        const seer_session_image im = seer_session_get_image(slot->session, i);
-        *encode_ms += im.encode_ms;
-        encoded += !im.reused;
+        todo += !seer_session_get_image(slot->session, i).reused;
     }
-    return encoded;
+    return todo;
 }
 
 /* Brings the slot to the request's history; the last message's images are
- * attached for the turn. Returns the images encoded, or -1. */
-static int prepare_slot(serve_state *st, serve_slot *slot, serve_job *j, const uint64_t *hashes,
-                        double *encode_ms, seer_error *err) {
+ * attached for the turn, the request's images from *first_image on.
+ * Returns the images to encode, or -1. */
+static int prepare_slot(serve_slot *slot, serve_job *j, const uint64_t *hashes, int *first_image, seer_error *err) {
     const serve_chat_req *r = &j->chat;
     const int first = strcmp(r->msgs[0].role, "system") == 0;
-    int next = 0, encoded = 0;
+    int next = 0, todo = 0;
     if (slot->n_conv == 0 || !slot_matches(slot, r, hashes)) {
         /* a new conversation: the session keeps the cache rows it begins
          * with (seer_session_restart) and prefills the rest */
@@ -156,12 +154,13 @@ static int prepare_slot(serve_state *st, serve_slot *slot, serve_job *j, const u
             slot->system = sys && *sys ? strdup(sys) : NULL;
         }
         seer_session_restart(slot->session, slot->system);
+        *first_image = 0;
         for (int i = first; i < r->n_msgs - 1; i++) {
             const serve_msg *m = &r->msgs[i];
             int idx[SERVE_MAX_IMAGES];
-            const int n = attach_images(slot, j, m, &next, idx, encode_ms, err);
+            const int n = attach_images(slot, j, m, &next, idx, err);
             if (n < 0) return -1;
-            encoded += n;
+            todo += n;
             /* markers first, then the text, as seer_session_send builds a turn */
             serve_text content = {0};
             for (int k = 0; k < m->n_images; k++) serve_text_append(&content, SEER_MTMD_MARKER, strlen(SEER_MTMD_MARKER));
@@ -172,11 +171,10 @@ static int prepare_slot(serve_state *st, serve_slot *slot, serve_job *j, const u
         }
     } else {
         for (int i = 0; i < r->n_msgs - 1; i++) next += r->msgs[i].n_images;
+        *first_image = seer_session_n_images(slot->session);
     }
-    const serve_msg *last = &r->msgs[r->n_msgs - 1];
-    const int n = attach_images(slot, j, last, &next, NULL, encode_ms, err);
-    (void)st;
-    return n < 0 ? -1 : encoded + n;
+    const int n = attach_images(slot, j, &r->msgs[r->n_msgs - 1], &next, NULL, err);
+    return n < 0 ? -1 : todo + n;
 }
 
 /* A chat running on its slot (serve_chat in serve.h). */
@@ -188,7 +186,7 @@ typedef struct chat_turn {
     seer_session_hooks hooks;
     seer_turn_stats stats;
     uint64_t *hashes;
-    int images;
+    int images, first_image;
     double encode_ms;
     chat_reply reply;
     char id[48];
@@ -391,7 +389,19 @@ static void close_chat(serve_chat *c, int rc, const seer_error *err) {
     free(c);
 }
 
-serve_chat *serve_chat_begin(serve_state *st, serve_slot *slot, serve_job *j) {
+/* A chat that could not start: answered with the error, its slot emptied. */
+static void refuse(serve_chat *c, int status, const char *why) {
+    chat_turn *t = &c->t;
+    serve_slot_reset(t->slot);
+    fail_turn(t->j, status, why);
+    serve_metrics_request(&t->st->metrics, SERVE_EP_CHAT, t->j->status, (seer_time_ms() - t->j->t_queued) / 1000.0);
+    t->slot->busy = false;
+    free(t->hashes);
+    serve_job_release(t->j);
+    free(c);
+}
+
+serve_chat *serve_chat_admit(serve_state *st, serve_slot *slot, serve_job *j) {
     serve_chat *c = calloc(1, sizeof *c);
     if (!c) {
         serve_job_fail(j, 500, "out of memory");
@@ -410,29 +420,38 @@ serve_chat *serve_chat_begin(serve_state *st, serve_slot *slot, serve_job *j) {
     slot->busy = true;
     seer_error err = {{0}};
     t->hashes = hash_images(j);
-    t->images = t->hashes ? prepare_slot(st, slot, j, t->hashes, &t->encode_ms, &err) : -1;
+    t->images = t->hashes ? prepare_slot(slot, j, t->hashes, &t->first_image, &err) : -1;
     if (t->images < 0) {
-        serve_slot_reset(slot);
-        fail_turn(j, j->cancel ? 499 : 400, t->hashes ? err.msg : "out of memory");
-        t->images = 0;
-        t->stats = (seer_turn_stats){0};
-        serve_metrics_request(&st->metrics, SERVE_EP_CHAT, j->status, (seer_time_ms() - j->t_queued) / 1000.0);
-        slot->busy = false;
-        free(t->hashes);
-        serve_job_release(j);
-        free(c);
-        return NULL;
-    }
-    serve_metrics_add(&st->metrics, &st->metrics.image_encodes, (unsigned long long)t->images);
-    set_sampling(st, slot, r);
-    t->hooks = (seer_session_hooks){.ud = t, .on_token = on_token};
-    const serve_msg *last = &r->msgs[r->n_msgs - 1];
-    const int rc = seer_session_turn_begin(slot->session, last->text, &t->hooks, &j->cancel, &t->stats, &t->turn, &err);
-    if (rc != 0 || !t->turn) { /* failed, or cancelled before any reply */
-        close_chat(c, rc, &err);
+        refuse(c, j->cancel ? 499 : 400, t->hashes ? err.msg : "out of memory");
         return NULL;
     }
     return c;
+}
+
+int serve_chat_unencoded(serve_chat *c, seer_mm_prompt **out, int cap) {
+    return seer_session_unencoded_images(c->t.slot->session, out, cap);
+}
+
+bool serve_chat_start(serve_chat *c, const char *encode_error) {
+    chat_turn *t = &c->t;
+    serve_job *j = t->j;
+    if (encode_error) {
+        refuse(c, j->cancel ? 499 : 400, encode_error);
+        return false;
+    }
+    for (int i = t->first_image; i < seer_session_n_images(t->slot->session); i++)
+        t->encode_ms += seer_session_get_image(t->slot->session, i).encode_ms;
+    set_sampling(t->st, t->slot, &j->chat);
+    t->hooks = (seer_session_hooks){.ud = t, .on_token = on_token};
+    const serve_msg *last = &j->chat.msgs[j->chat.n_msgs - 1];
+    seer_error err = {{0}};
+    const int rc =
+        seer_session_turn_begin(t->slot->session, last->text, &t->hooks, &j->cancel, &t->stats, &t->turn, &err);
+    if (rc != 0 || !t->turn) { /* failed, or cancelled before any reply */
+        close_chat(c, rc, &err);
+        return false;
+    }
+    return true;
 }
 
 seer_session_turn *serve_chat_turn(serve_chat *c) { return c->t.turn; }

@@ -127,14 +127,14 @@ void serve_embed_run(serve_state *st, serve_job **jobs, int n) {
     seer_error err = {{0}};
     /* all the requests' images at once (a failed request's prompts are empty) */
     if (prompts && ok && images > 0) {
-        if (seer_embed_encode_images(st->vision, st->pool, prompts, total, SERVE_PASS_PATCHES, NULL, &err) != 0) {
+        seer_mtmd_passes passes = {0};
+        if (seer_embed_encode_images(st->vision, st->pool, prompts, total, SERVE_PASS_PATCHES, &passes, NULL, &err) !=
+            0) {
             for (int k = 0; k < n; k++)
                 if (ok[k]) serve_job_fail(jobs[k], 400, err.msg);
             memset(ok, 0, sizeof *ok * (size_t)n);
         }
-        serve_metrics_add(&st->metrics, &st->metrics.image_encodes, (unsigned long long)images);
-        serve_metrics_add(&st->metrics, &st->metrics.vision_batches, 1);
-        serve_metrics_add(&st->metrics, &st->metrics.vision_batch_images, (unsigned long long)images);
+        serve_metrics_vision(&st->metrics, &passes);
     }
     at = 0;
     for (int k = 0; k < n; k++) {

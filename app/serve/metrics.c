@@ -31,6 +31,14 @@ void serve_metrics_add(serve_metrics *m, unsigned long long *counter, unsigned l
     pthread_mutex_unlock(&m->mu);
 }
 
+void serve_metrics_vision(serve_metrics *m, const seer_mtmd_passes *p) {
+    pthread_mutex_lock(&m->mu);
+    m->image_encodes += (unsigned long long)p->images;
+    m->vision_batches += (unsigned long long)p->calls;
+    m->vision_batch_images += (unsigned long long)p->images;
+    pthread_mutex_unlock(&m->mu);
+}
+
 void serve_metrics_ttft(serve_metrics *m, double seconds) {
     pthread_mutex_lock(&m->mu);
     m->ttft_sum += seconds;
@@ -94,7 +102,7 @@ char *serve_metrics_text(serve_metrics *m) {
     counter(&t, "seer_generated_tokens_total", "Tokens generated.", m->generated_tokens);
     counter(&t, "seer_embedded_inputs_total", "Embedding inputs computed.", m->embedded_inputs);
     counter(&t, "seer_image_encodes_total", "Images through the vision encoder.", m->image_encodes);
-    counter(&t, "seer_vision_batches_total", "Vision encoder calls (an embeddings call may take images of several requests).",
+    counter(&t, "seer_vision_batches_total", "Vision encoder passes (one may take images of several requests).",
             m->vision_batches);
     counter(&t, "seer_vision_batch_images_total", "Images over those calls (divided by the calls: the mean batch size).",
             m->vision_batch_images);

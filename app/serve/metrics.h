@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "seer/mtmd.h"
+
 #define SERVE_LATENCY_BUCKETS 9
 /* Decode steps are counted by rows up to this many (more: in the last). */
 #define SERVE_STEP_SIZES 16
@@ -28,6 +30,8 @@ void serve_metrics_init(serve_metrics *m);
 void serve_metrics_request(serve_metrics *m, serve_endpoint ep, int status, double seconds);
 /* Adds to one counter under the lock. */
 void serve_metrics_add(serve_metrics *m, unsigned long long *counter, unsigned long long n);
+/* Images encoded, in these vision passes. */
+void serve_metrics_vision(serve_metrics *m, const seer_mtmd_passes *p);
 void serve_metrics_ttft(serve_metrics *m, double seconds);
 void serve_metrics_step(serve_metrics *m, int rows);
 void serve_metrics_gauges(serve_metrics *m, int queue_length, int busy);

@@ -92,9 +92,10 @@ static void step_chats(serve_state *st, serve_chat **run, int *n_run) {
     }
 }
 
-/* Between steps the worker takes one queued job when it can start: a group
- * of embeddings (run to their end), or a chat when a slot is idle (its
- * prefill is a step of its own); a chat waits while every slot is busy. */
+/* Between steps the worker takes queued jobs when they can start: a group
+ * of embeddings (run to their end), or the chats at the queue's head that
+ * find idle slots (their images encoded together, then each prefill a step
+ * of its own); a chat waits while every slot is busy. */
 static void *worker_main(void *arg) {
     serve_state *st = arg;
     serve_chat **run = calloc((size_t)st->cfg->parallel + 1, sizeof *run);
@@ -106,10 +107,15 @@ static void *worker_main(void *arg) {
         serve_job *batch[SERVE_EMBED_GROUP];
         int n = 0;
         const bool chat_next = st->head && st->head->kind == SERVE_JOB_CHAT;
-        if (st->head && (!chat_next || (run && serve_chat_slot_free(st)))) {
+        const int idle = chat_next && run ? serve_chat_idle_slots(st) : 0;
+        if (st->head && (!chat_next || idle > 0)) {
             batch[n++] = pop(st);
             while (batch[0]->kind == SERVE_JOB_EMBED && n < SERVE_EMBED_GROUP && st->head &&
                    st->head->kind == SERVE_JOB_EMBED)
+                batch[n++] = pop(st);
+            /* queued chats that find idle slots start together (their images share vision passes) */
+            while (batch[0]->kind == SERVE_JOB_CHAT && n < idle && n < SERVE_EMBED_GROUP && st->head &&
+                   st->head->kind == SERVE_JOB_CHAT)
                 batch[n++] = pop(st);
         }
         serve_metrics_gauges(&st->metrics, st->queued, n_run + n);
@@ -118,8 +124,7 @@ static void *worker_main(void *arg) {
             serve_embed_run(st, batch, n);
             for (int i = 0; i < n; i++) serve_job_release(batch[i]);
         } else if (n) {
-            serve_chat *c = serve_chat_begin(st, serve_chat_pick_slot(st, batch[0]), batch[0]);
-            if (c) run[n_run++] = c;
+            serve_chats_begin(st, batch, n, run, &n_run);
         }
         if (n_run) step_chats(st, run, &n_run);
         pthread_mutex_lock(&st->mu);

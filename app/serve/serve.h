@@ -113,20 +113,31 @@ bool serve_submit(serve_state *st, serve_job *j);
 void serve_drain(serve_state *st, int seconds);
 void serve_stop(serve_state *st);
 
-/* chat_run.c / embed_run.c: run on the worker thread. A chat runs on an
- * idle slot: begin brings the slot to the request's history and prefills
- * the new turn (NULL: the job is answered already, an error or a cancel);
- * the scheduler then steps its turn together with the other running chats
- * (seer_session_turn_next / decoded) and ends it when next says so (the
- * reply is finished, the slot kept for a follow-up). A chat holds the
- * worker's reference to its job and gives it back at its end. */
+/* chat_run.c / chat_admit.c / embed_run.c: run on the worker thread. A
+ * chat runs on an idle slot: admit brings the slot to the request's history
+ * and attaches its images unencoded (NULL: the job is answered already, an
+ * error or a cancel); the images of the chats admitted together are then
+ * encoded in shared vision passes, and start prefills the new turn (false:
+ * the chat is over already); the scheduler then steps its turn together
+ * with the other running chats (seer_session_turn_next / decoded) and ends
+ * it when next says so (the reply is finished, the slot kept for a
+ * follow-up). A chat holds the worker's reference to its job and gives it
+ * back at its end. */
 typedef struct serve_chat serve_chat;
-bool serve_chat_slot_free(const serve_state *st);
+int serve_chat_idle_slots(const serve_state *st);
 /* The idle slot that holds the request's history, else the one whose cache
  * shares the longest prefix with it (the least recently used among equals);
  * NULL when every slot is busy. */
 serve_slot *serve_chat_pick_slot(serve_state *st, const serve_job *j);
-serve_chat *serve_chat_begin(serve_state *st, serve_slot *slot, serve_job *j);
+serve_chat *serve_chat_admit(serve_state *st, serve_slot *slot, serve_job *j);
+/* The image prompts the chat's turn waits for (as seer_session_unencoded_images). */
+int serve_chat_unencoded(serve_chat *c, seer_mm_prompt **out, int cap);
+/* encode_error: why its images could not be encoded (NULL: they are). */
+bool serve_chat_start(serve_chat *c, const char *encode_error);
+/* Admits n queued chats (n <= idle slots) together: each on its slot, all
+ * their images in shared vision passes, then each prefilled; the ones that
+ * run are appended to run. */
+void serve_chats_begin(serve_state *st, serve_job **jobs, int n, serve_chat **run, int *n_run);
 seer_session_turn *serve_chat_turn(serve_chat *c);
 seer_ctx *serve_chat_ctx(serve_chat *c);
 void serve_chat_end(serve_chat *c);

@@ -83,6 +83,21 @@ static const model_spec MODELS[] = {
       QUANT_Q8_0, VOCAB_TEKKEN, .head_dim = 32},
      {SEER_PROJ_PIXTRAL, "pixtral", "seer tiny Pixtral vision synthetic", 64, 16, 32, 64, 2, 2, 64, 64, 1e-5f,
       CLIP_MEAN, CLIP_STD, 0, 0, 0, false, true, .mm_hidden = 96}},
+    /* Qwen2.5-VL's tower (windowed attention, gated FFN, the merger) at test
+     * size: the family whose tower takes several images a pass */
+    {"tiny-qwen25vl",
+     {"qwen2vl", "seer tiny Qwen2.5-VL synthetic", 2, 256, 4, 2, 512, 512, 4096, 1000000.0f, 1e-6f, {8, 12, 12, 0},
+      true, true, QUANT_Q8_0, VOCAB_QWEN2},
+     {SEER_PROJ_QWEN25VL, "qwen2.5vl_merger", "seer tiny Qwen2.5-VL vision synthetic", 112, 14, 32, 64, 2, 2, 256, 256,
+      1e-6f, CLIP_MEAN, CLIP_STD, 0, 0, 2, false, true}},
+    /* seer serve's vision-batching measurement: a ViT-B-sized Qwen2.5-VL
+     * tower (12 blocks, 768 wide) before a small LLM, so that a chat's time
+     * is mostly its image's encode */
+    {"serve-qwen25vl",
+     {"qwen2vl", "seer serve measurement Qwen2.5-VL synthetic", 2, 256, 4, 2, 768, 512, 4096, 1000000.0f, 1e-6f,
+      {8, 12, 12, 0}, true, true, QUANT_Q8_0, VOCAB_QWEN2},
+     {SEER_PROJ_QWEN25VL, "qwen2.5vl_merger", "seer serve measurement Qwen2.5-VL vision synthetic", 560, 14, 768,
+      2048, 12, 12, 256, 256, 1e-6f, CLIP_MEAN, CLIP_STD, 0, 0, 4, false, true}},
     /* SmolVLM-256M-Instruct: SmolLM2-135M-sized LLM at Q8_0 + SigLIP-B/16-512 */
     {"smolvlm-256m",
      {"llama", "SmolVLM 256M Instruct (synthetic)", 30, 576, 9, 3, 1536, 49280, 8192, 100000.0f, 1e-5f, {0}, false,
@@ -262,7 +277,7 @@ static const model_spec MODELS[] = {
 };
 
 static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma3", "tiny-lfm2", "tiny-pixtral", "tiny-glm4v",
-                                          "tiny-qwen35moe", "smolvlm-256m", "qwen25vl-3b",
+                                          "tiny-qwen35moe", "tiny-qwen25vl", "serve-qwen25vl", "smolvlm-256m", "qwen25vl-3b",
                                           "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", "minicpmv-4.5-8b",
                                           "lfm2-vl-1.6b", "pixtral-12b", "glm4v-9b", "qwen35-4b", "qwen35-9b",
                                           "qwen35-35b-a3b-half", "tiny-gemma4e", "tiny-gemma4moe", "tiny-paddleocr",

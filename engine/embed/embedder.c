@@ -138,7 +138,7 @@ int seer_embedder_images(seer_embedder *e, const char *const *paths, int n, seer
         }
     }
     if (rc == 0)
-        rc = seer_embed_encode_images(e->vision, e->pool, prompts, n, EMBEDDER_PASS_PATCHES, cancel, err);
+        rc = seer_embed_encode_images(e->vision, e->pool, prompts, n, EMBEDDER_PASS_PATCHES, NULL, cancel, err);
     for (; rc == 0 && done < n; done++) rc = vectors(e, &prompts[done], &out[done], cancel, err);
     for (int i = 0; i < made; i++) seer_mm_prompt_free(&prompts[i]);
     if (rc != 0)
@@ -168,4 +168,17 @@ uint64_t seer_file_fingerprint(const char *path, seer_error *err) {
     }
     fclose(f);
     return h ? h : 1;
+}
+
+int seer_embed_encode_images(seer_vision *vision, seer_pool *pool, seer_mm_prompt *prompts, int n, int max_patches,
+                             seer_mtmd_passes *passes, const volatile int *cancel, seer_error *err) {
+    seer_mm_prompt **each = malloc(sizeof *each * (size_t)(n + 1));
+    if (!each) {
+        seer_error_set(err, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) each[i] = &prompts[i];
+    const int rc = seer_mtmd_encode_many(vision, pool, each, n, max_patches, passes, cancel, err);
+    free(each);
+    return rc;
 }

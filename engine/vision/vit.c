@@ -347,6 +347,8 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
     return encode_pass(v, pool, in, 1, &out, cancel, flops, err);
 }
 
+bool seer_vision_batchable(const seer_vision *v) { return v && batchable(v); }
+
 int seer_vision_encode_batch(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
                              const volatile int *cancel, double *flops, seer_error *err) {
     if (!v || !out || n < 1 || n > SEER_VISION_MAX_BATCH) {

@@ -6,6 +6,7 @@
 
 #include "seer/chat.h"
 #include "seer/llm.h"
+#include "seer/mtmd.h"
 #include "seer/sampler.h"
 #include "seer/vision.h"
 
@@ -94,6 +95,15 @@ int seer_session_attach_image(seer_session *s, const char *path, const volatile 
 /* The same for an image already in memory (copied); name is for display. */
 int seer_session_attach_rgb(seer_session *s, const seer_image *img, const char *name, const volatile int *cancel,
                             seer_error *err);
+/* The same, preprocessed but not encoded yet (an image with the pixels of
+ * one before seer_session_restart takes its encoding): the caller encodes
+ * the prompts seer_session_unencoded_images lists (seer_mtmd_encode_many,
+ * with other sessions' images in the same vision passes) before the turn
+ * that sends it. */
+int seer_session_attach_rgb_unencoded(seer_session *s, const seer_image *img, const char *name, seer_error *err);
+/* The attached images' prompts still without embeddings: up to cap into
+ * out; returns how many there are. */
+int seer_session_unencoded_images(seer_session *s, seer_mm_prompt **out, int cap);
 int seer_session_n_images(const seer_session *s);
 seer_session_image seer_session_get_image(const seer_session *s, int i);
 

@@ -201,6 +201,9 @@ int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, f
  * input): the same result, fewer and larger matrix products; other towers
  * encode them one by one. */
 #define SEER_VISION_MAX_BATCH 16
+/* Whether the tower takes several inputs in one pass (else encode_batch
+ * runs one pass per input). */
+bool seer_vision_batchable(const seer_vision *v);
 int seer_vision_encode_batch(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
                              const volatile int *cancel, double *flops, seer_error *err);
 
