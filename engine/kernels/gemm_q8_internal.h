@@ -14,6 +14,8 @@
 #include "seer/tensor.h"
 
 #define SEER_Q8_PANEL_ROWS 16
+/* Activation rows per call of the AVX-512 kernels (gemm_q8_avx512.c). */
+#define SEER_Q8_PANEL_MAX_ROWS 6
 /* Bytes of one repacked panel of 16 rows with n_blocks blocks of 32: per
  * block 8 vectors of 64 bytes (vector g: bytes 4g..4g+3 of each row's int8
  * quants), then 16 float scales, 16 int32 corrections (128·Σq, for the
@@ -72,7 +74,7 @@ void seer_q8_panel_pack(const struct seer_weight *w, int64_t o0, uint8_t *panel)
 
 /* out[r*16 + j] = Σ over blocks b of
  *   wd[b][j]·act_d[r][b]·Σ_k q[j][k]·a[r][k]  −  wmin[b][j]·act_s[r][b]
- * for r < nr (1..4): activations as unsigned bytes q+128 (row stride
+ * for r < nr (1..SEER_Q8_PANEL_MAX_ROWS): activations as unsigned bytes q+128 (row stride
  * act_stride), block scales act_d and scaled block sums act_s (row stride
  * d_stride; act_s may be NULL when the weights have no mins). */
 typedef void (*seer_q8_panel_fn)(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
@@ -88,7 +90,8 @@ seer_q8_panel_fn seer_q8_panel_get(void);
 /* Present whenever the CPU can run it, whatever the scalar switch. */
 seer_q8_panel_fn seer_q8_panel_kernel(void);
 
-/* The AVX-512 VNNI kernels and whether this build has them (internal). */
+/* The AVX-512 VNNI kernels (gemm_q8_avx512.c) and whether this build has
+ * them (internal). */
 void seer_q8_panel_avx512(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                           const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 /* Two panels at once (sharing activation broadcasts); same results as two

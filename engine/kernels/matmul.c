@@ -317,7 +317,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
         for (int64_t p = g0; p < g1 && pack; p++)
             seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
         const uint8_t *base = pack ? pack : (const uint8_t *)w->interleaved + (size_t)g0 * stride; /* panel g0 */
-        const int rows_step = j->amx_fn ? SEER_Q8_PANEL_ROWS : 4, panels_step = j->amx_fn ? 1 : 2;
+        const int rows_step = j->amx_fn ? SEER_Q8_PANEL_ROWS : SEER_Q8_PANEL_MAX_ROWS, panels_step = j->amx_fn ? 1 : 2;
         for (int64_t r = r0; r < r1; r += rows_step) {
             int nr = r1 - r < rows_step ? (int)(r1 - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
@@ -611,12 +611,24 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). On aarch64 the NEON
      * several-row kernels (SDOT) take prompts the same way instead of
      * dequantize + sgemm. */
-    if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready()))
+    if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready())) {
+        /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's
+         * register-blocked kernel (gemm_q8_avx512.c) wins from 64 rows,
+         * Q6_K's (whose packing costs more) from 256: 2048 x 2048 on one
+         * Zen 5 core, CPU time, dot -> int8 GEMM: Q4_K 64 rows 1.59 -> 1.29
+         * ms, 128 rows 2.92 -> 2.68, 512 rows 12.9 -> 9.3; Q5_K 512 rows
+         * 14.8 -> 9.7; Q6_K 128 rows 3.09 -> 3.19, 512 rows 13.8 -> 10.5.
+         * The several-row dot kernels read all the prompt's activations
+         * per group of 16 weight rows, which past L2 (512 Q8_K rows of
+         * 2048) is what they wait on. */
+        if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
+            return type == SEER_TYPE_Q6_K ? 256 : 64;
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
          * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
          * ms (Q4_K and Q6_K: even within the noise, so they stay). */
         return type == SEER_TYPE_Q8_0 && int8_gemm ? 128 : INT64_MAX;
+    }
     if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
     if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
     return 64;

@@ -98,6 +98,17 @@ static void init(void) {
     atomic_store(&active, env_level);
 }
 
+bool seer_cpu_avx512_halved(void) {
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u) return false; /* "Auth"enticAMD */
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    return ((a >> 8) & 0xF) + ((a >> 20) & 0xFF) == 0x19;
+#else
+    return false;
+#endif
+}
+
 int seer_cpu_simd_best(void) {
     pthread_once(&init_once, init);
     return cpu_best;

@@ -39,6 +39,11 @@ void seer_simd_force_scalar(bool on);
 enum { SEER_AVX2_PLAIN = 0, SEER_AVX2_VNNI_VEX = 1, SEER_AVX2_VNNI_EVEX = 2 };
 int seer_cpu_avx2_build(void);
 
+/* Whether this CPU splits 512-bit vector operations into two 256-bit
+ * halves (AMD Zen 4, family 0x19), where kernels tuned for full-width
+ * AVX-512 (Zen 5, Intel) are not the fastest choice. */
+bool seer_cpu_avx512_halved(void);
+
 /* "scalar", "avx2" (or "avx2-vnni"), "avx512-vnni" ("neon-dotprod" on
  * aarch64; "unknown" outside the range). */
 const char *seer_simd_level_name(int level);
