@@ -3,7 +3,8 @@
  * forward.c reads every weight matrix once for all of them; the parts that
  * belong to one sequence (its positions and RoPE, its KV cache, attention
  * over it, its recurrent short-convolution state) run per row against that
- * row's own context. A step of one row per context costs about what one
+ * row's own context; a Gated DeltaNet layer (gated_delta.c) reads each
+ * row's conv and delta-rule state from that row's context itself. A step of one row per context costs about what one
  * context's step costs while the matmuls are bound by reading the weights. */
 #include <string.h>
 
@@ -95,21 +96,11 @@ static int check_step(seer_ctx *const *ctx, const int32_t *tokens, int n, seer_e
     return 0;
 }
 
-bool seer_ctx_decode_multi_batched(const seer_llm *m) {
-    /* Gated DeltaNet layers (qwen35*) run their own products inside
-     * gated_delta.c on one context's state: those models step each context
-     * on its own */
-    return m && !m->n_gdn_layers;
-}
-
 int seer_ctx_decode_multi(seer_ctx *const *ctx, const int32_t *tokens, int n, seer_error *err) {
     if (check_step(ctx, tokens, n, err) != 0) return -1;
-    if (n == 1 || !seer_ctx_decode_multi_batched(ctx[0]->m)) {
-        for (int i = 0; i < n; i++) {
-            const seer_batch b = {.n = 1, .tokens = &tokens[i]};
-            if (seer_ctx_decode(ctx[i], &b, NULL, err) != 0) return -1;
-        }
-        return 0;
+    if (n == 1) { /* the one-row kernels, as a seer_ctx_decode of one token */
+        const seer_batch b = {.n = 1, .tokens = tokens};
+        return seer_ctx_decode(ctx[0], &b, NULL, err) == 0 ? 0 : -1;
     }
     /* a group's lead keeps all its rows' logits at once */
     for (int g0 = 0; g0 < n;) {

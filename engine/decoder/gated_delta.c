@@ -41,17 +41,32 @@ size_t llm_gated_delta_work_floats(const seer_llm *m) {
     return C + 2 * C * C + 2 * C * d;
 }
 
+/* One sequence's rows [row0, row0 + n) of the batch and its recurrent
+ * state (rec_state + the layer's offset: the conv rows, then the heads'
+ * S). A multi-sequence step (decode_multi.c) has one per context, one row
+ * each; the products around them run over all rows at once. */
+typedef struct gdn_seq {
+    float *state;
+    int row0, n;
+} gdn_seq;
+
 typedef struct gdn_job {
-    seer_ctx *c;
+    seer_ctx *c; /* whose scratch holds the rows */
     const llm_layer *L;
-    const float *state; /* the conv rows before the batch */
-    int n;
+    const gdn_seq *seq;
+    int n_seq;
 } gdn_job;
 
-/* Row j of the convolution's window: the state's K − 1 rows, then the batch's in_proj rows. */
-static const float *window_row(const seer_ctx *c, const float *state, int j) {
+/* Row j of a sequence's convolution window: its state's K − 1 rows, then its in_proj rows. */
+static const float *window_row(const seer_ctx *c, const gdn_seq *s, int j) {
     const int ch = llm_gdn_channels(&c->m->gdn), H = c->m->gdn.conv_len - 1;
-    return j < H ? state + (size_t)j * ch : c->gdn_mix + (size_t)(j - H) * ch;
+    return j < H ? s->state + (size_t)j * ch : c->gdn_mix + (size_t)(s->row0 + j - H) * ch;
+}
+
+static const gdn_seq *seq_of_row(const gdn_job *j, int64_t row) {
+    int s = 0;
+    while (row >= j->seq[s].row0 + j->seq[s].n) s++;
+    return &j->seq[s];
 }
 
 /* L2 norm as llama.cpp computes it: x / sqrt(Σx² + eps), then ×scale. */
@@ -73,8 +88,9 @@ static void prepare_rows(void *ctx, int64_t r0, int64_t r1, int ith) {
     const int ch = llm_gdn_channels(g), K = g->conv_len, d = g->d;
     const float eps = c->m->norm_eps, q_scale = 1.0f / sqrtf((float)d);
     for (int64_t i = r0; i < r1; i++) {
+        const gdn_seq *s = seq_of_row(j, i);
         const float *taps[LLM_CONV_LEN_MAX];
-        for (int k = 0; k < K; k++) taps[k] = window_row(c, j->state, (int)i + k);
+        for (int k = 0; k < K; k++) taps[k] = window_row(c, s, (int)(i - s->row0) + k);
         float *out = c->gdn_qkv + (size_t)i * ch;
         for (int e = 0; e < ch; e++) {
             const float *w = L->gdn_conv + (size_t)e * K;
@@ -159,23 +175,27 @@ static void head_chunk(seer_ctx *c, int h, int t0, int C, float *S, float *work)
     cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, d, C, 1.0f, Kd, d, U, d, 1.0f, S, d);
 }
 
-static void heads_range(void *ctx, int64_t h0, int64_t h1, int ith) {
+/* Items [i0, i1): head i mod n_v of sequence i / n_v. */
+static void heads_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     const gdn_job *j = ctx;
     seer_ctx *c = j->c;
     const llm_gdn_dims *g = &c->m->gdn;
     float *work = c->gdn_work + (size_t)ith * c->gdn_work_floats;
-    float *states = c->rec_state + j->L->state_off + (size_t)(g->conv_len - 1) * llm_gdn_channels(g);
-    for (int64_t h = h0; h < h1; h++) {
-        float *S = states + (size_t)h * g->d * g->d;
-        if (j->n < GDN_CHUNKED_MIN_ROWS) {
-            head_rows(c, (int)h, 0, j->n, S, work);
+    for (int64_t i = i0; i < i1; i++) {
+        const gdn_seq *s = &j->seq[i / g->n_v];
+        const int h = (int)(i % g->n_v);
+        float *S = s->state + (size_t)(g->conv_len - 1) * llm_gdn_channels(g) + (size_t)h * g->d * g->d;
+        if (s->n < GDN_CHUNKED_MIN_ROWS) {
+            head_rows(c, h, s->row0, s->row0 + s->n, S, work);
             continue;
         }
-        for (int t0 = 0; t0 < j->n; t0 += GDN_CHUNK)
-            head_chunk(c, (int)h, t0, j->n - t0 < GDN_CHUNK ? j->n - t0 : GDN_CHUNK, S, work);
+        for (int t = 0; t < s->n; t += GDN_CHUNK)
+            head_chunk(c, h, s->row0 + t, s->n - t < GDN_CHUNK ? s->n - t : GDN_CHUNK, S, work);
     }
 }
 
+/* Rows [0, n) on c's scratch: one sequence (c's own state) or, in a
+ * multi-sequence step, row i of context i's. */
 void llm_gated_delta(seer_ctx *c, int l, int n) {
     const seer_llm *m = c->m;
     const llm_layer *L = &m->layers[l];
@@ -183,14 +203,22 @@ void llm_gated_delta(seer_ctx *c, int l, int n) {
     const int ch = llm_gdn_channels(g), H = g->conv_len - 1, vd = g->n_v * g->d;
     const seer_weight *w[4] = {&L->gdn_qkv, &L->gdn_z, &L->gdn_beta, &L->gdn_alpha};
     seer_matmul_multi(c->pool, 4, w, c->xn, n, (float *const[]){c->gdn_mix, c->gdn_z, c->gdn_beta, c->gdn_g}, NULL);
-    float *conv_state = c->rec_state + L->state_off;
-    gdn_job j = {.c = c, .L = L, .state = conv_state, .n = n};
+    gdn_seq seq[SEER_DECODE_MULTI_MAX];
+    int n_seq = 1;
+    if (c->multi) {
+        n_seq = c->multi->n;
+        for (int i = 0; i < n_seq; i++) seq[i] = (gdn_seq){c->multi->ctx[i]->rec_state + L->state_off, i, 1};
+    } else {
+        seq[0] = (gdn_seq){c->rec_state + L->state_off, 0, n};
+    }
+    gdn_job j = {.c = c, .L = L, .seq = seq, .n_seq = n_seq};
     if (n < 16) prepare_rows(&j, 0, n, 0);
     else seer_pool_split(c->pool, n, SEER_MATMUL_ROW_GRAIN, prepare_rows, &j);
-    /* the new conv state: the window's last K − 1 rows (row n + r ≥ r, so in place) */
-    for (int r = 0; r < H; r++)
-        memmove(conv_state + (size_t)r * ch, window_row(c, conv_state, n + r), sizeof(float) * (size_t)ch);
-    seer_pool_for(c->pool, g->n_v, 1, heads_range, &j);
+    /* each new conv state: its window's last K − 1 rows (row n + r ≥ r, so in place) */
+    for (int i = 0; i < n_seq; i++)
+        for (int r = 0; r < H; r++)
+            memmove(seq[i].state + (size_t)r * ch, window_row(c, &seq[i], seq[i].n + r), sizeof(float) * (size_t)ch);
+    seer_pool_for(c->pool, (int64_t)n_seq * g->n_v, 1, heads_range, &j);
     /* gated output norm: RMSNorm(o)·norm per head, × SiLU(z) */
     seer_rmsnorm(c->attn, L->gdn_norm, (int64_t)n * g->n_v, g->d, m->norm_eps);
     seer_exp_gate(SEER_GATE_SILU, c->gdn_z, c->attn, (int64_t)n * vd);

@@ -120,16 +120,13 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
 /* One token for each of n distinct contexts of the same model, each at its
  * own position (next_pos) after its own cache (continuous batching): the n
  * rows go through one forward pass, so every weight matrix is read once for
- * all of them, while RoPE, the KV cache, attention and a short-convolution
- * state stay each context's own. Afterwards seer_ctx_logits(ctx[i], 0) is
- * tokens[i]'s logits, as a seer_ctx_decode of that one token would give
- * them up to the rounding of the several-row kernels. Models whose layers
- * cannot share a pass (seer_ctx_decode_multi_batched false: Gated DeltaNet)
- * step each context on its own. The contexts share the first one's thread
- * pool. Returns 0, or -1 with nothing decoded (a full context, a bad token). */
+ * all of them, while RoPE, the KV cache, attention and a recurrent state
+ * (short convolution, Gated DeltaNet) stay each context's own. Afterwards
+ * seer_ctx_logits(ctx[i], 0) is tokens[i]'s logits, as a seer_ctx_decode
+ * of that one token would give them up to the rounding of the several-row
+ * kernels. The contexts share the first one's thread pool. Returns 0, or -1 with nothing decoded (a full context, a bad token). */
 #define SEER_DECODE_MULTI_MAX 64
 int seer_ctx_decode_multi(seer_ctx *const *ctx, const int32_t *tokens, int n, seer_error *err);
-bool seer_ctx_decode_multi_batched(const seer_llm *m);
 /* Logits of the last row decoded ([n_vocab]); with logits_all, row i. */
 const float *seer_ctx_logits(const seer_ctx *c, int i);
 

@@ -8,8 +8,9 @@
  * fourth section is 0 for a text token), YaRN and the position's query
  * temperature (ministral3), sliding windows (gemma3),
  * short convolutions (lfm2), per-layer embeddings and shared KV layers
- * (gemma4 E), experts (qwen3moe), and Qwen3.5, which steps each context on
- * its own. The batched rows go through the several-row kernels and a
+ * (gemma4 E), experts (qwen3moe), and Qwen3.5's Gated DeltaNet layers (each
+ * row's conv and delta-rule state its context's own) beside its gated
+ * full-attention layers, dense (f32) and with experts (qwen35moe q4_k). The batched rows go through the several-row kernels and a
  * single row through the one-row ones, so they agree up to rounding, not
  * bit for bit: the tolerance is relative to the logits' scale. */
 #include <math.h>
@@ -142,7 +143,8 @@ int main(void) {
         {"tests/conformance/cases/lfm2vl-q8_0/model.gguf", 1e-4f},
         {"tests/conformance/cases/text-gemma4-e-q8_0/model.gguf", 1e-4f},
         {"tests/conformance/cases/text-qwen3moe-f32/model.gguf", 1e-4f},
-        {"tests/conformance/cases/text-qwen35-f32/model.gguf", 0.0f},
+        {"tests/conformance/cases/text-qwen35-f32/model.gguf", 1e-4f},
+        {"tests/conformance/cases/qwen35moe-q4_k-twoimg/model.gguf", 1e-4f},
     };
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         const float worst = check_model(models[i].path, models[i].tol);
