@@ -3,10 +3,13 @@
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,6 +92,43 @@ static void sse_free(void *cls) {
     serve_job_release(j);
 }
 
+/* How often a request waiting for its reply looks at its client. */
+#define SERVE_CLIENT_POLL_MS 100
+
+/* Whether the client has closed its end (or reset it). While the handler
+ * waits for the worker, libmicrohttpd reads nothing from this connection,
+ * so it cannot tell: the socket is peeked at directly. Bytes waiting (a
+ * pipelined request) are not a departure. */
+static bool client_gone(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci) return false;
+    struct pollfd p = {.fd = ci->connect_fd, .events = POLLIN | POLLRDHUP};
+    if (poll(&p, 1, 0) <= 0) return false;
+    if (p.revents & (POLLHUP | POLLERR)) return true;
+    char byte;
+    const ssize_t n = recv(ci->connect_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Waits until j is done (or, streaming, has its first bytes); a client
+ * that leaves meanwhile cancels j at once, so the worker frees its slot at
+ * its next step instead of running the reply to its end for nobody. */
+static void wait_reply(serve_job *j, struct MHD_Connection *c, bool stream) {
+    pthread_mutex_lock(&j->mu);
+    while (!j->done && !(stream && j->started)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += SERVE_CLIENT_POLL_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&j->cv, &j->mu, &until);
+        if (!j->done && !j->cancel && client_gone(c)) j->cancel = 1;
+    }
+    pthread_mutex_unlock(&j->mu);
+}
+
 /* Submits j and answers with its reply (streamed as it comes when stream). */
 static enum MHD_Result run_job(serve_state *st, serve_endpoint ep, conn_ctx *cc, struct MHD_Connection *c,
                                serve_job *j, bool stream) {
@@ -96,8 +136,8 @@ static enum MHD_Result run_job(serve_state *st, serve_endpoint ep, conn_ctx *cc,
         serve_job_release(j);
         return send_error(st, ep, cc, c, 503, "the server is shutting down");
     }
+    wait_reply(j, c, stream);
     pthread_mutex_lock(&j->mu);
-    while (!j->done && !(stream && j->started)) pthread_cond_wait(&j->cv, &j->mu);
     const bool whole = j->done && !(stream && j->started);
     pthread_mutex_unlock(&j->mu);
     if (whole) { /* a whole body: the reply, or an error before any streamed byte */

@@ -4,6 +4,8 @@
 # token), so an uncancelled reply runs for many seconds:
 # - a client that disconnects mid-stream frees the worker: the next request
 #   is answered at once instead of after the abandoned reply;
+# - a client that leaves a non-streaming request is noticed while its reply
+#   runs: the job is cancelled and the worker idle long before max_tokens;
 # - a client that stalls sending its request is dropped after --timeout while
 #   other clients are served;
 # - SIGTERM during a streaming reply: the stream ends with data: [DONE]
@@ -22,9 +24,19 @@ trap '[ -n "${loop_pid:-}" ] && kill "$loop_pid" 2>/dev/null; rm -rf "$tmp"' EXI
   --kv-heads 4 --vocab 2000 >/dev/null || { echo "FAIL: make_tiny_model"; exit 1; }
 "$TOOLS/make_hostile_model" "$tmp/base.gguf" "$tmp/loop.gguf" --bytes 61 >/dev/null || { echo "FAIL: make_hostile_model"; exit 1; }
 long='{"stream":true,"max_tokens":8000,"temperature":0,"messages":[{"role":"user","content":"hi"}]}'
+whole='{"max_tokens":8000,"temperature":0,"messages":[{"role":"user","content":"hi"}]}'
 short='{"max_tokens":4,"temperature":0,"messages":[{"role":"user","content":"hello"}]}'
 now() { echo "${EPOCHREALTIME/./}"; }           # microseconds
 elapsed() { echo $((($(now) - $1) / 1000000)); } # whole seconds since $1
+metric() { curl -s "$loop_url/metrics" | awk -v k="$1" '$1 == k { print $2 }'; }
+idle() { # waits up to 60 s for the worker to run nothing
+  local i
+  for i in $(seq 600); do
+    [ "$(metric seer_busy)" = 0 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
 
 serve_start loop -m "$tmp/loop.gguf" -t 1 -c 8192 --timeout 2 --shutdown-timeout 1 || exit 1
 # 1. A client leaves mid-stream.
@@ -36,6 +48,17 @@ took=$(elapsed "$t0")
 [[ $r == 200* ]] || bad "request after the disconnect: $r"
 [ "$took" -lt 5 ] ||
   bad "the request after a disconnect waited $took s (behind the abandoned 8000-token reply): the slot was not freed"
+
+# 1b. A client leaves a non-streaming request mid-reply (nothing is sent
+# until the reply is whole): the worker stops it at once, so it goes idle
+# having generated far fewer than the 8000 tokens asked for.
+idle || bad "the worker is still busy before the non-streaming disconnect"
+gen0=$(metric seer_generated_tokens_total)
+curl -s --max-time 1 "$loop_url/v1/chat/completions" -d "$whole" >/dev/null
+idle || bad "the worker still runs the abandoned non-streaming reply 60 s later"
+gen=$(($(metric seer_generated_tokens_total) - gen0))
+[ "$gen" -lt 8000 ] ||
+  bad "the abandoned non-streaming reply ran to max_tokens ($gen tokens): its client's departure went unnoticed"
 
 # 2. A client stalls half-way through its request: dropped after --timeout 2,
 # others are served meanwhile.
