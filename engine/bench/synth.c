@@ -264,6 +264,17 @@ static const model_spec MODELS[] = {
      {SEER_PROJ_GEMMA4V, "gemma4v", "Gemma 4 26B A4B IT vision (synthetic)", 224, 16, 1152, 4304, 27, 16, 2816,
       2816, 1e-6f, {0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, 3, 0, 0, false, false, .pos_grid = 10240,
       .standardize = true}},
+    /* The same with 6 of its 30 layers (5 sliding, 1 full): every matrix,
+     * expert and the output at its real size in a 3.9 GB file, for measuring
+     * the experts' decode where the whole 16.8 GB does not fit */
+    {"gemma4-26b-a4b-6l",
+     {"gemma4", "Gemma 4 26B A4B IT, 6 layers (synthetic)", 6, 2816, 16, 8, 2112, 262144, 262144, 1000000.0f, 1e-6f,
+      {0}, false, true, QUANT_Q4_K_M, VOCAB_GEMMA4, .head_dim = 256, .qk_norm = true, .n_expert = 128,
+      .n_expert_used = 8, .n_ff_exp = 704, .sliding_window = 1024, .gemma4 = true, .k_eq_v = true, .swa_period = 6,
+      .head_dim_full = 512, .n_head_kv_full = 2, .rope_base_swa = 10000.0f, .softcap = 30.0f},
+     {SEER_PROJ_GEMMA4V, "gemma4v", "Gemma 4 26B A4B IT vision (synthetic)", 224, 16, 1152, 4304, 27, 16, 2816,
+      2816, 1e-6f, {0.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, 3, 0, 0, false, false, .pos_grid = 10240,
+      .standardize = true}},
     /* PaddleOCR-VL (0.9B): ERNIE-4.5-0.3B (18 layers, 16 / 2 heads of 128,
      * M-RoPE sections 16/24/24, tied 103k vocabulary) at Q8_0 + the 27-block
      * 1152-wide SigLIP NaViT (patch 14, a 27x27 position table resized to
@@ -281,7 +292,7 @@ static const char *const MODEL_NAMES[] = {"tiny", "tiny-qwen3vlmoe", "tiny-gemma
                                           "llava15-7b", "qwen3vl-4b", "qwen3vl-30b-a3b", "gemma3-4b", "internvl3-2b", "minicpmv-4.5-8b",
                                           "lfm2-vl-1.6b", "pixtral-12b", "glm4v-9b", "qwen35-4b", "qwen35-9b",
                                           "qwen35-35b-a3b-half", "tiny-gemma4e", "tiny-gemma4moe", "tiny-paddleocr",
-                                          "gemma4-e4b", "gemma4-26b-a4b", "paddleocr-vl", NULL};
+                                          "gemma4-e4b", "gemma4-26b-a4b", "gemma4-26b-a4b-6l", "paddleocr-vl", NULL};
 
 const char *const *seer_bench_synth_names(void) { return MODEL_NAMES; }
 

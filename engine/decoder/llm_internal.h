@@ -322,6 +322,9 @@ void llm_dense_ffn(seer_ctx *c, int l, int n);
 static inline seer_weight llm_expert(const seer_weight *all, int e, int64_t stride) {
     seer_weight w = *all;
     w.data = (const char *)all->data + (size_t)e * (size_t)stride * all->row_bytes;
+    /* interleaved (load.c's interleave_experts): stride / 16 groups an expert */
+    if (all->interleaved)
+        w.interleaved = (char *)all->interleaved + (size_t)e * (size_t)(stride / 16) * seer_weight_group_bytes(all);
     return w;
 }
 

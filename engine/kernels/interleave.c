@@ -233,6 +233,8 @@ size_t seer_weight_interleaved_bytes(const seer_weight *w) {
     return seer_interleave_group_bytes(w->type, w->n_in) * (size_t)(w->n_out / SEER_ILV_ROWS);
 }
 
+size_t seer_weight_group_bytes(const seer_weight *w) { return w ? seer_interleave_group_bytes(w->type, w->n_in) : 0; }
+
 void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool) {
     if (!seer_weight_interleaved_bytes(w) || !dst) return;
     interleave_job j = {.w = w, .dst = dst, .group_bytes = seer_interleave_group_bytes(w->type, w->n_in)};

@@ -98,6 +98,9 @@ size_t seer_weight_interleaved_bytes(const seer_weight *w);
  * in parallel over the pool (may be NULL). Results stay what llama.cpp
  * computes (its float sums go in another order). */
 void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool);
+/* Bytes of one group of 16 of w's rows in that layout (0 when its type has
+ * none): row r's group starts (r / 16) groups into the copy. */
+size_t seer_weight_group_bytes(const seer_weight *w);
 /* Block `block` (of the type's block_size elements) of row `row` in the
  * file's layout: from w->data, or from the interleaved copy when there is
  * one (bit-exact). */

@@ -7,6 +7,7 @@
 #include "testlib.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "seer/bench.h"
@@ -160,6 +161,47 @@ static void run_pair(const char *llm_file, const char *mmproj_file, bool image_n
     seer_llm_free(m);
 }
 
+/* Last-token logits of tokens decoded one at a time (the decode path) with
+ * SEER_INTERLEAVE set to `interleave` while the model loads. */
+static float *decode_logits(const char *llm_file, const char *interleave, int *n_vocab) {
+    seer_error err = {{0}};
+    setenv("SEER_INTERLEAVE", interleave, 1);
+    seer_llm *m = seer_llm_load(llm_file, NULL, NULL, &err);
+    unsetenv("SEER_INTERLEAVE");
+    CHECK_MSG(m != NULL, "LLM load %s: %s", llm_file, err.msg);
+    if (!m) return NULL;
+    *n_vocab = seer_llm_get_info(m)->n_vocab;
+    seer_pool *pool = seer_pool_create(2);
+    seer_ctx *ctx = seer_ctx_new(m, 64, SEER_KV_F16, pool, &err);
+    float *out = ctx ? malloc(sizeof(float) * (size_t)*n_vocab) : NULL;
+    const int32_t toks[4] = {1, 300, 42, 7};
+    for (int i = 0; out && i < 4; i++) {
+        seer_batch b = {.n = 1, .tokens = &toks[i]};
+        CHECK_MSG(seer_ctx_decode(ctx, &b, NULL, &err) == 0, "%s", err.msg);
+    }
+    const float *logits = ctx ? seer_ctx_logits(ctx, 0) : NULL;
+    if (out && logits) memcpy(out, logits, sizeof(float) * (size_t)*n_vocab);
+    seer_ctx_free(ctx);
+    seer_pool_destroy(pool);
+    seer_llm_free(m);
+    return out;
+}
+
+/* The routed experts interleaved at load (the fused gate_up's gate and up
+ * halves each expert's own groups) give what the file's layout gives. */
+static void check_experts_interleaved(const char *llm_file) {
+    int n_file = 0, n_ilv = 0;
+    float *file = decode_logits(llm_file, "0", &n_file), *ilv = decode_logits(llm_file, "1", &n_ilv);
+    CHECK(file && ilv && n_file == n_ilv);
+    if (file && ilv && n_file == n_ilv) {
+        double d = 0, r = 0;
+        for (int i = 0; i < n_file; i++) d += (double)(file[i] - ilv[i]) * (file[i] - ilv[i]), r += (double)file[i] * file[i];
+        CHECK_MSG(r > 0 && sqrt(d / r) < 1e-4, "interleaved experts: logits rel_l2 %g", sqrt(d / (r > 0 ? r : 1)));
+    }
+    free(file);
+    free(ilv);
+}
+
 /* Writes the synthetic layout NAME into the test folder; llm and mmproj get its two paths. */
 static void write_synth(const char *name, char llm[512], char mmproj[512]) {
     seer_error err = {{0}};
@@ -220,6 +262,7 @@ static void test_gemma4_paddleocr(void) {
         CHECK(!gguf_find_tensor(f, "per_layer_token_embd.weight"));
         gguf_close(f);
     }
+    check_experts_interleaved(llm);
     f = gguf_open(mmproj, &err);
     if (f) {
         check_tensor(f, "v.std_scale", SEER_TYPE_F32, 32, 1);
