@@ -163,6 +163,32 @@ static void q8_0_back(const void *group, int r, int sub, void *block) {
     runs_back((uint8_t *)b->qs, (const uint8_t(*)[SEER_ILV_ROWS][4])x->qs[sub], r, 8);
 }
 
+/* Blocks 2i and 2i + 1 of 16 Q5_0 rows. */
+static void q5_0_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q5_0x16 *o = group;
+    for (int s = 0; s < 2; s++) {
+        const uint8_t *qs[SEER_ILV_ROWS];
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            const block_q5_0 *b = (const block_q5_0 *)rows[r] + 2 * i + s;
+            uint32_t qh;
+            memcpy(&qh, b->qh, 4);
+            o->d[s][r] = b->d;
+            o->qh[s][r] = seer_q5_0_qh_regroup(qh);
+            qs[r] = b->qs;
+        }
+        runs_in(o->qs[s], qs, 4);
+    }
+}
+
+static void q5_0_back(const void *group, int r, int sub, void *block) {
+    const block_q5_0x16 *x = group;
+    block_q5_0 *b = block;
+    b->d = x->d[sub][r];
+    const uint32_t qh = seer_q5_0_qh_ungroup(x->qh[sub][r]);
+    memcpy(b->qh, &qh, 4);
+    runs_back(b->qs, x->qs[sub], r, 4);
+}
+
 /* One interleaved layout: a unit of `weights` weights of 16 rows in
  * `bytes`, written from the rows by `in`; `back` gives file block `sub` of
  * a unit's row r. */
@@ -179,6 +205,7 @@ static const ilv_layout layouts[] = {
     {SEER_TYPE_Q5_K, QK_K, sizeof(block_q5_Kx16), q5_K_in, q5_K_back},
     {SEER_TYPE_Q6_K, QK_K, sizeof(block_q6_Kx16), q6_K_in, q6_K_back},
     {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
+    {SEER_TYPE_Q5_0, 64, sizeof(block_q5_0x16), q5_0_in, q5_0_back},
 };
 
 static const ilv_layout *layout_of(int type) {

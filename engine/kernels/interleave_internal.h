@@ -75,12 +75,48 @@ typedef struct {
 
 _Static_assert(sizeof(block_q8_0x16) == 1088 && sizeof(block_q8_0x16) % 64 == 0, "q8_0x16");
 
+/* Two Q5_0 blocks (64 weights) of 16 rows, in the file's 16 · 44 bytes:
+ * scales, then fifth bits, then nibbles. Row r's qs byte 4g + j of block
+ * b (low nibble weight 4g + j, high nibble weight 16 + 4g + j) at
+ * qs[b][g][r][j]. Its 32 fifth bits regrouped so that one shift puts a
+ * run's bits at bit 4 of their bytes: byte j of qh[b][r] holds at bit g
+ * the bit of weight 4g + j and at bit 4 + g that of weight 16 + 4g + j. */
+typedef struct {
+    uint16_t d[2][SEER_ILV_ROWS];
+    uint32_t qh[2][SEER_ILV_ROWS];
+    uint8_t qs[2][4][SEER_ILV_ROWS][4];
+} block_q5_0x16;
+
+_Static_assert(sizeof(block_q5_0x16) == 704 && sizeof(block_q5_0x16) % 64 == 0, "q5_0x16");
+
+/* A Q5_0 block's fifth bits (file order: bit k is weight k's) in
+ * block_q5_0x16's order, and back. */
+static inline uint32_t seer_q5_0_qh_regroup(uint32_t qh) {
+    uint32_t o = 0;
+    for (int j = 0; j < 4; j++)
+        for (int g = 0; g < 4; g++) {
+            o |= ((qh >> (4 * g + j)) & 1u) << (8 * j + g);
+            o |= ((qh >> (16 + 4 * g + j)) & 1u) << (8 * j + 4 + g);
+        }
+    return o;
+}
+static inline uint32_t seer_q5_0_qh_ungroup(uint32_t o) {
+    uint32_t qh = 0;
+    for (int j = 0; j < 4; j++)
+        for (int g = 0; g < 4; g++) {
+            qh |= ((o >> (8 * j + g)) & 1u) << (4 * g + j);
+            qh |= ((o >> (8 * j + 4 + g)) & 1u) << (16 + 4 * g + j);
+        }
+    return qh;
+}
+
 /* Room for any file block an interleaved layout holds, or for 8 Q8_0
  * blocks (the int8 GEMM packs 8 blocks of 32 at a time). */
 typedef union {
     block_q4_K q4_K;
     block_q5_K q5_K;
     block_q6_K q6_K;
+    block_q5_0 q5_0;
     block_q8_0 q8_0[8];
 } seer_file_blocks;
 
