@@ -392,7 +392,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             if (peak > r->peak_rss_mb) r->peak_rss_mb = peak;
             if (!paired) gb_s[rep] = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 3);
             gflop_s[rep] = seer_bench_sgemm_gflops(pool, o->n_prompt, info->n_ff, info->n_embd, 3);
-            enc_gflop_s[rep] = vhp ? seer_bench_sgemm_gflops(pool, enc_rows, vhp->n_ff, vhp->n_embd, 3) : 0;
+            enc_gflop_s[rep] = vhp ? seer_bench_encoder_gemm_gflops(pool, enc_rows, vhp->n_ff, vhp->n_embd, 3) : 0;
             if (paired) (void)reset_peak_rss();
         }
     }
@@ -523,7 +523,7 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
                "peak (encode_flop_efficiency %.2f)\n",
                r->encode_ms, r->encode_spread, r->encoder_inputs, r->image_tokens, r->encode_flops / 1e9,
                r->eff.encode_peak, r->peak_encode_name, r->eff.encode_flop);
-        printf("             against %.1f GFLOP/s f32 GEMM at the encoder's sizes (%d x %d x %d)\n",
+        printf("             against %.1f GFLOP/s of the encoder's F16 GEMM at its sizes (%d x %d x %d)\n",
                r->machine_encode_gflop_s, r->encode_gemm[0], r->encode_gemm[1], r->encode_gemm[2]);
         printf("first token  %.0f ms (±%.0f) with the image\n", r->ttft_ms, r->ttft_spread);
     }

@@ -22,6 +22,6 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type) {
     else if (int8_gemm) k.prompt = "int8_gemm_avx512";
     else k.prompt = "sgemm_f32";
     k.decode = grouped ? "dot16" : "dot";
-    k.encode = k.amx_bf16 ? "f16_amx_bf16" : "sgemm_f32";
+    k.encode = k.amx_bf16 ? "f16_amx_bf16" : "f32_gemm";
     return k;
 }

@@ -1,6 +1,7 @@
 /* The machine's own limits, measured with the engine's thread pool: read
- * bandwidth of a buffer far larger than the caches, and f32 GEMM throughput
- * of seer_sgemm (OpenBLAS) on model-like shapes. */
+ * bandwidth of a buffer far larger than the caches, f32 GEMM throughput
+ * of seer_sgemm (OpenBLAS) on model-like shapes, and the vision encoder's
+ * own product (F16 weights through seer_matmul) at its sizes. */
 #include "seer/bench.h"
 
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "kernels/prefetch.h"
 #include "seer/cpu.h"
 #include "seer/matmul.h"
+#include "seer/tensor.h"
 
 typedef struct stream_task {
     const uint64_t *buf;
@@ -93,6 +95,11 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     return best;
 }
 
+/* n values uniform in [-1, 1) */
+static void fill_uniform(float *v, size_t n, uint32_t *s) {
+    for (size_t i = 0; i < n; i++) v[i] = (float)((*s = *s * 1664525u + 1013904223u) >> 9) * 0x1p-23f - 1;
+}
+
 double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps) {
     if (m <= 0 || n <= 0 || k <= 0) return 0;
     float *a = malloc((size_t)m * k * sizeof *a), *b = malloc((size_t)n * k * sizeof *b);
@@ -102,8 +109,8 @@ double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps) {
         return 0;
     }
     uint32_t s = 1;
-    for (size_t i = 0; i < (size_t)m * k; i++) a[i] = (float)((s = s * 1664525u + 1013904223u) >> 9) * 0x1p-23f - 1;
-    for (size_t i = 0; i < (size_t)n * k; i++) b[i] = (float)((s = s * 1664525u + 1013904223u) >> 9) * 0x1p-23f - 1;
+    fill_uniform(a, (size_t)m * k, &s);
+    fill_uniform(b, (size_t)n * k, &s);
     seer_sgemm(pool, m, n, k, 1.0f, a, k, b, k, true, 0.0f, c, n); /* warm-up */
     double best = 0;
     for (int r = 0; r < (reps > 0 ? reps : 1); r++) {
@@ -114,5 +121,35 @@ double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps) {
         if (gf > best) best = gf;
     }
     free(a), free(b), free(c);
+    return best;
+}
+
+double seer_bench_encoder_gemm_gflops(seer_pool *pool, int m, int n, int k, int reps) {
+    if (m <= 0 || n <= 0 || k <= 0) return 0;
+    const size_t row_bytes = seer_row_bytes(SEER_TYPE_F16, k);
+    float *x = malloc((size_t)m * k * sizeof *x), *wf = malloc((size_t)k * sizeof *wf);
+    float *y = malloc((size_t)m * n * sizeof *y);
+    char *data = malloc(row_bytes * (size_t)n);
+    if (!x || !wf || !y || !data) {
+        free(x), free(wf), free(y), free(data);
+        return 0;
+    }
+    uint32_t s = 1;
+    fill_uniform(x, (size_t)m * k, &s);
+    for (int o = 0; o < n; o++) {
+        fill_uniform(wf, (size_t)k, &s);
+        seer_quantize_row(SEER_TYPE_F16, wf, data + (size_t)o * row_bytes, k);
+    }
+    seer_weight w = {.type = SEER_TYPE_F16, .n_in = k, .n_out = n, .data = data, .row_bytes = row_bytes};
+    seer_matmul(pool, &w, x, m, y, NULL); /* warm-up */
+    double best = 0;
+    for (int r = 0; r < (reps > 0 ? reps : 1); r++) {
+        double t0 = seer_time_ms();
+        seer_matmul(pool, &w, x, m, y, NULL);
+        double sec = (seer_time_ms() - t0) / 1e3;
+        double gf = sec > 0 ? 2.0 * m * n * k / sec / 1e9 : 0;
+        if (gf > best) best = gf;
+    }
+    free(x), free(wf), free(y), free(data);
     return best;
 }

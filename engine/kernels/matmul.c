@@ -8,12 +8,12 @@
  * - many rows, F16 weights (the vision encoders) on a CPU with AMX-BF16:
  *   each F16 value split into two BF16 parts, four tile products giving
  *   the exact F16 products (gemm_f16_internal.h);
- * - many rows otherwise (F16/F32 vision encoders, other types): weight tiles
- *   dequantized to f32 and multiplied by BLAS sgemm, the activations first
- *   rounded through the vec_dot type.
+ * - many rows otherwise (F16/F32 vision encoders, other types): weights
+ *   dequantized into packed f32 panels and multiplied by seer's FP32 GEMM
+ *   (gemm_f32_internal.h), the activations first rounded through the
+ *   vec_dot type.
  * All four compute what llama.cpp's quantized dot products compute (up to
- * the order of float additions). Work is split over the pool; OpenBLAS
- * runs single-threaded inside each worker. */
+ * the order of float additions). Work is split over the pool. */
 #include <cblas.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 
 #include "kernels/gemm_bf16_internal.h"
 #include "kernels/gemm_f16_internal.h"
+#include "kernels/gemm_f32_internal.h"
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 #include "kernels/matmul_internal.h"
@@ -29,18 +30,12 @@
 #include "seer/matmul.h"
 #include "threads/pool_scratch.h"
 
-/* Dequantized weight tile per thread: about this many bytes of f32. Each
- * tile's sgemm packs the activation chunk again (OpenBLAS's copy of A), so
- * fewer, larger tiles: 1 -> 2 MiB with a quarter of the rows per tile
- * instead of an eighth took CLIP-L's encode from 3.7 to 3.3 s on one core. */
-#ifndef TILE_BYTES
-#define TILE_BYTES (2u << 20)
-#endif
-/* Rounded f32 activations of the sgemm path: at most about this many bytes
- * at a time (a 1024-patch feed-forward input is 12 MB), at the price of
- * dequantizing each weight tile once per chunk of rows (4 MiB: CLIP-L's
- * 577 rows of 1024 are one chunk; 3.3 -> 3.1 s against 2 MiB). */
-#define ACT_CHUNK_BYTES (4u << 20)
+/* Rounded f32 activations of the FP32 GEMM path: at most about this many
+ * bytes at a time, at the price of packing each weight panel once per
+ * chunk of rows (16 MiB: a 1024-patch feed-forward input, 12 MB, is one
+ * chunk; a 4096-patch one of 3420 two; 4 MiB chunks repacked them 5
+ * times, 0.74-0.80 -> 0.79-0.89 of the FP32 peak on 4096x1280x3420). */
+#define ACT_CHUNK_BYTES (16u << 20)
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static void blas_single_thread(void) {
@@ -117,8 +112,8 @@ typedef struct matmul_job {
     int64_t row0, chunk_rows;
     float *xf;
     void *qrows;    /* one quantized row per thread, for the rounding */
-    float *tiles;   /* tile_rows * n_in floats per thread */
-    int64_t tile_rows;
+    float *tiles;   /* per thread: panel_group packed f32 panels + 16 weight rows */
+    seer_f32_kernel f32;
     /* int8 GEMM path: the kernels for the weight type (matmul_gemm_q8);
      * amx_fn takes 16 rows a call, or is NULL */
     seer_q8_panel_fn panel_fn, amx_fn;
@@ -226,25 +221,50 @@ static void round_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     }
 }
 
-/* Whole tiles [t0, t1): each thread dequantizes the rows it multiplies. */
-static void gemm_range(void *ctx, int64_t t0, int64_t t1, int ith) {
+/* A block whose columns pass n_out: through a 6 × 64 buffer, only the
+ * first `cols` columns read (when adding) and written back. */
+static void f32_edge_block(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
+                           const float *panel, size_t pf, int np, float *y, size_t ldy, int64_t cols, bool add) {
+    float buf[SEER_F32_MAX_ROWS * SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS];
+    const size_t ldb = SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS;
+    for (int r = 0; r < nr && add; r++) memcpy(buf + r * ldb, y + r * ldy, (size_t)cols * sizeof(float));
+    kern->block(kc, a, lda, nr, panel, pf, np, buf, ldb, add);
+    for (int r = 0; r < nr; r++) memcpy(y + r * ldy, buf + r * ldb, (size_t)cols * sizeof(float));
+}
+
+/* Panels [p0, p1) of 16 weight rows for the chunk's rows: packed a group
+ * at a time (the group stays in L2), then for each K slice of
+ * SEER_F32_KC every block of panels (its slice in L1) meets every block
+ * of activation rows. Each output's sum runs over the same slices in the
+ * same order whatever the split: results do not depend on the threads. */
+static void f32_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     const matmul_job *j = ctx;
     const seer_weight *w = j->w;
-    int64_t n_in = w->n_in, n_out = w->n_out;
-    float *tile = j->tiles ? j->tiles + (size_t)ith * (size_t)j->tile_rows * (size_t)n_in : NULL;
-    for (int64_t t = t0; t < t1; t++) {
-        int64_t o0 = t * j->tile_rows, o1 = o0 + j->tile_rows < n_out ? o0 + j->tile_rows : n_out;
-        const float *b;
-        if (w->type == SEER_TYPE_F32) {
-            b = (const float *)w->data + o0 * n_in;
-        } else {
-            for (int64_t o = o0; o < o1; o++) seer_weight_get_row(w, o, tile + (o - o0) * n_in);
-            b = tile;
+    const seer_f32_kernel *kern = &j->f32;
+    const int64_t n_out = w->n_out, n_in = w->n_in;
+    const size_t pf = seer_f32_panel_floats(n_in);
+    float *pack = j->tiles + (size_t)ith * ((size_t)j->panel_group + 1) * pf;
+    float *tmp = pack + (size_t)j->panel_group * pf; /* 16 dequantized rows */
+    float *y = j->y + j->row0 * n_out;
+    for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
+        const int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
+        for (int64_t p = g0; p < g1; p++) seer_f32_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pf, tmp);
+        for (int64_t k0 = 0; k0 < n_in; k0 += SEER_F32_KC) {
+            const int64_t kc = n_in - k0 < SEER_F32_KC ? n_in - k0 : SEER_F32_KC;
+            for (int64_t p = g0; p < g1; p += kern->panels) {
+                const int np = g1 - p < kern->panels ? (int)(g1 - p) : kern->panels;
+                const int64_t o0 = 16 * p, cols = n_out - o0 < 16 * np ? n_out - o0 : 16 * np;
+                const float *panel = pack + (size_t)(p - g0) * pf + SEER_F32_PANEL_COLS * k0;
+                for (int64_t r = 0; r < j->chunk_rows; r += kern->rows) {
+                    const int nr = j->chunk_rows - r < kern->rows ? (int)(j->chunk_rows - r) : kern->rows;
+                    const float *a = j->xf + r * n_in + k0;
+                    float *c = y + r * n_out + o0;
+                    if (cols == 16 * np) kern->block(kc, a, (size_t)n_in, nr, panel, pf, np, c, (size_t)n_out, k0 > 0);
+                    else f32_edge_block(kern, kc, a, (size_t)n_in, nr, panel, pf, np, c, (size_t)n_out, cols, k0 > 0);
+                }
+            }
         }
-        float *y = j->y + j->row0 * n_out;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)j->chunk_rows, (int)(o1 - o0), (int)n_in, 1.0f,
-                    j->xf, (int)n_in, b, (int)n_in, 0.0f, y + o0, (int)n_out);
-        add_bias(y, j->bias, j->chunk_rows, n_out, o0, o1);
+        add_bias(y, j->bias, j->chunk_rows, n_out, 16 * g0, 16 * g1 < n_out ? 16 * g1 : n_out);
     }
 }
 
@@ -440,7 +460,7 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
     int nth = seer_pool_size(pool);
     int64_t n_in = w->n_in;
     void *owned_x = NULL, *owned_q = NULL, *owned_t = NULL;
-    seer_blas_init();
+    j->f32 = seer_f32_kernel_get();
 
     bool rounded = j->act_type != SEER_TYPE_F32;
     /* equal chunks, a multiple of 16 rows, none above ACT_CHUNK_BYTES unless 16 rows are */
@@ -454,31 +474,19 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
         j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned_q);
         if (!j->xf || !j->qrows) goto done;
     }
-
-    /* Tiles of about TILE_BYTES, four or a multiple of four per matrix,
-     * of equal rows (a multiple of 16), so that two threads (or four) take
-     * equal shares: 2 MiB tiles cut SigLIP's 3072-row matrices into 4.6
-     * tiles, three for one thread and two for the other. Not a function of
-     * the thread count: BLAS may sum an edge tile's columns in another
-     * order, and a row's result must not depend on the threads. f32
-     * weights need no tile: four per matrix. */
-    int64_t n_tiles = 4;
-    if (w->type != SEER_TYPE_F32) {
-        int64_t fours = (int64_t)((double)w->n_out * (double)n_in * sizeof(float) / (4.0 * TILE_BYTES) + 0.5);
-        n_tiles = 4 * (fours > 1 ? fours : 1);
-    }
-    int64_t rows = ((w->n_out + n_tiles - 1) / n_tiles + 15) / 16 * 16;
-    j->tile_rows = rows > 0 ? rows : 1;
-    if (w->type != SEER_TYPE_F32) {
-        j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->tile_rows * (size_t)n_in * sizeof(float), &owned_t);
-        if (!j->tiles) goto done;
-    }
+    /* whole blocks of panels per group, so that a group's blocks are full but for the matrix's last */
+    const size_t pf = seer_f32_panel_floats(n_in);
+    const int64_t bp = j->f32.panels;
+    j->panel_group = (panel_group_of(pf * sizeof(float), bp) + bp - 1) / bp * bp;
+    /* per thread: the group's panels, then 16 dequantized weight rows */
+    j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * ((size_t)j->panel_group + 1) * pf * sizeof(float), &owned_t);
+    if (!j->tiles) goto done;
     int64_t n_rows = j->n_rows;
     for (j->row0 = 0; j->row0 < n_rows; j->row0 += j->chunk_rows) {
         if (j->chunk_rows > n_rows - j->row0) j->chunk_rows = n_rows - j->row0;
         if (rounded) seer_pool_for(pool, j->chunk_rows, 1, round_act_range, j);
         else j->xf = (float *)j->x + j->row0 * n_in;
-        seer_pool_for(pool, (w->n_out + j->tile_rows - 1) / j->tile_rows, 1, gemm_range, j);
+        seer_pool_for(pool, (w->n_out + 15) / 16, bp, f32_gemm_range, j);
     }
 done:
     free(owned_x);

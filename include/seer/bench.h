@@ -16,6 +16,10 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps);
 /* f32 GEMM throughput in GFLOP/s of seer_sgemm on C[m][n] = A[m][k]·B^T,
  * best of `reps`. 0 on allocation failure. */
 double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
+/* The exact vision encoder's product (F16 weights, n x k, times m
+ * activation rows through seer_matmul: seer's FP32 GEMM, or AMX-BF16 tiles
+ * where the CPU has them), best GFLOP/s of `reps`. */
+double seer_bench_encoder_gemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
 
 /* The arithmetic peaks of all pool threads, each from a register-only loop
  * at the widest vectors the CPU runs (0 and "none" where it has no such
@@ -71,7 +75,7 @@ typedef struct seer_bench_measure {
     double encode_flops;       /* of all encoder inputs of the image */
     double encode_seconds;
     double machine_gb_s, machine_gflop_s;
-    double machine_encode_gflop_s; /* sgemm at the encoder's sizes; 0: use machine_gflop_s */
+    double machine_encode_gflop_s; /* the encoder's F16 GEMM at its sizes; 0: use machine_gflop_s */
     double peak_rss_bytes, weight_bytes, kv_bytes; /* resident peak; the budget's parts */
     /* the hardware peaks the prompt's and the encoder's kernels run on
      * (seer_bench_peaks: int8 for int8 kernels, else FP32; BF16 for BF16 tiles) */

@@ -176,7 +176,7 @@ static void test_kernels(void) {
         CHECK_MSG(strcmp(k.prompt, want) == 0 && strcmp(k.decode, "dot16") == 0, "avx512: prompt %s (want %s), decode %s",
                   k.prompt, want, k.decode);
         k = seer_bench_kernels_for(SEER_TYPE_F16);
-        CHECK_MSG(strcmp(k.encode, k.amx_bf16 ? "f16_amx_bf16" : "sgemm_f32") == 0, "encode %s", k.encode);
+        CHECK_MSG(strcmp(k.encode, k.amx_bf16 ? "f16_amx_bf16" : "f32_gemm") == 0, "encode %s", k.encode);
     }
 }
 

@@ -1,0 +1,60 @@
+/* The FP32 GEMM's kernel choice, weight packing and scalar block
+ * (gemm_f32_internal.h; the vector blocks are in gemm_f32_<isa>.c). */
+#include "kernels/gemm_f32_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "seer/cpu.h"
+#include "seer/matmul.h"
+#include "seer/tensor.h"
+
+/* The scalar block: 4 rows × 1 panel, the same source as the vector ones
+ * (no FMA contraction at -std=c11: a multiply then an add, as a CPU
+ * without FMA does). */
+#define VEC float
+#define LANES 1
+#define VZERO() 0.0f
+#define VLOAD(p) (*(p))
+#define VSTORE(p, v) (*(p) = (v))
+#define VBCAST(p) (*(p))
+#define VFMA(acc, a, b) ((acc) + (a) * (b))
+#define VADD(a, b) ((a) + (b))
+#define ROWS 4
+#define PANELS 1
+#define BLOCK_FN seer_f32_block_scalar
+#include "kernels/gemm_f32_block.inc"
+
+seer_f32_kernel seer_f32_kernel_get(void) {
+    const int level = seer_simd_level();
+#if defined(__x86_64__)
+    if (level >= SEER_SIMD_AVX512) return (seer_f32_kernel){seer_f32_block_avx512, 6, 4, "avx512 6x64"};
+    if (level >= SEER_SIMD_AVX2) return (seer_f32_kernel){seer_f32_block_avx2, 6, 1, "avx2 6x16"};
+#elif defined(__aarch64__)
+    if (level >= SEER_SIMD_NEON) return (seer_f32_kernel){seer_f32_block_neon, 6, 1, "neon 6x16"};
+#endif
+    (void)level;
+    return (seer_f32_kernel){seer_f32_block_scalar, 4, 1, "scalar 4x16"};
+}
+
+void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *tmp) {
+    const int64_t n_in = w->n_in;
+    const float *rows[SEER_F32_PANEL_COLS];
+    for (int c = 0; c < SEER_F32_PANEL_COLS; c++) {
+        rows[c] = NULL;
+        if (o0 + c >= w->n_out) continue;
+        if (w->type == SEER_TYPE_F32 && !w->interleaved) {
+            rows[c] = (const float *)((const char *)w->data + (size_t)(o0 + c) * w->row_bytes);
+        } else {
+            seer_weight_get_row(w, o0 + c, tmp + (size_t)c * (size_t)n_in);
+            rows[c] = tmp + (size_t)c * (size_t)n_in;
+        }
+    }
+    /* 16 × 16 blocks: the 1 KiB of panel written stays in L1 */
+    for (int64_t k0 = 0; k0 < n_in; k0 += 16) {
+        const int64_t kn = n_in - k0 < 16 ? n_in - k0 : 16;
+        float *dst = panel + SEER_F32_PANEL_COLS * k0;
+        for (int c = 0; c < SEER_F32_PANEL_COLS; c++)
+            for (int64_t k = 0; k < kn; k++) dst[SEER_F32_PANEL_COLS * k + c] = rows[c] ? rows[c][k0 + k] : 0.0f;
+    }
+}

@@ -1,0 +1,65 @@
+/* seer's own FP32 GEMM: the exact (F32-accumulating) path of the vision
+ * encoders and every other many-row product without an int8 or BF16
+ * kernel. Weights of any type are dequantized to f32 into packed panels;
+ * activations stay f32 rows (rounded through the weight type's vec_dot
+ * type by the caller, as llama.cpp's F16 products see them). FMA
+ * micro-kernels per SIMD level (AVX-512, AVX2+FMA, NEON, scalar), chosen
+ * at run time by seer_simd_level(), so the speed no longer follows the
+ * kernel set OpenBLAS detects (OPENBLAS_CORETYPE=Haswell put AVX2 kernels
+ * on AVX-512 CPUs). OpenBLAS keeps the vision attention's small products
+ * (seer_sgemm) and the decoders' (see docs/performance.md).
+ *
+ * Layout: a panel is 16 weight rows (outputs) transposed, K-major:
+ * panel[16·k + c] = w[o0 + c][k] (rows past n_out are zero), so one K step
+ * of a panel is 64 contiguous bytes: one zmm, two ymm or four q registers,
+ * multiplied by a broadcast activation value. */
+#ifndef SEER_GEMM_F32_INTERNAL_H
+#define SEER_GEMM_F32_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct seer_weight;
+
+/* Outputs per panel. */
+#define SEER_F32_PANEL_COLS 16
+/* K values per pass: a block of panels' K slice (4 panels × 128 × 64
+ * bytes = 32 KiB on AVX-512) stays in L1 while every activation row of
+ * the chunk streams by; the sums of successive slices add up in C. */
+#define SEER_F32_KC 128
+/* Largest rows × panels of any level's kernel (for callers' edge buffers). */
+#define SEER_F32_MAX_ROWS 6
+#define SEER_F32_MAX_PANELS 4
+
+/* c[r·ldc + 16·j + col] (=, or += when add) Σ_{k<kc} a[r·lda + k] ·
+ * panel_j[16·k + col] for nr activation rows (1..rows) and np panels
+ * (1..panels) `panel_stride` floats apart; writes all 16·np columns. */
+typedef void (*seer_f32_block_fn)(int64_t kc, const float *a, size_t lda, int nr, const float *panel,
+                                  size_t panel_stride, int np, float *c, size_t ldc, bool add);
+
+typedef struct seer_f32_kernel {
+    seer_f32_block_fn block;
+    int rows, panels; /* largest nr and np the block takes */
+    const char *name;
+} seer_f32_kernel;
+
+/* The kernel of the current SIMD level (seer_simd_level()). */
+seer_f32_kernel seer_f32_kernel_get(void);
+
+static inline size_t seer_f32_panel_floats(int64_t n_in) { return (size_t)n_in * SEER_F32_PANEL_COLS; }
+
+/* Rows [o0, o0 + 16) of w into `panel` (seer_f32_panel_floats(n_in));
+ * tmp: 16 · n_in floats of the caller's (dequantized rows). */
+void seer_f32_panel_pack(const struct seer_weight *w, int64_t o0, float *panel, float *tmp);
+
+/* One ISA's block, built by gemm_f32_block.inc in gemm_f32_<isa>.c. */
+void seer_f32_block_scalar(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
+                           int np, float *c, size_t ldc, bool add);
+void seer_f32_block_avx2(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
+                         int np, float *c, size_t ldc, bool add);
+void seer_f32_block_avx512(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
+                           int np, float *c, size_t ldc, bool add);
+void seer_f32_block_neon(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
+                         int np, float *c, size_t ldc, bool add);
+
+#endif
