@@ -6,8 +6,11 @@
  * micro-kernels per SIMD level (AVX-512, AVX2+FMA, NEON, scalar), chosen
  * at run time by seer_simd_level(), so the speed no longer follows the
  * kernel set OpenBLAS detects (OPENBLAS_CORETYPE=Haswell put AVX2 kernels
- * on AVX-512 CPUs). OpenBLAS keeps the vision attention's small products
- * (seer_sgemm) and the decoders' (see docs/performance.md).
+ * on AVX-512 CPUs). OpenBLAS keeps seer_sgemm: the ViT attention's
+ * per-head score and value products (both operands activations, K or N
+ * the head size, issued from the pool's workers) and the decoders' F32
+ * attention / gated-delta products; this GEMM takes weights, and moving
+ * those onto it is not done yet (docs/performance.md).
  *
  * Layout: a panel is 16 weight rows (outputs) transposed, K-major:
  * panel[16·k + c] = w[o0 + c][k] (rows past n_out are zero), so one K step

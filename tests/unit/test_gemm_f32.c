@@ -4,8 +4,8 @@
  * packing block (5), K tails past whole SEER_F32_KC slices (1500 = 11·128
  * + 92), output widths ending inside a panel and inside a block of
  * panels, several panel groups, one activation row, row counts ending
- * inside a block of rows, two activation chunks (4096-wide rows), with and
- * without bias; one thread and two:
+ * inside a block of rows, 4096-wide rows (32 K slices), with and without
+ * bias; one thread and two:
  * - against a double-precision sum of the same products (the activations
  *   rounded through the weight type's vec_dot type as the GEMM rounds
  *   them; the weights as stored): |got - ref| <= K·2^-24·Σ|a·w|, the
@@ -92,9 +92,9 @@ int main(void) {
         check_shape(pool, SEER_TYPE_Q8_0, 96, 50, 9, true); /* a quantized type dequantized into panels */
         /* 96 KB panels: groups of 8 (AVX-512) or 5 panels, 25 in all (the
          * last group short, the last panel 0 columns past 400) */
-        check_shape(pool, SEER_TYPE_F16, 1500, 400, 67, true);
-        /* 4096-wide rows: 256 rows per activation chunk, two chunks */
-        check_shape(pool, SEER_TYPE_F16, 4096, 20, 300, false);
+        check_shape(pool, SEER_TYPE_F16, 1500, 400, 7, true);
+        /* 4096-wide rows: 32 K slices */
+        check_shape(pool, SEER_TYPE_F16, 4096, 20, 7, false);
         printf("FP32 GEMM, %s: worst |error| / Σ|a·w| %.3g (bound K·2^-24)\n", seer_f32_kernel_get().name, worst);
     }
     seer_simd_set_level(-1);
