@@ -12,7 +12,8 @@ SEER=${SEER:?SEER must point at the seer binary}
 TOOLS=${TOOLS:?TOOLS must point at the built test tools}
 cd "$(dirname "$0")/../.."
 if ! command -v valgrind >/dev/null; then echo "SKIP valgrind: valgrind is not installed"; exit 0; fi
-if ldd "$SEER" 2>/dev/null | grep -q libasan; then echo "SKIP valgrind: $SEER is an ASan build"; exit 0; fi
+# (gcc links ASan's runtime as libasan.so, clang into the binary: look for its entry point)
+if grep -qa __asan_init "$SEER"; then echo "SKIP valgrind: $SEER is an ASan build"; exit 0; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$TOOLS/make_tiny_model" --arch llama --type f32 --out "$tmp/llm.gguf" --mmproj "$tmp/mmproj.gguf" >/dev/null &&
   "$TOOLS/make_tiny_model" --arch qwen2vl --type q4_k --out "$tmp/qwen.gguf" >/dev/null || { echo "FAIL: make_tiny_model"; exit 1; }

@@ -124,9 +124,12 @@ static int add_random(gguf_writer *w, rng *r, const char *name, int type, int n_
     for (int d = 1; d < n_dims; d++) rows *= ne[d];
     if (n_dims == 1 || ne[0] % seer_type_get(type)->block_size != 0) type = SEER_TYPE_F32;
     random_tensor *t = malloc(sizeof *t);
+    /* the seed goes through int64_t: rng_uniform can be negative, and a
+     * negative double cast straight to an unsigned type is undefined (x86
+     * happened to wrap it, as the signed cast does by definition) */
     if (!t || n_pending == (int)(sizeof pending / sizeof pending[0])) return -1;
     *t = (random_tensor){.type = type, .n_in = ne[0], .rows = rows, .scale = scale, .offset = offset,
-                         .seed = (uint64_t)(rng_uniform(r) * 1e9) ^ ((uint64_t)n_pending << 32)};
+                         .seed = (uint64_t)(int64_t)(rng_uniform(r) * 1e9) ^ ((uint64_t)n_pending << 32)};
     pending[n_pending++] = t;
     gguf_writer_add_tensor_fn(w, name, type, n_dims, ne, fill_random, t);
     return 0;

@@ -285,7 +285,7 @@ static void test_gemma4(void) {
         toks[G4_BYTE0 + b] = bytes[b];
         types[G4_BYTE0 + b] = 6;
     }
-    const char *rest[] = {"\xe2\x96\x81", "a", "b", "\xe2\x96\x81" "b", "\n", "\n\n", "\n\n\n"};
+    const char *rest[] = {"\xe2\x96\x81", "a", "b", ("\xe2\x96\x81" "b"), "\n", "\n\n", "\n\n\n"};
     for (int i = 0; i < G4_N - G4_SPACE; i++) { toks[G4_SPACE + i] = rest[i]; types[G4_SPACE + i] = 1; }
     const char *merges[] = {"\xe2\x96\x81 b", "\n \n"};
     char path[512];
