@@ -12,6 +12,10 @@
 #           AVX2/FMA/F16C only
 #   avxvnni (where the CPU has AVX-VNNI: Intel since Alder Lake, Zen 5) SEER_SIMD=avx2, its VNNI build,
 #           vs llama.cpp built as for avx2 plus GGML_AVX_VNNI
+#   ik      seer as it runs here   vs ik_llama.cpp (the CPU-focused fork) built with GGML_NATIVE=ON from
+#           the checkout IK_LLAMA_CPP_SRC names (nothing is fetched for it; the lane runs by default
+#           when that or COMPARE_BIN_IK is set); IK_BENCH_ARGS adds llama-bench options of its own
+#           (e.g. "-rtr 1", its run-time repacking)
 # Each line gives both engines' speeds, their ratio, and each engine's
 # fraction of the limit that bounds the line as seer bench measures it on
 # this host in the same run: the prompt against the int8 dot-product peak
@@ -25,11 +29,11 @@
 # COMPARE_JOBS (make -j for llama.cpp, 2), LLAMA_CPP_SRC (use this checkout
 # instead of fetching), COMPARE_IMAGE (the image to encode: llama.cpp's
 # tools/mtmd/test-1.jpeg by default; COMPARE_ENCODE=0 leaves the encode out),
-# COMPARE_BIN_NATIVE, COMPARE_BIN_NOAMX, COMPARE_BIN_AVX2, COMPARE_BIN_AVXVNNI
+# COMPARE_BIN_NATIVE, COMPARE_BIN_NOAMX, COMPARE_BIN_AVX2, COMPARE_BIN_AVXVNNI, COMPARE_BIN_IK
 # (a folder with llama-bench and llama-mtmd-cli built that way already: no
 # build for that lane).
 set -euo pipefail
-seer=$(realpath "${1:?usage: compare.sh SEER [native|noamx|avx2|avxvnni]...}")
+seer=$(realpath "${1:?usage: compare.sh SEER [native|noamx|avx2|avxvnni|ik]...}")
 shift
 dir=${COMPARE_DIR:-$HOME/.cache/seer/compare}
 models_dir=${BENCH_DIR:-$HOME/.cache/seer/bench-models}
@@ -48,6 +52,7 @@ if [ ${#lanes[@]} -eq 0 ]; then
   [ "$has_amx" = 1 ] && lanes+=(noamx)
   lanes+=(avx2)
   [ "$has_avx_vnni" = 1 ] && lanes+=(avxvnni)
+  [ -n "${IK_LLAMA_CPP_SRC:-}${COMPARE_BIN_IK:-}" ] && lanes+=(ik)
 fi
 mkdir -p "$dir" "$models_dir"
 log=$dir/compare.log
@@ -75,7 +80,8 @@ cmake_flags() {
       "-DGGML_BMI2=OFF -DGGML_AVX_VNNI=OFF -DGGML_AVX512=OFF" ;;
     avxvnni) echo "${common[@]} -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
       "-DGGML_BMI2=OFF -DGGML_AVX_VNNI=ON -DGGML_AVX512=OFF" ;;
-    *) say "unknown lane '$1' (native, noamx, avx2 or avxvnni)"; exit 2 ;;
+    ik) echo "${common[@]/-DLLAMA_BUILD_EXAMPLES=OFF/-DLLAMA_BUILD_EXAMPLES=ON} -DGGML_NATIVE=ON" ;; # its tools are examples
+    *) say "unknown lane '$1' (native, noamx, avx2, avxvnni or ik)"; exit 2 ;;
   esac
 }
 
@@ -83,14 +89,21 @@ build_lane() { # prints the bin folder
   local b=$dir/build-$1 given="COMPARE_BIN_${1^^}"
   if [ -n "${!given:-}" ]; then echo "${!given}"; return; fi
   if [ ! -x "$b/bin/llama-bench" ] || [ ! -x "$b/bin/llama-mtmd-cli" ]; then
-    say "building llama.cpp ($1 lane) in $b"
+    local from=$src
+    if [ "$1" = ik ]; then
+      from=${IK_LLAMA_CPP_SRC:-}
+      [ -f "$from/CMakeLists.txt" ] || { say "lane ik: IK_LLAMA_CPP_SRC='$from' is not an ik_llama.cpp checkout"; exit 2; }
+    fi
+    say "building $(engine_name "$1") ($1 lane) in $b"
     # shellcheck disable=SC2046
-    cmake -S "$src" -B "$b" $(cmake_flags "$1") >>"$log" 2>&1
+    cmake -S "$from" -B "$b" $(cmake_flags "$1") >>"$log" 2>&1
     nice cmake --build "$b" --target llama-bench llama-mtmd-cli -j "$jobs" >>"$log" 2>&1 ||
       { say "llama.cpp build failed, see $log"; exit 1; }
   fi
   echo "$b/bin"
 }
+
+engine_name() { if [ "$1" = ik ]; then echo ik_llama.cpp; else echo llama.cpp; fi; }
 
 lane_env() { # seer's setting for the lane (OpenBLAS, seer's sgemm, picks its kernels per CPU at load:
   # Haswell's are its AVX2 ones, so the avx2 lane's encodes are AVX2 too)
@@ -99,6 +112,7 @@ lane_env() { # seer's setting for the lane (OpenBLAS, seer's sgemm, picks its ke
     noamx) echo SEER_AMX=0 ;;
     avx2) echo SEER_SIMD=avx2 SEER_AVX2_VNNI=0 OPENBLAS_CORETYPE=Haswell ;;
     avxvnni) echo SEER_SIMD=avx2 OPENBLAS_CORETYPE=Haswell ;;
+    ik) echo "" ;;
   esac
 }
 
@@ -116,8 +130,8 @@ json_field() {
     console.log(typeof v === "object" ? JSON.stringify(v) : v)' "$1"
 }
 
-llama_speeds() { # BIN MODEL THREADS PROMPT -> "pp tg" (one repetition)
-  "$1/llama-bench" -m "$2" -p "$4" -n 32 -t "$3" -r 1 -o json 2>>"$log" |
+llama_speeds() { # BIN MODEL THREADS PROMPT [EXTRA...] -> "pp tg" (one repetition)
+  "$1/llama-bench" -m "$2" -p "$4" -n 32 -t "$3" -r 1 "${@:5}" -o json 2>>"$log" |
     node -e 'const a=JSON.parse(require("fs").readFileSync(0,"utf8"));
       const ts=f=>a.filter(f).map(t=>t.avg_ts)[0];
       console.log(ts(t=>t.n_prompt>0&&t.n_gen==0), ts(t=>t.n_gen>0&&t.n_prompt==0))'
@@ -161,10 +175,12 @@ for lane in "${lanes[@]}"; do
   env_set=$(lane_env "$lane")
   given="COMPARE_BIN_${lane^^}"
   echo
-  echo "lane $lane (seer ${env_set:-as is} vs llama.cpp $([ -n "${!given:-}" ] && echo "from $bin, as built there" ||
+  other=$(engine_name "$lane")
+  [ "$lane" = ik ] && [ -n "${IK_LLAMA_CPP_SRC:-}" ] && other="$other $(git -C "$IK_LLAMA_CPP_SRC" rev-parse --short HEAD 2>/dev/null)"
+  echo "lane $lane (seer ${env_set:-as is} vs $other $([ -n "${!given:-}" ] && echo "from $bin, as built there" ||
     cmake_flags "$lane" | grep -o 'GGML_NATIVE=[A-Z]*'))"
   echo
-  echo "| model | threads | prompt | prompt tok/s seer / llama.cpp | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 peak | load |"
+  echo "| model | threads | prompt | prompt tok/s seer / $(engine_name "$lane") | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 peak | load |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   declare -A read_gb_s=()
   for t in $threads; do
@@ -177,7 +193,10 @@ for lane in "${lanes[@]}"; do
         l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc="" f_pp=0 f_tg=0 f_enc=0 loads=""
         for _ in $(seq "$reps"); do
           loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
-          read -r pp tg < <(llama_speeds "$bin" "$llm" "$t" "$p")
+          extra=()
+          # shellcheck disable=SC2206
+          [ "$lane" = ik ] && extra=(${IK_BENCH_ARGS:-})
+          read -r pp tg < <(llama_speeds "$bin" "$llm" "$t" "$p" "${extra[@]}")
           l_pp=$(best_of max "$l_pp" "$pp") l_tg=$(best_of max "$l_tg" "$tg")
           image_args=()
           if [ "$encode" = 1 ]; then
@@ -212,5 +231,5 @@ for lane in "${lanes[@]}"; do
   echo " peaks $peaks"
 done
 echo
-echo "(ratios: seer / llama.cpp for tok/s, llama.cpp / seer for ms: above 1 means seer is faster; fractions: seer / llama.cpp;"
+echo "(ratios: seer / the other engine for tok/s, the other / seer for ms: above 1 means seer is faster; fractions: seer / the other;"
 echo " log: $log)"
