@@ -18,17 +18,14 @@ SIDE=${3:-224}
 dir=.cache/serve-images
 [ -f $dir/serve-qwen25vl-mmproj.gguf ] || "$SEER" bench --synth serve-qwen25vl --out $dir >/dev/null || exit 1
 SEER="$SEER" THREADS="$THREADS" SIDE="$SIDE" DIR="$dir" python3 - <<'PY'
-import base64, json, os, re, struct, subprocess, sys, threading, time, zlib
+import json, os, re, subprocess, sys, threading, time
+sys.path.insert(0, "tests/lib")
+from png_url import png_data_url
 SEER, THREADS, SIDE, DIR = os.environ["SEER"], os.environ["THREADS"], int(os.environ["SIDE"]), os.environ["DIR"]
 
 def png(side, seed):
-    px = lambda x, y: bytes(((x * 3 + seed * 7) % 256, (y * 5 + seed * 11) % 256, (x + y + seed) % 256))
-    rows = b"".join(b"\0" + b"".join(px(x, y) for x in range(side)) for y in range(side))
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    raw = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)) + \
-        chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
-    return "data:image/png;base64," + base64.b64encode(raw).decode()
+    return png_data_url(side, side, lambda x, y: bytes(((x * 3 + seed * 7) % 256, (y * 5 + seed * 11) % 256,
+                                                        (x + y + seed) % 256)))
 
 PLAN = [(1, 8), (4, 16), (16, 32)]      # clients, requests
 images = [png(SIDE, k) for k in range(sum(n for _, n in PLAN) * 2)]

@@ -20,7 +20,9 @@ trap 'rm -rf "$tmp"' EXIT
 "$TOOLS/make_tiny_model" --arch qwen2vl --type q8_0 --out "$tmp/m.gguf" --layers 2 --embd 256 --ff 768 --heads 4 \
   --kv-heads 2 --vocab 2000 >/dev/null || { echo "FAIL: make_tiny_model"; exit 1; }
 SEER="$SEER" TMP="$tmp" python3 - <<'PY'
-import base64, json, os, re, struct, subprocess, sys, threading, time, zlib
+import json, os, re, subprocess, sys, threading, time
+sys.path.insert(0, "tests/lib")
+from png_url import png_data_url
 SEER, TMP = os.environ["SEER"], os.environ["TMP"]
 
 class Server:
@@ -52,15 +54,9 @@ class Server:
         self.p.wait(timeout=20)
 
 def png(w, h, seed):
-    """A small PNG of coloured bands (stdlib only)."""
-    px = lambda x, y: bytes(((x * (seed + 3) + y * seed * 7) % 256, (x + y * 5 + seed * 40) % 256,
-                             (y * (seed + 1) * 3) % 256))
-    rows = b"".join(b"\0" + b"".join(px(x, y) for x in range(w)) for y in range(h))
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    raw = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + \
-        chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
-    return "data:image/png;base64," + base64.b64encode(raw).decode()
+    """A small PNG of coloured bands."""
+    return png_data_url(w, h, lambda x, y: bytes(((x * (seed + 3) + y * seed * 7) % 256, (x + y * 5 + seed * 40) % 256,
+                                                  (y * (seed + 1) * 3) % 256)))
 
 # four sizes and patterns whose replies differ (a mix-up shows)
 images = [png(56, 56, 5), png(84, 56, 1), png(112, 84, 3), png(112, 112, 2)]
