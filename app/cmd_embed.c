@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "hub_fetch.h"
 #include "image_files.h"
+#include "options.h"
 #include "progress_bar.h"
 #include "seer/embed.h"
 #include "seer/safe_write.h"
@@ -46,6 +47,7 @@ typedef struct embed_args {
     seer_embed_role role;
     seer_embed_format format;
     int dim, threads, n_ctx, image_max_tokens, batch;
+    seer_vision_precision precision;
     bool multi;
     embed_input *inputs;
     int n_inputs, cap_inputs;
@@ -71,6 +73,7 @@ static void usage(FILE *out) {
             "  --batch N            images per vision pass at most (default: %d; small images share a pass)\n"
             "  -c, --ctx-size N     tokens per input at most (default: min(training context, 4096))\n"
             "  -t, --threads N      worker threads (default: all cores)\n"
+            "  --vision-precision exact|bf16  the image encoder's products exact (default) or in BF16\n"
             "  --dump DIR           also write ids_I.txt, hidden_I.f32 (and pixels_I.f32: planes R, G, B)\n",
             EMBED_DEFAULT_IMAGE_TOKENS, EMBED_DEFAULT_BATCH);
     app_hub_usage(out);
@@ -166,7 +169,8 @@ static int parse_args(int argc, char **argv, embed_args *a) {
         if (hub > 0) continue;
         static const char *const takes[] = {"-m", "--model", "--mmproj", "--mv-proj", "-p", "--prompt", "--file",
                                             "--image", "--role", "--dim", "--format", "-o", "--output",
-                                            "--image-max-tokens", "--batch", "-c", "--ctx-size", "-t", "--threads", "--dump"};
+                                            "--image-max-tokens", "--batch", "-c", "--ctx-size", "-t", "--threads", "--dump",
+                                            "--vision-precision"};
         bool known = false;
         for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) known = known || !strcmp(s, takes[k]);
         if (!known) return usage_error("unknown argument", s);
@@ -196,6 +200,9 @@ static int parse_args(int argc, char **argv, embed_args *a) {
                 return usage_error("--batch takes 1…16 images, not", val);
         } else if (!strcmp(s, "-c") || !strcmp(s, "--ctx-size")) {
             if (app_parse_int(val, 16, 1 << 20, &a->n_ctx)) return usage_error("invalid context size", val);
+        } else if (!strcmp(s, "--vision-precision")) {
+            if (!seer_vision_precision_parse(val, &a->precision))
+                return usage_error("--vision-precision takes exact or bf16, not", val);
         } else if (app_parse_int(val, 1, 1024, &a->threads)) {
             return usage_error("invalid thread count", val);
         }
@@ -247,6 +254,7 @@ static int run_load(const embed_args *a, embed_run *r) {
         if (!(r->vision = seer_vision_load(a->mmproj, &err))) return fail(err.msg);
         seer_vision_set_preproc(r->vision, SEER_PREPROC_ORIGINAL);
         seer_vision_set_max_image_tokens(r->vision, a->image_max_tokens);
+        app_vision_precision(r->vision, a->precision);
         if (seer_mtmd_check_pair(r->llm, r->vision, &err) != 0) return fail(err.msg);
     }
     if (a->multi) {

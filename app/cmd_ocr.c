@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "hub_fetch.h"
 #include "image_files.h"
+#include "options.h"
 #include "seer/chat.h"
 #include "seer/llm.h"
 #include "seer/mtmd.h"
@@ -39,6 +40,7 @@ typedef struct ocr_args {
     int n_predict, n_ctx, threads;
     float temp, repeat_penalty;
     seer_preproc_mode preproc;
+    seer_vision_precision precision;
     bool recursive, quiet;
     char **files; /* the pages, folders expanded */
     int n_files, cap_files;
@@ -67,6 +69,8 @@ static void usage(FILE *out) {
             "      --temp T            temperature (default 0: greedy)\n"
             "      --repeat-penalty F  (default 1.0 = off)\n"
             "      --image-preproc original|llamacpp  how images are prepared (default original)\n"
+            "      --vision-precision exact|bf16  the encoder's products exact (default) or in BF16\n"
+            "                          (faster where the CPU has BF16 dot products; see seer(1))\n"
             "  -q, --quiet             no progress lines\n"
             "  -h, --help              this help\n"
             "example: seer ocr -m PaddleOCR-VL.gguf --mmproj mmproj-PaddleOCR-VL.gguf scan1.png receipts/\n",
@@ -152,7 +156,7 @@ static int parse_args(int argc, char **argv, ocr_args *a) {
         if (hub > 0) continue;
         static const char *const takes[] = {"-m", "--model", "--mmproj", "-p", "--prompt", "-o", "--output",
                                             "-n", "--n-predict", "-c", "--ctx-size", "-t", "--threads", "--temp",
-                                            "--repeat-penalty", "--image-preproc"};
+                                            "--repeat-penalty", "--image-preproc", "--vision-precision"};
         bool known = false;
         for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) known = known || !strcmp(s, takes[k]);
         if (!known) return free(inputs), usage_error("unknown argument", s);
@@ -176,8 +180,11 @@ static int parse_args(int argc, char **argv, ocr_args *a) {
             a->repeat_penalty = strtof(val, &end);
             if (end == val || *end || !(a->repeat_penalty >= 0.5f && a->repeat_penalty <= 10))
                 return free(inputs), usage_error("invalid --repeat-penalty", val);
-        } else if (!seer_preproc_mode_parse(val, &a->preproc)) {
-            return free(inputs), usage_error("--image-preproc takes original or llamacpp, not", val);
+        } else if (!strcmp(s, "--image-preproc")) {
+            if (!seer_preproc_mode_parse(val, &a->preproc))
+                return free(inputs), usage_error("--image-preproc takes original or llamacpp, not", val);
+        } else if (!seer_vision_precision_parse(val, &a->precision)) {
+            return free(inputs), usage_error("--vision-precision takes exact or bf16, not", val);
         }
     }
     const char *hub_problem = app_hub_args_problem(&a->hub);
@@ -279,6 +286,7 @@ static int run(const ocr_args *a, const char *model, const char *mmproj) {
         rc = 1;
         goto done;
     }
+    app_vision_precision(vision, a->precision);
     const char *arch = seer_llm_get_info(llm)->arch, *proj = seer_vision_get_hparams(vision)->projector_name;
     const char *prompt = a->prompt ? a->prompt : seer_ocr_prompt(proj, arch, seer_llm_get_info(llm)->n_nextn);
     if (!prompt) {

@@ -47,7 +47,8 @@ static void usage(FILE *out) {
             "  --timeout S          drop a client that sends or reads nothing for S seconds (default: %d)\n"
             "  --shutdown-timeout S seconds streaming replies may still run after SIGTERM (default: %d)\n"
             "  -c, --ctx-size N     context per slot (default: min(training context, 4096))\n"
-            "  -t, --threads N      worker threads (default: all cores)\n",
+            "  -t, --threads N      worker threads (default: all cores)\n"
+            "  --vision-precision exact|bf16  the image encoder's products exact (default) or in BF16\n",
             SERVE_DEFAULT_MAX_TOKENS, SERVE_DEFAULT_BODY_MB, SERVE_DEFAULT_IDLE_S, SERVE_DEFAULT_SHUTDOWN_S);
     app_hub_usage(out);
     fprintf(out, "example: seer serve -m model.gguf --mmproj mmproj.gguf --port 8080\n");
@@ -79,6 +80,10 @@ static int parse_value(serve_args *a, const char *s, const char *val) {
         return app_parse_int(val, 16, 1 << 20, &c->n_ctx) ? usage_error("invalid context size", val) : 0;
     else if (!strcmp(s, "-t") || !strcmp(s, "--threads"))
         return app_parse_int(val, 1, 1024, &c->threads) ? usage_error("invalid thread count", val) : 0;
+    else if (!strcmp(s, "--vision-precision"))
+        return seer_vision_precision_parse(val, &c->vision_precision)
+                   ? 0
+                   : usage_error("--vision-precision takes exact or bf16, not", val);
     else return usage_error("unknown argument", s);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../options.h"
 #include "seer/embed.h"
 #include "serve.h"
 
@@ -22,6 +23,7 @@ static int load_engine(serve_state *st, const serve_config *cfg, seer_error *err
     st->n_embd = seer_llm_get_info(st->llm)->n_embd;
     if (cfg->mmproj_path) {
         if (!(st->vision = seer_vision_load(cfg->mmproj_path, err))) return -1;
+        app_vision_precision(st->vision, cfg->vision_precision);
         if (cfg->embeddings) {
             seer_vision_set_preproc(st->vision, SEER_PREPROC_ORIGINAL);
             seer_vision_set_max_image_tokens(st->vision, SERVE_EMBED_IMAGE_TOKENS);

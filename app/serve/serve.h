@@ -25,6 +25,7 @@ typedef struct serve_config {
     const char *api_key;       /* NULL: no key asked */
     bool allow_local_files, embeddings;
     int n_ctx, threads, max_tokens;
+    seer_vision_precision vision_precision; /* of every image encoded, chat and embeddings */
     size_t max_body;           /* bytes */
     int shutdown_seconds;      /* SIGTERM: how long streaming replies may still run */
     int idle_seconds;          /* a connection silent this long is closed */

@@ -3,8 +3,8 @@
 # HF transformers Qwen2.5-VL in float64 with jina-embeddings-v4's pooling):
 # token ids, every token's final hidden state, single vectors (and their
 # Matryoshka cut), multi-vectors, MaxSim and the image's pixels, within each
-# case's tolerances (embed_check.py). Then the output formats and the errors
-# of the command on the same model.
+# case's tolerances (embed_check.py). Then the output formats, batching,
+# --vision-precision bf16 and the errors of the command on the same model.
 set -u
 SEER=${SEER:?SEER must point at the seer binary}
 dir=${CONFORMANCE_DIR:-../shared/conformance}
@@ -122,6 +122,23 @@ PY
 then echo "FAIL: batched encoding"; fail=1
 fi
 
+# --vision-precision bf16: an image's vector near the exact one (the
+# encoder's BF16 rounding moves image embeddings by rel_l2 < 0.03,
+# docs/correctness.md; the pooled vector here by about 0.01) but not it where
+# the CPU has BF16 dot products; elsewhere one line says so and the vector is the exact one.
+for p in exact bf16; do
+  "$SEER" embed -m "$model" --mmproj "$mmproj" --image "$tmp/imgs/b.jpeg" --image-max-tokens 64 --format f32 \
+    --vision-precision $p -o "$tmp/prec-$p.f32" -t 2 2>"$tmp/prec-$p.err" || { echo "FAIL: --vision-precision $p: $(cat "$tmp/prec-$p.err")"; fail=1; }
+done
+if grep -q "no BF16 dot products here" "$tmp/prec-bf16.err"; then lo=0; hi=0; else lo=1e-4; hi=0.05; fi
+python3 -c 'import math, sys
+from array import array
+a, b = (array("f", open(f, "rb").read()) for f in sys.argv[1:3])
+d = math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)) / sum(y * y for y in b))
+print("--vision-precision bf16: rel_l2 %.3g from the exact vector" % d)
+sys.exit(0 if len(a) == len(b) > 0 and float(sys.argv[3]) <= d <= float(sys.argv[4]) else 1)' \
+  "$tmp/prec-bf16.f32" "$tmp/prec-exact.f32" $lo $hi || { echo "FAIL: --vision-precision bf16 not within [$lo, $hi] of exact"; fail=1; }
+
 # Bad input: one clear line, exit 1 or 2, never a crash.
 expect_error() { # status pattern args...
   local want=$1 pat=$2; shift 2
@@ -135,6 +152,7 @@ expect_error 2 "needs --mv-proj" -m "$model" -p x --multi
 expect_error 2 "need --mmproj" -m "$model" --image "$here/../../assets/images/demo.png"
 expect_error 2 "--role takes" -m "$model" -p x --role answer
 expect_error 2 "--batch takes" -m "$model" -p x --batch 0
+expect_error 2 "--vision-precision takes exact or bf16" -m "$model" -p x --vision-precision fp8
 expect_error 1 "wider than" -m "$model" -p x --dim 100000
 expect_error 1 "mv_proj" -m "$model" -p x --multi --mv-proj "$model"
 mkdir "$tmp/empty"

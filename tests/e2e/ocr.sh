@@ -10,8 +10,11 @@
 # a broken image fails alone (exit 1, the others still read); a model
 # without a documented OCR prompt is refused in one line unless -p gives one;
 # dots.ocr, HunyuanOCR and LightOnOCR read with their own prompts.
+# --vision-precision bf16 changes the text where the CPU has BF16 dot products
+# (else one line says so and the text is the exact one).
 set -u
 : "${SEER:?SEER must point at the seer binary}"
+: "${TOOLS:?TOOLS must point at the built test tools}"
 here="$(cd "$(dirname "$0")" && pwd)"
 d="$here/../conformance/cases/paddleocr-f32"
 q="$here/../conformance/cases/qwen3vl-f32"
@@ -120,5 +123,27 @@ fi
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -- '--mmproj' "$tmp/err" || fail "no --mmproj: $(cat "$tmp/err")"
 ocr "$tmp/missing.png" > /dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q 'no such file' "$tmp/err" || fail "missing file: $(cat "$tmp/err")"
+ocr --vision-precision fp8 "$A" > /dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q -- '--vision-precision takes exact or bf16' "$tmp/err" ||
+  fail "bad --vision-precision: $(cat "$tmp/err")"
+
+# --vision-precision bf16: the PaddleOCR-VL case's text does not move with its
+# image at all (random weights), so a random qwen2vl LLM (make_tiny_model, whose
+# greedy text follows the image) reads after the synthetic Qwen2.5-VL tower
+# (F32 matrices). Where the CPU has BF16 dot products the encoder's small
+# rounding changes the text; elsewhere one line says so and the text is the exact one.
+"$SEER" bench --synth tiny-qwen25vl --out "$tmp" >/dev/null 2>&1 || fail "seer bench --synth tiny-qwen25vl"
+"$TOOLS/make_tiny_model" --arch qwen2vl --type q8_0 --out "$tmp/tiny.gguf" --layers 2 --embd 256 --ff 768 --heads 4 \
+  --kv-heads 2 --vocab 2000 >/dev/null || fail "make_tiny_model"
+tiny() { "$SEER" ocr -q -m "$tmp/tiny.gguf" --mmproj "$tmp/tiny-qwen25vl-mmproj.gguf" -p "Read." -n 24 -t 2 "$@" "$A" "$B"; }
+tiny > "$tmp/exact" 2>"$tmp/err" || fail "tiny exact: $(cat "$tmp/err")"
+tiny --vision-precision bf16 > "$tmp/bf16" 2>"$tmp/err" || fail "tiny bf16: $(cat "$tmp/err")"
+if grep -q 'no BF16 dot products here' "$tmp/err"; then
+  cmp -s "$tmp/exact" "$tmp/bf16" || fail "bf16 without BF16 dot products is not the exact text"
+else
+  [ ! -s "$tmp/err" ] || fail "bf16 said: $(cat "$tmp/err")"
+  cmp -s "$tmp/exact" "$tmp/bf16" && fail "--vision-precision bf16 gave the exact text: the flag had no effect"
+  cmp -s <(head -n 1 "$tmp/exact") <(head -n 1 "$tmp/bf16") || fail "bf16: the blocks changed"
+fi
 "$SEER" ocr --help | grep -q '^example: seer ocr ' || fail "--help has no example line"
 echo "ok"

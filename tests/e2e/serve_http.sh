@@ -24,6 +24,9 @@ M=assets/models
 [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q '^seer serve: .*missing.gguf' "$tmp/err" || bad "missing model: rc $rc, $(cat "$tmp/err")"
 "$SEER" serve -m $M/demo-llm.gguf --port 70000 >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q 'invalid --port 70000' "$tmp/err" || bad "bad port: rc $rc, $(cat "$tmp/err")"
+"$SEER" serve -m $M/demo-llm.gguf --vision-precision fp8 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q -- '--vision-precision takes exact or bf16, not fp8' "$tmp/err" ||
+  bad "bad --vision-precision: rc $rc, $(cat "$tmp/err")"
 serve_start chat -m $M/demo-llm.gguf --mmproj $M/demo-mmproj.gguf -t 1 --parallel 2 --api-key sekrit --max-body 1 \
   || exit 1
 grep -q '^seer serve: listening on http://127.0.0.1:' "$tmp/chat.out" || bad "no listening line: $(cat "$tmp/chat.out")"
