@@ -7,9 +7,9 @@
 # an image changed (same place, other pixels: the cache ends before it).
 # Each greedy reply must be what a fresh server replies to the same request,
 # and timings.cache_n the common prefix, counted here from the rendered
-# ChatML and `seer tokenize`. Then a recurrent model (LFM2's short
-# convolutions): the cache goes back only to a mark (where a turn's prefill
-# began), or to nothing.
+# ChatML and `seer tokenize`. Then the recurrent models (LFM2's short
+# convolutions, Qwen3.5's Gated DeltaNet): the cache goes back only to a
+# mark (where a turn's prefill began), or to nothing.
 set -u
 SEER=${SEER:?SEER must point at the seer binary}
 TOOLS=${TOOLS:?TOOLS must point at the built test tools}
@@ -18,7 +18,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 LFM2=tests/conformance/cases/lfm2vl-f32/model.gguf
 [ -f "$LFM2" ] || LFM2=""
-SEER="$SEER" TMP="$tmp" LFM2="$LFM2" python3 - <<'PY'
+QWEN35=tests/conformance/cases/text-qwen35-f32/model.gguf
+[ -f "$QWEN35" ] || QWEN35=""
+SEER="$SEER" TMP="$tmp" LFM2="$LFM2" QWEN35="$QWEN35" python3 - <<'PY'
 import base64, json, os, re, subprocess, sys
 SEER, TMP = os.environ["SEER"], os.environ["TMP"]
 M, MM = "assets/models/demo-llm.gguf", "assets/models/demo-mmproj.gguf"
@@ -55,8 +57,9 @@ def fresh(args, msgs, max_tokens=12):
     finally:
         s.stop()
 
-def tokens(model, text):
-    out = subprocess.run([SEER, "tokenize", "-m", model, "-p", text], capture_output=True, text=True, check=True)
+def tokens(model, text, special=True):
+    out = subprocess.run([SEER, "tokenize", "-m", model, "-p", text] + ([] if special else ["--no-special"]),
+                         capture_output=True, text=True, check=True)
     return [int(t) for t in out.stdout.split()]
 
 def lcp(a, b):
@@ -136,27 +139,35 @@ D3 = with_image(img2, "which is blue")
 check("image changed", srv, args, D3, len(tokens(M, chatml(D3)[0])), 1)
 srv.stop()
 
-# LFM2: a recurrent state is kept only where it was marked.
-lfm2 = os.environ["LFM2"]
-if lfm2:
-    largs = ["-m", lfm2, "--parallel", "1"]
+# Recurrent models (LFM2's short convolutions, Qwen3.5's Gated DeltaNet):
+# the state is kept only where it was marked.
+for name, model in (("LFM2", os.environ["LFM2"]), ("Qwen3.5", os.environ["QWEN35"])):
+    if not model:
+        print(f"SKIP: {name}: its conformance case is not here")
+        continue
+    largs = ["-m", model, "--parallel", "1"]
     srv = Server(*largs)
-    E = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]
-    reply, _, usage = srv.chat(E, 1)
-    # (a one-token reply that tokenizes back to itself, so the cache matches
-    # past it) the follow-up repeats the history: its turn's prefill marks the state
+    # A first turn whose one-token reply reads back as that token (not a
+    # partial UTF-8 sequence), so that the cache matches past it when the
+    # history is tokenized again
+    for first in ("hi", "hello", "hey", "ok", "yes", "good day", "thanks", "so"):
+        E = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": first}]
+        reply, _, usage = srv.chat(E, 1)
+        if "\ufffd" not in reply and len(tokens(model, reply, special=False)) == 1:
+            break
+    else:
+        sys.exit(f"FAIL: {name}: no first turn with a reply that tokenizes back to itself")
+    # the follow-up repeats the history: its turn's prefill marks the state
     E2 = E + [{"role": "assistant", "content": reply}, {"role": "user", "content": "tell me about the sea"}]
     srv.chat(E2)
     E3 = E2[:3] + [{"role": "user", "content": "tell me about the sky"}]
-    check("recurrent: back to the turn's mark", srv, largs, E3, usage["prompt_tokens"] + 1)
+    check(f"{name}: back to the turn's mark", srv, largs, E3, usage["prompt_tokens"] + 1)
     # sent whole, a conversation's only mark is its start: edited, it starts over
     F = E3[:1] + [{"role": "user", "content": "good morning"}] + E3[2:]
     srv.chat(F)
     F2 = F[:3] + [{"role": "user", "content": "tell me about the moon"}]
-    check("recurrent: no mark, from scratch", srv, largs, F2, 0)
+    check(f"{name}: no mark, from scratch", srv, largs, F2, 0)
     srv.stop()
-else:
-    print("SKIP: the lfm2vl-f32 case is not here")
 
 for f in fails:
     print("FAIL:", f)
