@@ -9,19 +9,21 @@
 # encode), written once into .cache/serve-images. Beside the images/s, the
 # encoder's own milliseconds an image (timings.image_encode_ms: a shared
 # pass's time split among its images). Not part of make test.
-#   tools/serve_images.sh [SEER] [THREADS] [IMAGE SIDE IN PIXELS]
+#   tools/serve_images.sh [SEER] [THREADS] [IMAGE SIDE IN PIXELS] [exact|bf16]
 set -u
 cd "$(dirname "$0")/.."
 SEER=${1:-./seer}
 THREADS=${2:-2}
 SIDE=${3:-224}
+PRECISION=${4:-exact}   # the server's --vision-precision
 dir=.cache/serve-images
 [ -f $dir/serve-qwen25vl-mmproj.gguf ] || "$SEER" bench --synth serve-qwen25vl --out $dir >/dev/null || exit 1
-SEER="$SEER" THREADS="$THREADS" SIDE="$SIDE" DIR="$dir" python3 - <<'PY'
+SEER="$SEER" THREADS="$THREADS" SIDE="$SIDE" DIR="$dir" PRECISION="$PRECISION" python3 - <<'PY'
 import json, os, re, subprocess, sys, threading, time
 sys.path.insert(0, "tests/lib")
 from png_url import png_data_url
 SEER, THREADS, SIDE, DIR = os.environ["SEER"], os.environ["THREADS"], int(os.environ["SIDE"]), os.environ["DIR"]
+PRECISION = os.environ["PRECISION"]
 
 def png(side, seed):
     return png_data_url(side, side, lambda x, y: bytes(((x * 3 + seed * 7) % 256, (y * 5 + seed * 11) % 256,
@@ -35,7 +37,7 @@ def run(env, clients, n):
     global used
     p = subprocess.Popen([SEER, "serve", "-m", f"{DIR}/serve-qwen25vl-llm.gguf", "--mmproj",
                           f"{DIR}/serve-qwen25vl-mmproj.gguf", "-t", THREADS, "--parallel", "16", "-c", "1024",
-                          "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          "--vision-precision", PRECISION, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                          env=dict(os.environ, **env))
     url = re.search(r"(http://\S+:\d+)", p.stdout.readline()).group(1)
     mine = images[used:used + n]
@@ -70,7 +72,7 @@ def run(env, clients, n):
     imgs = get(met, "seer_vision_batch_images_total") - get(met0, "seer_vision_batch_images_total")
     return n / dt, imgs / max(calls, 1), sum(encode_ms) / n
 
-print(f"seer serve chat images/s, {SIDE}x{SIDE} images, {THREADS} threads, load average "
+print(f"seer serve chat images/s, {SIDE}x{SIDE} images, --vision-precision {PRECISION}, {THREADS} threads, load average "
       f"{os.getloadavg()[0]:.1f} at the start")
 print("| clients | one a pass: images/s | encoder ms an image | shared passes: images/s | encoder ms an image | "
       "images a pass | gain |")

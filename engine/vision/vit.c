@@ -17,7 +17,7 @@
 void vit_matmul(const seer_vision *v, seer_pool *pool, const seer_weight *w, const float *x, int64_t n, float *y,
                 const float *bias) {
     if (v->precision == SEER_VISION_BF16) seer_matmul_bf16(pool, w, x, n, y, bias);
-    else seer_matmul(pool, w, x, n, y, bias);
+    else seer_matmul_batch(pool, w, x, n, y, bias);
 }
 
 static void clamp_rows(const float *x, int64_t n, float lo, float hi, float *out) {

@@ -35,6 +35,11 @@ bool seer_weight_from_tensor(seer_weight *w, const struct gguf_tensor *t);
 void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows,
                  float *y, const float *bias);
 
+/* seer_matmul for a batch of independent rows (an image encoder's): the
+ * GEMM takes float weights from fewer rows than in a decoder's prompt,
+ * where the step and batch paths must agree bit for bit. */
+void seer_matmul_batch(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                       const float *bias);
 /* seer_matmul at reduced precision, for those who want speed (the vision
  * encoder's --vision-precision bf16): with enough rows for the batched
  * algorithm and a weight seer_matmul_bf16_takes, the weights and the
