@@ -58,3 +58,16 @@ void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *
             for (int64_t k = 0; k < kn; k++) dst[SEER_F32_PANEL_COLS * k + c] = rows[c] ? rows[c][k0 + k] : 0.0f;
     }
 }
+
+void seer_f32_block_cols(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
+                         const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add) {
+    if (cols == SEER_F32_PANEL_COLS * np) {
+        kern->block(kc, a, lda, nr, panel, panel_stride, np, c, ldc, add);
+        return;
+    }
+    float buf[SEER_F32_MAX_ROWS * SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS];
+    const size_t ldb = SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS;
+    for (int r = 0; r < nr && add; r++) memcpy(buf + r * ldb, c + r * ldc, (size_t)cols * sizeof(float));
+    kern->block(kc, a, lda, nr, panel, panel_stride, np, buf, ldb, add);
+    for (int r = 0; r < nr; r++) memcpy(c + r * ldc, buf + r * ldb, (size_t)cols * sizeof(float));
+}

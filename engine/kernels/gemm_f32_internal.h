@@ -6,11 +6,10 @@
  * micro-kernels per SIMD level (AVX-512, AVX2+FMA, NEON, scalar), chosen
  * at run time by seer_simd_level(), so the speed no longer follows the
  * kernel set OpenBLAS detects (OPENBLAS_CORETYPE=Haswell put AVX2 kernels
- * on AVX-512 CPUs). OpenBLAS keeps seer_sgemm: the ViT attention's
- * per-head score and value products (both operands activations, K or N
- * the head size, issued from the pool's workers) and the decoders' F32
- * attention / gated-delta products; this GEMM takes weights, and moving
- * those onto it is not done yet (docs/performance.md).
+ * on AVX-512 CPUs). It also takes f32 activations as the packed operand
+ * (gemm_f32_packed.c): the ViT attention's per-head score and value
+ * products. OpenBLAS keeps seer_sgemm for the decoders' F32 attention /
+ * gated-delta products and the resampler's attention (docs/performance.md).
  *
  * Layout: a panel is 16 weight rows (outputs) transposed, K-major:
  * panel[16·k + c] = w[o0 + c][k] (rows past n_out are zero), so one K step
@@ -54,6 +53,26 @@ static inline size_t seer_f32_panel_floats(int64_t n_in) { return (size_t)n_in *
 /* Rows [o0, o0 + 16) of w into `panel` (seer_f32_panel_floats(n_in));
  * tmp: 16 · n_in floats of the caller's (dequantized rows). */
 void seer_f32_panel_pack(const struct seer_weight *w, int64_t o0, float *panel, float *tmp);
+
+/* kern->block, or when the block's 16·np columns pass `cols` (the
+ * product's last outputs) through a buffer of which only the first `cols`
+ * columns are read (when adding) and written back. */
+void seer_f32_block_cols(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
+                         const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add);
+
+/* f32 activations as the packed operand (gemm_f32_packed.c). Panels for n
+ * outputs over k: seer_f32_packed_floats(n, k) floats, outputs past n zero. */
+size_t seer_f32_packed_floats(int64_t n, int64_t k);
+/* Output o is row o of b (k floats, rows ldb apart) times scale: for
+ * c = a·bᵀ (the attention's scores, 1/√d folded into the keys). */
+void seer_f32_pack_rows(const float *b, size_t ldb, int64_t n, int64_t k, float scale, float *panels);
+/* Output o is column o of b (k rows of n, ldb apart): for c = a·b (the
+ * attention's values). */
+void seer_f32_pack_cols(const float *b, size_t ldb, int64_t k, int64_t n, float *panels);
+/* c[m × n] (rows ldc apart) = a[m × k] (rows lda apart) · the packed
+ * operand, on the calling thread; writes only the n columns. */
+void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
+                          const float *panels, float *c, size_t ldc);
 
 /* One ISA's block, built by gemm_f32_block.inc in gemm_f32_<isa>.c. */
 void seer_f32_block_scalar(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,

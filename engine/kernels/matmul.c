@@ -221,17 +221,6 @@ static void round_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     }
 }
 
-/* A block whose columns pass n_out: through a 6 × 64 buffer, only the
- * first `cols` columns read (when adding) and written back. */
-static void f32_edge_block(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
-                           const float *panel, size_t pf, int np, float *y, size_t ldy, int64_t cols, bool add) {
-    float buf[SEER_F32_MAX_ROWS * SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS];
-    const size_t ldb = SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS;
-    for (int r = 0; r < nr && add; r++) memcpy(buf + r * ldb, y + r * ldy, (size_t)cols * sizeof(float));
-    kern->block(kc, a, lda, nr, panel, pf, np, buf, ldb, add);
-    for (int r = 0; r < nr; r++) memcpy(y + r * ldy, buf + r * ldb, (size_t)cols * sizeof(float));
-}
-
 /* Panels [p0, p1) of 16 weight rows for the chunk's rows: packed a group
  * at a time (the group stays in L2), then for each K slice of
  * SEER_F32_KC every block of panels (its slice in L1) meets every block
@@ -259,8 +248,7 @@ static void f32_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
                     const int nr = j->chunk_rows - r < kern->rows ? (int)(j->chunk_rows - r) : kern->rows;
                     const float *a = j->xf + r * n_in + k0;
                     float *c = y + r * n_out + o0;
-                    if (cols == 16 * np) kern->block(kc, a, (size_t)n_in, nr, panel, pf, np, c, (size_t)n_out, k0 > 0);
-                    else f32_edge_block(kern, kc, a, (size_t)n_in, nr, panel, pf, np, c, (size_t)n_out, cols, k0 > 0);
+                    seer_f32_block_cols(kern, kc, a, (size_t)n_in, nr, panel, pf, np, c, (size_t)n_out, cols, k0 > 0);
                 }
             }
         }

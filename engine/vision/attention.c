@@ -1,11 +1,14 @@
 /* Non-causal multi-head attention of the ViT, blocked: work units are (segment,
  * head, query tile); a unit computes the tile's scores against its segment's
  * keys, softmaxes them and multiplies by the values. Memory is one
- * tile × segment score block per thread, never [heads × n × n]. Segments are
- * the whole sequence, or Qwen2.5-VL's windows (contiguous by construction). */
+ * tile × segment score block per thread, never [heads × n × n], plus the
+ * segment's keys and values of one head packed for seer's FP32 GEMM
+ * (gemm_f32_packed.c), reused by the thread's next units of that head.
+ * Segments are the whole sequence, or Qwen2.5-VL's windows (contiguous by
+ * construction). */
 #include <math.h>
 
-#include "seer/matmul.h"
+#include "kernels/gemm_f32_internal.h"
 #include "vision/vision_internal.h"
 #include "ops/exp_kernels.h"
 
@@ -25,8 +28,17 @@ static int tile_rows(int64_t max_seg) {
  * then one score block per thread. */
 static int64_t table_floats(int n_segments) { return ((2 * (int64_t)(n_segments + 1)) + 15) / 16 * 16; }
 
-int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_seg) {
-    return table_floats(n_segments) + (int64_t)n_threads * tile_rows(max_seg) * max_seg;
+static int64_t pad16(int64_t n) { return (n + 15) / 16 * 16; }
+
+/* Per thread: the score block, then one head's packed keys and values. */
+static int64_t scores_floats(int64_t max_seg) { return pad16((int64_t)tile_rows(max_seg) * max_seg); }
+static int64_t keys_floats(int64_t max_seg, int d) { return (int64_t)seer_f32_packed_floats(max_seg, d); }
+static int64_t thread_floats(int64_t max_seg, int d) {
+    return scores_floats(max_seg) + keys_floats(max_seg, d) + (int64_t)seer_f32_packed_floats(d, max_seg);
+}
+
+int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_seg, int d) {
+    return table_floats(n_segments) + (int64_t)n_threads * thread_floats(max_seg, d);
 }
 
 typedef struct attn_job {
@@ -39,7 +51,8 @@ typedef struct attn_job {
     const int64_t *unit_start; /* first unit of each segment; [n_segments] = total */
     float scale;
     float *scratch;
-    int64_t scratch_per_thread;
+    int64_t scratch_per_thread, keys_offset, values_offset;
+    seer_f32_kernel kern;
 } attn_job;
 
 static int find_segment(const attn_job *j, int64_t unit) {
@@ -52,7 +65,9 @@ static int find_segment(const attn_job *j, int64_t unit) {
     return lo;
 }
 
-static void attn_unit(const attn_job *j, int64_t unit, float *scores) {
+/* The thread's scratch: scores, then the packed keys (scaled by 1/√d) and
+ * values of *packed (segment · n_head + head, -1: none yet). */
+static void attn_unit(const attn_job *j, int64_t unit, float *work, int64_t *packed) {
     int s = find_segment(j, unit);
     int64_t s0 = j->seg_start[s], len = j->seg_start[s + 1] - s0;
     int64_t local = unit - j->unit_start[s];
@@ -61,20 +76,29 @@ static void attn_unit(const attn_job *j, int64_t unit, float *scores) {
     int64_t t0 = s0 + (local % n_tiles) * j->tile;
     int64_t m = s0 + len - t0 < j->tile ? s0 + len - t0 : j->tile;
     int64_t off = (int64_t)h * j->d;
-    /* scores[m][len] = scale · Q_tile · K_segᵀ */
-    seer_sgemm(NULL, m, len, j->d, j->scale, j->q + t0 * j->width + off, j->width, j->k + s0 * j->width + off,
-               j->width, true, 0.0f, scores, len);
+    float *scores = work, *keys = work + j->keys_offset, *values = work + j->values_offset;
+    if (*packed != (int64_t)s * j->n_head + h) {
+        seer_f32_pack_rows(j->k + s0 * j->width + off, (size_t)j->width, len, j->d, j->scale, keys);
+        seer_f32_pack_cols(j->v + s0 * j->width + off, (size_t)j->width, len, j->d, values);
+        *packed = (int64_t)s * j->n_head + h;
+    }
+    /* scores[m][len] = Q_tile · (scale · K_seg)ᵀ */
+    seer_f32_gemm_packed(&j->kern, m, len, j->d, j->q + t0 * j->width + off, (size_t)j->width, keys, scores,
+                         (size_t)len);
     for (int64_t r = 0; r < m; r++) seer_exp_softmax(scores + r * len, len);
     /* out_tile = scores · V_seg */
-    seer_sgemm(NULL, m, j->d, len, 1.0f, scores, len, j->v + s0 * j->width + off, j->width, false, 0.0f,
-               j->out + t0 * j->width + off, j->width);
+    seer_f32_gemm_packed(&j->kern, m, j->d, len, scores, (size_t)len, values, j->out + t0 * j->width + off,
+                         (size_t)j->width);
 }
 
-/* Units differ in cost (edge windows are small): handed out one by one. */
+/* Units differ in cost (edge windows are small): handed out one by one. A
+ * run of units is mostly one head's tiles: its keys and values are packed
+ * once. */
 static void attn_range(void *ctx, int64_t u0, int64_t u1, int ith) {
     const attn_job *j = ctx;
-    float *scores = j->scratch + (int64_t)ith * j->scratch_per_thread;
-    for (int64_t u = u0; u < u1; u++) attn_unit(j, u, scores);
+    float *work = j->scratch + (int64_t)ith * j->scratch_per_thread;
+    int64_t packed = -1;
+    for (int64_t u = u0; u < u1; u++) attn_unit(j, u, work, &packed);
 }
 
 void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
@@ -84,7 +108,6 @@ void vit_attention(seer_pool *pool, const float *q, const float *k, const float 
         if (seg_start[s + 1] - seg_start[s] > max_seg) max_seg = seg_start[s + 1] - seg_start[s];
     int tile = tile_rows(max_seg);
     int64_t *unit_start = (int64_t *)scratch;
-    int64_t per_thread = (int64_t)tile * max_seg;
     unit_start[0] = 0;
     double fl = 0;
     for (int s = 0; s < n_segments; s++) {
@@ -95,7 +118,8 @@ void vit_attention(seer_pool *pool, const float *q, const float *k, const float 
     attn_job j = {.q = q, .k = k, .v = v, .out = out, .n_head = n_head, .d = d, .tile = tile,
                   .width = (int64_t)n_head * d, .seg_start = seg_start, .n_segments = n_segments,
                   .unit_start = unit_start, .scale = 1.0f / sqrtf((float)d), .scratch = scratch + table_floats(n_segments),
-                  .scratch_per_thread = per_thread};
+                  .scratch_per_thread = thread_floats(max_seg, d), .keys_offset = scores_floats(max_seg),
+                  .values_offset = scores_floats(max_seg) + keys_floats(max_seg, d), .kern = seer_f32_kernel_get()};
     seer_pool_for(pool, unit_start[n_segments], 1, attn_range, &j);
     if (flops) *flops += fl;
 }

@@ -210,8 +210,8 @@ void vit_rope2d_apply_halves(float *x, int64_t n, int n_head, int d, const float
 void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
                    const int *seg_start, int n_segments, float *scratch, double *flops);
 /* Floats of scratch (64-byte aligned) vit_attention needs for n_segments
- * segments of up to max_seg rows. */
-int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_seg);
+ * segments of up to max_seg rows and heads of d. */
+int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_seg, int d);
 
 /* ---- row-parallel element-wise helpers (vit_ops.c) ---- */
 

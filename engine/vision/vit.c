@@ -73,8 +73,8 @@ static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout 
     int64_t max_win = 0;
     for (int i = 0; i < l->n_segments; i++)
         if (l->seg_start[i + 1] - l->seg_start[i] > max_win) max_win = l->seg_start[i + 1] - l->seg_start[i];
-    int64_t attn_full = vit_attention_scratch_floats(nth, n_full, n_seq);
-    int64_t attn_win = vit_attention_scratch_floats(nth, l->n_segments, max_win);
+    int64_t attn_full = vit_attention_scratch_floats(nth, n_full, n_seq, v->head_dim);
+    int64_t attn_win = vit_attention_scratch_floats(nth, l->n_segments, max_win, v->head_dim);
     int64_t rope = v->cfg.rope2d || v->cfg.rope2d_halves ? (int64_t)l->n_patches * (v->head_dim / 2) : 0;
     float **const kept[5] = {&s->x, &s->h, &s->rope_cos, &s->rope_sin, &s->clamped};
     const int64_t kept_sizes[5] = {n_seq * d, n_seq * d, rope, rope, v->clamped_inputs ? n_seq * d : 0};

@@ -1,8 +1,10 @@
-/* What OpenBLAS runs here. The vision encoders' and F32 prompts' products go
- * through it, and it picks its kernels when it loads, from the CPU or from
- * OPENBLAS_CORETYPE (which some machines set to an older CPU's name): a
- * narrower kernel set than the CPU runs makes image encoding slower with
- * nothing else to tell, so seer info and seer bench say which one runs. */
+/* What OpenBLAS runs here. The decoders' F32 attention and gated-delta
+ * products and MiniCPM-V's resampler go through it (the vision encoders'
+ * matrices and ViT attention run on seer's own FP32 GEMM), and it picks its
+ * kernels when it loads, from the CPU or from OPENBLAS_CORETYPE (which some
+ * machines set to an older CPU's name): a narrower kernel set than the CPU
+ * runs makes those slower with nothing else to tell, so seer info and seer
+ * bench say which one runs. */
 #ifndef SEER_BLAS_H
 #define SEER_BLAS_H
 

@@ -119,7 +119,7 @@ static void test_attention(seer_pool *pool) {
         int64_t max_seg = 0;
         for (int s = 0; s < n_seg; s++)
             if (seg[s + 1] - seg[s] > max_seg) max_seg = seg[s + 1] - seg[s];
-        float *work = aligned_alloc(64, ((size_t)vit_attention_scratch_floats(seer_pool_size(pool), n_seg, max_seg) *
+        float *work = aligned_alloc(64, ((size_t)vit_attention_scratch_floats(seer_pool_size(pool), n_seg, max_seg, DH) *
                                          sizeof(float) + 63) / 64 * 64);
         double fl = 0;
         vit_attention(pool, q, k, v, out, H, DH, seg, n_seg, work, &fl);

@@ -1,0 +1,89 @@
+/* seer's FP32 GEMM with f32 activations as the packed operand (the ViT
+ * attention's Q·Kᵀ and P·V, gemm_f32_packed.c) at every SIMD level this
+ * CPU allows, against a double-precision sum: |got - ref| <= K·2^-23·Σ|a·b|
+ * (FP32 products and sums, any order). Shapes: K of 1 to 300 (three K
+ * slices of 128, the last partial), outputs that end inside a panel and
+ * inside a block of panels, rows that end inside a block of rows; strides
+ * wider than the rows, and the floats past each output row must stay as
+ * they were. A dropped K value or slice, a panel shifted by one output or
+ * a write past n exceeds this many times over. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernels/gemm_f32_internal.h"
+#include "seer/cpu.h"
+#include "testlib.h"
+
+#define SENTINEL 12345.0f
+
+static uint32_t state = 43;
+static float rnd(void) {
+    state = state * 1664525u + 1013904223u;
+    return (float)((int32_t)(state >> 8) - (1 << 23)) / (float)(1 << 23);
+}
+
+static double worst;
+
+/* transposed: b holds the outputs as rows (c = a·bᵀ·scale), else as columns (c = a·b). */
+static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, bool transposed) {
+    const size_t lda = (size_t)k + 3, ldc = (size_t)n + 5;
+    const size_t ldb = transposed ? (size_t)k + 2 : (size_t)n + 7, b_rows = transposed ? (size_t)n : (size_t)k;
+    const float scale = transposed ? 0.125f : 1.0f;
+    float *a = malloc(sizeof(float) * (size_t)m * lda), *b = malloc(sizeof(float) * b_rows * ldb);
+    float *c = malloc(sizeof(float) * (size_t)m * ldc), *panels = malloc(sizeof(float) * seer_f32_packed_floats(n, k));
+    for (size_t i = 0; i < (size_t)m * lda; i++) a[i] = rnd();
+    for (size_t i = 0; i < b_rows * ldb; i++) b[i] = rnd();
+    for (size_t i = 0; i < (size_t)m * ldc; i++) c[i] = SENTINEL;
+    if (transposed) seer_f32_pack_rows(b, ldb, n, k, scale, panels);
+    else seer_f32_pack_cols(b, ldb, k, n, panels);
+    seer_f32_gemm_packed(kern, m, n, k, a, lda, panels, c, ldc);
+    for (int64_t r = 0; r < m; r++) {
+        for (int64_t o = 0; o < n; o++) {
+            double ref = 0, mag = 0;
+            for (int64_t kk = 0; kk < k; kk++) {
+                const double bv = (double)scale * (transposed ? b[(size_t)o * ldb + kk] : b[(size_t)kk * ldb + o]);
+                ref += (double)a[(size_t)r * lda + kk] * bv;
+                mag += fabs((double)a[(size_t)r * lda + kk] * bv);
+            }
+            const double e = fabs(c[(size_t)r * ldc + o] - ref);
+            if (mag > 0 && e / mag > worst) worst = e / mag;
+            if (e > (double)k * ldexp(1.0, -23) * mag + 1e-30) {
+                CHECK_MSG(0, "%s %s m %lld n %lld k %lld: c[%lld][%lld] = %.9g, reference %.9g", kern->name,
+                          transposed ? "a·bᵀ" : "a·b", (long long)m, (long long)n, (long long)k, (long long)r,
+                          (long long)o, c[(size_t)r * ldc + o], ref);
+                goto done;
+            }
+        }
+        for (size_t o = (size_t)n; o < ldc; o++)
+            if (c[(size_t)r * ldc + o] != SENTINEL) {
+                CHECK_MSG(0, "%s m %lld n %lld k %lld: row %lld written past n", kern->name, (long long)m,
+                          (long long)n, (long long)k, (long long)r);
+                goto done;
+            }
+    }
+done:
+    free(a);
+    free(b);
+    free(c);
+    free(panels);
+}
+
+int main(void) {
+    const int64_t shapes[][3] = {
+        {1, 1, 1},     {7, 17, 80},  /* a score tile: outputs end one past a panel */
+        {13, 72, 300}, /* a value product: 72 outputs end inside the fifth panel, K over three slices */
+        {256, 80, 64}, {6, 64, 128},  {5, 100, 129},
+    };
+    for (int level = 0; level < SEER_SIMD_LEVELS; level++) { /* scalar, AVX2 / NEON, AVX-512 */
+        seer_simd_set_level(level);
+        if (seer_simd_level() != level) continue;
+        worst = 0;
+        const seer_f32_kernel kern = seer_f32_kernel_get();
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (int t = 0; t < 2; t++) check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t);
+        printf("FP32 GEMM, packed activations (%s): worst |error| / Σ|a·b| %.3g\n", kern.name, worst);
+    }
+    seer_simd_set_level(-1);
+    TEST_MAIN_END();
+}
