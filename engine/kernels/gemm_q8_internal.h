@@ -20,7 +20,20 @@
  * block 8 vectors of 64 bytes (vector g: bytes 4g..4g+3 of each row's int8
  * quants), then 16 float scales, 16 int32 corrections (128·Σq, for the
  * +128 offset of the activations) and 16 float mins. */
-#define SEER_Q8_PANEL_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 64 + 64 + 64))
+#define SEER_Q8_PANEL_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 64 + 64 + 64) + (size_t)(n_blocks) / 8 * SEER_Q8_SB_MINS_BYTES)
+/* Then, for weights with mins in super-blocks of 8 blocks (Q4_K, Q5_K),
+ * per super-block the integer mins as 16-bit pairs (vector i: blocks 2i
+ * and 2i + 1 of the 16 rows, lane j = row j) and the rows' float dmin, so
+ * the super-block kernel takes the mins' term as one integer dot product
+ * per super-block (gemm_q8_avx512.c). */
+#define SEER_Q8_SB_MINS_BYTES (4 * 64 + 64)
+static inline int16_t *seer_panel_sb_mins(uint8_t *panel, int64_t n_blocks, int64_t sb) {
+    return (int16_t *)(panel + (size_t)n_blocks * (512 + 64 + 64 + 64) + (size_t)sb * SEER_Q8_SB_MINS_BYTES);
+}
+static inline float *seer_panel_sb_dmin(uint8_t *panel, int64_t n_blocks, int64_t sb) {
+    return (float *)(seer_panel_sb_mins(panel, n_blocks, sb) + 4 * 32);
+}
+
 /* Panels in halves (Q6_K): per block the 8 vectors, then [block][half][16]
  * float scales and [block][half][16] int32 corrections; no mins. */
 #define SEER_Q8_PANEL_HALVES_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 128 + 128))
@@ -106,6 +119,22 @@ void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const
                                   size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
                                   float *out0, float *out1);
 bool seer_q8_panel_avx512_built(void);
+
+/* The super-block kernel for weights in K-quant super-blocks of 8 blocks
+ * (Q4_K, Q5_K: mins; Q6_K: halves, no mins) with Q8_K activations, whose
+ * scale is one per super-block: each block's int32 sums are scaled by the
+ * weight scale alone, the activation scale applied once per super-block,
+ * and the mins' term is an integer dot product of the panel's int16 mins
+ * with act_sums (per row: the activations' block sums, int16, row stride
+ * d_stride) once per super-block. Same results as the panel kernels up to
+ * the order of float operations. Two panels at once when panel1 is set. */
+void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
+                              size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
+                              float *out0, float *out1, bool halves);
+/* Whether weights of `type` go through seer_q8_panels_sb_avx512. */
+static inline bool seer_q8_sb_kernel_takes(int type) {
+    return type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K;
+}
 
 /* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at
  * once, bit-identical to the AVX-512 kernel. Ready when the CPU and the OS

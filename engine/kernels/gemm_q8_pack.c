@@ -18,8 +18,10 @@ bool seer_int8_gemm_supports(int type) {
 
 /* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
  * row: quants in q[32·i + k], scales and mins per block. */
-static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_t *q, float *scale, float *min) {
-    for (int i = 0; i < nblk; i++) min[i] = 0;
+static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_t *q, float *scale, float *min,
+                          int16_t *imin, float *min_scale) {
+    for (int i = 0; i < nblk; i++) min[i] = 0, imin[i] = 0;
+    *min_scale = 0;
     switch (type) {
     case SEER_TYPE_Q8_0:
         for (int i = 0; i < nblk; i++) {
@@ -92,7 +94,9 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
         for (int j = 0; j < 8; j++) {
             scale[j] = df * sc[j];
             min[j] = dminf * m[j];
+            imin[j] = m[j];
         }
+        *min_scale = dminf;
         break;
     }
     default:
@@ -159,18 +163,25 @@ void seer_q8_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
             int nblk = n_blocks - b0 < 8 ? (int)(n_blocks - b0) : 8;
             int8_t q[256];
             uint32_t words[64];
-            float scale[8], min[8];
+            float scale[8], min[8], dmin;
+            int16_t imin[8];
             if (row && w->interleaved) { /* the file blocks holding these 8 back in the file's layout */
                 seer_file_blocks blocks;
                 const seer_type_info *ti = seer_type_get(type);
                 int64_t per = ti->block_size / 32, first = b0 / per;
                 for (int64_t k = 0; k * per < nblk; k++)
                     seer_weight_read_block(w, o, first + k, (char *)&blocks + k * ti->block_bytes);
-                unpack_blocks(type, &blocks, b0 - first * per, nblk, q, scale, min);
-            } else if (row) unpack_blocks(type, row, b0, nblk, q, scale, min);
+                unpack_blocks(type, &blocks, b0 - first * per, nblk, q, scale, min, imin, &dmin);
+            } else if (row) unpack_blocks(type, row, b0, nblk, q, scale, min, imin, &dmin);
             else {
                 memset(q, 0, sizeof q);
-                for (int i = 0; i < 8; i++) scale[i] = min[i] = 0;
+                for (int i = 0; i < 8; i++) scale[i] = min[i] = 0, imin[i] = 0;
+                dmin = 0;
+            }
+            if (nblk == 8) { /* a whole super-block: the super-block kernel's mins (zero for types without) */
+                int16_t *m = seer_panel_sb_mins(panel, n_blocks, b0 / 8);
+                for (int i = 0; i < 8; i++) m[(i / 2) * 2 * R + 2 * j + i % 2] = imin[i];
+                seer_panel_sb_dmin(panel, n_blocks, b0 / 8)[j] = dmin;
             }
             memcpy(words, q, (size_t)nblk * 32);
             for (int i = 0; i < nblk; i++) {

@@ -55,8 +55,11 @@ static void pack_group_q45_K(const void *x, bool q5, int64_t n_blocks, panel_par
     for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
         const block_q4_Kx16 *u = q5 ? &((const block_q5_Kx16 *)x)[sb].low : (const block_q4_Kx16 *)x + sb;
         const uint8_t(*qh)[SEER_ILV_ROWS][4] = q5 ? ((const block_q5_Kx16 *)x)[sb].qh : NULL;
-        float d[SEER_Q8_PANEL_ROWS], dmin[SEER_Q8_PANEL_ROWS];
+        float d[SEER_Q8_PANEL_ROWS], *dmin = seer_panel_sb_dmin(pp.q, n_blocks, sb);
         for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]), dmin[j] = seer_fp16_to_f32(u->dmin[j]);
+        /* the group's mins are already in pairs of blocks per row: widened */
+        int16_t *m = seer_panel_sb_mins(pp.q, n_blocks, sb);
+        for (int i = 0; i < 4 * R * 2; i++) m[i] = (&u->mins[0][0][0])[i];
         for (int c = 0; c < 4; c++) {
             const int64_t lo = 8 * sb + 2 * c, hi = lo + 1;
             u8x64 acc_lo = {0}, acc_hi = {0}; /* 8 values of at most 31 per lane */

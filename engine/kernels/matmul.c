@@ -4,7 +4,8 @@
  *   by the SIMD dot products (four rows at a time where a kernel exists);
  * - many rows, weights of Q8_0/Q4_0/Q5_0/Q4_K/Q5_K/Q6_K on a VNNI CPU: int8
  *   GEMM on repacked weight panels (gemm_q8_internal.h), on AMX tiles where
- *   the CPU has them (gemm_q8_amx.c);
+ *   the CPU has them (gemm_q8_amx.c), else (K-quants) the super-block
+ *   kernel, which applies the activations' scale once per super-block;
  * - many rows, F16 weights (the vision encoders) on a CPU with AMX-BF16:
  *   each F16 value split into two BF16 parts, four tile products giving
  *   the exact F16 products (gemm_f16_internal.h);
@@ -123,6 +124,10 @@ typedef struct matmul_job {
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
     float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
+    /* the super-block kernel (K-quants without AMX): per row the blocks'
+     * integer sums for the mins (Q4_K, Q5_K; else NULL) instead of act_s */
+    bool sb_kernel;
+    int16_t *act_sums;
     uint8_t *panels;  /* per thread: panel_group panels */
     int64_t panel_group;
     /* Q8_0 on AMX: the interleaved groups are the panels, read in place,
@@ -282,13 +287,22 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
                 qs = (const int8_t *)blk + 2;
             }
             j->act_d[r * nb + b] = d;
-            uint8_t *dst = j->act_u8 + r * n_in + 32 * b;
-            int sum = 0;
-            for (int k = 0; k < 32; k++) {
-                dst[k] = (uint8_t)(qs[k] ^ offset);
-                sum += qs[k];
+            if (j->act_sums) { /* Q8_K: the quants' sums by 16, in pairs */
+                int16_t bs[2];
+                memcpy(bs, q + (b / 8) * 292 + 4 + 256 + 4 * (b % 8), sizeof bs);
+                j->act_sums[r * nb + b] = (int16_t)(bs[0] + bs[1]);
             }
-            if (j->act_s) j->act_s[r * nb + b] = d * (float)sum;
+            /* the bytes a word at a time (byte by byte, this loop took as
+             * long as the quantization itself) */
+            uint64_t words[4];
+            memcpy(words, qs, 32);
+            for (int k = 0; k < 4; k++) words[k] ^= offset * 0x0101010101010101u;
+            memcpy(j->act_u8 + r * n_in + 32 * b, words, 32);
+            if (j->act_s) {
+                int sum = 0;
+                for (int k = 0; k < 32; k++) sum += qs[k];
+                j->act_s[r * nb + b] = d * (float)sum;
+            }
         }
     }
 }
@@ -335,6 +349,10 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
+                else if (j->sb_kernel)
+                    seer_q8_panels_sb_avx512(nb, pan, p + 1 < g1 ? pan + pb : NULL, act, (size_t)n_in, ad,
+                                             j->act_sums ? j->act_sums + r * nb : NULL, (size_t)nb, nr, out[0], out[1],
+                                             seer_q8_panel_halves(w->type));
                 else if (p + 1 < g1) j->panel2_fn(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
                 else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
                 for (int64_t q = p; q < p + panels_step && q < g1; q++) {
@@ -392,20 +410,23 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
-    j->act_s = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
+    j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : seer_q8_panel_halves(j->w->type) ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
+    j->sb_kernel = !j->amx_fn && seer_q8_sb_kernel_takes(j->w->type) && j->act_type == SEER_TYPE_Q8_K;
+    void *sums = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
+    j->act_s = j->sb_kernel ? NULL : sums;
+    j->act_sums = j->sb_kernel ? sums : NULL;
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
     size_t pb = seer_q8_panel_bytes(j->w->type, nb);
     j->panel_group = q8_panel_group(j->w);
     const bool halves = seer_q8_panel_halves(j->w->type);
     j->panel_fn = halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512;
     j->panel2_fn = halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512;
-    j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
     j->in_place = true;
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && seer_matmul_rows_supported(j->parts[p].w);
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
     /* read in place, nothing is packed: no per-thread panel buffers */
     j->panels = j->in_place ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
-    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place) && (j->act_s || !has_min)) {
+    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place) && (sums || !has_min)) {
         /* Q8_0 read in place: each thread takes its share of the rows
          * through every part (nothing is packed, so nothing twice), the
          * same share as the decoder's row passes (seer_pool_split): what
