@@ -632,15 +632,17 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
     if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready())) {
         /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's
          * register-blocked kernel (gemm_q8_avx512.c) wins from 64 rows,
-         * Q6_K's (whose packing costs more) from 256: 2048 x 2048 on one
+         * Q6_K (see below) too: 2048 x 2048 on one
          * Zen 5 core, CPU time, dot -> int8 GEMM: Q4_K 64 rows 1.59 -> 1.29
          * ms, 128 rows 2.92 -> 2.68, 512 rows 12.9 -> 9.3; Q5_K 512 rows
          * 14.8 -> 9.7; Q6_K 128 rows 3.09 -> 3.19, 512 rows 13.8 -> 10.5.
          * The several-row dot kernels read all the prompt's activations
          * per group of 16 weight rows, which past L2 (512 Q8_K rows of
          * 2048) is what they wait on. */
-        if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
-            return type == SEER_TYPE_Q6_K ? 256 : 64;
+        /* Q6_K too since the super-block kernel: 2048 x 2048, one Zen 5
+         * core, CPU time, dot -> int8 GEMM: 64 rows 1.50-1.57 -> 1.50-1.51
+         * ms, 128 rows 2.99-3.05 -> 2.48-2.65, 256 rows 9.9-10.1 -> 5.6-6.4. */
+        if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved()) return 64;
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
          * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
