@@ -28,6 +28,24 @@ typedef uint8_t u8x64 __attribute__((vector_size(64)));
 typedef int8_t i8x64 __attribute__((vector_size(64)));
 typedef int16_t i16x64 __attribute__((vector_size(128)));
 
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint32_t u32x16 __attribute__((vector_size(64)));
+typedef int32_t i32x16 __attribute__((vector_size(64)));
+typedef float f32x16 __attribute__((vector_size(64)));
+
+/* Lane j: the sum of bytes 4j..4j+3 (one row's share of a vector). */
+static inline i32x16 row_sums(u8x64 v) {
+    u32x16 x;
+    memcpy(&x, &v, 64);
+    return (i32x16)((x & 0xFF) + ((x >> 8) & 0xFF) + ((x >> 16) & 0xFF) + (x >> 24));
+}
+
+static inline f32x16 bytes_to_f32(const uint8_t b[16]) {
+    u8x16 v;
+    memcpy(&v, b, 16);
+    return __builtin_convertvector(v, f32x16);
+}
+
 static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_parts pp) {
     const int R = SEER_Q8_PANEL_ROWS;
     for (int64_t b = 0; b < n_blocks; b++) {
@@ -78,14 +96,21 @@ static void pack_group_q45_K(const void *x, bool q5, int64_t n_blocks, panel_par
                 acc_lo += l;
                 acc_hi += h;
             }
-            for (int j = 0; j < R; j++) {
-                pp.d[lo * R + j] = d[j] * u->scales[2 * c][j];
-                pp.d[hi * R + j] = d[j] * u->scales[2 * c + 1][j];
-                pp.corr[lo * R + j] = 128 * (acc_lo[4 * j] + acc_lo[4 * j + 1] + acc_lo[4 * j + 2] + acc_lo[4 * j + 3]);
-                pp.corr[hi * R + j] = 128 * (acc_hi[4 * j] + acc_hi[4 * j + 1] + acc_hi[4 * j + 2] + acc_hi[4 * j + 3]);
-                pp.mins[lo * R + j] = dmin[j] * u->mins[c][j][0];
-                pp.mins[hi * R + j] = dmin[j] * u->mins[c][j][1];
-            }
+            /* the 16 rows' scales, corrections and mins as vectors (the
+             * same products as row by row: a sixth of the packing went to
+             * those scalar loops) */
+            f32x16 dv, dminv;
+            memcpy(&dv, d, 64);
+            memcpy(&dminv, dmin, 64);
+            const i32x16 c_lo = 128 * row_sums(acc_lo), c_hi = 128 * row_sums(acc_hi);
+            const f32x16 d_lo = dv * bytes_to_f32(u->scales[2 * c]), d_hi = dv * bytes_to_f32(u->scales[2 * c + 1]);
+            u8x16 m_lo, m_hi;
+            for (int j = 0; j < R; j++) m_lo[j] = u->mins[c][j][0], m_hi[j] = u->mins[c][j][1];
+            const f32x16 min_lo = dminv * __builtin_convertvector(m_lo, f32x16);
+            const f32x16 min_hi = dminv * __builtin_convertvector(m_hi, f32x16);
+            memcpy(pp.d + lo * R, &d_lo, 64), memcpy(pp.d + hi * R, &d_hi, 64);
+            memcpy(pp.corr + lo * R, &c_lo, 64), memcpy(pp.corr + hi * R, &c_hi, 64);
+            memcpy(pp.mins + lo * R, &min_lo, 64), memcpy(pp.mins + hi * R, &min_hi, 64);
         }
     }
 }
