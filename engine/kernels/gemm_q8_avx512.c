@@ -231,10 +231,12 @@ void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uin
                               float *out0, float *out1, bool halves) {
     if (!panel1) {
         if (halves) Q8_SB_DISPATCH(0, true, false)
-        else Q8_SB_DISPATCH(0, false, true)
+        else if (act_sums) Q8_SB_DISPATCH(0, false, true)
+        else Q8_SB_DISPATCH(0, false, false)
     } else {
         if (halves) Q8_SB_DISPATCH(1, true, false)
-        else Q8_SB_DISPATCH(1, false, true)
+        else if (act_sums) Q8_SB_DISPATCH(1, false, true)
+        else Q8_SB_DISPATCH(1, false, false)
     }
 }
 

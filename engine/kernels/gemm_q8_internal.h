@@ -131,9 +131,10 @@ bool seer_q8_panel_avx512_built(void);
 void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                               size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
                               float *out0, float *out1, bool halves);
-/* Whether weights of `type` go through seer_q8_panels_sb_avx512. */
+/* Whether weights of `type` go through seer_q8_panels_sb_avx512 (IQ4_XS:
+ * Q8_K activations, a scale per block, no mins; act_sums NULL). */
 static inline bool seer_q8_sb_kernel_takes(int type) {
-    return type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K;
+    return type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_IQ4_XS;
 }
 
 /* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at
