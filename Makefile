@@ -185,7 +185,7 @@ test: $(UNIT_BIN) $(TOOL_BIN) $(CONF_BIN) $(SEER)
 	echo "== unit tests"; tests/run_unit.sh $(BUILD)/tests $(UNIT_BIN) || status=1; \
 	echo "== conformance ($$(( $$(date +%s) - t )) s so far)"; $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
 	echo "== conformance, the encoders at --vision-precision bf16 ($$(( $$(date +%s) - t )) s so far)"; $(CONF_BIN) --vision-precision bf16 $(CONFORMANCE_DIRS) || status=1; \
-	echo "== conformance at the other SIMD levels and OpenBLAS kernel sets ($$(( $$(date +%s) - t )) s so far)"; $(if $(filter 1,$(SANITIZE)),LEVELS_BLAS=self) tests/conformance/levels.sh $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
+	echo "== conformance at the other SIMD levels and OpenBLAS kernel sets ($$(( $$(date +%s) - t )) s so far)"; $(if $(filter 1,$(SANITIZE)),LEVELS_SANITIZE=1) tests/conformance/levels.sh $(CONF_BIN) $(CONFORMANCE_DIRS) || status=1; \
 	echo "== end-to-end ($$(( $$(date +%s) - t )) s so far)"; SEER=$(abspath $(SEER)) TOOLS=$(abspath $(BUILD)/tests/tools) tests/run_e2e.sh || status=1; \
 	echo "== tiers took $$(( $$(date +%s) - t )) s"; exit $$status
 
