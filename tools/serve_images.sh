@@ -21,13 +21,9 @@ dir=.cache/serve-images
 SEER="$SEER" THREADS="$THREADS" SIDE="$SIDE" DIR="$dir" PRECISION="$PRECISION" python3 - <<'PY'
 import json, os, re, subprocess, sys, threading, time
 sys.path.insert(0, "tests/lib")
-from png_url import png_data_url
+from png_url import seeded_png_data_url as png
 SEER, THREADS, SIDE, DIR = os.environ["SEER"], os.environ["THREADS"], int(os.environ["SIDE"]), os.environ["DIR"]
 PRECISION = os.environ["PRECISION"]
-
-def png(side, seed):
-    return png_data_url(side, side, lambda x, y: bytes(((x * 3 + seed * 7) % 256, (y * 5 + seed * 11) % 256,
-                                                        (x + y + seed) % 256)))
 
 PLAN = [(1, 8), (4, 16), (16, 32)]      # clients, requests
 images = [png(SIDE, k) for k in range(sum(n for _, n in PLAN) * 2)]

@@ -35,19 +35,16 @@ run_one() { # NAME PORT: the requests against the server listening on PORT
     LLM=$LLM SBS_NAME=$1 SBS_PORT=$2 python3 - >>"$tmp/results" <<'PY'
 import http.client, json, os, sys, threading, time
 sys.path.insert(0, "tests/lib")
-from png_url import png_data_url
+from png_url import seeded_png_data_url
 name, port = os.environ["SBS_NAME"], int(os.environ["SBS_PORT"])
 MODEL = os.path.basename(os.environ["LLM"]).removesuffix(".gguf")  # the name seer serve gives the model
 TEXT = ("Request {n}. Write a short story about a lighthouse keeper who finds a message in a bottle, "
         "with the weather, the sea and the keeper's thoughts described in plain words.")
 
-def image(n, side=448):
-    return png_data_url(side, side, lambda x, y: bytes(((x * 3 + n * 7) % 256, (y * 5 + n * 11) % 256, (x + y + n) % 256)))
-
 def chat(n, with_image, max_tokens):
     content = [{"type": "text", "text": TEXT.format(n=n)}]
     if with_image:
-        content.insert(0, {"type": "image_url", "image_url": {"url": image(n)}})
+        content.insert(0, {"type": "image_url", "image_url": {"url": seeded_png_data_url(448, n)}})
     body = json.dumps({"model": MODEL, "messages": [{"role": "user", "content": content}], "stream": True,
                        "stream_options": {"include_usage": True}, "max_tokens": max_tokens,
                        "temperature": 0, "seed": 1})
