@@ -31,6 +31,7 @@ static const char *const accepted[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512
 static int cpu_best;        /* set once by init */
 static int avx2_build;      /* SEER_AVX2_* */
 static int env_level;       /* SEER_SIMD applied to cpu_best */
+static bool avx512_halved;  /* set once by init */
 static char env_problem[160];
 static atomic_int active = -1; /* what seer_simd_level returns; -1 until init */
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -77,8 +78,20 @@ int seer_simd_parse(const char *value, int best) {
     return -1;
 }
 
+static bool detect_avx512_halved(void) {
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u) return false; /* "Auth"enticAMD */
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    return ((a >> 8) & 0xF) + ((a >> 20) & 0xFF) == 0x19;
+#else
+    return false;
+#endif
+}
+
 static void init(void) {
     cpu_best = detect_best();
+    avx512_halved = detect_avx512_halved();
 #if defined(__x86_64__)
     avx2_build = detect_avx2_build(cpu_best, getenv("SEER_AVX2_VNNI"));
 #endif
@@ -98,15 +111,12 @@ static void init(void) {
     atomic_store(&active, env_level);
 }
 
+/* Asked for on every product's path: CPUID traps to the hypervisor in a
+ * VM (two per call were 5% of a one-thread decode on a Zen 5 VM), so it
+ * is asked once. */
 bool seer_cpu_avx512_halved(void) {
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u) return false; /* "Auth"enticAMD */
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
-    return ((a >> 8) & 0xF) + ((a >> 20) & 0xFF) == 0x19;
-#else
-    return false;
-#endif
+    pthread_once(&init_once, init);
+    return avx512_halved;
 }
 
 int seer_cpu_simd_best(void) {
