@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kernels/matmul_internal.h"
+#include "seer/bench.h"
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 
@@ -52,32 +53,9 @@ static void *make_weight(int type, int64_t n_in, int64_t n_out, seer_weight *w) 
     return data;
 }
 
-typedef struct { const float *buf; int64_t n; float out[64]; } read_job;
-static void read_task(void *ctx, int ith, int nth) {
-    read_job *j = ctx;
-    int64_t b, e;
-    seer_pool_range(j->n, ith, nth, &b, &e);
-    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int64_t i = b; i + 4 <= e; i += 4) { s0 += j->buf[i]; s1 += j->buf[i + 1]; s2 += j->buf[i + 2]; s3 += j->buf[i + 3]; }
-    j->out[ith] = s0 + s1 + s2 + s3;
-}
-
-static double bandwidth(seer_pool *pool) {
-    int64_t n = 64ll << 20; /* 256 MB */
-    float *buf = aligned_alloc(64, (size_t)n * 4);
-    for (int64_t i = 0; i < n; i++) buf[i] = (float)(i & 7);
-    read_job j = {buf, n, {0}};
-    seer_pool_run(pool, read_task, &j);
-    double best = 1e30;
-    for (int rep = 0; rep < 5; rep++) {
-        double t0 = clock_ms(pool);
-        seer_pool_run(pool, read_task, &j);
-        double t = clock_ms(pool) - t0;
-        if (t < best) best = t;
-    }
-    free(buf);
-    return (double)n * 4 / (best * 1e-3) / 1e9;
-}
+/* The read bandwidth seer bench reports (2 MiB pages, as a model's
+ * weights get): the decode lines' yardstick. */
+static double bandwidth(seer_pool *pool) { return seer_bench_mem_bandwidth(pool, (size_t)512 << 20, 3); }
 
 static double time_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t rows, float *y, int path, int reps) {
     seer_matmul_path(pool, w, x, rows, y, NULL, path); /* warm-up: scratch, page faults */
@@ -106,7 +84,11 @@ int main(int argc, char **argv) {
     seer_pool *pools[2] = {seer_pool_create(1), seer_pool_create(2)};
     printf("1-thread columns: %s\n", single_thread_cpu_time ? "thread CPU time" : "wall time");
     printf("kernels: %s, %d cpus, W = %lld x %lld\n", seer_simd_name(), seer_cpu_count(), (long long)n_out, (long long)n_in);
-    for (int p = 0; p < 2; p++) printf("memory read bandwidth, %d thread(s): %.1f GB/s\n", p + 1, bandwidth(pools[p]));
+    double read_gb_s[2];
+    for (int p = 0; p < 2; p++) {
+        read_gb_s[p] = bandwidth(pools[p]);
+        printf("memory read bandwidth, %d thread(s): %.1f GB/s\n", p + 1, read_gb_s[p]);
+    }
 
     int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0, SEER_TYPE_F16, SEER_TYPE_F32};
     int n_types = quick ? 3 : (int)(sizeof types / sizeof types[0]); /* quick: the types of Q8_0 and Q4_K_M files */
@@ -116,8 +98,10 @@ int main(int argc, char **argv) {
     for (int64_t i = 0; i < prefill_rows * n_in; i++) x[i] = frand(&s);
 
     /* Decode cycles through enough copies of the matrix to exceed any cache,
-     * as a model's layers do: this measures DRAM-bound speed. */
-    printf("\ndecode (1 row, weights from DRAM):  1 thread            2 threads\n");
+     * as a model's layers do: this measures DRAM-bound speed. Each copy is
+     * laid out as a loaded model's (2 MiB pages, groups of 16 rows where
+     * the type has them); the fraction is of the read bandwidth above. */
+    printf("\ndecode (1 row, weights from DRAM):  1 thread                  2 threads\n");
     for (int t = 0; t < n_types; t++) {
         seer_weight w;
         void *data = make_weight(types[t], n_in, n_out, &w);
@@ -126,11 +110,13 @@ int main(int argc, char **argv) {
         seer_weight *ws = calloc((size_t)copies, sizeof *ws);
         for (int c = 0; c < copies; c++) {
             ws[c] = w;
-            void *d = aligned_alloc(64, (bytes + 63) / 64 * 64);
+            void *d = seer_huge_alloc(bytes);
             memcpy(d, data, bytes);
             ws[c].data = d;
+            size_t ib = seer_weight_interleaved_bytes(&ws[c]);
+            if (ib) seer_weight_interleave(&ws[c], seer_huge_alloc(ib), pools[1]);
         }
-        printf("  %-5s %6.1f MB x%-3d          ", seer_type_name(types[t]), (double)bytes / 1e6, copies);
+        printf("  %-5s %6.1f MB x%-3d %s ", seer_type_name(types[t]), (double)bytes / 1e6, copies, ws[0].interleaved ? "x16" : "   ");
         for (int p = 0; p < 2; p++) {
             for (int c = 0; c < copies; c++) seer_matmul_path(pools[p], &ws[c], x, 1, y, NULL, SEER_MATMUL_DOT);
             double t0 = clock_ms(pools[p]);
@@ -138,10 +124,14 @@ int main(int argc, char **argv) {
             for (int r = 0; r < reps; r++)
                 for (int c = 0; c < copies; c++) seer_matmul_path(pools[p], &ws[c], x, 1, y, NULL, SEER_MATMUL_DOT);
             double ms = (clock_ms(pools[p]) - t0) / (reps * copies);
-            printf("   %7.3f ms %5.1f GB/s", ms, (double)bytes / 1e9 / (ms * 1e-3));
+            double gb_s = (double)bytes / 1e9 / (ms * 1e-3);
+            printf("   %7.3f ms %5.1f GB/s %.2f", ms, gb_s, gb_s / read_gb_s[p]);
         }
         printf("\n");
-        for (int c = 0; c < copies; c++) free((void *)ws[c].data);
+        for (int c = 0; c < copies; c++) {
+            free((void *)ws[c].data);
+            free(ws[c].interleaved);
+        }
         free(ws);
         free(data);
     }
