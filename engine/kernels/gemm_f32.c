@@ -37,25 +37,51 @@ seer_f32_kernel seer_f32_kernel_get(void) {
     return (seer_f32_kernel){seer_f32_block_scalar, 4, 1, "scalar 4x16"};
 }
 
+/* The vector transpose of this CPU, or NULL. */
+static void (*transpose16_get(void))(const void *const[16], bool, float *) {
+#if defined(__x86_64__)
+    if (seer_simd_level() >= SEER_SIMD_AVX512) return seer_f32_transpose16_avx512;
+#endif
+    return NULL;
+}
+
 void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *tmp) {
+    static const float zeros[SEER_F32_PANEL_COLS];
     const int64_t n_in = w->n_in;
-    const float *rows[SEER_F32_PANEL_COLS];
+    void (*const transpose16)(const void *const[16], bool, float *) = transpose16_get();
+    /* F16 in place only where the vector transpose converts it */
+    const bool in_place = !w->interleaved && (w->type == SEER_TYPE_F32 || (w->type == SEER_TYPE_F16 && transpose16));
+    const bool f16 = in_place && w->type == SEER_TYPE_F16;
+    const char *rows[SEER_F32_PANEL_COLS];
     for (int c = 0; c < SEER_F32_PANEL_COLS; c++) {
         rows[c] = NULL;
         if (o0 + c >= w->n_out) continue;
-        if (w->type == SEER_TYPE_F32 && !w->interleaved) {
-            rows[c] = (const float *)((const char *)w->data + (size_t)(o0 + c) * w->row_bytes);
+        if (in_place) {
+            rows[c] = (const char *)w->data + (size_t)(o0 + c) * w->row_bytes;
         } else {
             seer_weight_get_row(w, o0 + c, tmp + (size_t)c * (size_t)n_in);
-            rows[c] = tmp + (size_t)c * (size_t)n_in;
+            rows[c] = (const char *)(tmp + (size_t)c * (size_t)n_in);
         }
     }
+    const size_t elt = f16 ? sizeof(uint16_t) : sizeof(float);
+    int64_t k0 = 0;
+    if (transpose16)
+        for (; k0 + 16 <= n_in; k0 += 16) {
+            const void *src[SEER_F32_PANEL_COLS];
+            for (int c = 0; c < SEER_F32_PANEL_COLS; c++) src[c] = rows[c] ? rows[c] + (size_t)k0 * elt : (const void *)zeros;
+            transpose16(src, f16, panel + SEER_F32_PANEL_COLS * k0);
+        }
     /* 16 × 16 blocks: the 1 KiB of panel written stays in L1 */
-    for (int64_t k0 = 0; k0 < n_in; k0 += 16) {
+    for (; k0 < n_in; k0 += 16) {
         const int64_t kn = n_in - k0 < 16 ? n_in - k0 : 16;
         float *dst = panel + SEER_F32_PANEL_COLS * k0;
         for (int c = 0; c < SEER_F32_PANEL_COLS; c++)
-            for (int64_t k = 0; k < kn; k++) dst[SEER_F32_PANEL_COLS * k + c] = rows[c] ? rows[c][k0 + k] : 0.0f;
+            for (int64_t k = 0; k < kn; k++) {
+                float v = 0.0f;
+                if (rows[c] && f16) v = seer_fp16_to_f32(((const uint16_t *)rows[c])[k0 + k]);
+                else if (rows[c]) v = ((const float *)rows[c])[k0 + k];
+                dst[SEER_F32_PANEL_COLS * k + c] = v;
+            }
     }
 }
 

@@ -51,7 +51,8 @@ seer_f32_kernel seer_f32_kernel_get(void);
 static inline size_t seer_f32_panel_floats(int64_t n_in) { return (size_t)n_in * SEER_F32_PANEL_COLS; }
 
 /* Rows [o0, o0 + 16) of w into `panel` (seer_f32_panel_floats(n_in));
- * tmp: 16 · n_in floats of the caller's (dequantized rows). */
+ * tmp: 16 · n_in floats of the caller's (dequantized rows). F32 and F16
+ * weights in file order are read in place. */
 void seer_f32_panel_pack(const struct seer_weight *w, int64_t o0, float *panel, float *tmp);
 
 /* kern->block, or when the block's 16·np columns pass `cols` (the
@@ -83,5 +84,11 @@ void seer_f32_block_avx512(int64_t kc, const float *a, size_t lda, int nr, const
                            int np, float *c, size_t ldc, bool add);
 void seer_f32_block_neon(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
                          int np, float *c, size_t ldc, bool add);
+
+/* dst[16 k + c] = src[c][k] for k, c < 16: sixteen runs of 16 values
+ * (floats, or F16 when f16) from 16 rows into a panel's 16 lines, with
+ * AVX-512 (a weight panel's pack; scalar, one value at a time, it was 5%
+ * of an exact image encode). */
+void seer_f32_transpose16_avx512(const void *const src[16], bool f16, float *dst);
 
 #endif
