@@ -2,7 +2,7 @@
  * and prefill matmul (512 rows, compute-bound) against plain sgemm, with 1
  * and 2 threads, and the dot/gemm crossover. Build and run: tools/kernel-bench/run.sh
  * Options: -n N_IN (4096) -m N_OUT (4096) -r PREFILL_ROWS (512) -q (quick)
- * -w (wall time also for 1 thread; default is its CPU time). */
+ * -d (decode only) -w (wall time also for 1 thread; default is its CPU time). */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,15 +71,16 @@ static double time_matmul(seer_pool *pool, const seer_weight *w, const float *x,
 
 int main(int argc, char **argv) {
     int64_t n_in = 4096, n_out = 4096, prefill_rows = 512;
-    bool quick = false;
+    bool quick = false, decode_only = false;
     int opt;
-    while ((opt = getopt(argc, argv, "n:m:r:qw")) != -1) {
+    while ((opt = getopt(argc, argv, "n:m:r:qdw")) != -1) {
         if (opt == 'n') n_in = atoll(optarg);
         else if (opt == 'm') n_out = atoll(optarg);
         else if (opt == 'r') prefill_rows = atoll(optarg);
         else if (opt == 'q') quick = true;
+        else if (opt == 'd') decode_only = true;
         else if (opt == 'w') single_thread_cpu_time = false;
-        else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-w wall time for 1 thread]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-d decode only] [-w wall time for 1 thread]\n", argv[0]); return 2; }
     }
     seer_pool *pools[2] = {seer_pool_create(1), seer_pool_create(2)};
     printf("1-thread columns: %s\n", single_thread_cpu_time ? "thread CPU time" : "wall time");
@@ -136,54 +137,56 @@ int main(int argc, char **argv) {
         free(data);
     }
 
-    double flop = 2.0 * (double)prefill_rows * (double)n_in * (double)n_out;
-    printf("\nprefill (%lld rows):        1 thread            2 threads\n", (long long)prefill_rows);
-    {
-        float *wf = malloc(sizeof(float) * (size_t)(n_in * n_out));
-        for (int64_t i = 0; i < n_in * n_out; i++) wf[i] = frand(&s);
-        printf("  sgemm f32 (seer_sgemm)");
-        for (int p = 0; p < 2; p++) {
-            seer_sgemm(pools[p], prefill_rows, n_out, n_in, 1, x, n_in, wf, n_in, true, 0, y, n_out);
-            double best = 1e30;
-            for (int rep = 0; rep < 3; rep++) {
-                double t0 = clock_ms(pools[p]);
-                seer_sgemm(pools[p], prefill_rows, n_out, n_in, 1, x, n_in, wf, n_in, true, 0, y, n_out);
-                double ms = clock_ms(pools[p]) - t0;
-                if (ms < best) best = ms;
-            }
-            printf("  %7.1f ms %5.1f GF/s", best, flop / (best * 1e-3) / 1e9);
-        }
-        printf("\n");
-        free(wf);
-    }
-    for (int t = 0; t < n_types; t++) {
-        seer_weight w;
-        void *data = make_weight(types[t], n_in, n_out, &w);
-        /* GEMM = int8 GEMM where the type allows it, GEMM_F32 = dequantize + sgemm */
-        for (int path = SEER_MATMUL_GEMM; path <= SEER_MATMUL_GEMM_F32; path++) {
-            if (path == SEER_MATMUL_GEMM_F32 && (types[t] == SEER_TYPE_F16 || types[t] == SEER_TYPE_F32)) continue;
-            printf("  %-5s %-17s", seer_type_name(types[t]), path == SEER_MATMUL_GEMM ? "matmul (best)" : "dequant+sgemm");
+    if (!decode_only) {
+        double flop = 2.0 * (double)prefill_rows * (double)n_in * (double)n_out;
+        printf("\nprefill (%lld rows):        1 thread            2 threads\n", (long long)prefill_rows);
+        {
+            float *wf = malloc(sizeof(float) * (size_t)(n_in * n_out));
+            for (int64_t i = 0; i < n_in * n_out; i++) wf[i] = frand(&s);
+            printf("  sgemm f32 (seer_sgemm)");
             for (int p = 0; p < 2; p++) {
-                double ms = time_matmul(pools[p], &w, x, prefill_rows, y, path, 3);
-                printf("  %7.1f ms %5.1f GF/s", ms, flop / (ms * 1e-3) / 1e9);
+                seer_sgemm(pools[p], prefill_rows, n_out, n_in, 1, x, n_in, wf, n_in, true, 0, y, n_out);
+                double best = 1e30;
+                for (int rep = 0; rep < 3; rep++) {
+                    double t0 = clock_ms(pools[p]);
+                    seer_sgemm(pools[p], prefill_rows, n_out, n_in, 1, x, n_in, wf, n_in, true, 0, y, n_out);
+                    double ms = clock_ms(pools[p]) - t0;
+                    if (ms < best) best = ms;
+                }
+                printf("  %7.1f ms %5.1f GF/s", best, flop / (best * 1e-3) / 1e9);
             }
             printf("\n");
+            free(wf);
         }
-        free(data);
-    }
+        for (int t = 0; t < n_types; t++) {
+            seer_weight w;
+            void *data = make_weight(types[t], n_in, n_out, &w);
+            /* GEMM = int8 GEMM where the type allows it, GEMM_F32 = dequantize + sgemm */
+            for (int path = SEER_MATMUL_GEMM; path <= SEER_MATMUL_GEMM_F32; path++) {
+                if (path == SEER_MATMUL_GEMM_F32 && (types[t] == SEER_TYPE_F16 || types[t] == SEER_TYPE_F32)) continue;
+                printf("  %-5s %-17s", seer_type_name(types[t]), path == SEER_MATMUL_GEMM ? "matmul (best)" : "dequant+sgemm");
+                for (int p = 0; p < 2; p++) {
+                    double ms = time_matmul(pools[p], &w, x, prefill_rows, y, path, 3);
+                    printf("  %7.1f ms %5.1f GF/s", ms, flop / (ms * 1e-3) / 1e9);
+                }
+                printf("\n");
+            }
+            free(data);
+        }
 
-    printf("\ncrossover, 1 thread, ms (dot path / best gemm path):\n");
-    for (int t = 0; t < 2; t++) {
-        seer_weight w;
-        void *data = make_weight(types[t], n_in, n_out, &w);
-        printf("  %-5s", seer_type_name(types[t]));
-        for (int64_t rows = 1; rows <= 32; rows *= 2) {
-            double a = time_matmul(pools[0], &w, x, rows, y, SEER_MATMUL_DOT, 3);
-            double b = time_matmul(pools[0], &w, x, rows, y, SEER_MATMUL_GEMM, 3);
-            printf("  %lld: %.1f/%.1f", (long long)rows, a, b);
+        printf("\ncrossover, 1 thread, ms (dot path / best gemm path):\n");
+        for (int t = 0; t < 2; t++) {
+            seer_weight w;
+            void *data = make_weight(types[t], n_in, n_out, &w);
+            printf("  %-5s", seer_type_name(types[t]));
+            for (int64_t rows = 1; rows <= 32; rows *= 2) {
+                double a = time_matmul(pools[0], &w, x, rows, y, SEER_MATMUL_DOT, 3);
+                double b = time_matmul(pools[0], &w, x, rows, y, SEER_MATMUL_GEMM, 3);
+                printf("  %lld: %.1f/%.1f", (long long)rows, a, b);
+            }
+            printf("\n");
+            free(data);
         }
-        printf("\n");
-        free(data);
     }
     free(x);
     free(y);
