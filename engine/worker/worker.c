@@ -141,6 +141,8 @@ static int on_token(void *ud, const seer_gen_token *t) {
         ev.text_len = t->text_len;
     }
     worker_emit(ud, &ev);
+    seer_worker *w = ud;
+    if (w->token_pause_us) usleep(w->token_pause_us);
     return 0;
 }
 
@@ -308,6 +310,12 @@ seer_worker *seer_worker_start(const seer_worker_config *cfg, seer_error *err) {
     w->mmproj_path = dup_opt(cfg->mmproj_path);
     w->cfg.params.chat_template = dup_opt(cfg->params.chat_template);
     w->cfg.params.system_prompt = dup_opt(cfg->params.system_prompt);
+    /* The tmux tests' tiny models stream a token every 0.1 ms: a key sent from
+     * outside on a loaded machine lands after the reply has ended. A pause
+     * per token gives it a window; the engine's work is unchanged. */
+    const char *pause = getenv("SEER_TOKEN_PAUSE_MS");
+    double pause_ms = pause ? atof(pause) : 0;
+    if (pause_ms > 0 && pause_ms <= 1000) w->token_pause_us = (unsigned)(pause_ms * 1000.0);
     if (pipe(w->wake) != 0) {
         seer_error_set(err, "pipe: %s", strerror(errno));
         free(w);

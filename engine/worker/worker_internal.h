@@ -49,6 +49,7 @@ struct seer_worker {
     double mb_llm, mb_total;
     float last_fraction;
     int encode_percent;       /* the last SEER_EV_ENCODE_PROGRESS sent, in percent */
+    unsigned token_pause_us;  /* SEER_TOKEN_PAUSE_MS: a pause after each token (tests only) */
 };
 
 /* Queues an event (takes ownership of ev->text) and wakes the reader. */
