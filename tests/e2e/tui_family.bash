@@ -73,19 +73,23 @@ family_esc() {
   stop_seer
   local dir
   dir="$(cd "$(dirname "$0")/../conformance/cases" && pwd)/$1"
-  start 100 30 -m "$dir/model.gguf" -n 100000 -c 4096 --temp 0 "${@:2}"
+  # SEER_TOKEN_PAUSE_MS: the tiny model streams a token every 0.1 ms; paced,
+  # Esc (sent from outside) lands mid-reply even on a loaded machine
+  EXTRA_ENV="SEER_TOKEN_PAUSE_MS=2" start 100 30 -m "$dir/model.gguf" -n 100000 -c 4096 --temp 0 "${@:2}"
   wait_log '^loaded' 20
   stopped=0
-  for attempt in 1 2 3 4 5; do
+  local questions=("Describe the path of grey stones and the house, then count the clouds over the hills."
+                   "Tell me a long story about the boats in the harbour." "List every colour you can see.")
+  for attempt in 0 1 2; do
     n_done=$(grep -cE '^done' "$LOG")
-    type_line "Describe the path of grey stones and the house, then count the clouds over the hills."
+    type_line "${questions[$attempt]}"
     n_tokens=$(grep -cE '^token' "$LOG")
     wait_log '^token' 20 $((n_tokens + 3))
     keys Escape
     wait_log '^done' 10 $((n_done + 1))
     if grep -E '^done' "$LOG" | sed -n "$((n_done + 1))p" | grep -q cancelled; then stopped=1; break; fi
     n_cleared=$(grep -cE '^cleared' "$LOG")
-    type_line "/clear"   # the reply ended on its own before Esc: try again from an empty cache
+    type_line "/clear"   # the reply ended on its own before Esc: another question from an empty cache
     wait_log '^cleared' 5 $((n_cleared + 1))
   done
   [ "$stopped" = 1 ] || fail "every reply ended before Esc"
