@@ -38,7 +38,7 @@ seer_f32_kernel seer_f32_kernel_get(void) {
 }
 
 /* The vector transpose of this CPU, or NULL. */
-static void (*transpose16_get(void))(const void *const[16], bool, float *) {
+static seer_f32_transpose_fn transpose16_get(void) {
 #if defined(__x86_64__)
     if (seer_simd_level() >= SEER_SIMD_AVX512) return seer_f32_transpose16_avx512;
 #endif
@@ -48,7 +48,7 @@ static void (*transpose16_get(void))(const void *const[16], bool, float *) {
 void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *tmp) {
     static const float zeros[SEER_F32_PANEL_COLS];
     const int64_t n_in = w->n_in;
-    void (*const transpose16)(const void *const[16], bool, float *) = transpose16_get();
+    const seer_f32_transpose_fn transpose16 = transpose16_get();
     /* F16 in place only where the vector transpose converts it */
     const bool in_place = !w->interleaved && (w->type == SEER_TYPE_F32 || (w->type == SEER_TYPE_F16 && transpose16));
     const bool f16 = in_place && w->type == SEER_TYPE_F16;

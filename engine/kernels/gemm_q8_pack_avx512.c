@@ -6,6 +6,9 @@
  * the noise in another. */
 #include <stdbool.h>
 #include <string.h>
+#if defined(__AVX512BW__)
+#include <immintrin.h>
+#endif
 
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
@@ -152,11 +155,60 @@ static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_par
     }
 }
 
+/* 64 IQ4 nibbles (one per byte) as their signed values. */
+static inline i8x64 iq4_lookup(u8x64 nibbles) {
+#if defined(__AVX512BW__)
+    const __m512i table = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)seer_iq4_values));
+    __m512i idx, v;
+    memcpy(&idx, &nibbles, 64);
+    v = _mm512_shuffle_epi8(table, idx);
+    i8x64 r;
+    memcpy(&r, &v, 64);
+    return r;
+#else
+    i8x64 r;
+    for (int k = 0; k < 64; k++) r[k] = seer_iq4_values[nibbles[k]];
+    return r;
+#endif
+}
+
+/* From an IQ4_XSx16 group: run g of sub-block ib (64 bytes) gives the
+ * panel's vector g (low nibbles: weights 4g..4g+3) and vector 4 + g (high
+ * nibbles: 16 + 4g..) of block 8·sb + ib, looked up in the table; the
+ * sub-block scale goes into the block's scale. No mins. */
+static void pack_group_iq4_xs(const block_iq4_xsx16 *x, int64_t n_blocks, panel_parts pp) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
+        const block_iq4_xsx16 *u = x + sb;
+        memset(seer_panel_sb_mins(pp.q, n_blocks, sb), 0, 4 * R * 2 * sizeof(int16_t));
+        float d[SEER_Q8_PANEL_ROWS], *dmin = seer_panel_sb_dmin(pp.q, n_blocks, sb);
+        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]), dmin[j] = 0;
+        for (int ib = 0; ib < 8; ib++) {
+            const int64_t b = 8 * sb + ib;
+            i16x64 acc = {0}; /* 8 values of at most 127 in magnitude per lane */
+            for (int g = 0; g < 4; g++) {
+                u8x64 v;
+                memcpy(&v, u->qs[ib][g], 64);
+                const i8x64 lo = iq4_lookup(v & 0xF), hi = iq4_lookup(v >> 4);
+                memcpy(pp.q + 512 * b + 64 * g, &lo, 64);
+                memcpy(pp.q + 512 * b + 64 * (4 + g), &hi, 64);
+                acc += __builtin_convertvector(lo, i16x64) + __builtin_convertvector(hi, i16x64);
+            }
+            for (int j = 0; j < R; j++) {
+                pp.d[b * R + j] = d[j] * u->scales[ib][j];
+                pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
+                pp.mins[b * R + j] = 0;
+            }
+        }
+    }
+}
+
 bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *panel) {
     if (type == SEER_TYPE_Q8_0) pack_group_q8_0(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q6_K) pack_group_q6_K(group, n_blocks, seer_halves_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q4_K) pack_group_q45_K(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q5_K) pack_group_q45_K(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_IQ4_XS) pack_group_iq4_xs(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else return false;
     return true;
 }

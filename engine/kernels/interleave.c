@@ -189,6 +189,37 @@ static void q5_0_back(const void *group, int r, int sub, void *block) {
     runs_back(b->qs, x->qs[sub], r, 4);
 }
 
+/* Super-block i of 16 IQ4_XS rows. */
+static void iq4_xs_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_iq4_xsx16 *o = group;
+    memset(o->pad, 0, sizeof o->pad);
+    for (int ib = 0; ib < 8; ib++) {
+        const uint8_t *qs[SEER_ILV_ROWS];
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            const block_iq4_xs *b = (const block_iq4_xs *)rows[r] + i;
+            if (ib == 0) o->d[r] = b->d;
+            o->scales[ib][r] = (int8_t)seer_iq4_xs_scale(b, ib);
+            qs[r] = b->qs + 16 * ib;
+        }
+        runs_in(o->qs[ib], qs, 4);
+    }
+}
+
+static void iq4_xs_back(const void *group, int r, int sub, void *block) {
+    (void)sub;
+    const block_iq4_xsx16 *x = group;
+    block_iq4_xs *b = block;
+    b->d = x->d[r];
+    b->scales_h = 0;
+    memset(b->scales_l, 0, sizeof b->scales_l);
+    for (int ib = 0; ib < 8; ib++) { /* every bit of the two fields is a scale's: the bytes come back exactly */
+        const int u = x->scales[ib][r] + 32;
+        b->scales_l[ib / 2] |= (uint8_t)((u & 0xF) << 4 * (ib % 2));
+        b->scales_h |= (uint16_t)((u >> 4) << 2 * ib);
+        runs_back(b->qs + 16 * ib, x->qs[ib], r, 4);
+    }
+}
+
 /* One interleaved layout: a unit of `weights` weights of 16 rows in
  * `bytes`, written from the rows by `in`; `back` gives file block `sub` of
  * a unit's row r. */
@@ -206,6 +237,7 @@ static const ilv_layout layouts[] = {
     {SEER_TYPE_Q6_K, QK_K, sizeof(block_q6_Kx16), q6_K_in, q6_K_back},
     {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
     {SEER_TYPE_Q5_0, 64, sizeof(block_q5_0x16), q5_0_in, q5_0_back},
+    {SEER_TYPE_IQ4_XS, QK_K, sizeof(block_iq4_xsx16), iq4_xs_in, iq4_xs_back},
 };
 
 static const ilv_layout *layout_of(int type) {

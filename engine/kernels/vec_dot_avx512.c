@@ -386,6 +386,65 @@ static inline __attribute__((always_inline)) void dot16xn_q5_0_512(int64_t n, co
 }
 DOT16_KERNELS(q5_0)
 
+/* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K
+ * activations with 512-bit vectors: one byte shuffle per run looks the
+ * nibbles up in the table shifted by 128 (an XOR), unsigned bytes for
+ * VPDPBUSD, so a sub-block's sums are Σ v·a + 128 Σ a and the activations'
+ * sum comes from their block sums. Then dot16xn_iq4_xs's integer steps. */
+static inline __attribute__((always_inline)) void dot16xn_iq4_xs_512(int64_t n, const void *w, const void *a,
+                                                                     size_t act_stride, const int NR, float *out) {
+    const block_iq4_xsx16 *x = w;
+    const __m512i table = _mm512_broadcast_i32x4(
+        _mm_xor_si128(_mm_loadu_si128((const __m128i *)seer_iq4_values), _mm_set1_epi8((char)0x80)));
+    const __m512i low4 = _mm512_set1_epi8(0x0F);
+    __m512 acc[4];
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
+    const char *pf = w;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const block_iq4_xsx16 *u = x + i;
+        stream_prefetch(&pf, IQ4_XSX16_HEAD_LINES);
+        const block_q8_K *y[4];
+        __m512i isum[4];
+#pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) {
+            y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
+            isum[r] = _mm512_setzero_si512();
+        }
+        for (int ib = 0; ib < 8; ib++) {
+            __m512i sum[4];
+#pragma GCC unroll 4
+            for (int r = 0; r < NR; r++) sum[r] = _mm512_setzero_si512();
+#pragma GCC unroll 4
+            for (int g = 0; g < 4; g++) {
+                stream_prefetch(&pf, 1);
+                const __m512i q = _mm512_loadu_si512((const void *)u->qs[ib][g][0]);
+                const __m512i lo = _mm512_shuffle_epi8(table, _mm512_and_si512(q, low4));
+                const __m512i hi = _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(q, 4), low4));
+#pragma GCC unroll 4
+                for (int r = 0; r < NR; r++) {
+                    const uint8_t *q8 = (const uint8_t *)y[r]->qs + 32 * ib + 4 * g;
+                    sum[r] = _mm512_dpbusd_epi32(sum[r], lo, _mm512_set1_epi32((int)load_u32(q8)));
+                    sum[r] = _mm512_dpbusd_epi32(sum[r], hi, _mm512_set1_epi32((int)load_u32(q8 + 16)));
+                }
+            }
+            const __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)u->scales[ib]));
+#pragma GCC unroll 4
+            for (int r = 0; r < NR; r++) {
+                const int corr = 128 * (y[r]->bsums[2 * ib] + y[r]->bsums[2 * ib + 1]);
+                isum[r] = _mm512_add_epi32(isum[r], _mm512_mullo_epi32(_mm512_sub_epi32(sum[r], _mm512_set1_epi32(corr)), sc));
+            }
+        }
+        const __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d));
+#pragma GCC unroll 4
+        for (int r = 0; r < NR; r++)
+            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
+    }
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
+}
+DOT16_KERNELS(iq4_xs)
+
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                               seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     seer_x86_fill_avx512(t, t4, t16);
@@ -396,6 +455,7 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0_512;
+    t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs_512;
 }
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
@@ -404,6 +464,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_512
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0_512
+           : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs_512
                                     : NULL;
 }
 

@@ -399,12 +399,34 @@ static void dot16_q5_0(int64_t n, const void *w, const void *a, float out[SEER_I
     memcpy(out, acc, sizeof acc);
 }
 
+/* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × Q8_K: dot_iq4_xs's sums. */
+static void dot16_iq4_xs(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
+    const block_iq4_xsx16 *x = w;
+    const block_q8_K *y = a;
+    float acc[SEER_ILV_ROWS] = {0};
+    for (int64_t i = 0; i < n / QK_K; i++)
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            int sumi = 0;
+            for (int ib = 0; ib < 8; ib++) {
+                int s = 0;
+                for (int k = 0; k < 16; k++) {
+                    const uint8_t q = x[i].qs[ib][k / 4][r][k % 4];
+                    s += seer_iq4_values[q & 0xF] * y[i].qs[32 * ib + k] + seer_iq4_values[q >> 4] * y[i].qs[32 * ib + 16 + k];
+                }
+                sumi += x[i].scales[ib][r] * s;
+            }
+            acc[r] += (float)sumi * (H2F(x[i].d[r]) * y[i].d);
+        }
+    memcpy(out, acc, sizeof acc);
+}
+
 void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
+    t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;
     t[SEER_TYPE_F32] = dot_f32;
     t[SEER_TYPE_F16] = dot_f16;
     t[SEER_TYPE_BF16] = dot_bf16;
