@@ -227,6 +227,17 @@ static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
 }
 
 /* isum + scale · (s − 32 · activation sum), per row, for group grp. */
+/* A super-block's integer sums of 16 rows (isum[r], activation row r)
+ * into the float accumulators: weight scales d (F16) times y[r]->d. */
+static inline __attribute__((always_inline)) void q8_K_sums_into(__m512 acc[4], const uint16_t d[SEER_ILV_ROWS],
+                                                                 const block_q8_K *const y[4], const __m512i isum[4],
+                                                                 const int NR) {
+    const __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)d));
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++)
+        acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
+}
+
 static inline __m512i q6_K_scaled_512(__m512i isum, __m512i s, const block_q6_Kx16 *x, const block_q8_K *y, int grp) {
     __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)x->scales[grp]));
     return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(32 * y->bsums[grp])), sc));
@@ -281,10 +292,7 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K_512(int64_t n, co
                     for (int t = 0; t < 4; t++) isum[r] = q6_K_scaled_512(isum[r], s[r][t], &x[i], y[r], grp + 2 * t);
             }
         stream_prefetch(&pf, Q6_KX16_TAIL_LINES);
-        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x[i].d));
-#pragma GCC unroll 4
-        for (int r = 0; r < NR; r++)
-            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
+        q8_K_sums_into(acc, x[i].d, y, isum, NR);
     }
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
@@ -435,10 +443,7 @@ static inline __attribute__((always_inline)) void dot16xn_iq4_xs_512(int64_t n, 
                 isum[r] = _mm512_add_epi32(isum[r], _mm512_mullo_epi32(_mm512_sub_epi32(sum[r], _mm512_set1_epi32(corr)), sc));
             }
         }
-        const __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d));
-#pragma GCC unroll 4
-        for (int r = 0; r < NR; r++)
-            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
+        q8_K_sums_into(acc, u->d, y, isum, NR);
     }
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
