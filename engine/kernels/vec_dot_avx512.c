@@ -226,7 +226,6 @@ static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
     u[3] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4), _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30));
 }
 
-/* isum + scale · (s − 32 · activation sum), per row, for group grp. */
 /* A super-block's integer sums of 16 rows (isum[r], activation row r)
  * into the float accumulators: weight scales d (F16) times y[r]->d. */
 static inline __attribute__((always_inline)) void q8_K_sums_into(__m512 acc[4], const uint16_t d[SEER_ILV_ROWS],
@@ -238,6 +237,7 @@ static inline __attribute__((always_inline)) void q8_K_sums_into(__m512 acc[4], 
         acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
 }
 
+/* isum + scale · (s − 32 · activation sum), per row, for group grp. */
 static inline __m512i q6_K_scaled_512(__m512i isum, __m512i s, const block_q6_Kx16 *x, const block_q8_K *y, int grp) {
     __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)x->scales[grp]));
     return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(32 * y->bsums[grp])), sc));
