@@ -43,7 +43,9 @@ static void *make_weight(int type, int64_t n_in, int64_t n_out, seer_weight *w) 
     for (int64_t o = 0; o < n_out; o++) {
         if (o < 64) {
             for (int64_t k = 0; k < n_in; k++) row[k] = frand(&s);
-            seer_quantize_row(type, row, data + (size_t)o * rb, n_in);
+            if (!seer_quantize_row(type, row, data + (size_t)o * rb, n_in)) /* a type seer does not write (IQ4_XS): */
+                for (size_t b = 0; b < rb; b++) /* bytes 0x10-0x3B, so that any F16 scale among them is normal and below 1 */
+                    data[(size_t)o * rb + b] = (uint8_t)(0x10 + (unsigned)((frand(&s) + 1.0f) * 21.99f));
         } else {
             memcpy(data + (size_t)o * rb, data + (size_t)(o % 64) * rb, rb);
         }
