@@ -2,11 +2,11 @@
  * products for a few rows (decode), GEMM tiles for a prompt. Each query row
  * sees one contiguous range of cache rows (visible_keys): causal or the
  * whole batch, cut below by a sliding window. */
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
 #include "decoder/llm_internal.h"
+#include "kernels/gemm_f32_internal.h"
 #include "ops/exp_kernels.h"
 #include "seer/ops.h"
 
@@ -107,20 +107,15 @@ static void merge_chunks(seer_ctx *c, int layer, int n) {
     }
 }
 
-/* Rows [0, len) from `base` of one KV head's K and V (hd wide) as f32 for GEMM: the cache itself
- * when it is F32, else widened into this thread's tile_kv (len·head_dim
- * conversions against 4·rows·len·head_dim flops per query head). */
-static void head_kv_f32(seer_ctx *c, size_t base, int len, int hd, int ith, const float **K, const float **V) {
-    if (c->kv_type == SEER_KV_F32) {
-        *K = (const float *)c->k_cache + base;
-        *V = (const float *)c->v_cache + base;
-        return;
-    }
-    const int64_t n = (int64_t)len * hd;
-    const size_t stride = (size_t)c->n_ctx * (size_t)c->m->max_head_dim;
-    float *k = c->tile_kv + (size_t)ith * 2 * stride, *v = k + stride;
-    seer_dequantize_row(SEER_TYPE_F16, llm_kv_at(c, c->k_cache, base), k, n);
-    seer_dequantize_row(SEER_TYPE_F16, llm_kv_at(c, c->v_cache, base), v, n);
+/* One KV head's keys and values, rows [0, len) from `base`, packed as
+ * the two GEMMs' panels into this thread's tile_kv (read from the cache
+ * as it is, F32 or F16). */
+static void head_kv_panels(seer_ctx *c, size_t base, int len, int hd, int ith, float **K, float **V) {
+    const bool f16 = c->kv_type == SEER_KV_F16;
+    float *k = c->tile_kv + (size_t)ith * llm_tile_kv_floats(c->n_ctx, c->m->max_head_dim);
+    float *v = k + seer_f32_packed_floats(c->n_ctx, c->m->max_head_dim);
+    seer_f32_pack_rows(llm_kv_at(c, c->k_cache, base), f16, (size_t)hd, len, hd, 1.0f, k);
+    seer_f32_pack_cols(llm_kv_at(c, c->v_cache, base), f16, (size_t)hd, len, hd, v);
     *K = k;
     *V = v;
 }
@@ -128,10 +123,10 @@ static void head_kv_f32(seer_ctx *c, size_t base, int len, int hd, int ith, cons
 /* Prefill: a task is a tile of query rows and one KV head; each query head
  * sharing that KV head goes through two GEMMs (scores = Q·Kᵀ over every key
  * the tile's last row sees, then P·V), so the head's K and V rows are
- * fetched (and widened, for an F16 cache) once per tile; keys a row must not
- * see get probability 0. OpenBLAS runs single-threaded inside each task.
- * Later tiles see more keys: they are handed out first, the cheap early
- * ones fill in the gaps. */
+ * packed once per tile; keys a row must not see get probability 0. The
+ * scale multiplies the scores after the product, as llama.cpp's softmax
+ * does. Later tiles see more keys: they are handed out first, the cheap
+ * early ones fill in the gaps. */
 static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const attn_job *j = ctx;
     seer_ctx *c = j->c;
@@ -139,6 +134,7 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
     const llm_layer *L = &c->m->layers[j->layer];
     const int hd = L->head_dim, group = in->n_head / L->n_head_kv, ld = in->n_head * hd;
     const float scale = c->m->attn_scale;
+    const seer_f32_kernel kern = seer_f32_kernel_get();
     float *S = c->tile_scores + (size_t)ith * LLM_ATTN_TILE * (size_t)c->n_ctx;
     const int n_tiles = (j->n + LLM_ATTN_TILE - 1) / LLM_ATTN_TILE;
     for (int64_t t = t0; t < t1; t++) {
@@ -149,23 +145,24 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         visible_keys(c, j->layer, i0 + rows - 1, j->n, &unused, &hi); /* and its highest */
         const size_t base = llm_kv_head_base(c, j->layer, kvh) + (size_t)lo * hd;
         const int len = hi - lo;
-        const float *K, *V;
-        head_kv_f32(c, base, len, hd, ith, &K, &V);
+        float *K, *V;
+        head_kv_panels(c, base, len, hd, ith, &K, &V);
         for (int h = kvh * group; h < (kvh + 1) * group; h++) {
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, len, hd, scale,
-                        c->q + (size_t)i0 * ld + (size_t)h * hd, ld, K, hd, 0.0f, S, len);
+            seer_f32_gemm_packed(&kern, rows, len, hd, c->q + (size_t)i0 * ld + (size_t)h * hd, (size_t)ld, K, S,
+                                 (size_t)len);
             for (int r = 0; r < rows; r++) {
                 float *row = S + (size_t)r * len;
                 int a, b;
                 visible_keys(c, j->layer, i0 + r, j->n, &a, &b);
                 a -= lo;
                 b -= lo;
+                for (int k = a; k < b; k++) row[k] *= scale;
                 seer_softmax(row + a, b - a);
                 for (int k = 0; k < a; k++) row[k] = 0.0f;
                 for (int k = b; k < len; k++) row[k] = 0.0f;
             }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, len, 1.0f, S, len, V, hd, 0.0f,
-                        c->attn + (size_t)i0 * ld + (size_t)h * hd, ld);
+            seer_f32_gemm_packed(&kern, rows, hd, len, S, (size_t)len, V, c->attn + (size_t)i0 * ld + (size_t)h * hd,
+                                 (size_t)ld);
         }
     }
 }

@@ -168,8 +168,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     }
     c->scores = alloc_floats((size_t)c->n_threads * (size_t)m->max_group * (size_t)n_ctx, &total);
     c->tile_scores = alloc_floats((size_t)c->n_threads * LLM_ATTN_TILE * (size_t)n_ctx, &total);
-    if (kv == SEER_KV_F16)
-        c->tile_kv = alloc_floats((size_t)c->n_threads * 2 * (size_t)n_ctx * (size_t)m->max_head_dim, &total);
+    c->tile_kv = alloc_floats((size_t)c->n_threads * llm_tile_kv_floats(n_ctx, m->max_head_dim), &total);
     c->attn_parts = alloc_floats((size_t)LLM_ATTN_TILE_MIN_ROWS * (size_t)in->n_head * LLM_ATTN_CHUNKS_MAX *
                                      (size_t)(m->max_head_dim + 1), &total);
     c->logits = alloc_floats((size_t)c->logits_cap * (size_t)in->n_vocab, &total);
@@ -211,7 +210,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     }
     if (!c->k_cache || !c->v_cache || !c->x || !c->xn || !c->q || !c->k || !c->v || !c->attn || !c->ffn_a ||
         !c->ffn_b || !c->rope_cs || !c->embd_row || !c->scores || !c->tile_scores ||
-        (kv == SEER_KV_F16 && !c->tile_kv) || !c->attn_parts || !c->logits || !rows_ok ||
+        !c->tile_kv || !c->attn_parts || !c->logits || !rows_ok ||
         (any_swa && !c->rope_cs_swa) || !c->kv_pos || (m->attn_temp_scale != 0.0f && !c->q_temp) || !moe_ok || !state_ok || !ple_ok) {
         seer_error_set(err, "cannot allocate %.0f MB for a context of %d tokens (KV cache %.0f MB); use a smaller "
                        "context (-c)", mb(total), n_ctx, mb(kv_bytes));

@@ -6,6 +6,7 @@
 #include "seer/llm.h"
 #include "decoder/attention_kernels.h"
 #include "decoder/delta_step.h"
+#include "kernels/gemm_f32_internal.h"
 #include "seer/matmul.h"
 #include "seer/ops.h"
 
@@ -175,7 +176,7 @@ struct seer_ctx {
     attn_kernels attn_k;         /* inner attention loops for this CPU */
     delta_step_fn delta_step;    /* a Gated DeltaNet decode row for this CPU */
     float *tile_scores;          /* [n_threads][LLM_ATTN_TILE][n_ctx]: prefill attention */
-    float *tile_kv;              /* F16 cache: [n_threads][2][n_ctx][max_head_dim], a head's K and V widened for GEMM */
+    float *tile_kv;              /* [n_threads][llm_tile_kv_floats]: a head's K and V packed for prefill GEMMs */
     float *attn_parts;           /* decode attention per key chunk: [row][head][LLM_ATTN_CHUNKS_MAX][head_dim + 1] */
     /* When every layer weight goes through seer_matmul_rows (forward.c
      * takes each thread's prompt rows through a layer in one dispatch):
@@ -235,6 +236,11 @@ static inline bool llm_layer_non_causal(const seer_ctx *c, int l) {
  * this many batch rows on (below: per-row dot products). */
 #define LLM_ATTN_TILE 32
 #define LLM_ATTN_TILE_MIN_ROWS 16
+/* A thread's packed keys (up to n_ctx outputs over max_hd) and values
+ * (max_hd outputs over n_ctx) for those GEMMs (attention.c). */
+static inline size_t llm_tile_kv_floats(int n_ctx, int max_hd) {
+    return seer_f32_packed_floats(n_ctx, max_hd) + seer_f32_packed_floats(max_hd, n_ctx);
+}
 /* Below that, a row's keys go in chunks of at least LLM_ATTN_CHUNK_MIN
  * keys, at most LLM_ATTN_CHUNKS_MAX chunks (attention.c). */
 #define LLM_ATTN_CHUNK_MIN 64

@@ -62,14 +62,17 @@ void seer_f32_block_cols(const seer_f32_kernel *kern, int64_t kc, const float *a
                          const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add);
 
 /* f32 activations as the packed operand (gemm_f32_packed.c). Panels for n
- * outputs over k: seer_f32_packed_floats(n, k) floats, outputs past n zero. */
+ * outputs over k: seer_f32_packed_floats(n, k) floats, outputs past n zero.
+ * b is f32, or F16 (an F16 KV cache) when f16; ldb counts elements. */
 size_t seer_f32_packed_floats(int64_t n, int64_t k);
-/* Output o is row o of b (k floats, rows ldb apart) times scale: for
+/* Output o is row o of b (k values, rows ldb apart) times scale: for
  * c = a·bᵀ (the attention's scores, 1/√d folded into the keys). */
-void seer_f32_pack_rows(const float *b, size_t ldb, int64_t n, int64_t k, float scale, float *panels);
+void seer_f32_pack_rows(const void *b, bool f16, size_t ldb, int64_t n, int64_t k, float scale, float *panels);
 /* Output o is column o of b (k rows of n, ldb apart): for c = a·b (the
  * attention's values). */
-void seer_f32_pack_cols(const float *b, size_t ldb, int64_t k, int64_t n, float *panels);
+void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t n, float *panels);
+/* Values a row is widened by at a time while packed (a stack buffer). */
+#define SEER_F32_PACK_RUN 64
 /* c[m × n] (rows ldc apart) = a[m × k] (rows lda apart) · the packed
  * operand, on the calling thread; writes only the n columns. */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,

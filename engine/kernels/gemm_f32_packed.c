@@ -1,32 +1,50 @@
 /* The FP32 GEMM with activations as the packed operand (gemm_f32_internal.h):
- * the ViT attention's score (Q·Kᵀ) and value (P·V) products, whose
- * operands are both f32 rows, on the same register blocks as the weight
- * products, so that their speed no longer depends on OpenBLAS. */
+ * the attention's score (Q·Kᵀ) and value (P·V) products of the ViTs and
+ * of the decoders' prompts, whose operands are f32 rows (or the F16 KV
+ * cache), on the same register blocks as the weight products, so that
+ * their speed no longer depends on OpenBLAS. */
 #include "kernels/gemm_f32_internal.h"
+
+#include <string.h>
+
+#include "seer/tensor.h"
 
 size_t seer_f32_packed_floats(int64_t n, int64_t k) {
     return (size_t)((n + SEER_F32_PANEL_COLS - 1) / SEER_F32_PANEL_COLS) * seer_f32_panel_floats(k);
 }
 
-void seer_f32_pack_rows(const float *b, size_t ldb, int64_t n, int64_t k, float scale, float *panels) {
+/* dst[0, n) = src[0, n) as floats (src F16 when f16), in runs the F16
+ * conversion's vector code takes. */
+static void widen(const void *src, bool f16, int64_t n, float *dst) {
+    if (f16) seer_dequantize_row(SEER_TYPE_F16, src, dst, n);
+    else memcpy(dst, src, (size_t)n * sizeof(float));
+}
+
+void seer_f32_pack_rows(const void *b, bool f16, size_t ldb, int64_t n, int64_t k, float scale, float *panels) {
+    const size_t elt = f16 ? sizeof(uint16_t) : sizeof(float);
+    float run[SEER_F32_PACK_RUN];
     for (int64_t o0 = 0; o0 < n; o0 += SEER_F32_PANEL_COLS) {
         float *panel = panels + (size_t)(o0 / SEER_F32_PANEL_COLS) * seer_f32_panel_floats(k);
         const int cols = n - o0 < SEER_F32_PANEL_COLS ? (int)(n - o0) : SEER_F32_PANEL_COLS;
         for (int c = 0; c < SEER_F32_PANEL_COLS; c++) {
-            const float *row = c < cols ? b + (size_t)(o0 + c) * ldb : NULL;
-            for (int64_t kk = 0; kk < k; kk++) panel[SEER_F32_PANEL_COLS * kk + c] = row ? scale * row[kk] : 0.0f;
+            const char *row = c < cols ? (const char *)b + (size_t)(o0 + c) * ldb * elt : NULL;
+            for (int64_t k0 = 0; k0 < k; k0 += SEER_F32_PACK_RUN) {
+                const int64_t kn = k - k0 < SEER_F32_PACK_RUN ? k - k0 : SEER_F32_PACK_RUN;
+                if (row) widen(row + (size_t)k0 * elt, f16, kn, run);
+                for (int64_t kk = 0; kk < kn; kk++) panel[SEER_F32_PANEL_COLS * (k0 + kk) + c] = row ? scale * run[kk] : 0.0f;
+            }
         }
     }
 }
 
-void seer_f32_pack_cols(const float *b, size_t ldb, int64_t k, int64_t n, float *panels) {
+void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t n, float *panels) {
+    const size_t elt = f16 ? sizeof(uint16_t) : sizeof(float);
     for (int64_t o0 = 0; o0 < n; o0 += SEER_F32_PANEL_COLS) {
         float *panel = panels + (size_t)(o0 / SEER_F32_PANEL_COLS) * seer_f32_panel_floats(k);
         const int cols = n - o0 < SEER_F32_PANEL_COLS ? (int)(n - o0) : SEER_F32_PANEL_COLS;
         for (int64_t kk = 0; kk < k; kk++) {
-            const float *src = b + (size_t)kk * ldb + o0;
             float *dst = panel + SEER_F32_PANEL_COLS * kk;
-            for (int c = 0; c < cols; c++) dst[c] = src[c];
+            widen((const char *)b + ((size_t)kk * ldb + (size_t)o0) * elt, f16, cols, dst);
             for (int c = cols; c < SEER_F32_PANEL_COLS; c++) dst[c] = 0.0f;
         }
     }

@@ -78,8 +78,8 @@ static void attn_unit(const attn_job *j, int64_t unit, float *work, int64_t *pac
     int64_t off = (int64_t)h * j->d;
     float *scores = work, *keys = work + j->keys_offset, *values = work + j->values_offset;
     if (*packed != (int64_t)s * j->n_head + h) {
-        seer_f32_pack_rows(j->k + s0 * j->width + off, (size_t)j->width, len, j->d, j->scale, keys);
-        seer_f32_pack_cols(j->v + s0 * j->width + off, (size_t)j->width, len, j->d, values);
+        seer_f32_pack_rows(j->k + s0 * j->width + off, false, (size_t)j->width, len, j->d, j->scale, keys);
+        seer_f32_pack_cols(j->v + s0 * j->width + off, false, (size_t)j->width, len, j->d, values);
         *packed = (int64_t)s * j->n_head + h;
     }
     /* scores[m][len] = Q_tile · (scale · K_seg)ᵀ */

@@ -5,14 +5,17 @@
  * slices of 128, the last partial), outputs that end inside a panel and
  * inside a block of panels, rows that end inside a block of rows; strides
  * wider than the rows, and the floats past each output row must stay as
- * they were. A dropped K value or slice, a panel shifted by one output or
- * a write past n exceeds this many times over. */
+ * they were; the packed operand given as f32 and as F16 (the decoders'
+ * F16 KV cache), rows of 1 to 300 values (past one widening run of 64).
+ * A dropped K value or slice, a panel shifted by one output, a widening
+ * run cut short or a write past n exceeds this many times over. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "kernels/gemm_f32_internal.h"
 #include "seer/cpu.h"
+#include "seer/tensor.h"
 #include "testlib.h"
 
 #define SENTINEL 12345.0f
@@ -25,18 +28,24 @@ static float rnd(void) {
 
 static double worst;
 
-/* transposed: b holds the outputs as rows (c = a·bᵀ·scale), else as columns (c = a·b). */
-static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, bool transposed) {
+/* transposed: b holds the outputs as rows (c = a·bᵀ·scale), else as
+ * columns (c = a·b); f16: b is packed from its F16 copy (b rounded). */
+static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, bool transposed, bool f16) {
     const size_t lda = (size_t)k + 3, ldc = (size_t)n + 5;
     const size_t ldb = transposed ? (size_t)k + 2 : (size_t)n + 7, b_rows = transposed ? (size_t)n : (size_t)k;
     const float scale = transposed ? 0.125f : 1.0f;
     float *a = malloc(sizeof(float) * (size_t)m * lda), *b = malloc(sizeof(float) * b_rows * ldb);
     float *c = malloc(sizeof(float) * (size_t)m * ldc), *panels = malloc(sizeof(float) * seer_f32_packed_floats(n, k));
     for (size_t i = 0; i < (size_t)m * lda; i++) a[i] = rnd();
-    for (size_t i = 0; i < b_rows * ldb; i++) b[i] = rnd();
+    uint16_t *b16 = malloc(sizeof(uint16_t) * b_rows * ldb);
+    for (size_t i = 0; i < b_rows * ldb; i++) {
+        b16[i] = seer_f32_to_fp16(rnd());
+        b[i] = seer_fp16_to_f32(b16[i]);
+    }
     for (size_t i = 0; i < (size_t)m * ldc; i++) c[i] = SENTINEL;
-    if (transposed) seer_f32_pack_rows(b, ldb, n, k, scale, panels);
-    else seer_f32_pack_cols(b, ldb, k, n, panels);
+    const void *src = f16 ? (const void *)b16 : (const void *)b;
+    if (transposed) seer_f32_pack_rows(src, f16, ldb, n, k, scale, panels);
+    else seer_f32_pack_cols(src, f16, ldb, k, n, panels);
     seer_f32_gemm_packed(kern, m, n, k, a, lda, panels, c, ldc);
     for (int64_t r = 0; r < m; r++) {
         for (int64_t o = 0; o < n; o++) {
@@ -49,8 +58,8 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
             const double e = fabs(c[(size_t)r * ldc + o] - ref);
             if (mag > 0 && e / mag > worst) worst = e / mag;
             if (e > (double)k * ldexp(1.0, -23) * mag + 1e-30) {
-                CHECK_MSG(0, "%s %s m %lld n %lld k %lld: c[%lld][%lld] = %.9g, reference %.9g", kern->name,
-                          transposed ? "a·bᵀ" : "a·b", (long long)m, (long long)n, (long long)k, (long long)r,
+                CHECK_MSG(0, "%s %s%s m %lld n %lld k %lld: c[%lld][%lld] = %.9g, reference %.9g", kern->name,
+                          transposed ? "a·bᵀ" : "a·b", f16 ? " (F16 b)" : "", (long long)m, (long long)n, (long long)k, (long long)r,
                           (long long)o, c[(size_t)r * ldc + o], ref);
                 goto done;
             }
@@ -65,6 +74,7 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
 done:
     free(a);
     free(b);
+    free(b16);
     free(c);
     free(panels);
 }
@@ -81,7 +91,7 @@ int main(void) {
         worst = 0;
         const seer_f32_kernel kern = seer_f32_kernel_get();
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-            for (int t = 0; t < 2; t++) check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t);
+            for (int t = 0; t < 4; t++) check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t & 2);
         printf("FP32 GEMM, packed activations (%s): worst |error| / Σ|a·b| %.3g\n", kern.name, worst);
     }
     seer_simd_set_level(-1);
