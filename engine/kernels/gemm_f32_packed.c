@@ -38,16 +38,18 @@ void seer_f32_pack_rows(const void *b, bool f16, size_t ldb, int64_t n, int64_t 
 }
 
 void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t n, float *panels) {
-    const size_t elt = f16 ? sizeof(uint16_t) : sizeof(float);
-    for (int64_t o0 = 0; o0 < n; o0 += SEER_F32_PANEL_COLS) {
-        float *panel = panels + (size_t)(o0 / SEER_F32_PANEL_COLS) * seer_f32_panel_floats(k);
-        const int cols = n - o0 < SEER_F32_PANEL_COLS ? (int)(n - o0) : SEER_F32_PANEL_COLS;
-        for (int64_t kk = 0; kk < k; kk++) {
-            float *dst = panel + SEER_F32_PANEL_COLS * kk;
-            widen((const char *)b + ((size_t)kk * ldb + (size_t)o0) * elt, f16, cols, dst);
-            for (int c = cols; c < SEER_F32_PANEL_COLS; c++) dst[c] = 0.0f;
+    const size_t elt = f16 ? sizeof(uint16_t) : sizeof(float), pf = seer_f32_panel_floats(k);
+    float run[SEER_F32_PACK_RUN];
+    _Static_assert(SEER_F32_PACK_RUN % SEER_F32_PANEL_COLS == 0, "a run fills whole panels' lines");
+    for (int64_t kk = 0; kk < k; kk++)
+        for (int64_t c0 = 0; c0 < n; c0 += SEER_F32_PACK_RUN) { /* row kk's columns [c0, c0 + cn) */
+            const int64_t cn = n - c0 < SEER_F32_PACK_RUN ? n - c0 : SEER_F32_PACK_RUN;
+            widen((const char *)b + ((size_t)kk * ldb + (size_t)c0) * elt, f16, cn, run);
+            for (int64_t c = cn; c < SEER_F32_PACK_RUN; c++) run[c] = 0.0f;
+            for (int64_t o0 = c0; o0 < c0 + cn; o0 += SEER_F32_PANEL_COLS)
+                memcpy(panels + (size_t)(o0 / SEER_F32_PANEL_COLS) * pf + SEER_F32_PANEL_COLS * (size_t)kk,
+                       run + (o0 - c0), sizeof(float) * SEER_F32_PANEL_COLS);
         }
-    }
 }
 
 /* For each K slice every block of panels (its slice in L1) meets every
