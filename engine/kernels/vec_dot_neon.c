@@ -1,7 +1,7 @@
 /* aarch64's SIMD level: NEON with the ARMv8.2 dot-product instructions
  * (built with +dotprod, entered only when the CPU says it has them,
  * engine/util/cpu.c). The kernels of 16 interleaved rows of Q8_0, Q4_K,
- * Q5_K or Q6_K (a Q4_K_M or Q5_K_M file's types), where a group's 4 bytes
+ * Q5_K, Q6_K (a Q4_K_M or Q5_K_M file's types) or IQ4_XS, where a group's 4 bytes
  * of 16 rows (interleave_internal.h) meet 4 activation bytes in one SDOT
  * by lane: against one activation row (decode) or up to four (prompts,
  * each weight vector unpacked once for all of them, instead of
@@ -223,18 +223,70 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const 
         for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
 }
 
+/* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K:
+ * the scalar dot16_iq4_xs's sums for each. A table lookup (TBL) turns each
+ * nibble into its non-linear value; per sub-block of 32 the low nibbles of
+ * groups g = 0..3 meet activations 32ib + 4g.., the high ones 32ib + 16 +
+ * 4g.., and the sum takes the row's 6-bit scale. Four weight rows at a
+ * time, as Q4_K's kernel. */
+static inline __attribute__((always_inline)) void dot16xn_iq4_xs(int64_t n, const void *w, const void *a,
+                                                                 size_t act_stride, const int NR, float *out) {
+    const block_iq4_xsx16 *x = w;
+    const int8x16_t values = vld1q_s8(seer_iq4_values);
+    const uint8x16_t low4 = vdupq_n_u8(0xF);
+    float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++)
+        for (int q = 0; q < 4; q++) acc[r][q] = vdupq_n_f32(0);
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const block_q8_K *y[SEER_DOT16_MAX_ROWS];
+        #pragma GCC unroll 4
+        for (int r = 0; r < NR; r++) y[r] = ACT_ROW(block_q8_K, a, act_stride, r) + i;
+        for (int q = 0; q < 4; q++) {
+            int32x4_t isum[SEER_DOT16_MAX_ROWS];
+            #pragma GCC unroll 4
+            for (int r = 0; r < NR; r++) isum[r] = vdupq_n_s32(0);
+            for (int ib = 0; ib < 8; ib++) {
+                int8x16_t lo[4], hi[4];
+                #pragma GCC unroll 4
+                for (int g = 0; g < 4; g++) {
+                    const uint8x16_t v = vld1q_u8(x[i].qs[ib][g][4 * q]);
+                    lo[g] = vqtbl1q_s8(values, vandq_u8(v, low4));
+                    hi[g] = vqtbl1q_s8(values, vshrq_n_u8(v, 4));
+                }
+                const int32x4_t sc = widen4_s8(x[i].scales[ib] + 4 * q);
+                #pragma GCC unroll 4
+                for (int r = 0; r < NR; r++) {
+                    int32x4_t s = dot_4_groups(vdupq_n_s32(0), lo, vld1q_s8(y[r]->qs + 32 * ib));
+                    s = dot_4_groups(s, hi, vld1q_s8(y[r]->qs + 32 * ib + 16));
+                    isum[r] = vmlaq_s32(isum[r], s, sc);
+                }
+            }
+            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(x[i].d + 4 * q)));
+            #pragma GCC unroll 4
+            for (int r = 0; r < NR; r++)
+                acc[r][q] = vaddq_f32(acc[r][q], vmulq_f32(vcvtq_f32_s32(isum[r]), vmulq_n_f32(d, y[r]->d)));
+        }
+    }
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++)
+        for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
+}
+
 /* The decode kernels (one activation row) and the prompts' (1..4). */
 #define DOT16_KERNELS(t) DOT16_ONE_AND_ROWS(dot16_##t, dot16_rows_##t, dot16xn_##t)
 DOT16_KERNELS(q8_0)
 DOT16_KERNELS(q4_K)
 DOT16_KERNELS(q5_K)
 DOT16_KERNELS(q6_K)
+DOT16_KERNELS(iq4_xs)
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
     return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K
            : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0
+           : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs
                                     : NULL;
 }
 
@@ -246,6 +298,7 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
+    t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;
 }
 #else
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
