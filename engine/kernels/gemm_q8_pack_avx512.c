@@ -17,7 +17,8 @@
 
 /* An interleaved group already holds bytes 4g..4g+3 of its 16 rows side by
  * side, the panel's order: Q8_0's quants are copied as they are, Q4_K's
- * split into low nibbles (sub-block 2c) and high nibbles (2c + 1). Same
+ * split into low nibbles (sub-block 2c) and high nibbles (2c + 1), Q4_0's
+ * and Q5_0's into a block's first and second 16 values. Same
  * panel, byte for byte, as unpacking each row from the file's layout, for
  * a fraction of the work (which, per prompt batch, took a third as long as
  * the products themselves). */
@@ -63,6 +64,38 @@ static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_part
         }
         for (int j = 0; j < R; j++) {
             pp.d[b * R + j] = seer_fp16_to_f32(u->d[s][j]);
+            pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
+            pp.mins[b * R + j] = 0;
+        }
+    }
+}
+
+/* From a Q5_0x16 group (q5) or a Q4_0x16 one: run g's low nibbles are
+ * the panel block's vector g, its high nibbles vector 4 + g (plus the
+ * fifth bits from the regrouped qh for Q5_0), less 16 (Q4_0: 8). */
+static void pack_group_q450(const void *x, bool q5, int64_t n_blocks, panel_parts pp) {
+    const int R = SEER_Q8_PANEL_ROWS;
+    const int8_t offset = q5 ? 16 : 8;
+    for (int64_t b = 0; b < n_blocks; b++) {
+        const seer_q450_block u = seer_q450_block_at(x, b, q5);
+        u8x64 qh = {0};
+        if (q5) memcpy(&qh, u.qh, 64);
+        i16x64 acc = {0}; /* 8 quants of at most 16 in magnitude per lane */
+        for (int g = 0; g < 4; g++) {
+            u8x64 v;
+            memcpy(&v, u.qs[g], 64);
+            u8x64 lo = v & 0xF, hi = v >> 4;
+            if (q5) {
+                lo |= ((qh >> g) & 1) << 4;
+                hi |= ((qh >> (4 + g)) & 1) << 4;
+            }
+            const i8x64 slo = (i8x64)lo - offset, shi = (i8x64)hi - offset;
+            memcpy(pp.q + 512 * b + 64 * g, &slo, 64);
+            memcpy(pp.q + 512 * b + 64 * (4 + g), &shi, 64);
+            acc += __builtin_convertvector(slo, i16x64) + __builtin_convertvector(shi, i16x64);
+        }
+        for (int j = 0; j < R; j++) {
+            pp.d[b * R + j] = seer_fp16_to_f32(u.d[j]);
             pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
             pp.mins[b * R + j] = 0;
         }
@@ -209,6 +242,8 @@ bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *
     else if (type == SEER_TYPE_Q4_K) pack_group_q45_K(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q5_K) pack_group_q45_K(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_IQ4_XS) pack_group_iq4_xs(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q5_0) pack_group_q450(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q4_0) pack_group_q450(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else return false;
     return true;
 }

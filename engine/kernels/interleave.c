@@ -189,6 +189,27 @@ static void q5_0_back(const void *group, int r, int sub, void *block) {
     runs_back(b->qs, x->qs[sub], r, 4);
 }
 
+/* Blocks 2i and 2i + 1 of 16 Q4_0 rows. */
+static void q4_0_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q4_0x16 *o = group;
+    for (int s = 0; s < 2; s++) {
+        const uint8_t *qs[SEER_ILV_ROWS];
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            const block_q4_0 *b = (const block_q4_0 *)rows[r] + 2 * i + s;
+            o->d[s][r] = b->d;
+            qs[r] = b->qs;
+        }
+        runs_in(o->qs[s], qs, 4);
+    }
+}
+
+static void q4_0_back(const void *group, int r, int sub, void *block) {
+    const block_q4_0x16 *x = group;
+    block_q4_0 *b = block;
+    b->d = x->d[sub][r];
+    runs_back(b->qs, x->qs[sub], r, 4);
+}
+
 /* Super-block i of 16 IQ4_XS rows. */
 static void iq4_xs_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
     block_iq4_xsx16 *o = group;
@@ -237,6 +258,7 @@ static const ilv_layout layouts[] = {
     {SEER_TYPE_Q6_K, QK_K, sizeof(block_q6_Kx16), q6_K_in, q6_K_back},
     {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
     {SEER_TYPE_Q5_0, 64, sizeof(block_q5_0x16), q5_0_in, q5_0_back},
+    {SEER_TYPE_Q4_0, 64, sizeof(block_q4_0x16), q4_0_in, q4_0_back},
     {SEER_TYPE_IQ4_XS, QK_K, sizeof(block_iq4_xsx16), iq4_xs_in, iq4_xs_back},
 };
 

@@ -89,6 +89,33 @@ typedef struct {
 
 _Static_assert(sizeof(block_q5_0x16) == 704 && sizeof(block_q5_0x16) % 64 == 0, "q5_0x16");
 
+/* Two Q4_0 blocks of 16 rows: block_q5_0x16 without the fifth bits (576
+ * bytes, the file's 16 · 36). */
+typedef struct {
+    uint16_t d[2][SEER_ILV_ROWS];
+    uint8_t qs[2][4][SEER_ILV_ROWS][4];
+} block_q4_0x16;
+
+_Static_assert(sizeof(block_q4_0x16) == 576 && sizeof(block_q4_0x16) % 64 == 0, "q4_0x16");
+
+/* Block b's parts in a group of 16 Q5_0 rows (q5) or Q4_0 rows, which one
+ * kernel per level reads: scales, fifth bits (NULL for Q4_0), nibbles. */
+typedef struct {
+    const uint16_t *d;
+    const uint32_t *qh;
+    const uint8_t (*qs)[SEER_ILV_ROWS][4];
+} seer_q450_block;
+
+static inline seer_q450_block seer_q450_block_at(const void *group, int64_t b, bool q5) {
+    const int s = (int)(b % 2);
+    if (q5) {
+        const block_q5_0x16 *u = (const block_q5_0x16 *)group + b / 2;
+        return (seer_q450_block){u->d[s], u->qh[s], u->qs[s]};
+    }
+    const block_q4_0x16 *u = (const block_q4_0x16 *)group + b / 2;
+    return (seer_q450_block){u->d[s], NULL, u->qs[s]};
+}
+
 /* One IQ4_XS super-block of 16 rows. Row r's byte 4g + j of sub-block
  * ib's 16 bytes of nibbles (low nibble weight 32ib + 4g + j, high nibble
  * weight 32ib + 16 + 4g + j) sits at qs[ib][g][r][j], so a 64-byte load
@@ -133,6 +160,7 @@ typedef union {
     block_q5_K q5_K;
     block_q6_K q6_K;
     block_q5_0 q5_0;
+    block_q4_0 q4_0;
     block_iq4_xs iq4_xs;
     block_q8_0 q8_0[8];
 } seer_file_blocks;

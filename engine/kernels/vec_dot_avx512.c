@@ -346,20 +346,20 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
 }
 DOT16_KERNELS(q8_0)
 
-/* Sixteen interleaved Q5_0 rows × NR rows of Q8_0 activations with
- * 512-bit vectors: dot16xn_q5_0's steps with one lane per row of the group. */
-static inline __attribute__((always_inline)) void dot16xn_q5_0_512(int64_t n, const void *w, const void *a,
-                                                                   size_t act_stride, const int NR, float *out) {
-    const block_q5_0x16 *x = w;
+/* Sixteen interleaved Q5_0 rows (q5) or Q4_0 rows × NR rows of Q8_0
+ * activations with 512-bit vectors: dot16xn_q450's steps with one lane per
+ * row of the group. */
+static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, const bool q5,
+                                                                   float *out) {
     const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10);
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t b = 0; b < n / 32; b++) {
-        const block_q5_0x16 *u = x + b / 2;
-        int s = (int)(b % 2);
-        if (s == 0) stream_prefetch(&pf, Q5_0X16_HEAD_LINES);
+        const seer_q450_block u = seer_q450_block_at(w, b, q5);
+        if (b % 2 == 0) stream_prefetch(&pf, q5 ? Q5_0X16_HEAD_LINES : Q4_0X16_HEAD_LINES);
         const block_q8_0 *y[4];
         __m512i sum[4];
 #pragma GCC unroll 4
@@ -367,32 +367,42 @@ static inline __attribute__((always_inline)) void dot16xn_q5_0_512(int64_t n, co
             y[r] = (const block_q8_0 *)((const char *)a + (size_t)r * act_stride) + b;
             sum[r] = _mm512_setzero_si512();
         }
-        const __m512i qh = _mm512_loadu_si512((const void *)u->qh[s]);
+        const __m512i qh = q5 ? _mm512_loadu_si512((const void *)u.qh) : _mm512_setzero_si512();
 #pragma GCC unroll 4
         for (int g = 0; g < 4; g++) {
             stream_prefetch(&pf, 1);
-            const __m512i q = _mm512_loadu_si512((const void *)u->qs[s][g][0]);
-            /* (q & 15) | (bits & 16): ternary op 0xF8 = A | (B & C), A the masked nibbles */
-            const __m512i lo = _mm512_ternarylogic_epi32(_mm512_and_si512(q, low4), _mm512_sll_epi32(qh, _mm_cvtsi32_si128(4 - g)), bit4, 0xF8);
-            const __m512i hi = _mm512_ternarylogic_epi32(_mm512_and_si512(_mm512_srli_epi16(q, 4), low4),
-                                                         _mm512_srl_epi32(qh, _mm_cvtsi32_si128(g)), bit4, 0xF8);
+            const __m512i q = _mm512_loadu_si512((const void *)u.qs[g][0]);
+            __m512i lo = _mm512_and_si512(q, low4), hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), low4);
+            if (q5) { /* | (bits & 16): ternary op 0xF8 = A | (B & C) */
+                lo = _mm512_ternarylogic_epi32(lo, _mm512_sll_epi32(qh, _mm_cvtsi32_si128(4 - g)), bit4, 0xF8);
+                hi = _mm512_ternarylogic_epi32(hi, _mm512_srl_epi32(qh, _mm_cvtsi32_si128(g)), bit4, 0xF8);
+            }
 #pragma GCC unroll 4
             for (int r = 0; r < NR; r++) {
                 sum[r] = _mm512_dpbusd_epi32(sum[r], lo, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r]->qs + 4 * g)));
                 sum[r] = _mm512_dpbusd_epi32(sum[r], hi, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r]->qs + 16 + 4 * g)));
             }
         }
-        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d[s]));
+        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u.d));
 #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
-            __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(16 * q8_0_act_sum(y[r])));
+            __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32((q5 ? 16 : 8) * q8_0_act_sum(y[r])));
             acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r]->d))), _mm512_cvtepi32_ps(isum), acc[r]);
         }
     }
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
+static inline __attribute__((always_inline)) void dot16xn_q5_0_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
+    dot16xn_q450_512(n, w, a, act_stride, NR, true, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_q4_0_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
+    dot16xn_q450_512(n, w, a, act_stride, NR, false, out);
+}
 DOT16_KERNELS(q5_0)
+DOT16_KERNELS(q4_0)
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K
  * activations with 512-bit vectors: one byte shuffle per run looks the
@@ -460,6 +470,7 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0_512;
+    t16[SEER_TYPE_Q4_0] = dot16_q4_0_512;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs_512;
 }
 
@@ -469,6 +480,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_512
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0_512
+           : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0_512
            : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs_512
                                     : NULL;
 }

@@ -2,7 +2,7 @@
  * (built with +dotprod, entered only when the CPU says it has them,
  * engine/util/cpu.c). The kernels of 16 interleaved rows of Q8_0, Q4_K,
  * Q5_K, Q6_K (a Q4_K_M or Q5_K_M file's types), Q5_0 (MoE experts whose
- * rows are not whole super-blocks) or IQ4_XS, where a group's 4 bytes
+ * rows are not whole super-blocks), Q4_0 or IQ4_XS, where a group's 4 bytes
  * of 16 rows (interleave_internal.h) meet 4 activation bytes in one SDOT
  * by lane: against one activation row (decode) or up to four (prompts,
  * each weight vector unpacked once for all of them, instead of
@@ -224,36 +224,38 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const 
         for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
 }
 
-/* Sixteen interleaved Q5_0 rows (block_q5_0x16) × NR rows of Q8_0
- * activations: the scalar dot16_q5_0's sums for each. Rows 4q..4q+3's
- * fifth bits (qh, 4 bytes a row) line up with their quant bytes: run g's
- * bits sit at bit g (low nibbles) and 4 + g (high) of each byte, shifted to
- * bit 4 and or-ed in; minus 16 the weights are signed and SDOT takes them
- * as they are. */
-static inline __attribute__((always_inline)) void dot16xn_q5_0(int64_t n, const void *w, const void *a,
-                                                               size_t act_stride, const int NR, float *out) {
-    const block_q5_0x16 *x = w;
+/* Sixteen interleaved Q5_0 rows (block_q5_0x16, q5) or Q4_0 rows
+ * (block_q4_0x16) × NR rows of Q8_0 activations: the scalar dot16_q450's
+ * sums for each. Rows 4q..4q+3's fifth bits (qh, 4 bytes a row) line up
+ * with their quant bytes: run g's bits sit at bit g (low nibbles) and 4 + g
+ * (high) of each byte, shifted to bit 4 and or-ed in; minus 16 (Q4_0:
+ * minus 8) the weights are signed and SDOT takes them as they are. */
+static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const void *w, const void *a,
+                                                               size_t act_stride, const int NR, const bool q5,
+                                                               float *out) {
     const uint8x16_t low4 = vdupq_n_u8(0xF), bit4 = vdupq_n_u8(0x10);
-    const int8x16_t sixteen = vdupq_n_s8(16);
+    const int8x16_t offset = vdupq_n_s8(q5 ? 16 : 8);
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
     #pragma GCC unroll 4
     for (int r = 0; r < NR; r++)
         for (int q = 0; q < 4; q++) acc[r][q] = vdupq_n_f32(0);
     for (int64_t b = 0; b < n / 32; b++) {
-        const block_q5_0x16 *u = x + b / 2;
-        const int s = (int)(b % 2);
+        const seer_q450_block u = seer_q450_block_at(w, b, q5);
         for (int q = 0; q < 4; q++) {
-            const uint8x16_t qh = vreinterpretq_u8_u32(vld1q_u32(u->qh[s] + 4 * q));
+            const uint8x16_t qh = q5 ? vreinterpretq_u8_u32(vld1q_u32(u.qh + 4 * q)) : vdupq_n_u8(0);
             int8x16_t lo[4], hi[4];
             #pragma GCC unroll 4
             for (int g = 0; g < 4; g++) {
-                const uint8x16_t v = vld1q_u8(u->qs[s][g][4 * q]);
-                const uint8x16_t bl = vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)(4 - g))), bit4);
-                const uint8x16_t bh = vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)-g)), bit4);
-                lo[g] = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(vandq_u8(v, low4), bl)), sixteen);
-                hi[g] = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(v, 4), bh)), sixteen);
+                const uint8x16_t v = vld1q_u8(u.qs[g][4 * q]);
+                uint8x16_t l = vandq_u8(v, low4), h = vshrq_n_u8(v, 4);
+                if (q5) {
+                    l = vorrq_u8(l, vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)(4 - g))), bit4));
+                    h = vorrq_u8(h, vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)-g)), bit4));
+                }
+                lo[g] = vsubq_s8(vreinterpretq_s8_u8(l), offset);
+                hi[g] = vsubq_s8(vreinterpretq_s8_u8(h), offset);
             }
-            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(u->d[s] + 4 * q)));
+            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(u.d + 4 * q)));
             #pragma GCC unroll 4
             for (int r = 0; r < NR; r++) {
                 const block_q8_0 *y = ACT_ROW(block_q8_0, a, act_stride, r) + b;
@@ -266,6 +268,14 @@ static inline __attribute__((always_inline)) void dot16xn_q5_0(int64_t n, const 
     #pragma GCC unroll 4
     for (int r = 0; r < NR; r++)
         for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
+}
+static inline __attribute__((always_inline)) void dot16xn_q5_0(int64_t n, const void *w, const void *a,
+                                                               size_t act_stride, const int NR, float *out) {
+    dot16xn_q450(n, w, a, act_stride, NR, true, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_q4_0(int64_t n, const void *w, const void *a,
+                                                               size_t act_stride, const int NR, float *out) {
+    dot16xn_q450(n, w, a, act_stride, NR, false, out);
 }
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K:
@@ -325,6 +335,7 @@ DOT16_KERNELS(q4_K)
 DOT16_KERNELS(q5_K)
 DOT16_KERNELS(q6_K)
 DOT16_KERNELS(q5_0)
+DOT16_KERNELS(q4_0)
 DOT16_KERNELS(iq4_xs)
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
@@ -333,6 +344,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0
+           : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0
            : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs
                                     : NULL;
 }
@@ -346,6 +358,7 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
+    t16[SEER_TYPE_Q4_0] = dot16_q4_0;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;
 }
 #else
