@@ -27,6 +27,38 @@ static inline int32x4_t dot_4_groups(int32x4_t acc, const int8x16_t v[4], int8x1
 /* Activation row r of a kernel's NR rows, act_stride bytes apart. */
 #define ACT_ROW(type, a, act_stride, r) ((const type *)((const char *)(a) + (size_t)(r) * (act_stride)))
 
+/* A kernel's float sums: acc[r][q] holds weight rows 4q..4q+3 against
+ * activation row r (of NR). */
+static inline __attribute__((always_inline)) void acc_zero(float32x4_t acc[][4], const int NR) {
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++)
+        for (int q = 0; q < 4; q++) acc[r][q] = vdupq_n_f32(0);
+}
+static inline __attribute__((always_inline)) void acc_store(float *out, float32x4_t acc[][4], const int NR) {
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++)
+        for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
+}
+
+/* Super-block i of NR rows of Q8_K activations. */
+static inline __attribute__((always_inline)) void q8_K_rows(const void *a, size_t act_stride, int64_t i, const int NR,
+                                                            const block_q8_K *y[]) {
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) y[r] = ACT_ROW(block_q8_K, a, act_stride, r) + i;
+}
+
+/* acc[r][q] += (the four rows' F16 scales d16 · row r's Q8_K scale) ·
+ * isum[r]: a super-block's integer sums into the float sums, the scalar
+ * kernels' float step. */
+static inline __attribute__((always_inline)) void q8_K_step(float32x4_t acc[][4], int q, const uint16_t *d16,
+                                                            const block_q8_K *const y[], const int32x4_t isum[],
+                                                            const int NR) {
+    const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(d16)));
+    #pragma GCC unroll 4
+    for (int r = 0; r < NR; r++)
+        acc[r][q] = vaddq_f32(acc[r][q], vmulq_f32(vmulq_n_f32(d, y[r]->d), vcvtq_f32_s32(isum[r])));
+}
+
 /* Sixteen interleaved Q8_0 rows (block_q8_0x16) × NR rows of Q8_0
  * activations: the scalar dot16_q8_0's sums for each, one SDOT per 4
  * weight rows and 4 bytes; a weight vector loaded once serves the NR rows
@@ -35,9 +67,7 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0(int64_t n, const 
                                                                size_t act_stride, const int NR, float *out) {
     const block_q8_0x16 *x = w;
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) acc[r][q] = vdupq_n_f32(0);
+    acc_zero(acc, NR);
     for (int64_t b = 0; b < n / 32; b++) {
         const block_q8_0x16 *u = x + b / 2;
         const int s = (int)(b % 2);
@@ -56,9 +86,7 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0(int64_t n, const 
             }
         }
     }
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
+    acc_store(out, acc, NR);
 }
 
 /* Bytes 4q.. of 16 interleaved Q4_K rows' quants (one 16-byte vector: 4
@@ -93,9 +121,8 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K(int64_t n, const
                                                                 size_t act_stride, const int NR, const bool q5,
                                                                 float *out) {
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4], acc_mins[SEER_DOT16_MAX_ROWS][4];
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) acc[r][q] = acc_mins[r][q] = vdupq_n_f32(0);
+    acc_zero(acc, NR);
+    acc_zero(acc_mins, NR);
     for (int64_t i = 0; i < n / QK_K; i++) {
         const block_q4_Kx16 *x = q5 ? &((const block_q5_Kx16 *)w)[i].low : (const block_q4_Kx16 *)w + i;
         const uint8_t(*qh)[SEER_ILV_ROWS][4] = q5 ? ((const block_q5_Kx16 *)w)[i].qh : NULL;
@@ -137,13 +164,8 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K(int64_t n, const
                     msum[r] = vmlaq_n_s32(vmlaq_n_s32(msum[r], min_lo, sub[r][2 * c]), min_hi, sub[r][2 * c + 1]);
                 }
             }
-            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(x->d + 4 * q)));
-            const float32x4_t dmin = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(x->dmin + 4 * q)));
-            #pragma GCC unroll 4
-            for (int r = 0; r < NR; r++) {
-                acc[r][q] = vaddq_f32(acc[r][q], vmulq_f32(vmulq_n_f32(d, y[r]->d), vcvtq_f32_s32(isum[r])));
-                acc_mins[r][q] = vaddq_f32(acc_mins[r][q], vmulq_f32(vmulq_n_f32(dmin, y[r]->d), vcvtq_f32_s32(msum[r])));
-            }
+            q8_K_step(acc, q, x->d + 4 * q, y, isum, NR);
+            q8_K_step(acc_mins, q, x->dmin + 4 * q, y, msum, NR);
         }
     }
     #pragma GCC unroll 4
@@ -174,13 +196,10 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const 
     const uint8x16_t low4 = vdupq_n_u8(0xF), low2 = vdupq_n_u8(3);
     const int8x16_t offset = vdupq_n_s8(32);
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) acc[r][q] = vdupq_n_f32(0);
+    acc_zero(acc, NR);
     for (int64_t i = 0; i < n / QK_K; i++) {
         const block_q8_K *y[SEER_DOT16_MAX_ROWS];
-        #pragma GCC unroll 4
-        for (int r = 0; r < NR; r++) y[r] = ACT_ROW(block_q8_K, a, act_stride, r) + i;
+        q8_K_rows(a, act_stride, i, NR, y);
         for (int q = 0; q < 4; q++) {
             int32x4_t isum[SEER_DOT16_MAX_ROWS];
             #pragma GCC unroll 4
@@ -213,15 +232,10 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const 
                             isum[r] = vmlaq_s32(isum[r], dot_4_groups(vdupq_n_s32(0), v[t], yv), sc[t]);
                         }
                 }
-            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(x[i].d + 4 * q)));
-            #pragma GCC unroll 4
-            for (int r = 0; r < NR; r++)
-                acc[r][q] = vaddq_f32(acc[r][q], vmulq_f32(vmulq_n_f32(d, y[r]->d), vcvtq_f32_s32(isum[r])));
+            q8_K_step(acc, q, x[i].d + 4 * q, y, isum, NR);
         }
     }
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
+    acc_store(out, acc, NR);
 }
 
 /* Sixteen interleaved Q5_0 rows (block_q5_0x16, q5) or Q4_0 rows
@@ -236,9 +250,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const 
     const uint8x16_t low4 = vdupq_n_u8(0xF), bit4 = vdupq_n_u8(0x10);
     const int8x16_t offset = vdupq_n_s8(q5 ? 16 : 8);
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) acc[r][q] = vdupq_n_f32(0);
+    acc_zero(acc, NR);
     for (int64_t b = 0; b < n / 32; b++) {
         const seer_q450_block u = seer_q450_block_at(w, b, q5);
         for (int q = 0; q < 4; q++) {
@@ -265,9 +277,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const 
             }
         }
     }
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
+    acc_store(out, acc, NR);
 }
 static inline __attribute__((always_inline)) void dot16xn_q5_0(int64_t n, const void *w, const void *a,
                                                                size_t act_stride, const int NR, float *out) {
@@ -290,13 +300,10 @@ static inline __attribute__((always_inline)) void dot16xn_iq4_xs(int64_t n, cons
     const int8x16_t values = vld1q_s8(seer_iq4_values);
     const uint8x16_t low4 = vdupq_n_u8(0xF);
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) acc[r][q] = vdupq_n_f32(0);
+    acc_zero(acc, NR);
     for (int64_t i = 0; i < n / QK_K; i++) {
         const block_q8_K *y[SEER_DOT16_MAX_ROWS];
-        #pragma GCC unroll 4
-        for (int r = 0; r < NR; r++) y[r] = ACT_ROW(block_q8_K, a, act_stride, r) + i;
+        q8_K_rows(a, act_stride, i, NR, y);
         for (int q = 0; q < 4; q++) {
             int32x4_t isum[SEER_DOT16_MAX_ROWS];
             #pragma GCC unroll 4
@@ -317,15 +324,10 @@ static inline __attribute__((always_inline)) void dot16xn_iq4_xs(int64_t n, cons
                     isum[r] = vmlaq_s32(isum[r], s, sc);
                 }
             }
-            const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(x[i].d + 4 * q)));
-            #pragma GCC unroll 4
-            for (int r = 0; r < NR; r++)
-                acc[r][q] = vaddq_f32(acc[r][q], vmulq_f32(vcvtq_f32_s32(isum[r]), vmulq_n_f32(d, y[r]->d)));
+            q8_K_step(acc, q, x[i].d + 4 * q, y, isum, NR);
         }
     }
-    #pragma GCC unroll 4
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < 4; q++) vst1q_f32(out + 16 * r + 4 * q, acc[r][q]);
+    acc_store(out, acc, NR);
 }
 
 /* The decode kernels (one activation row) and the prompts' (1..4). */
