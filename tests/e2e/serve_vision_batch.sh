@@ -120,7 +120,9 @@ rel = dist(served, exact) / sum(y * y for y in exact) ** 0.5
 assert (rel < 1e-6) if exact_cpu else (5e-5 <= rel <= 0.05), f"bf16 vector rel_l2 {rel:.3g} from the exact one"
 print(f"--vision-precision bf16: chat reply {receipt_bf16!r} (exact {receipt_exact!r}), "
       f"embedding rel_l2 {rel:.3g} from exact{' (no BF16 dot products: exact)' if exact_cpu else ''}")
-blocker = {"messages": [{"role": "user", "content": " ".join(f"word{k}" for k in range(900))}], "max_tokens": 1,
+# about 1880 tokens: its prefill must fit the 2048-token slot to hold the
+# worker (900 words, 5306 tokens, were refused at once and held nothing)
+blocker = {"messages": [{"role": "user", "content": " ".join(f"word{k}" for k in range(320))}], "max_tokens": 1,
            "temperature": 0}
 for attempt in range(3):
     srv = Server(5)
