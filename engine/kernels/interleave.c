@@ -142,6 +142,37 @@ static void q6_K_back(const void *group, int r, int sub, void *block) {
         }
 }
 
+/* Super-block i of 16 Q3_K rows. */
+static void q3_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q3_Kx16 *o = group;
+    memset(o->pad, 0, sizeof o->pad);
+    const uint8_t *hmask[SEER_ILV_ROWS], *qs[2][SEER_ILV_ROWS];
+    for (int r = 0; r < SEER_ILV_ROWS; r++) {
+        const block_q3_K *b = (const block_q3_K *)rows[r] + i;
+        int8_t sc[16];
+        seer_q3k_scales(b->scales, sc);
+        o->d[r] = b->d;
+        for (int g = 0; g < 16; g++) o->scales[g][r] = sc[g];
+        hmask[r] = b->hmask;
+        qs[0][r] = b->qs;
+        qs[1][r] = b->qs + 32;
+    }
+    runs_in(o->hmask, hmask, 8);
+    for (int c = 0; c < 2; c++) runs_in(o->qs[c], qs[c], 8);
+}
+
+static void q3_K_back(const void *group, int r, int sub, void *block) {
+    (void)sub;
+    const block_q3_Kx16 *x = group;
+    block_q3_K *b = block;
+    int8_t sc[16];
+    for (int g = 0; g < 16; g++) sc[g] = x->scales[g][r];
+    seer_q3k_pack_scales(sc, b->scales);
+    b->d = x->d[r];
+    runs_back(b->hmask, x->hmask, r, 8);
+    for (int c = 0; c < 2; c++) runs_back(b->qs + 32 * c, x->qs[c], r, 8);
+}
+
 /* Blocks 2i and 2i + 1 of 16 Q8_0 rows. */
 static void q8_0_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
     block_q8_0x16 *o = group;
@@ -256,6 +287,7 @@ static const ilv_layout layouts[] = {
     {SEER_TYPE_Q4_K, QK_K, sizeof(block_q4_Kx16), q4_K_in, q4_K_back},
     {SEER_TYPE_Q5_K, QK_K, sizeof(block_q5_Kx16), q5_K_in, q5_K_back},
     {SEER_TYPE_Q6_K, QK_K, sizeof(block_q6_Kx16), q6_K_in, q6_K_back},
+    {SEER_TYPE_Q3_K, QK_K, sizeof(block_q3_Kx16), q3_K_in, q3_K_back},
     {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
     {SEER_TYPE_Q5_0, 64, sizeof(block_q5_0x16), q5_0_in, q5_0_back},
     {SEER_TYPE_Q4_0, 64, sizeof(block_q4_0x16), q4_0_in, q4_0_back},

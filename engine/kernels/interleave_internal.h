@@ -65,6 +65,27 @@ typedef struct {
 
 _Static_assert(sizeof(block_q6_Kx16) == 3392 && sizeof(block_q6_Kx16) % 64 == 0, "q6_Kx16");
 
+/* One Q3_K super-block of 16 rows. Row r's byte k of its low-bit chunk c
+ * (qs[32c + k] of block_q3_K; bits 2j, 2j + 1 of weight 128c + 32j + k)
+ * sits at qs[c][k / 4][r][k % 4], its hmask byte k (bit 4c + j: the third
+ * bit of that weight) at hmask[k / 4][r][k % 4]. So a 64-byte load of
+ * qs[c][g] and one of hmask[g] give four runs of 4 weights of all 16 rows,
+ * the runs (and groups of 16) of block_q6_Kx16's q[c][g], and one kernel
+ * serves both. Scales unpacked, offset removed (-32..31), as
+ * scales[group][row]. Read front to back: d, scales, then for chunk 0 the
+ * third bits beside the low bits, which chunk 1 reads again from L1. 1856
+ * bytes against 16 · 110: 5.5% more than the file (scales as bytes: packed
+ * six-bit scales cost the kernel more than the 64 bytes they save). */
+typedef struct {
+    uint16_t d[SEER_ILV_ROWS];
+    uint8_t pad[32];
+    int8_t scales[16][SEER_ILV_ROWS];
+    uint8_t hmask[8][SEER_ILV_ROWS][4];
+    uint8_t qs[2][8][SEER_ILV_ROWS][4];
+} block_q3_Kx16;
+
+_Static_assert(sizeof(block_q3_Kx16) == 1856 && sizeof(block_q3_Kx16) % 64 == 0, "q3_Kx16");
+
 /* Two Q8_0 blocks (64 weights) of 16 rows: row r's quants 4g..4g+3 of
  * block b at qs[b][g][r]; 16 · 68 bytes, two blocks so that a group is
  * whole cache lines. */
@@ -158,6 +179,7 @@ static inline uint32_t seer_q5_0_qh_ungroup(uint32_t o) {
 typedef union {
     block_q4_K q4_K;
     block_q5_K q5_K;
+    block_q3_K q3_K;
     block_q6_K q6_K;
     block_q5_0 q5_0;
     block_q4_0 q4_0;

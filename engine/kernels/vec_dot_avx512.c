@@ -226,6 +226,19 @@ static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
     u[3] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4), _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30));
 }
 
+/* Four runs of 4 weights of 16 Q3_K rows from qs[c][g] and hmask[g] of
+ * block_q3_Kx16, as unsigned value + 4 (the low bits, 4 where the third
+ * bit is set): run t goes with the activations at +32t, as Q6_K's. */
+static inline void q3_K_runs_512(const uint8_t *qs, const uint8_t *hmask, int c, __m512i u[4]) {
+    const __m512i low2 = _mm512_set1_epi8(3), four = _mm512_set1_epi8(4);
+    const __m512i q = _mm512_loadu_si512((const void *)qs), h = _mm512_loadu_si512((const void *)hmask);
+#pragma GCC unroll 4
+    for (int t = 0; t < 4; t++) {
+        const __m512i low = _mm512_and_si512(t ? _mm512_srli_epi16(q, 2 * t) : q, low2);
+        u[t] = _mm512_mask_add_epi8(low, _mm512_test_epi8_mask(h, _mm512_set1_epi8((char)(1 << (4 * c + t)))), low, four);
+    }
+}
+
 /* A super-block's integer sums of 16 rows (isum[r], activation row r)
  * into the float accumulators: weight scales d (F16) times y[r]->d. */
 static inline __attribute__((always_inline)) void q8_K_sums_into(__m512 acc[4], const uint16_t d[SEER_ILV_ROWS],
@@ -237,27 +250,35 @@ static inline __attribute__((always_inline)) void q8_K_sums_into(__m512 acc[4], 
         acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
 }
 
-/* isum + scale · (s − 32 · activation sum), per row, for group grp. */
-static inline __m512i q6_K_scaled_512(__m512i isum, __m512i s, const block_q6_Kx16 *x, const block_q8_K *y, int grp) {
-    __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)x->scales[grp]));
-    return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(32 * y->bsums[grp])), sc));
+/* isum + scale · (s − offset · activation sum), per row, for group grp. */
+static inline __m512i k_group_scaled_512(__m512i isum, __m512i s, const int8_t scales[SEER_ILV_ROWS], int offset,
+                                         const block_q8_K *y, int grp) {
+    __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)scales));
+    return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(offset * y->bsums[grp])), sc));
 }
 
-/* Sixteen interleaved Q6_K rows × NR rows of Q8_K activations with 512-bit
- * vectors, one lane per weight row: VPDPBUSD sums each run of 4 weights
- * against its 4 activations into the accumulator of the run's group of 16
- * weights; a group's sum less 32 · its activation sum (the block sums) is
+/* Sixteen interleaved Q6_K rows (Q3: Q3_K rows) × NR rows of Q8_K
+ * activations with 512-bit vectors, one lane per weight row: VPDPBUSD sums
+ * each run of 4 weights (unsigned, value + 32, or + 4) against its 4
+ * activations into the accumulator of the run's group of 16 weights; a
+ * group's sum less the offset times its activation sum (the block sums) is
  * scaled per lane by the row's scale. The group is read front to back, one
- * stream; with NR > 1 the weights unpacked once serve every activation
- * row, whose float steps are those of NR = 1 (as dot16xn_q4_K_512). */
-static inline __attribute__((always_inline)) void dot16xn_q6_K_512(int64_t n, const void *w, const void *a,
-                                                                   size_t act_stride, const int NR, float *out) {
-    const block_q6_Kx16 *x = w;
+ * stream (Q3_K's third bits twice, the second time from L1); with NR > 1
+ * the weights unpacked once serve every activation row, whose float steps
+ * are those of NR = 1 (as dot16xn_q4_K_512). */
+static inline __attribute__((always_inline)) void dot16xn_q36_K_512(int64_t n, const void *w, const void *a,
+                                                                    size_t act_stride, const int NR, const int Q3,
+                                                                    float *out) {
+    const int offset = Q3 ? 4 : 32;
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
+        const block_q6_Kx16 *x6 = (const block_q6_Kx16 *)w + i;
+        const block_q3_Kx16 *x3 = (const block_q3_Kx16 *)w + i;
+        const int8_t(*scales)[SEER_ILV_ROWS] = Q3 ? x3->scales : x6->scales;
+        if (Q3) stream_prefetch(&pf, Q3_KX16_HEAD_LINES);
         const block_q8_K *y[4];
         __m512i isum[4];
 #pragma GCC unroll 4
@@ -274,9 +295,14 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K_512(int64_t n, co
                 for (int r = 0; r < NR; r++) s[r][0] = s[r][1] = s[r][2] = s[r][3] = _mm512_setzero_si512();
 #pragma GCC unroll 4
                 for (int g = 4 * half; g < 4 * half + 4; g++) {
-                    stream_prefetch(&pf, 3);
                     __m512i u[4];
-                    q6_K_runs_512(x[i].q[h][g][0][0], u);
+                    if (Q3) {
+                        stream_prefetch(&pf, h == 0 ? 2 : 1); /* chunk 1 reads the third bits again */
+                        q3_K_runs_512(x3->qs[h][g][0], x3->hmask[g][0], h, u);
+                    } else {
+                        stream_prefetch(&pf, 3);
+                        q6_K_runs_512(x6->q[h][g][0][0], u);
+                    }
 #pragma GCC unroll 4
                     for (int r = 0; r < NR; r++) {
                         const uint8_t *q8 = (const uint8_t *)y[r]->qs + 128 * h + 4 * g;
@@ -289,16 +315,27 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K_512(int64_t n, co
 #pragma GCC unroll 4
                 for (int r = 0; r < NR; r++)
 #pragma GCC unroll 4
-                    for (int t = 0; t < 4; t++) isum[r] = q6_K_scaled_512(isum[r], s[r][t], &x[i], y[r], grp + 2 * t);
+                    for (int t = 0; t < 4; t++)
+                        isum[r] = k_group_scaled_512(isum[r], s[r][t], scales[grp + 2 * t], offset, y[r], grp + 2 * t);
             }
-        stream_prefetch(&pf, Q6_KX16_TAIL_LINES);
-        q8_K_sums_into(acc, x[i].d, y, isum, NR);
+        if (!Q3) stream_prefetch(&pf, Q6_KX16_TAIL_LINES);
+        q8_K_sums_into(acc, Q3 ? x3->d : x6->d, y, isum, NR);
     }
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
 
+static inline __attribute__((always_inline)) void dot16xn_q6_K_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
+    dot16xn_q36_K_512(n, w, a, act_stride, NR, 0, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_q3_K_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
+    dot16xn_q36_K_512(n, w, a, act_stride, NR, 1, out);
+}
+
 DOT16_KERNELS(q6_K)
+DOT16_KERNELS(q3_K)
 
 /* Sixteen interleaved Q8_0 rows × NR rows of Q8_0 activations with
  * 512-bit vectors. VPDPBUSD wants one unsigned side: the weights flipped
@@ -468,6 +505,7 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_Q4_K] = dot16_q4_K_512;
     t16[SEER_TYPE_Q5_K] = dot16_q5_K_512;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
+    t16[SEER_TYPE_Q3_K] = dot16_q3_K_512;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0_512;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0_512;
@@ -478,6 +516,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
     return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K_512
            : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K_512
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_512
+           : type == SEER_TYPE_Q3_K ? dot16_rows_q3_K_512
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0_512
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0_512

@@ -1,7 +1,7 @@
 /* aarch64's SIMD level: NEON with the ARMv8.2 dot-product instructions
  * (built with +dotprod, entered only when the CPU says it has them,
  * engine/util/cpu.c). The kernels of 16 interleaved rows of Q8_0, Q4_K,
- * Q5_K, Q6_K (a Q4_K_M or Q5_K_M file's types), Q5_0 (MoE experts whose
+ * Q5_K, Q6_K, Q3_K (a Q3_K_M, Q4_K_M or Q5_K_M file's types), Q5_0 (MoE experts whose
  * rows are not whole super-blocks), Q4_0 or IQ4_XS, where a group's 4 bytes
  * of 16 rows (interleave_internal.h) meet 4 activation bytes in one SDOT
  * by lane: against one activation row (decode) or up to four (prompts,
@@ -185,19 +185,49 @@ static inline __attribute__((always_inline)) void dot16xn_q5_K(int64_t n, const 
 /* Four rows' signed bytes (rows 4q..4q+3 of a 16-row array) widened. */
 static inline int32x4_t widen4_s8(const int8_t *p) { return vmovl_s16(vget_low_s16(vmovl_s8(vld1_s8(p)))); }
 
-/* Sixteen interleaved Q6_K rows (block_q6_Kx16) × NR rows of Q8_K: the
- * scalar dot16_q6_K's sums for each. Per half h, 4 bytes j of ql chunks 0
- * and 1 and of qh give weights 128h + 32t + 4j.. for t = 0..3; groups of
- * 16 (j < 4 or not) take their own scale. Four weight rows at a time, as
- * Q4_K's kernel. */
-static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const void *w, const void *a,
-                                                               size_t act_stride, const int NR, float *out) {
-    const block_q6_Kx16 *x = w;
+/* Runs t = 0..3 (weights 128h + 32t + 4j..) of rows 4q..4q+3 of a Q6_K
+ * super-block of 16 rows from byte run j of half h, as signed values. */
+static inline void q6_K_runs(const block_q6_Kx16 *x, int h, int j, int q, int8x16_t v[4]) {
     const uint8x16_t low4 = vdupq_n_u8(0xF), low2 = vdupq_n_u8(3);
-    const int8x16_t offset = vdupq_n_s8(32);
+    const uint8_t(*b)[SEER_ILV_ROWS][4] = x->q[h][j];
+    const uint8x16_t ql0 = vld1q_u8(b[0][4 * q]), ql1 = vld1q_u8(b[1][4 * q]), qh = vld1q_u8(b[2][4 * q]);
+    const uint8x16_t u[4] = {
+        vorrq_u8(vandq_u8(ql0, low4), vshlq_n_u8(vandq_u8(qh, low2), 4)),
+        vorrq_u8(vandq_u8(ql1, low4), vshlq_n_u8(vandq_u8(vshrq_n_u8(qh, 2), low2), 4)),
+        vorrq_u8(vshrq_n_u8(ql0, 4), vshlq_n_u8(vandq_u8(vshrq_n_u8(qh, 4), low2), 4)),
+        vorrq_u8(vshrq_n_u8(ql1, 4), vshlq_n_u8(vshrq_n_u8(qh, 6), 4)),
+    };
+    #pragma GCC unroll 4
+    for (int t = 0; t < 4; t++) v[t] = vsubq_s8(vreinterpretq_s8_u8(u[t]), vdupq_n_s8(32));
+}
+
+/* The same for Q3_K (block_q3_Kx16): the low bits 2t of qs chunk h, the
+ * third bit 4h + t of hmask (set: +4), less 4. */
+static inline void q3_K_runs(const block_q3_Kx16 *x, int h, int j, int q, int8x16_t v[4]) {
+    const uint8x16_t low2 = vdupq_n_u8(3), four = vdupq_n_u8(4);
+    const uint8x16_t qs = vld1q_u8(x->qs[h][j][4 * q]), hm = vld1q_u8(x->hmask[j][4 * q]);
+    #pragma GCC unroll 4
+    for (int t = 0; t < 4; t++) {
+        const uint8x16_t low = vandq_u8(vshlq_u8(qs, vdupq_n_s8((int8_t)(-2 * t))), low2);
+        const uint8x16_t high = vandq_u8(vtstq_u8(hm, vdupq_n_u8((uint8_t)(1u << (4 * h + t)))), four);
+        v[t] = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(low, high)), vreinterpretq_s8_u8(four));
+    }
+}
+
+/* Sixteen interleaved Q6_K rows (block_q6_Kx16), or Q3_K rows
+ * (block_q3_Kx16, q3), × NR rows of Q8_K: the scalar dot16_q36_K's sums
+ * for each. Per half h, byte run j gives weights 128h + 32t + 4j.. for
+ * t = 0..3; groups of 16 (j < 4 or not) take their own scale. Four weight
+ * rows at a time, as Q4_K's kernel. */
+static inline __attribute__((always_inline)) void dot16xn_q36_K(int64_t n, const void *w, const void *a,
+                                                                size_t act_stride, const int NR, const bool q3,
+                                                                float *out) {
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
     acc_zero(acc, NR);
     for (int64_t i = 0; i < n / QK_K; i++) {
+        const block_q6_Kx16 *x6 = (const block_q6_Kx16 *)w + i;
+        const block_q3_Kx16 *x3 = (const block_q3_Kx16 *)w + i;
+        const int8_t(*scales)[SEER_ILV_ROWS] = q3 ? x3->scales : x6->scales;
         const block_q8_K *y[SEER_DOT16_MAX_ROWS];
         q8_K_rows(a, act_stride, i, NR, y);
         for (int q = 0; q < 4; q++) {
@@ -206,24 +236,18 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const 
             for (int r = 0; r < NR; r++) isum[r] = vdupq_n_s32(0);
             for (int h = 0; h < 2; h++)
                 for (int half = 0; half < 2; half++) {
-                    int8x16_t v[4][4]; /* [t][k]: weights of bytes j = 4 half + k */
+                    int8x16_t v[4][4]; /* [t][k]: weights of byte run j = 4 half + k */
                     #pragma GCC unroll 4
                     for (int k = 0; k < 4; k++) {
-                        const uint8_t(*b)[SEER_ILV_ROWS][4] = x[i].q[h][4 * half + k];
-                        const uint8x16_t ql0 = vld1q_u8(b[0][4 * q]), ql1 = vld1q_u8(b[1][4 * q]);
-                        const uint8x16_t qh = vld1q_u8(b[2][4 * q]);
-                        const uint8x16_t u[4] = {
-                            vorrq_u8(vandq_u8(ql0, low4), vshlq_n_u8(vandq_u8(qh, low2), 4)),
-                            vorrq_u8(vandq_u8(ql1, low4), vshlq_n_u8(vandq_u8(vshrq_n_u8(qh, 2), low2), 4)),
-                            vorrq_u8(vshrq_n_u8(ql0, 4), vshlq_n_u8(vandq_u8(vshrq_n_u8(qh, 4), low2), 4)),
-                            vorrq_u8(vshrq_n_u8(ql1, 4), vshlq_n_u8(vshrq_n_u8(qh, 6), 4)),
-                        };
+                        int8x16_t runs[4];
+                        if (q3) q3_K_runs(x3, h, 4 * half + k, q, runs);
+                        else q6_K_runs(x6, h, 4 * half + k, q, runs);
                         #pragma GCC unroll 4
-                        for (int t = 0; t < 4; t++) v[t][k] = vsubq_s8(vreinterpretq_s8_u8(u[t]), offset);
+                        for (int t = 0; t < 4; t++) v[t][k] = runs[t];
                     }
                     int32x4_t sc[4];
                     #pragma GCC unroll 4
-                    for (int t = 0; t < 4; t++) sc[t] = widen4_s8(x[i].scales[8 * h + 2 * t + half] + 4 * q);
+                    for (int t = 0; t < 4; t++) sc[t] = widen4_s8(scales[8 * h + 2 * t + half] + 4 * q);
                     #pragma GCC unroll 4
                     for (int r = 0; r < NR; r++)
                         #pragma GCC unroll 4
@@ -232,10 +256,19 @@ static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const 
                             isum[r] = vmlaq_s32(isum[r], dot_4_groups(vdupq_n_s32(0), v[t], yv), sc[t]);
                         }
                 }
-            q8_K_step(acc, q, x[i].d + 4 * q, y, isum, NR);
+            q8_K_step(acc, q, (q3 ? x3->d : x6->d) + 4 * q, y, isum, NR);
         }
     }
     acc_store(out, acc, NR);
+}
+
+static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const void *w, const void *a,
+                                                               size_t act_stride, const int NR, float *out) {
+    dot16xn_q36_K(n, w, a, act_stride, NR, false, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_q3_K(int64_t n, const void *w, const void *a,
+                                                               size_t act_stride, const int NR, float *out) {
+    dot16xn_q36_K(n, w, a, act_stride, NR, true, out);
 }
 
 /* Sixteen interleaved Q5_0 rows (block_q5_0x16, q5) or Q4_0 rows
@@ -336,6 +369,7 @@ DOT16_KERNELS(q8_0)
 DOT16_KERNELS(q4_K)
 DOT16_KERNELS(q5_K)
 DOT16_KERNELS(q6_K)
+DOT16_KERNELS(q3_K)
 DOT16_KERNELS(q5_0)
 DOT16_KERNELS(q4_0)
 DOT16_KERNELS(iq4_xs)
@@ -344,6 +378,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
     return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K
            : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K
+           : type == SEER_TYPE_Q3_K ? dot16_rows_q3_K
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0
@@ -359,6 +394,7 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
+    t16[SEER_TYPE_Q3_K] = dot16_q3_K;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;

@@ -305,30 +305,46 @@ static void dot16_q5_K(int64_t n, const void *w, const void *a, float out[SEER_I
     for (int r = 0; r < SEER_ILV_ROWS; r++) out[r] = acc[r] - acc_mins[r];
 }
 
-/* Sixteen interleaved Q6_K rows (block_q6_Kx16) × Q8_K: the sums of
- * dot_q6_K, read from the interleaved layout. */
-static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
-    const block_q6_Kx16 *x = w;
+/* Weight e (0..255) of row r of a super-block of 16 interleaved Q6_K rows
+ * (q3: Q3_K rows), as its signed value. Weight e = 128h + 32t + l. */
+static int q36_K_value(const void *unit, bool q3, int r, int e) {
+    const int h = e / 128, t = e % 128 / 32, l = e % 32;
+    if (q3) { /* low bits 2t, 2t + 1 of qs chunk h; third bit 4h + t of hmask */
+        const block_q3_Kx16 *x = unit;
+        const int low = (x->qs[h][l / 4][r][l % 4] >> (2 * t)) & 3, high = (x->hmask[l / 4][r][l % 4] >> (4 * h + t)) & 1;
+        return (low | high << 2) - 4;
+    }
+    /* ql chunk 2h + t%2 (high nibble for t >= 2), qh bits 2t */
+    const block_q6_Kx16 *x = unit;
+    const uint8_t ql = x->q[h][l / 4][t % 2][r][l % 4], qh = x->q[h][l / 4][2][r][l % 4];
+    return ((t >= 2 ? ql >> 4 : ql & 0xF) | ((qh >> (2 * t)) & 3) << 4) - 32;
+}
+
+/* Sixteen interleaved Q6_K rows (block_q6_Kx16) or Q3_K rows
+ * (block_q3_Kx16, q3) × Q8_K: the sums of dot_q6_K / dot_q3_K, read from
+ * the interleaved layout. */
+static void dot16_q36_K(int64_t n, const void *w, const void *a, bool q3, float out[SEER_ILV_ROWS]) {
     const block_q8_K *y = a;
+    const size_t unit_bytes = q3 ? sizeof(block_q3_Kx16) : sizeof(block_q6_Kx16);
     float acc[SEER_ILV_ROWS] = {0};
-    for (int64_t i = 0; i < n / QK_K; i++)
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const void *unit = (const char *)w + (size_t)i * unit_bytes;
+        const int8_t(*scales)[SEER_ILV_ROWS] = q3 ? ((const block_q3_Kx16 *)unit)->scales : ((const block_q6_Kx16 *)unit)->scales;
+        const uint16_t *d = q3 ? ((const block_q3_Kx16 *)unit)->d : ((const block_q6_Kx16 *)unit)->d;
         for (int r = 0; r < SEER_ILV_ROWS; r++) {
             int isum = 0;
             for (int g = 0; g < 16; g++) {
                 int gsum = 0;
-                for (int e = 16 * g; e < 16 * g + 16; e++) {
-                    /* weight e = 128h + 32t + l: ql chunk 2h + t%2 (high nibble for t >= 2), qh bits 2t */
-                    int h = e / 128, t = e % 128 / 32, l = e % 32;
-                    uint8_t ql = x[i].q[h][l / 4][t % 2][r][l % 4], qh = x[i].q[h][l / 4][2][r][l % 4];
-                    int q = ((t >= 2 ? ql >> 4 : ql & 0xF) | ((qh >> (2 * t)) & 3) << 4) - 32;
-                    gsum += q * y[i].qs[e];
-                }
-                isum += x[i].scales[g][r] * gsum;
+                for (int e = 16 * g; e < 16 * g + 16; e++) gsum += q36_K_value(unit, q3, r, e) * y[i].qs[e];
+                isum += scales[g][r] * gsum;
             }
-            acc[r] += y[i].d * H2F(x[i].d[r]) * (float)isum;
+            acc[r] += y[i].d * H2F(d[r]) * (float)isum;
         }
+    }
     memcpy(out, acc, sizeof acc);
 }
+static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q36_K(n, w, a, false, out); }
+static void dot16_q3_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q36_K(n, w, a, true, out); }
 
 /* Σ value·activation over one IQ4 block of 32 (16 bytes of nibbles). */
 static int iq4_sum32(const uint8_t *qs, const int8_t *q8) {
@@ -426,6 +442,7 @@ void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
+    t16[SEER_TYPE_Q3_K] = dot16_q3_K;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0;

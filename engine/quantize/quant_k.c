@@ -217,22 +217,11 @@ void seer_quant_q3_K(const float *x, void *dst, int64_t n) {
             scales[j] = fit_q3(16, 4, x + 16 * j, L + 16 * j);
             if (fabsf(scales[j]) > amax) { amax = fabsf(scales[j]); max_scale = scales[j]; }
         }
-        memset(y[i].scales, 0, 12);
-        if (max_scale) {
-            float iscale = -32.f / max_scale;
-            for (int j = 0; j < 16; j++) {
-                int8_t l = (int8_t)seer_round_nearest(iscale * scales[j]);
-                l = (int8_t)(clampi(l, -32, 31) + 32);
-                if (j < 8) y[i].scales[j] = l & 0xF;
-                else y[i].scales[j - 8] |= (uint8_t)((l & 0xF) << 4);
-                y[i].scales[j % 4 + 8] |= (uint8_t)((l >> 4) << (2 * (j / 4)));
-            }
-            y[i].d = seer_f32_to_fp16(1 / iscale);
-        } else {
-            y[i].d = seer_f32_to_fp16(0.f);
-        }
         int8_t sc[16];
-        seer_q3k_scales(y[i].scales, sc);
+        const float iscale = max_scale ? -32.f / max_scale : 0.f;
+        for (int j = 0; j < 16; j++) sc[j] = (int8_t)(max_scale ? clampi(seer_round_nearest(iscale * scales[j]), -32, 31) : -32);
+        seer_q3k_pack_scales(sc, y[i].scales);
+        y[i].d = seer_f32_to_fp16(max_scale ? 1 / iscale : 0.f);
         for (int j = 0; j < 16; j++) {
             float d = seer_fp16_to_f32(y[i].d) * sc[j];
             if (!d) continue;

@@ -147,4 +147,15 @@ static inline void seer_q3k_scales(const uint8_t *s, int8_t out[16]) {
     for (int i = 0; i < 16; i++) out[i] = (int8_t)(u[i] - 32);
 }
 
+/* The inverse of seer_q3k_scales: every bit of the 12 bytes is a scale's,
+ * so packing the unpacked scales gives the bytes back. */
+static inline void seer_q3k_pack_scales(const int8_t sc[16], uint8_t s[12]) {
+    memset(s, 0, 12);
+    for (int j = 0; j < 16; j++) {
+        const int u = sc[j] + 32;
+        s[j % 8] |= (uint8_t)((u & 0xF) << (4 * (j / 8)));
+        s[8 + j % 4] |= (uint8_t)((u >> 4) << (2 * (j / 4)));
+    }
+}
+
 #endif
