@@ -173,6 +173,31 @@ static void q3_K_back(const void *group, int r, int sub, void *block) {
     for (int c = 0; c < 2; c++) runs_back(b->qs + 32 * c, x->qs[c], r, 8);
 }
 
+/* Super-block i of 16 Q2_K rows. */
+static void q2_K_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q2_Kx16 *o = group;
+    const uint8_t *qs[2][SEER_ILV_ROWS];
+    for (int r = 0; r < SEER_ILV_ROWS; r++) {
+        const block_q2_K *b = (const block_q2_K *)rows[r] + i;
+        o->d[r] = b->d;
+        o->dmin[r] = b->dmin;
+        for (int g = 0; g < 16; g++) o->scales[g][r] = b->scales[g];
+        qs[0][r] = b->qs;
+        qs[1][r] = b->qs + 32;
+    }
+    for (int c = 0; c < 2; c++) runs_in(o->qs[c], qs[c], 8);
+}
+
+static void q2_K_back(const void *group, int r, int sub, void *block) {
+    (void)sub;
+    const block_q2_Kx16 *x = group;
+    block_q2_K *b = block;
+    b->d = x->d[r];
+    b->dmin = x->dmin[r];
+    for (int g = 0; g < 16; g++) b->scales[g] = x->scales[g][r];
+    for (int c = 0; c < 2; c++) runs_back(b->qs + 32 * c, x->qs[c], r, 8);
+}
+
 /* Blocks 2i and 2i + 1 of 16 Q8_0 rows. */
 static void q8_0_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
     block_q8_0x16 *o = group;
@@ -288,6 +313,7 @@ static const ilv_layout layouts[] = {
     {SEER_TYPE_Q5_K, QK_K, sizeof(block_q5_Kx16), q5_K_in, q5_K_back},
     {SEER_TYPE_Q6_K, QK_K, sizeof(block_q6_Kx16), q6_K_in, q6_K_back},
     {SEER_TYPE_Q3_K, QK_K, sizeof(block_q3_Kx16), q3_K_in, q3_K_back},
+    {SEER_TYPE_Q2_K, QK_K, sizeof(block_q2_Kx16), q2_K_in, q2_K_back},
     {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
     {SEER_TYPE_Q5_0, 64, sizeof(block_q5_0x16), q5_0_in, q5_0_back},
     {SEER_TYPE_Q4_0, 64, sizeof(block_q4_0x16), q4_0_in, q4_0_back},

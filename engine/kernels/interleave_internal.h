@@ -86,6 +86,17 @@ typedef struct {
 
 _Static_assert(sizeof(block_q3_Kx16) == 1856 && sizeof(block_q3_Kx16) % 64 == 0, "q3_Kx16");
 
+/* One Q2_K super-block of 16 rows: block_q3_Kx16's low bits without the
+ * third bits, and the file's scale bytes (low nibble scale, high nibble
+ * min) as scales[group][row]. 1344 bytes, the file's 16 · 84. */
+typedef struct {
+    uint16_t d[SEER_ILV_ROWS], dmin[SEER_ILV_ROWS];
+    uint8_t scales[16][SEER_ILV_ROWS];
+    uint8_t qs[2][8][SEER_ILV_ROWS][4];
+} block_q2_Kx16;
+
+_Static_assert(sizeof(block_q2_Kx16) == 1344 && sizeof(block_q2_Kx16) % 64 == 0, "q2_Kx16");
+
 /* Two Q8_0 blocks (64 weights) of 16 rows: row r's quants 4g..4g+3 of
  * block b at qs[b][g][r]; 16 · 68 bytes, two blocks so that a group is
  * whole cache lines. */
@@ -179,6 +190,7 @@ static inline uint32_t seer_q5_0_qh_ungroup(uint32_t o) {
 typedef union {
     block_q4_K q4_K;
     block_q5_K q5_K;
+    block_q2_K q2_K;
     block_q3_K q3_K;
     block_q6_K q6_K;
     block_q5_0 q5_0;

@@ -228,14 +228,17 @@ static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
 
 /* Four runs of 4 weights of 16 Q3_K rows from qs[c][g] and hmask[g] of
  * block_q3_Kx16, as unsigned value + 4 (the low bits, 4 where the third
- * bit is set): run t goes with the activations at +32t, as Q6_K's. */
-static inline void q3_K_runs_512(const uint8_t *qs, const uint8_t *hmask, int c, __m512i u[4]) {
+ * bit is set): run t goes with the activations at +32t, as Q6_K's. Q2_K
+ * (hmask NULL): the low bits alone, its values. */
+static inline void q23_K_runs_512(const uint8_t *qs, const uint8_t *hmask, int c, __m512i u[4]) {
     const __m512i low2 = _mm512_set1_epi8(3), four = _mm512_set1_epi8(4);
-    const __m512i q = _mm512_loadu_si512((const void *)qs), h = _mm512_loadu_si512((const void *)hmask);
+    const __m512i q = _mm512_loadu_si512((const void *)qs);
+    const __m512i h = hmask ? _mm512_loadu_si512((const void *)hmask) : _mm512_setzero_si512();
 #pragma GCC unroll 4
     for (int t = 0; t < 4; t++) {
         const __m512i low = _mm512_and_si512(t ? _mm512_srli_epi16(q, 2 * t) : q, low2);
-        u[t] = _mm512_mask_add_epi8(low, _mm512_test_epi8_mask(h, _mm512_set1_epi8((char)(1 << (4 * c + t)))), low, four);
+        u[t] = hmask ? _mm512_mask_add_epi8(low, _mm512_test_epi8_mask(h, _mm512_set1_epi8((char)(1 << (4 * c + t)))), low, four)
+                     : low;
     }
 }
 
@@ -257,34 +260,39 @@ static inline __m512i k_group_scaled_512(__m512i isum, __m512i s, const int8_t s
     return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(offset * y->bsums[grp])), sc));
 }
 
-/* Sixteen interleaved Q6_K rows (Q3: Q3_K rows) × NR rows of Q8_K
- * activations with 512-bit vectors, one lane per weight row: VPDPBUSD sums
- * each run of 4 weights (unsigned, value + 32, or + 4) against its 4
- * activations into the accumulator of the run's group of 16 weights; a
- * group's sum less the offset times its activation sum (the block sums) is
- * scaled per lane by the row's scale. The group is read front to back, one
- * stream (Q3_K's third bits twice, the second time from L1); with NR > 1
- * the weights unpacked once serve every activation row, whose float steps
- * are those of NR = 1 (as dot16xn_q4_K_512). */
-static inline __attribute__((always_inline)) void dot16xn_q36_K_512(int64_t n, const void *w, const void *a,
-                                                                    size_t act_stride, const int NR, const int Q3,
-                                                                    float *out) {
-    const int offset = Q3 ? 4 : 32;
+/* Sixteen interleaved rows of a K-quant of 16 groups of 16 (BITS 6: Q6_K,
+ * 3: Q3_K, 2: Q2_K) × NR rows of Q8_K activations with 512-bit vectors,
+ * one lane per weight row: VPDPBUSD sums each run of 4 weights (unsigned:
+ * Q6_K's value + 32, Q3_K's + 4, Q2_K's as they are) against its 4
+ * activations into the accumulator of the run's group; a group's sum less
+ * the offset times its activation sum (the block sums) is scaled per lane
+ * by the row's scale (Q2_K: the scale's nibble, and min · activation sum
+ * comes off with dmin). The group is read front to back, one stream
+ * (Q3_K's third bits twice, the second time from L1); with NR > 1 the
+ * weights unpacked once serve every activation row, whose float steps are
+ * those of NR = 1 (as dot16xn_q4_K_512). */
+static inline __attribute__((always_inline)) void dot16xn_k16_512(int64_t n, const void *w, const void *a,
+                                                                  size_t act_stride, const int NR, const int BITS,
+                                                                  float *out) {
+    const int offset = BITS == 6 ? 32 : BITS == 3 ? 4 : 0;
+    const size_t unit_bytes = BITS == 6 ? sizeof(block_q6_Kx16) : BITS == 3 ? sizeof(block_q3_Kx16) : sizeof(block_q2_Kx16);
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
-        const block_q6_Kx16 *x6 = (const block_q6_Kx16 *)w + i;
-        const block_q3_Kx16 *x3 = (const block_q3_Kx16 *)w + i;
-        const int8_t(*scales)[SEER_ILV_ROWS] = Q3 ? x3->scales : x6->scales;
-        if (Q3) stream_prefetch(&pf, Q3_KX16_HEAD_LINES);
+        const void *unit = (const char *)w + (size_t)i * unit_bytes;
+        const block_q6_Kx16 *x6 = unit;
+        const block_q3_Kx16 *x3 = unit;
+        const block_q2_Kx16 *x2 = unit;
+        if (BITS == 3) stream_prefetch(&pf, Q3_KX16_HEAD_LINES);
+        if (BITS == 2) stream_prefetch(&pf, Q2_KX16_HEAD_LINES);
         const block_q8_K *y[4];
-        __m512i isum[4];
+        __m512i isum[4], msum[4];
 #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
             y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
-            isum[r] = _mm512_setzero_si512();
+            isum[r] = msum[r] = _mm512_setzero_si512();
         }
 #pragma GCC unroll 2
         for (int h = 0; h < 2; h++)
@@ -296,12 +304,15 @@ static inline __attribute__((always_inline)) void dot16xn_q36_K_512(int64_t n, c
 #pragma GCC unroll 4
                 for (int g = 4 * half; g < 4 * half + 4; g++) {
                     __m512i u[4];
-                    if (Q3) {
-                        stream_prefetch(&pf, h == 0 ? 2 : 1); /* chunk 1 reads the third bits again */
-                        q3_K_runs_512(x3->qs[h][g][0], x3->hmask[g][0], h, u);
-                    } else {
+                    if (BITS == 6) {
                         stream_prefetch(&pf, 3);
                         q6_K_runs_512(x6->q[h][g][0][0], u);
+                    } else if (BITS == 3) {
+                        stream_prefetch(&pf, h == 0 ? 2 : 1); /* chunk 1 reads the third bits again */
+                        q23_K_runs_512(x3->qs[h][g][0], x3->hmask[g][0], h, u);
+                    } else {
+                        stream_prefetch(&pf, 1);
+                        q23_K_runs_512(x2->qs[h][g][0], NULL, h, u);
                     }
 #pragma GCC unroll 4
                     for (int r = 0; r < NR; r++) {
@@ -311,15 +322,40 @@ static inline __attribute__((always_inline)) void dot16xn_q36_K_512(int64_t n, c
                             s[r][t] = _mm512_dpbusd_epi32(s[r][t], u[t], _mm512_set1_epi32((int)load_u32(q8 + 32 * t)));
                     }
                 }
-                int grp = 8 * h + half; /* run t's group is grp + 2t */
+#pragma GCC unroll 4
+                for (int t = 0; t < 4; t++) {
+                    const int grp = 8 * h + half + 2 * t; /* run t's group */
+                    if (BITS == 2) {
+                        const __m512i sc = _mm512_and_si512(
+                            _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x2->scales[grp])), _mm512_set1_epi32(0xF));
+#pragma GCC unroll 4
+                        for (int r = 0; r < NR; r++) isum[r] = _mm512_add_epi32(isum[r], _mm512_mullo_epi32(s[r][t], sc));
+                    } else {
+                        const int8_t *sc = BITS == 3 ? x3->scales[grp] : x6->scales[grp];
+#pragma GCC unroll 4
+                        for (int r = 0; r < NR; r++) isum[r] = k_group_scaled_512(isum[r], s[r][t], sc, offset, y[r], grp);
+                    }
+                }
+            }
+        if (BITS == 6) stream_prefetch(&pf, Q6_KX16_TAIL_LINES);
+        q8_K_sums_into(acc, BITS == 6 ? x6->d : BITS == 3 ? x3->d : x2->d, y, isum, NR);
+        if (BITS == 2) { /* less dmin · y->d · Σ min · activation sum, the mins (high nibbles) in pairs of groups */
+#pragma GCC unroll 8
+            for (int k = 0; k < 8; k++) {
+                const __m128i g0 = _mm_loadu_si128((const __m128i *)x2->scales[2 * k]);
+                const __m128i g1 = _mm_loadu_si128((const __m128i *)x2->scales[2 * k + 1]);
+                const __m512i mins = _mm512_srli_epi16(
+                    _mm512_cvtepu8_epi16(_mm256_set_m128i(_mm_unpackhi_epi8(g0, g1), _mm_unpacklo_epi8(g0, g1))), 4);
 #pragma GCC unroll 4
                 for (int r = 0; r < NR; r++)
-#pragma GCC unroll 4
-                    for (int t = 0; t < 4; t++)
-                        isum[r] = k_group_scaled_512(isum[r], s[r][t], scales[grp + 2 * t], offset, y[r], grp + 2 * t);
+                    msum[r] = _mm512_add_epi32(
+                        msum[r], _mm512_madd_epi16(mins, _mm512_set1_epi32((int)load_u32((const uint8_t *)(y[r]->bsums + 2 * k)))));
             }
-        if (!Q3) stream_prefetch(&pf, Q6_KX16_TAIL_LINES);
-        q8_K_sums_into(acc, Q3 ? x3->d : x6->d, y, isum, NR);
+            const __m512 dmin = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x2->dmin));
+#pragma GCC unroll 4
+            for (int r = 0; r < NR; r++)
+                acc[r] = _mm512_fnmadd_ps(_mm512_mul_ps(dmin, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(msum[r]), acc[r]);
+        }
     }
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
@@ -327,15 +363,20 @@ static inline __attribute__((always_inline)) void dot16xn_q36_K_512(int64_t n, c
 
 static inline __attribute__((always_inline)) void dot16xn_q6_K_512(int64_t n, const void *w, const void *a,
                                                                    size_t act_stride, const int NR, float *out) {
-    dot16xn_q36_K_512(n, w, a, act_stride, NR, 0, out);
+    dot16xn_k16_512(n, w, a, act_stride, NR, 6, out);
 }
 static inline __attribute__((always_inline)) void dot16xn_q3_K_512(int64_t n, const void *w, const void *a,
                                                                    size_t act_stride, const int NR, float *out) {
-    dot16xn_q36_K_512(n, w, a, act_stride, NR, 1, out);
+    dot16xn_k16_512(n, w, a, act_stride, NR, 3, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_q2_K_512(int64_t n, const void *w, const void *a,
+                                                                   size_t act_stride, const int NR, float *out) {
+    dot16xn_k16_512(n, w, a, act_stride, NR, 2, out);
 }
 
 DOT16_KERNELS(q6_K)
 DOT16_KERNELS(q3_K)
+DOT16_KERNELS(q2_K)
 
 /* Sixteen interleaved Q8_0 rows × NR rows of Q8_0 activations with
  * 512-bit vectors. VPDPBUSD wants one unsigned side: the weights flipped
@@ -506,6 +547,7 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_Q5_K] = dot16_q5_K_512;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
     t16[SEER_TYPE_Q3_K] = dot16_q3_K_512;
+    t16[SEER_TYPE_Q2_K] = dot16_q2_K_512;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0_512;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0_512;
@@ -517,6 +559,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
            : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K_512
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_512
            : type == SEER_TYPE_Q3_K ? dot16_rows_q3_K_512
+           : type == SEER_TYPE_Q2_K ? dot16_rows_q2_K_512
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0_512
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0_512

@@ -1,7 +1,7 @@
 /* aarch64's SIMD level: NEON with the ARMv8.2 dot-product instructions
  * (built with +dotprod, entered only when the CPU says it has them,
  * engine/util/cpu.c). The kernels of 16 interleaved rows of Q8_0, Q4_K,
- * Q5_K, Q6_K, Q3_K (a Q3_K_M, Q4_K_M or Q5_K_M file's types), Q5_0 (MoE experts whose
+ * Q5_K, Q6_K, Q3_K, Q2_K (the K-quant files' types), Q5_0 (MoE experts whose
  * rows are not whole super-blocks), Q4_0 or IQ4_XS, where a group's 4 bytes
  * of 16 rows (interleave_internal.h) meet 4 activation bytes in one SDOT
  * by lane: against one activation row (decode) or up to four (prompts,
@@ -201,62 +201,89 @@ static inline void q6_K_runs(const block_q6_Kx16 *x, int h, int j, int q, int8x1
     for (int t = 0; t < 4; t++) v[t] = vsubq_s8(vreinterpretq_s8_u8(u[t]), vdupq_n_s8(32));
 }
 
-/* The same for Q3_K (block_q3_Kx16): the low bits 2t of qs chunk h, the
- * third bit 4h + t of hmask (set: +4), less 4. */
-static inline void q3_K_runs(const block_q3_Kx16 *x, int h, int j, int q, int8x16_t v[4]) {
+/* The same for Q3_K (block_q3_Kx16's qs and hmask): the low bits 2t of
+ * qs chunk h, the third bit 4h + t of hmask (set: +4), less 4; Q2_K
+ * (hmask NULL): the low bits, its values. */
+static inline void q23_K_runs(const uint8_t (*qs)[8][SEER_ILV_ROWS][4], const uint8_t (*hmask)[SEER_ILV_ROWS][4], int h,
+                              int j, int q, int8x16_t v[4]) {
     const uint8x16_t low2 = vdupq_n_u8(3), four = vdupq_n_u8(4);
-    const uint8x16_t qs = vld1q_u8(x->qs[h][j][4 * q]), hm = vld1q_u8(x->hmask[j][4 * q]);
+    const uint8x16_t b = vld1q_u8(qs[h][j][4 * q]), hm = hmask ? vld1q_u8(hmask[j][4 * q]) : vdupq_n_u8(0);
     #pragma GCC unroll 4
     for (int t = 0; t < 4; t++) {
-        const uint8x16_t low = vandq_u8(vshlq_u8(qs, vdupq_n_s8((int8_t)(-2 * t))), low2);
+        const uint8x16_t low = vandq_u8(vshlq_u8(b, vdupq_n_s8((int8_t)(-2 * t))), low2);
         const uint8x16_t high = vandq_u8(vtstq_u8(hm, vdupq_n_u8((uint8_t)(1u << (4 * h + t)))), four);
-        v[t] = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(low, high)), vreinterpretq_s8_u8(four));
+        v[t] = hmask ? vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(low, high)), vreinterpretq_s8_u8(four)) : vreinterpretq_s8_u8(low);
     }
 }
 
-/* Sixteen interleaved Q6_K rows (block_q6_Kx16), or Q3_K rows
- * (block_q3_Kx16, q3), × NR rows of Q8_K: the scalar dot16_q36_K's sums
- * for each. Per half h, byte run j gives weights 128h + 32t + 4j.. for
- * t = 0..3; groups of 16 (j < 4 or not) take their own scale. Four weight
- * rows at a time, as Q4_K's kernel. */
-static inline __attribute__((always_inline)) void dot16xn_q36_K(int64_t n, const void *w, const void *a,
-                                                                size_t act_stride, const int NR, const bool q3,
-                                                                float *out) {
+/* 4 rows' scales of one group as 32-bit lanes: signed bytes (Q6_K, Q3_K),
+ * or the low nibbles of Q2_K's scale bytes (bits 2); and Q2_K's mins,
+ * the high nibbles. */
+static inline int32x4_t widen4_u8(const uint8_t *p) {
+    return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vld1_u8(p)))));
+}
+static inline int32x4_t k16_scales4(const uint8_t *p, int bits) {
+    return bits == 2 ? vandq_s32(widen4_u8(p), vdupq_n_s32(0xF)) : widen4_s8((const int8_t *)p);
+}
+static inline int32x4_t k16_mins4(const uint8_t *p) { return vshrq_n_s32(widen4_u8(p), 4); }
+
+/* Sixteen interleaved rows of a K-quant of 16 groups of 16 (bits 6: Q6_K,
+ * 3: Q3_K, 2: Q2_K) × NR rows of Q8_K: the scalar dot16_k16's sums for
+ * each. Per half h, byte run j gives weights 128h + 32t + 4j.. for
+ * t = 0..3; groups of 16 (j < 4 or not) take their own scale (Q2_K: and
+ * its min times the group's activation sum comes off with dmin). Four
+ * weight rows at a time, as Q4_K's kernel. */
+static inline __attribute__((always_inline)) void dot16xn_k16(int64_t n, const void *w, const void *a,
+                                                              size_t act_stride, const int NR, const int bits,
+                                                              float *out) {
+    const size_t unit_bytes = bits == 6 ? sizeof(block_q6_Kx16) : bits == 3 ? sizeof(block_q3_Kx16) : sizeof(block_q2_Kx16);
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
     acc_zero(acc, NR);
     for (int64_t i = 0; i < n / QK_K; i++) {
-        const block_q6_Kx16 *x6 = (const block_q6_Kx16 *)w + i;
-        const block_q3_Kx16 *x3 = (const block_q3_Kx16 *)w + i;
-        const int8_t(*scales)[SEER_ILV_ROWS] = q3 ? x3->scales : x6->scales;
+        const void *unit = (const char *)w + (size_t)i * unit_bytes;
+        const block_q6_Kx16 *x6 = unit;
+        const block_q3_Kx16 *x3 = unit;
+        const block_q2_Kx16 *x2 = unit;
+        const uint8_t(*scales)[SEER_ILV_ROWS] =
+            bits == 6 ? (const void *)x6->scales : bits == 3 ? (const void *)x3->scales : (const void *)x2->scales;
+        const uint16_t *d16 = bits == 6 ? x6->d : bits == 3 ? x3->d : x2->d;
         const block_q8_K *y[SEER_DOT16_MAX_ROWS];
         q8_K_rows(a, act_stride, i, NR, y);
         for (int q = 0; q < 4; q++) {
-            int32x4_t isum[SEER_DOT16_MAX_ROWS];
+            int32x4_t isum[SEER_DOT16_MAX_ROWS], msum[SEER_DOT16_MAX_ROWS];
             #pragma GCC unroll 4
-            for (int r = 0; r < NR; r++) isum[r] = vdupq_n_s32(0);
+            for (int r = 0; r < NR; r++) isum[r] = msum[r] = vdupq_n_s32(0);
             for (int h = 0; h < 2; h++)
                 for (int half = 0; half < 2; half++) {
                     int8x16_t v[4][4]; /* [t][k]: weights of byte run j = 4 half + k */
                     #pragma GCC unroll 4
                     for (int k = 0; k < 4; k++) {
                         int8x16_t runs[4];
-                        if (q3) q3_K_runs(x3, h, 4 * half + k, q, runs);
-                        else q6_K_runs(x6, h, 4 * half + k, q, runs);
+                        if (bits == 6) q6_K_runs(x6, h, 4 * half + k, q, runs);
+                        else if (bits == 3) q23_K_runs(x3->qs, x3->hmask, h, 4 * half + k, q, runs);
+                        else q23_K_runs(x2->qs, NULL, h, 4 * half + k, q, runs);
                         #pragma GCC unroll 4
                         for (int t = 0; t < 4; t++) v[t][k] = runs[t];
                     }
-                    int32x4_t sc[4];
                     #pragma GCC unroll 4
-                    for (int t = 0; t < 4; t++) sc[t] = widen4_s8(scales[8 * h + 2 * t + half] + 4 * q);
-                    #pragma GCC unroll 4
-                    for (int r = 0; r < NR; r++)
+                    for (int t = 0; t < 4; t++) {
+                        const int grp = 8 * h + 2 * t + half;
+                        const int32x4_t sc = k16_scales4(scales[grp] + 4 * q, bits);
+                        const int32x4_t m = k16_mins4(scales[grp] + 4 * q); /* Q2_K's */
                         #pragma GCC unroll 4
-                        for (int t = 0; t < 4; t++) {
+                        for (int r = 0; r < NR; r++) {
                             const int8x16_t yv = vld1q_s8(y[r]->qs + 128 * h + 32 * t + 16 * half);
-                            isum[r] = vmlaq_s32(isum[r], dot_4_groups(vdupq_n_s32(0), v[t], yv), sc[t]);
+                            isum[r] = vmlaq_s32(isum[r], dot_4_groups(vdupq_n_s32(0), v[t], yv), sc);
+                            if (bits == 2) msum[r] = vmlaq_s32(msum[r], m, vdupq_n_s32(y[r]->bsums[grp]));
                         }
+                    }
                 }
-            q8_K_step(acc, q, (q3 ? x3->d : x6->d) + 4 * q, y, isum, NR);
+            q8_K_step(acc, q, d16 + 4 * q, y, isum, NR);
+            if (bits == 2) { /* acc − dmin · y->d · msum: the step with −msum, exact */
+                #pragma GCC unroll 4
+                for (int r = 0; r < NR; r++) msum[r] = vnegq_s32(msum[r]);
+                q8_K_step(acc, q, x2->dmin + 4 * q, y, msum, NR);
+            }
         }
     }
     acc_store(out, acc, NR);
@@ -264,11 +291,15 @@ static inline __attribute__((always_inline)) void dot16xn_q36_K(int64_t n, const
 
 static inline __attribute__((always_inline)) void dot16xn_q6_K(int64_t n, const void *w, const void *a,
                                                                size_t act_stride, const int NR, float *out) {
-    dot16xn_q36_K(n, w, a, act_stride, NR, false, out);
+    dot16xn_k16(n, w, a, act_stride, NR, 6, out);
 }
 static inline __attribute__((always_inline)) void dot16xn_q3_K(int64_t n, const void *w, const void *a,
                                                                size_t act_stride, const int NR, float *out) {
-    dot16xn_q36_K(n, w, a, act_stride, NR, true, out);
+    dot16xn_k16(n, w, a, act_stride, NR, 3, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_q2_K(int64_t n, const void *w, const void *a,
+                                                               size_t act_stride, const int NR, float *out) {
+    dot16xn_k16(n, w, a, act_stride, NR, 2, out);
 }
 
 /* Sixteen interleaved Q5_0 rows (block_q5_0x16, q5) or Q4_0 rows
@@ -370,6 +401,7 @@ DOT16_KERNELS(q4_K)
 DOT16_KERNELS(q5_K)
 DOT16_KERNELS(q6_K)
 DOT16_KERNELS(q3_K)
+DOT16_KERNELS(q2_K)
 DOT16_KERNELS(q5_0)
 DOT16_KERNELS(q4_0)
 DOT16_KERNELS(iq4_xs)
@@ -379,6 +411,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
            : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K
            : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K
            : type == SEER_TYPE_Q3_K ? dot16_rows_q3_K
+           : type == SEER_TYPE_Q2_K ? dot16_rows_q2_K
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0
@@ -395,6 +428,7 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
     t16[SEER_TYPE_Q3_K] = dot16_q3_K;
+    t16[SEER_TYPE_Q2_K] = dot16_q2_K;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;

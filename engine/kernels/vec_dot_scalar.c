@@ -305,46 +305,58 @@ static void dot16_q5_K(int64_t n, const void *w, const void *a, float out[SEER_I
     for (int r = 0; r < SEER_ILV_ROWS; r++) out[r] = acc[r] - acc_mins[r];
 }
 
-/* Weight e (0..255) of row r of a super-block of 16 interleaved Q6_K rows
- * (q3: Q3_K rows), as its signed value. Weight e = 128h + 32t + l. */
-static int q36_K_value(const void *unit, bool q3, int r, int e) {
+/* The K-quants whose super-blocks are 16 groups of 16 weights, interleaved
+ * (block_q2_Kx16, block_q3_Kx16, block_q6_Kx16), told apart by their bits
+ * per weight. Weight e (0..255) of row r of one super-block as its value:
+ * e = 128h + 32t + l. */
+static int k16_value(const void *unit, int bits, int r, int e) {
     const int h = e / 128, t = e % 128 / 32, l = e % 32;
-    if (q3) { /* low bits 2t, 2t + 1 of qs chunk h; third bit 4h + t of hmask */
-        const block_q3_Kx16 *x = unit;
-        const int low = (x->qs[h][l / 4][r][l % 4] >> (2 * t)) & 3, high = (x->hmask[l / 4][r][l % 4] >> (4 * h + t)) & 1;
-        return (low | high << 2) - 4;
+    if (bits == 6) { /* ql chunk 2h + t%2 (high nibble for t >= 2), qh bits 2t */
+        const block_q6_Kx16 *x = unit;
+        const uint8_t ql = x->q[h][l / 4][t % 2][r][l % 4], qh = x->q[h][l / 4][2][r][l % 4];
+        return ((t >= 2 ? ql >> 4 : ql & 0xF) | ((qh >> (2 * t)) & 3) << 4) - 32;
     }
-    /* ql chunk 2h + t%2 (high nibble for t >= 2), qh bits 2t */
-    const block_q6_Kx16 *x = unit;
-    const uint8_t ql = x->q[h][l / 4][t % 2][r][l % 4], qh = x->q[h][l / 4][2][r][l % 4];
-    return ((t >= 2 ? ql >> 4 : ql & 0xF) | ((qh >> (2 * t)) & 3) << 4) - 32;
+    /* low bits 2t, 2t + 1 of qs chunk h; Q3_K's third bit 4h + t of hmask */
+    const uint8_t(*qs)[8][SEER_ILV_ROWS][4] = bits == 3 ? ((const block_q3_Kx16 *)unit)->qs : ((const block_q2_Kx16 *)unit)->qs;
+    const int low = (qs[h][l / 4][r][l % 4] >> (2 * t)) & 3;
+    if (bits == 2) return low;
+    const int high = (((const block_q3_Kx16 *)unit)->hmask[l / 4][r][l % 4] >> (4 * h + t)) & 1;
+    return (low | high << 2) - 4;
 }
 
-/* Sixteen interleaved Q6_K rows (block_q6_Kx16) or Q3_K rows
- * (block_q3_Kx16, q3) × Q8_K: the sums of dot_q6_K / dot_q3_K, read from
- * the interleaved layout. */
-static void dot16_q36_K(int64_t n, const void *w, const void *a, bool q3, float out[SEER_ILV_ROWS]) {
+/* Sixteen such rows × Q8_K: the sums of dot_q2_K / dot_q3_K / dot_q6_K,
+ * read from the interleaved layout. */
+static void dot16_k16(int64_t n, const void *w, const void *a, int bits, float out[SEER_ILV_ROWS]) {
     const block_q8_K *y = a;
-    const size_t unit_bytes = q3 ? sizeof(block_q3_Kx16) : sizeof(block_q6_Kx16);
+    const size_t unit_bytes = bits == 2 ? sizeof(block_q2_Kx16) : bits == 3 ? sizeof(block_q3_Kx16) : sizeof(block_q6_Kx16);
     float acc[SEER_ILV_ROWS] = {0};
     for (int64_t i = 0; i < n / QK_K; i++) {
         const void *unit = (const char *)w + (size_t)i * unit_bytes;
-        const int8_t(*scales)[SEER_ILV_ROWS] = q3 ? ((const block_q3_Kx16 *)unit)->scales : ((const block_q6_Kx16 *)unit)->scales;
-        const uint16_t *d = q3 ? ((const block_q3_Kx16 *)unit)->d : ((const block_q6_Kx16 *)unit)->d;
+        const block_q2_Kx16 *x2 = unit;
+        const block_q3_Kx16 *x3 = unit;
+        const block_q6_Kx16 *x6 = unit;
+        const uint16_t *d = bits == 2 ? x2->d : bits == 3 ? x3->d : x6->d;
         for (int r = 0; r < SEER_ILV_ROWS; r++) {
-            int isum = 0;
+            int isum = 0, msum = 0;
             for (int g = 0; g < 16; g++) {
                 int gsum = 0;
-                for (int e = 16 * g; e < 16 * g + 16; e++) gsum += q36_K_value(unit, q3, r, e) * y[i].qs[e];
-                isum += scales[g][r] * gsum;
+                for (int e = 16 * g; e < 16 * g + 16; e++) gsum += k16_value(unit, bits, r, e) * y[i].qs[e];
+                if (bits == 2) { /* scale and min of 4 bits */
+                    isum += (x2->scales[g][r] & 0xF) * gsum;
+                    msum += (x2->scales[g][r] >> 4) * y[i].bsums[g];
+                } else {
+                    isum += (bits == 3 ? x3->scales[g][r] : x6->scales[g][r]) * gsum;
+                }
             }
             acc[r] += y[i].d * H2F(d[r]) * (float)isum;
+            if (bits == 2) acc[r] -= y[i].d * H2F(x2->dmin[r]) * (float)msum;
         }
     }
     memcpy(out, acc, sizeof acc);
 }
-static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q36_K(n, w, a, false, out); }
-static void dot16_q3_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q36_K(n, w, a, true, out); }
+static void dot16_q2_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_k16(n, w, a, 2, out); }
+static void dot16_q3_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_k16(n, w, a, 3, out); }
+static void dot16_q6_K(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_k16(n, w, a, 6, out); }
 
 /* Σ value·activation over one IQ4 block of 32 (16 bytes of nibbles). */
 static int iq4_sum32(const uint8_t *qs, const int8_t *q8) {
@@ -443,6 +455,7 @@ void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;
     t16[SEER_TYPE_Q6_K] = dot16_q6_K;
     t16[SEER_TYPE_Q3_K] = dot16_q3_K;
+    t16[SEER_TYPE_Q2_K] = dot16_q2_K;
     t16[SEER_TYPE_Q8_0] = dot16_q8_0;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0;
