@@ -1,7 +1,7 @@
 /* Int8 GEMM for batches (prefill) with weights whose blocks of 32 are
  * integer quants times one scale, minus an optional min: Q8_0, Q4_0, Q5_0
- * (Q8_0 activations) and Q4_K, Q5_K (Q8_K activations); and Q6_K, whose
- * scales go by 16 quants (a block's two halves each have their own).
+ * (Q8_0 activations) and Q4_K, Q5_K (Q8_K activations); and Q6_K and Q3_K,
+ * whose scales go by 16 quants (a block's two halves each have their own).
  * Weights are repacked in panels of 16 output rows so one VNNI instruction
  * feeds 16 outputs at once. */
 #ifndef SEER_GEMM_Q8_INTERNAL_H
@@ -34,7 +34,7 @@ static inline float *seer_panel_sb_dmin(uint8_t *panel, int64_t n_blocks, int64_
     return (float *)(seer_panel_sb_mins(panel, n_blocks, sb) + 4 * 32);
 }
 
-/* Panels in halves (Q6_K): per block the 8 vectors, then [block][half][16]
+/* Panels in halves (Q6_K, Q3_K): per block the 8 vectors, then [block][half][16]
  * float scales and [block][half][16] int32 corrections; no mins. */
 #define SEER_Q8_PANEL_HALVES_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 128 + 128))
 
@@ -57,8 +57,8 @@ static inline panel_parts seer_panel_parts_of(uint8_t *panel, int64_t n_blocks) 
                          (int32_t *)(panel + (size_t)n_blocks * 36 * R), (float *)(panel + (size_t)n_blocks * 40 * R)};
 }
 
-/* Q6_K: panels in halves (a scale per 16 quants). Quants as signed values
- * q − 32; the half-block scales d · scale[16-weight group]. */
+/* Q6_K, Q3_K: panels in halves (a scale per 16 quants). Quants as signed
+ * values (Q6_K: q − 32); the half-block scales d · scale[16-weight group]. */
 typedef struct halves_parts {
     uint8_t *q;     /* as in panel_parts */
     float *d;       /* [block][half][row] */
@@ -72,7 +72,7 @@ static inline halves_parts seer_halves_parts_of(uint8_t *panel, int64_t n_blocks
 
 
 /* Whether `type`'s panels come in halves, and the bytes of its panels. */
-static inline bool seer_q8_panel_halves(int type) { return type == SEER_TYPE_Q6_K; }
+static inline bool seer_q8_panel_halves(int type) { return type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K; }
 static inline size_t seer_q8_panel_bytes(int type, int64_t n_blocks) {
     return seer_q8_panel_halves(type) ? SEER_Q8_PANEL_HALVES_BYTES(n_blocks) : SEER_Q8_PANEL_BYTES(n_blocks);
 }
@@ -134,7 +134,8 @@ void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uin
 /* Whether weights of `type` go through seer_q8_panels_sb_avx512 (IQ4_XS:
  * Q8_K activations, a scale per block, no mins; act_sums NULL). */
 static inline bool seer_q8_sb_kernel_takes(int type) {
-    return type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_IQ4_XS;
+    return type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K ||
+           type == SEER_TYPE_IQ4_XS;
 }
 
 /* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at

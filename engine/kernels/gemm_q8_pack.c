@@ -13,7 +13,8 @@
 
 bool seer_int8_gemm_supports(int type) {
     return type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_K ||
-           type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_IQ4_NL || type == SEER_TYPE_IQ4_XS;
+           type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_IQ4_NL ||
+           type == SEER_TYPE_IQ4_XS;
 }
 
 /* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
@@ -106,25 +107,34 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
     }
 }
 
-/* One row of the file's layout, super-block by super-block, into lane j
- * (rows past the end: zeros). */
-static void pack_row_q6_K(const seer_weight *w, int64_t o, int j, halves_parts hp) {
+/* One row of the file's layout (Q6_K or Q3_K), super-block by super-block,
+ * into lane j (rows past the end: zeros): each 16-weight group's half of a
+ * block of 32 takes d · its scale. */
+static void pack_row_halves(const seer_weight *w, int64_t o, int j, halves_parts hp) {
     const int R = SEER_Q8_PANEL_ROWS;
     const bool real = o < w->n_out;
     for (int64_t sb = 0; sb < w->n_in / QK_K; sb++) {
-        block_q6_K blk;
+        seer_file_blocks blk;
         memset(&blk, 0, sizeof blk);
         if (real) seer_weight_read_block(w, o, sb, &blk);
-        int8_t q[QK_K];
-        seer_unpack_q6_K(&blk, q);
+        int8_t q[QK_K], sc[16];
+        float d;
+        if (w->type == SEER_TYPE_Q3_K) {
+            seer_unpack_q3_K(&blk.q3_K, q);
+            seer_q3k_scales(blk.q3_K.scales, sc);
+            d = seer_fp16_to_f32(blk.q3_K.d);
+        } else {
+            seer_unpack_q6_K(&blk.q6_K, q);
+            memcpy(sc, blk.q6_K.scales, sizeof sc);
+            d = seer_fp16_to_f32(blk.q6_K.d);
+        }
         if (!real) memset(q, 0, sizeof q);
-        const float d = seer_fp16_to_f32(blk.d);
         for (int i = 0; i < 8; i++) {
             const int64_t b = 8 * sb + i;
             for (int half = 0; half < 2; half++) {
                 int sum = 0;
                 for (int k = 16 * half; k < 16 * half + 16; k++) sum += q[32 * i + k];
-                hp.d[(2 * b + half) * R + j] = d * blk.scales[2 * i + half];
+                hp.d[(2 * b + half) * R + j] = d * sc[2 * i + half];
                 hp.corr[(2 * b + half) * R + j] = 128 * sum;
             }
             for (int g = 0; g < 8; g++) memcpy(hp.q + 512 * b + 64 * g + 4 * j, q + 32 * i + 4 * g, 4);
@@ -147,7 +157,7 @@ void seer_q8_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
     if (pack_from_group(w, o0, panel)) return;
     const int R = SEER_Q8_PANEL_ROWS;
     if (seer_q8_panel_halves(w->type)) {
-        for (int j = 0; j < R; j++) pack_row_q6_K(w, o0 + j, j, seer_halves_parts_of(panel, w->n_in / 32));
+        for (int j = 0; j < R; j++) pack_row_halves(w, o0 + j, j, seer_halves_parts_of(panel, w->n_in / 32));
         return;
     }
     int type = w->type;

@@ -153,26 +153,37 @@ static void pack_group_q45_K(const void *x, bool q5, int64_t n_blocks, panel_par
 
 /* From a Q6_Kx16 group: its 192 bytes (two ql vectors and one qh) at
  * q[h][g] give vector g of the four blocks 4h + t, t = 0..3 (the decode
- * kernel's runs). */
-static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_parts hp) {
+ * kernel's runs); from a Q3_Kx16 group (q3) its qs[h][g] and hmask[g]. */
+static void pack_group_k16(const void *x, bool q3, int64_t n_blocks, halves_parts hp) {
     const int R = SEER_Q8_PANEL_ROWS;
     for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
-        const block_q6_Kx16 *u = x + sb;
+        const block_q6_Kx16 *u6 = (const block_q6_Kx16 *)x + sb;
+        const block_q3_Kx16 *u3 = (const block_q3_Kx16 *)x + sb;
+        const int8_t(*scales)[SEER_ILV_ROWS] = q3 ? u3->scales : u6->scales;
         float d[SEER_Q8_PANEL_ROWS];
-        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(u->d[j]);
+        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(q3 ? u3->d[j] : u6->d[j]);
         for (int h = 0; h < 2; h++) {
             i16x64 acc[4][2] = {{{0}}};
             for (int g = 0; g < 8; g++) {
-                u8x64 ql0, ql1, qh;
-                memcpy(&ql0, u->q[h][g][0], 64);
-                memcpy(&ql1, u->q[h][g][1], 64);
-                memcpy(&qh, u->q[h][g][2], 64);
-                const u8x64 t[4] = {(ql0 & 0xF) | ((qh << 4) & 0x30), (ql1 & 0xF) | ((qh << 2) & 0x30),
-                                    (ql0 >> 4) | (qh & 0x30), (ql1 >> 4) | ((qh >> 2) & 0x30)};
+                i8x64 v[4];
+                if (q3) {
+                    u8x64 qs, hm;
+                    memcpy(&qs, u3->qs[h][g], 64);
+                    memcpy(&hm, u3->hmask[g], 64);
+                    for (int k = 0; k < 4; k++)
+                        v[k] = (i8x64)((((qs >> (2 * k)) & 3) | (((hm >> (4 * h + k)) & 1) << 2)) - 4);
+                } else {
+                    u8x64 ql0, ql1, qh;
+                    memcpy(&ql0, u6->q[h][g][0], 64);
+                    memcpy(&ql1, u6->q[h][g][1], 64);
+                    memcpy(&qh, u6->q[h][g][2], 64);
+                    const u8x64 t[4] = {(ql0 & 0xF) | ((qh << 4) & 0x30), (ql1 & 0xF) | ((qh << 2) & 0x30),
+                                        (ql0 >> 4) | (qh & 0x30), (ql1 >> 4) | ((qh >> 2) & 0x30)};
+                    for (int k = 0; k < 4; k++) v[k] = (i8x64)(t[k] - 32);
+                }
                 for (int k = 0; k < 4; k++) {
-                    const i8x64 v = (i8x64)(t[k] - 32);
-                    memcpy(hp.q + 512 * (8 * sb + 4 * h + k) + 64 * g, &v, 64);
-                    acc[k][g >= 4] += __builtin_convertvector(v, i16x64);
+                    memcpy(hp.q + 512 * (8 * sb + 4 * h + k) + 64 * g, &v[k], 64);
+                    acc[k][g >= 4] += __builtin_convertvector(v[k], i16x64);
                 }
             }
             for (int k = 0; k < 4; k++) {
@@ -180,7 +191,7 @@ static void pack_group_q6_K(const block_q6_Kx16 *x, int64_t n_blocks, halves_par
                 for (int half = 0; half < 2; half++)
                     for (int j = 0; j < R; j++) {
                         const i16x64 a = acc[k][half];
-                        hp.d[(2 * b + half) * R + j] = d[j] * u->scales[2 * (4 * h + k) + half][j];
+                        hp.d[(2 * b + half) * R + j] = d[j] * scales[2 * (4 * h + k) + half][j];
                         hp.corr[(2 * b + half) * R + j] = 128 * (a[4 * j] + a[4 * j + 1] + a[4 * j + 2] + a[4 * j + 3]);
                     }
             }
@@ -238,7 +249,8 @@ static void pack_group_iq4_xs(const block_iq4_xsx16 *x, int64_t n_blocks, panel_
 
 bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *panel) {
     if (type == SEER_TYPE_Q8_0) pack_group_q8_0(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q6_K) pack_group_q6_K(group, n_blocks, seer_halves_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q6_K) pack_group_k16(group, false, n_blocks, seer_halves_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q3_K) pack_group_k16(group, true, n_blocks, seer_halves_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q4_K) pack_group_q45_K(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q5_K) pack_group_q45_K(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_IQ4_XS) pack_group_iq4_xs(group, n_blocks, seer_panel_parts_of(panel, n_blocks));

@@ -2,7 +2,7 @@
  * - few activation rows (decode): the activations are quantized to the
  *   weight type's vec_dot type and every weight row is read once, in place,
  *   by the SIMD dot products (four rows at a time where a kernel exists);
- * - many rows, weights of Q8_0/Q4_0/Q5_0/Q4_K/Q5_K/Q6_K on a VNNI CPU: int8
+ * - many rows, weights of Q8_0/Q4_0/Q5_0/Q4_K/Q5_K/Q6_K/Q3_K on a VNNI CPU: int8
  *   GEMM on repacked weight panels (gemm_q8_internal.h), on AMX tiles where
  *   the CPU has them (gemm_q8_amx.c), else (K-quants) the super-block
  *   kernel, which applies the activations' scale once per super-block;

@@ -132,7 +132,7 @@ static void unpack_q2_K(const block_q2_K *b, int8_t q[256]) {
             for (int l = 0; l < 32; l++) q[k++] = (int8_t)((b->qs[32 * half + l] >> shift) & 3);
 }
 
-static void unpack_q3_K(const block_q3_K *b, int8_t q[256]) {
+void seer_unpack_q3_K(const block_q3_K *b, int8_t q[256]) {
     int k = 0;
     uint8_t m = 1;
     for (int half = 0; half < 2; half++)
@@ -199,7 +199,7 @@ static float dot_q3_K(int64_t n, const void *w, const void *a) {
     float sum = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         int8_t q[256], sc[16];
-        unpack_q3_K(&x[i], q);
+        seer_unpack_q3_K(&x[i], q);
         seer_q3k_scales(x[i].scales, sc);
         int isum = 0;
         for (int g = 0; g < 16; g++) isum += sc[g] * group_dot(q + 16 * g, y[i].qs + 16 * g, 16);
