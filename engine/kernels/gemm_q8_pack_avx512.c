@@ -70,17 +70,35 @@ static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_part
     }
 }
 
+/* 64 IQ4 nibbles (one per byte) as their signed values. */
+static inline i8x64 iq4_lookup(u8x64 nibbles) {
+#if defined(__AVX512BW__)
+    const __m512i table = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)seer_iq4_values));
+    __m512i idx, v;
+    memcpy(&idx, &nibbles, 64);
+    v = _mm512_shuffle_epi8(table, idx);
+    i8x64 r;
+    memcpy(&r, &v, 64);
+    return r;
+#else
+    i8x64 r;
+    for (int k = 0; k < 64; k++) r[k] = seer_iq4_values[nibbles[k]];
+    return r;
+#endif
+}
+
 /* From a Q5_0x16 group (q5) or a Q4_0x16 one: run g's low nibbles are
  * the panel block's vector g, its high nibbles vector 4 + g (plus the
- * fifth bits from the regrouped qh for Q5_0), less 16 (Q4_0: 8). */
-static void pack_group_q450(const void *x, bool q5, int64_t n_blocks, panel_parts pp) {
+ * fifth bits from the regrouped qh for Q5_0), less 16 (Q4_0: 8); IQ4_NL
+ * rows in Q4_0's layout (nl): the nibbles' table values. */
+static void pack_group_q450(const void *x, bool q5, bool nl, int64_t n_blocks, panel_parts pp) {
     const int R = SEER_Q8_PANEL_ROWS;
     const int8_t offset = q5 ? 16 : 8;
     for (int64_t b = 0; b < n_blocks; b++) {
         const seer_q450_block u = seer_q450_block_at(x, b, q5);
         u8x64 qh = {0};
         if (q5) memcpy(&qh, u.qh, 64);
-        i16x64 acc = {0}; /* 8 quants of at most 16 in magnitude per lane */
+        i16x64 acc = {0}; /* 8 quants of at most 127 in magnitude per lane */
         for (int g = 0; g < 4; g++) {
             u8x64 v;
             memcpy(&v, u.qs[g], 64);
@@ -89,7 +107,7 @@ static void pack_group_q450(const void *x, bool q5, int64_t n_blocks, panel_part
                 lo |= ((qh >> g) & 1) << 4;
                 hi |= ((qh >> (4 + g)) & 1) << 4;
             }
-            const i8x64 slo = (i8x64)lo - offset, shi = (i8x64)hi - offset;
+            const i8x64 slo = nl ? iq4_lookup(lo) : (i8x64)lo - offset, shi = nl ? iq4_lookup(hi) : (i8x64)hi - offset;
             memcpy(pp.q + 512 * b + 64 * g, &slo, 64);
             memcpy(pp.q + 512 * b + 64 * (4 + g), &shi, 64);
             acc += __builtin_convertvector(slo, i16x64) + __builtin_convertvector(shi, i16x64);
@@ -199,23 +217,6 @@ static void pack_group_k16(const void *x, bool q3, int64_t n_blocks, halves_part
     }
 }
 
-/* 64 IQ4 nibbles (one per byte) as their signed values. */
-static inline i8x64 iq4_lookup(u8x64 nibbles) {
-#if defined(__AVX512BW__)
-    const __m512i table = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)seer_iq4_values));
-    __m512i idx, v;
-    memcpy(&idx, &nibbles, 64);
-    v = _mm512_shuffle_epi8(table, idx);
-    i8x64 r;
-    memcpy(&r, &v, 64);
-    return r;
-#else
-    i8x64 r;
-    for (int k = 0; k < 64; k++) r[k] = seer_iq4_values[nibbles[k]];
-    return r;
-#endif
-}
-
 /* From an IQ4_XSx16 group: run g of sub-block ib (64 bytes) gives the
  * panel's vector g (low nibbles: weights 4g..4g+3) and vector 4 + g (high
  * nibbles: 16 + 4g..) of block 8·sb + ib, looked up in the table; the
@@ -254,8 +255,9 @@ bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *
     else if (type == SEER_TYPE_Q4_K) pack_group_q45_K(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q5_K) pack_group_q45_K(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_IQ4_XS) pack_group_iq4_xs(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q5_0) pack_group_q450(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q4_0) pack_group_q450(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q5_0) pack_group_q450(group, true, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q4_0) pack_group_q450(group, false, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_IQ4_NL) pack_group_q450(group, false, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else return false;
     return true;
 }

@@ -317,6 +317,7 @@ static const ilv_layout layouts[] = {
     {SEER_TYPE_Q8_0, 64, sizeof(block_q8_0x16), q8_0_in, q8_0_back},
     {SEER_TYPE_Q5_0, 64, sizeof(block_q5_0x16), q5_0_in, q5_0_back},
     {SEER_TYPE_Q4_0, 64, sizeof(block_q4_0x16), q4_0_in, q4_0_back},
+    {SEER_TYPE_IQ4_NL, 64, sizeof(block_q4_0x16), q4_0_in, q4_0_back}, /* the same fields (blocks.h) */
     {SEER_TYPE_IQ4_XS, QK_K, sizeof(block_iq4_xsx16), iq4_xs_in, iq4_xs_back},
 };
 

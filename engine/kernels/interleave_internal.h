@@ -122,13 +122,16 @@ typedef struct {
 _Static_assert(sizeof(block_q5_0x16) == 704 && sizeof(block_q5_0x16) % 64 == 0, "q5_0x16");
 
 /* Two Q4_0 blocks of 16 rows: block_q5_0x16 without the fifth bits (576
- * bytes, the file's 16 · 36). */
+ * bytes, the file's 16 · 36). IQ4_NL blocks (a scale and 16 bytes of
+ * nibbles, as Q4_0's: the nibbles index seer_iq4_values) use it too. */
 typedef struct {
     uint16_t d[2][SEER_ILV_ROWS];
     uint8_t qs[2][4][SEER_ILV_ROWS][4];
 } block_q4_0x16;
 
 _Static_assert(sizeof(block_q4_0x16) == 576 && sizeof(block_q4_0x16) % 64 == 0, "q4_0x16");
+_Static_assert(sizeof(block_iq4_nl) == sizeof(block_q4_0) && offsetof(block_iq4_nl, qs) == offsetof(block_q4_0, qs),
+               "IQ4_NL blocks are laid out as Q4_0's");
 
 /* Block b's parts in a group of 16 Q5_0 rows (q5) or Q4_0 rows, which one
  * kernel per level reads: scales, fifth bits (NULL for Q4_0), nibbles. */

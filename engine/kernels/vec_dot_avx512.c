@@ -424,13 +424,17 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
 }
 DOT16_KERNELS(q8_0)
 
-/* Sixteen interleaved Q5_0 rows (q5) or Q4_0 rows × NR rows of Q8_0
- * activations with 512-bit vectors: dot16xn_q450's steps with one lane per
- * row of the group. */
+/* Sixteen interleaved Q5_0 rows (q5), Q4_0 rows or IQ4_NL rows (nl) × NR
+ * rows of Q8_0 activations with 512-bit vectors: dot16xn_q450's steps with
+ * one lane per row of the group; IQ4_NL's nibbles looked up (one byte
+ * shuffle) in the table shifted by 128, so its offset is 128. */
 static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, const void *w, const void *a,
                                                                    size_t act_stride, const int NR, const bool q5,
-                                                                   float *out) {
+                                                                   const bool nl, float *out) {
     const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10);
+    const __m512i table = _mm512_broadcast_i32x4(
+        _mm_xor_si128(_mm_loadu_si128((const __m128i *)seer_iq4_values), _mm_set1_epi8((char)0x80)));
+    const int offset = nl ? 128 : q5 ? 16 : 8;
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
@@ -455,6 +459,10 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
                 lo = _mm512_ternarylogic_epi32(lo, _mm512_sll_epi32(qh, _mm_cvtsi32_si128(4 - g)), bit4, 0xF8);
                 hi = _mm512_ternarylogic_epi32(hi, _mm512_srl_epi32(qh, _mm_cvtsi32_si128(g)), bit4, 0xF8);
             }
+            if (nl) {
+                lo = _mm512_shuffle_epi8(table, lo);
+                hi = _mm512_shuffle_epi8(table, hi);
+            }
 #pragma GCC unroll 4
             for (int r = 0; r < NR; r++) {
                 sum[r] = _mm512_dpbusd_epi32(sum[r], lo, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r]->qs + 4 * g)));
@@ -464,7 +472,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
         __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u.d));
 #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
-            __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32((q5 ? 16 : 8) * q8_0_act_sum(y[r])));
+            __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(offset * q8_0_act_sum(y[r])));
             acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r]->d))), _mm512_cvtepi32_ps(isum), acc[r]);
         }
     }
@@ -473,14 +481,19 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
 }
 static inline __attribute__((always_inline)) void dot16xn_q5_0_512(int64_t n, const void *w, const void *a,
                                                                    size_t act_stride, const int NR, float *out) {
-    dot16xn_q450_512(n, w, a, act_stride, NR, true, out);
+    dot16xn_q450_512(n, w, a, act_stride, NR, true, false, out);
 }
 static inline __attribute__((always_inline)) void dot16xn_q4_0_512(int64_t n, const void *w, const void *a,
                                                                    size_t act_stride, const int NR, float *out) {
-    dot16xn_q450_512(n, w, a, act_stride, NR, false, out);
+    dot16xn_q450_512(n, w, a, act_stride, NR, false, false, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_iq4_nl_512(int64_t n, const void *w, const void *a,
+                                                                     size_t act_stride, const int NR, float *out) {
+    dot16xn_q450_512(n, w, a, act_stride, NR, false, true, out);
 }
 DOT16_KERNELS(q5_0)
 DOT16_KERNELS(q4_0)
+DOT16_KERNELS(iq4_nl)
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K
  * activations with 512-bit vectors: one byte shuffle per run looks the
@@ -551,6 +564,7 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0_512;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0_512;
+    t16[SEER_TYPE_IQ4_NL] = dot16_iq4_nl_512;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs_512;
 }
 
@@ -563,6 +577,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0_512
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0_512
+           : type == SEER_TYPE_IQ4_NL ? dot16_rows_iq4_nl_512
            : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs_512
                                     : NULL;
 }

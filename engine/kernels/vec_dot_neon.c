@@ -307,12 +307,13 @@ static inline __attribute__((always_inline)) void dot16xn_q2_K(int64_t n, const 
  * sums for each. Rows 4q..4q+3's fifth bits (qh, 4 bytes a row) line up
  * with their quant bytes: run g's bits sit at bit g (low nibbles) and 4 + g
  * (high) of each byte, shifted to bit 4 and or-ed in; minus 16 (Q4_0:
- * minus 8) the weights are signed and SDOT takes them as they are. */
+ * minus 8) the weights are signed and SDOT takes them as they are. IQ4_NL
+ * rows (nl, Q4_0's layout): the nibbles' values by TBL. */
 static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const void *w, const void *a,
                                                                size_t act_stride, const int NR, const bool q5,
-                                                               float *out) {
+                                                               const bool nl, float *out) {
     const uint8x16_t low4 = vdupq_n_u8(0xF), bit4 = vdupq_n_u8(0x10);
-    const int8x16_t offset = vdupq_n_s8(q5 ? 16 : 8);
+    const int8x16_t offset = vdupq_n_s8(q5 ? 16 : 8), values = vld1q_s8(seer_iq4_values);
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
     acc_zero(acc, NR);
     for (int64_t b = 0; b < n / 32; b++) {
@@ -328,8 +329,8 @@ static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const 
                     l = vorrq_u8(l, vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)(4 - g))), bit4));
                     h = vorrq_u8(h, vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)-g)), bit4));
                 }
-                lo[g] = vsubq_s8(vreinterpretq_s8_u8(l), offset);
-                hi[g] = vsubq_s8(vreinterpretq_s8_u8(h), offset);
+                lo[g] = nl ? vqtbl1q_s8(values, l) : vsubq_s8(vreinterpretq_s8_u8(l), offset);
+                hi[g] = nl ? vqtbl1q_s8(values, h) : vsubq_s8(vreinterpretq_s8_u8(h), offset);
             }
             const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(u.d + 4 * q)));
             #pragma GCC unroll 4
@@ -345,11 +346,15 @@ static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const 
 }
 static inline __attribute__((always_inline)) void dot16xn_q5_0(int64_t n, const void *w, const void *a,
                                                                size_t act_stride, const int NR, float *out) {
-    dot16xn_q450(n, w, a, act_stride, NR, true, out);
+    dot16xn_q450(n, w, a, act_stride, NR, true, false, out);
 }
 static inline __attribute__((always_inline)) void dot16xn_q4_0(int64_t n, const void *w, const void *a,
                                                                size_t act_stride, const int NR, float *out) {
-    dot16xn_q450(n, w, a, act_stride, NR, false, out);
+    dot16xn_q450(n, w, a, act_stride, NR, false, false, out);
+}
+static inline __attribute__((always_inline)) void dot16xn_iq4_nl(int64_t n, const void *w, const void *a,
+                                                                 size_t act_stride, const int NR, float *out) {
+    dot16xn_q450(n, w, a, act_stride, NR, false, true, out);
 }
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K:
@@ -404,6 +409,7 @@ DOT16_KERNELS(q3_K)
 DOT16_KERNELS(q2_K)
 DOT16_KERNELS(q5_0)
 DOT16_KERNELS(q4_0)
+DOT16_KERNELS(iq4_nl)
 DOT16_KERNELS(iq4_xs)
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
@@ -415,6 +421,7 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
            : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0
+           : type == SEER_TYPE_IQ4_NL ? dot16_rows_iq4_nl
            : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs
                                     : NULL;
 }
@@ -431,6 +438,7 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn
     t16[SEER_TYPE_Q2_K] = dot16_q2_K;
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0;
+    t16[SEER_TYPE_IQ4_NL] = dot16_iq4_nl;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;
 }
 #else
