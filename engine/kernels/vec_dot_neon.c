@@ -2,7 +2,7 @@
  * (built with +dotprod, entered only when the CPU says it has them,
  * engine/util/cpu.c). The kernels of 16 interleaved rows of Q8_0, Q4_K,
  * Q5_K, Q6_K, Q3_K, Q2_K (the K-quant files' types), Q5_0 (MoE experts whose
- * rows are not whole super-blocks), Q4_0 or IQ4_XS, where a group's 4 bytes
+ * rows are not whole super-blocks), Q4_0, IQ4_NL or IQ4_XS, where a group's 4 bytes
  * of 16 rows (interleave_internal.h) meet 4 activation bytes in one SDOT
  * by lane: against one activation row (decode) or up to four (prompts,
  * each weight vector unpacked once for all of them, instead of
