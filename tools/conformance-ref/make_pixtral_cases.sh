@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$build/bin/llama-quantize" "$tmp/m3/model.gguf" "$cases/mistral3-q8_0/model.gguf" Q8_0 2
 cp "$tmp/m3/mmproj.gguf" "$cases/mistral3-q8_0/mmproj.gguf"
 
-for c in pixtral-f32 mistral3-q8_0; do
+for c in pixtral-f32 mistral3-q8_0 text-long-q8_0; do
     rm -rf "$cases/$c/expected"
     "$dump" --case "$cases/$c"
 done

@@ -43,6 +43,7 @@ gen --config qwen3vl-q4src --llm "$tmp/q4src-f32.gguf" --mmproj "$cases/qwen3vl-
 "$quantize" "$tmp/q4src-f32.gguf" "$cases/qwen3vl-q2_k-twoimg/model.gguf" Q2_K > "$tmp/quantize.log" 2>&1 ||
     { cat "$tmp/quantize.log"; exit 1; }
 
-for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vl-q5_k-twoimg qwen3vl-iq4_xs-twoimg qwen3vl-q3_k-twoimg qwen3vl-q2_k-twoimg text-qwen3-iq4_nl qwen3vlmoe-f32 text-qwen3vl-f32 text-qwen3-f32 text-qwen3moe-f32; do
+for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vl-q5_k-twoimg qwen3vl-iq4_xs-twoimg qwen3vl-q3_k-twoimg qwen3vl-q2_k-twoimg text-qwen3-iq4_nl qwen3vlmoe-f32 text-qwen3vl-f32 text-qwen3-f32 text-qwen3moe-f32 \
+         text-long-q4_k text-long-q5_k text-long-iq4_xs text-long-q3_k text-long-q2_k; do
     "$dump" --case "$cases/$c"
 done
