@@ -3,6 +3,7 @@
  * input (the compute-bound limit of encoding), from the file and the
  * hyper-parameters alone. */
 #include "seer/bench.h"
+#include "seer/matmul.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,16 @@ static double expert_share(const gguf_file *llm) {
     return n_expert > 0 && n_used > 0 && n_used <= n_expert ? (double)n_used / (double)n_expert : 1;
 }
 
+/* The bytes a decode step reads of tensor t: the interleaved copy's where
+ * the loader makes one (some layouts are larger than the file's: Q3_K's by
+ * 5.5%, its scales unpacked to bytes), the file's otherwise. */
+static double matrix_bytes_read(const gguf_tensor *t) {
+    if (t->n_dims < 2 || t->n_dims > 3 || t->ne[3] != 1 || !seer_type_get(t->type)) return (double)t->nbytes;
+    const seer_weight w = {.type = t->type, .n_in = t->ne[0], .n_out = t->ne[1] * t->ne[2]};
+    const size_t copy = seer_weight_interleaved_bytes(&w);
+    return copy ? (double)copy : (double)t->nbytes;
+}
+
 seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
     seer_bench_llm_work w = {0};
     bool tied = gguf_find_tensor(llm, "output.weight") == NULL;
@@ -35,7 +46,7 @@ seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
         }
         /* stacked experts ([n_in, n_out, n_expert]): a token reads its chosen ones */
         const double part = strstr(t->name, "_exps.") && t->n_dims == 3 ? share : 1;
-        w.bytes_per_token += (double)t->nbytes * part;
+        w.bytes_per_token += matrix_bytes_read(t) * part;
         if (t->n_dims >= 2) w.params_per_token += elements * part; /* matrices: a multiply-add per element */
     }
     return w;

@@ -132,6 +132,7 @@ static void test_llm_work(void) {
     gguf_writer_add_tensor(w, "output_norm.weight", SEER_TYPE_F32, 1, (int64_t[]){64}, NULL);
     gguf_writer_add_tensor(w, "output.weight", SEER_TYPE_Q8_0, 2, (int64_t[]){64, 100}, NULL);
     gguf_writer_add_tensor(w, "blk.0.attn_q.weight", SEER_TYPE_Q4_K, 2, (int64_t[]){256, 64}, NULL);
+    gguf_writer_add_tensor(w, "blk.0.attn_k.weight", SEER_TYPE_Q3_K, 2, (int64_t[]){256, 32}, NULL);
     char path[512];
     snprintf(path, sizeof path, "%s/work.gguf", test_tmpdir());
     seer_error err = {{0}};
@@ -141,9 +142,12 @@ static void test_llm_work(void) {
     CHECK_MSG(f != NULL, "%s", err.msg);
     if (!f) return;
     seer_bench_llm_work lw = seer_bench_llm_work_of(f);
-    /* one embedding row (256 B) + norm (256 B) + output (100 rows × 2 blocks × 34 B) + q (64 rows × 144 B) */
-    CHECK_NEAR(lw.bytes_per_token, 256 + 256 + 100 * 68 + 64 * 144, 1e-9);
-    CHECK_NEAR(lw.params_per_token, 64 * 100 + 256 * 64, 1e-9);
+    /* one embedding row (256 B) + norm (256 B) + output (100 rows × 2 blocks × 34 B: not a multiple of 16
+     * rows, so read in the file's layout) + q and k as decoding reads them, in interleaved groups of 16
+     * rows with their scales unpacked to bytes: q 4 × 2368 B (block_q4_Kx16) for the file's 64 × 144,
+     * k 2 × 1856 B (block_q3_Kx16) for the file's 32 × 110 */
+    CHECK_NEAR(lw.bytes_per_token, 256 + 256 + 100 * 68 + 4 * 2368 + 2 * 1856, 1e-9);
+    CHECK_NEAR(lw.params_per_token, 64 * 100 + 256 * 64 + 256 * 32, 1e-9);
     gguf_close(f);
 
     /* tied embeddings: token_embd is also the output matrix, read in full */
