@@ -66,6 +66,14 @@ void seer_geglu_f16(float *a, const float *b, int64_t n) {
     }
 }
 
+/* 4 floats at a time as a GCC vector (SSE or NEON, which every build has):
+ * -O2's cost model leaves the plain loop scalar, and the encoders add a
+ * bias to every product's output (3% of a Qwen2.5-VL encode). */
+typedef float f32x4 __attribute__((vector_size(16), aligned(4)));
+
 void seer_add(float *dst, const float *src, int64_t n) {
-    for (int64_t i = 0; i < n; i++) dst[i] += src[i];
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int v = 0; v < 16; v += 4) *(f32x4 *)(dst + i + v) += *(const f32x4 *)(src + i + v);
+    for (; i < n; i++) dst[i] += src[i];
 }

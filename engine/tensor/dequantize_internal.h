@@ -9,6 +9,8 @@
 bool seer_dequantize_row_avx2(int type, const void *src, float *dst, int64_t n);
 /* f32 -> f16 for a row with F16C (call only when seer_tensor_have_avx2). */
 void seer_f32_to_fp16_row_avx2(const float *src, uint16_t *dst, int64_t n);
+/* f32 -> f16 -> f32 for a row with F16C (call only when seer_tensor_have_avx2). */
+void seer_f32_round_fp16_row_avx2(const float *src, float *dst, int64_t n);
 /* Whether this CPU runs the *_avx2 conversions (AVX2, FMA, F16C). */
 bool seer_tensor_have_avx2(void);
 /* The portable version (reference for tests). */

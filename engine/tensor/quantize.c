@@ -19,6 +19,14 @@ static quantize_fn quantizer(int type) {
     }
 }
 
+void seer_f32_round_fp16_row(const float *src, float *dst, int64_t n) {
+    if (seer_tensor_have_avx2()) {
+        seer_f32_round_fp16_row_avx2(src, dst, n);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) dst[i] = seer_fp16_to_f32(seer_f32_to_fp16(src[i]));
+}
+
 bool seer_can_quantize(int type) {
     return type == SEER_TYPE_F32 || type == SEER_TYPE_F16 || type == SEER_TYPE_BF16 || quantizer(type) != NULL;
 }

@@ -41,6 +41,10 @@ void seer_dequantize_row(int type, const void *src, float *dst, int64_t n);
  * Returns bytes written, 0 if the type cannot be quantized to. */
 size_t seer_quantize_row(int type, const float *src, void *dst, int64_t n);
 bool seer_can_quantize(int type);
+/* dst[i] = src[i] rounded to F16 and back, as a row through
+ * seer_quantize_row(F16) and seer_dequantize_row would be, in one pass
+ * (src == dst allowed). */
+void seer_f32_round_fp16_row(const float *src, float *dst, int64_t n);
 
 /* Dot product of a weight row of `type` with an activation row already
  * converted to seer_type_get(type)->vec_dot_type. n elements. Dispatches to

@@ -96,6 +96,17 @@ static void check_fp16(void) {
         int bad = 0;
         for (int i = 0; i < 1000; i++) bad += got[i] != seer_f32_to_fp16(row[i]);
         CHECK_MSG(bad == 0, "%d row conversions differ from the scalar conversion", bad);
+        /* the one-pass round trip the F16 GEMM's activations take, in place too */
+        float back[1000], inplace[1000];
+        memcpy(inplace, row, sizeof row);
+        seer_f32_round_fp16_row(row, back, 1000);
+        seer_f32_round_fp16_row(inplace, inplace, 1000);
+        bad = 0;
+        for (int i = 0; i < 1000; i++) {
+            const float want = seer_fp16_to_f32(seer_f32_to_fp16(row[i]));
+            bad += memcmp(&back[i], &want, 4) != 0 || memcmp(&inplace[i], &want, 4) != 0;
+        }
+        CHECK_MSG(bad == 0, "%d round trips differ from the scalar conversions", bad);
     }
 
     /* bf16: top half of the float, rounded to nearest even. */
