@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates seer's Qwen3-VL (and plain Qwen3) conformance cases from scratch: test images,
-# random-weight GGUF files (gen_qwen3vl.py), the Q4_K_M, Q5_K_M, IQ4, Q3_K_M and Q2_K LLMs (llama.cpp's
+# random-weight GGUF files (gen_qwen3vl.py), the Q4_K_M, Q5_K_M, IQ4, Q3_K_M, Q2_K and Q4_0/Q5_0/Q4_1/Q5_1 LLMs (llama.cpp's
 # llama-quantize), and every expected/ folder (conformance-dump). case.json and
 # prompt.txt are written by hand and kept.
 # Usage: tools/conformance-ref/make_qwen3vl_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]
@@ -42,8 +42,15 @@ gen --config qwen3vl-q4src --llm "$tmp/q4src-f32.gguf" --mmproj "$cases/qwen3vl-
     { cat "$tmp/quantize.log"; exit 1; }
 "$quantize" "$tmp/q4src-f32.gguf" "$cases/qwen3vl-q2_k-twoimg/model.gguf" Q2_K > "$tmp/quantize.log" 2>&1 ||
     { cat "$tmp/quantize.log"; exit 1; }
+# the legacy types, text only with the long prompt (text-long-*)
+for t in Q4_0 Q5_0 Q4_1 Q5_1; do
+    l=$(echo "$t" | tr 'A-Z' 'a-z')
+    "$quantize" "$tmp/q4src-f32.gguf" "$cases/text-long-$l/model.gguf" "$t" > "$tmp/quantize.log" 2>&1 ||
+        { cat "$tmp/quantize.log"; exit 1; }
+done
 
 for c in qwen3vl-f32 qwen3vl-q4_k-twoimg qwen3vl-q5_k-twoimg qwen3vl-iq4_xs-twoimg qwen3vl-q3_k-twoimg qwen3vl-q2_k-twoimg text-qwen3-iq4_nl qwen3vlmoe-f32 text-qwen3vl-f32 text-qwen3-f32 text-qwen3moe-f32 \
-         text-long-q4_k text-long-q5_k text-long-iq4_xs text-long-q3_k text-long-q2_k; do
+         text-long-q4_k text-long-q5_k text-long-iq4_xs text-long-q3_k text-long-q2_k \
+         text-long-q4_0 text-long-q5_0 text-long-q4_1 text-long-q5_1; do
     "$dump" --case "$cases/$c"
 done
