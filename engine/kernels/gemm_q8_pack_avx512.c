@@ -95,7 +95,7 @@ static void pack_group_q450(const void *x, bool q5, bool nl, int64_t n_blocks, p
     const int R = SEER_Q8_PANEL_ROWS;
     const int8_t offset = q5 ? 16 : 8;
     for (int64_t b = 0; b < n_blocks; b++) {
-        const seer_q450_block u = seer_q450_block_at(x, b, q5);
+        const seer_q450_block u = seer_q450_block_at(x, b, q5, false);
         u8x64 qh = {0};
         if (q5) memcpy(&qh, u.qh, 64);
         i16x64 acc = {0}; /* 8 quants of at most 127 in magnitude per lane */

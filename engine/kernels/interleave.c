@@ -266,6 +266,57 @@ static void q4_0_back(const void *group, int r, int sub, void *block) {
     runs_back(b->qs, x->qs[sub], r, 4);
 }
 
+/* Blocks 2i and 2i + 1 of 16 Q5_1 rows: Q5_0's, with the mins. */
+static void q5_1_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q5_1x16 *o = group;
+    for (int s = 0; s < 2; s++) {
+        const uint8_t *qs[SEER_ILV_ROWS];
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            const block_q5_1 *b = (const block_q5_1 *)rows[r] + 2 * i + s;
+            uint32_t qh;
+            memcpy(&qh, b->qh, 4);
+            o->d[s][r] = b->d;
+            o->m[s][r] = b->m;
+            o->qh[s][r] = seer_q5_0_qh_regroup(qh);
+            qs[r] = b->qs;
+        }
+        runs_in(o->qs[s], qs, 4);
+    }
+}
+
+static void q5_1_back(const void *group, int r, int sub, void *block) {
+    const block_q5_1x16 *x = group;
+    block_q5_1 *b = block;
+    b->d = x->d[sub][r];
+    b->m = x->m[sub][r];
+    const uint32_t qh = seer_q5_0_qh_ungroup(x->qh[sub][r]);
+    memcpy(b->qh, &qh, 4);
+    runs_back(b->qs, x->qs[sub], r, 4);
+}
+
+/* Blocks 2i and 2i + 1 of 16 Q4_1 rows. */
+static void q4_1_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
+    block_q4_1x16 *o = group;
+    for (int s = 0; s < 2; s++) {
+        const uint8_t *qs[SEER_ILV_ROWS];
+        for (int r = 0; r < SEER_ILV_ROWS; r++) {
+            const block_q4_1 *b = (const block_q4_1 *)rows[r] + 2 * i + s;
+            o->d[s][r] = b->d;
+            o->m[s][r] = b->m;
+            qs[r] = b->qs;
+        }
+        runs_in(o->qs[s], qs, 4);
+    }
+}
+
+static void q4_1_back(const void *group, int r, int sub, void *block) {
+    const block_q4_1x16 *x = group;
+    block_q4_1 *b = block;
+    b->d = x->d[sub][r];
+    b->m = x->m[sub][r];
+    runs_back(b->qs, x->qs[sub], r, 4);
+}
+
 /* Super-block i of 16 IQ4_XS rows. */
 static void iq4_xs_in(const void *const rows[SEER_ILV_ROWS], int64_t i, void *group) {
     block_iq4_xsx16 *o = group;
@@ -318,6 +369,8 @@ static const ilv_layout layouts[] = {
     {SEER_TYPE_Q5_0, 64, sizeof(block_q5_0x16), q5_0_in, q5_0_back},
     {SEER_TYPE_Q4_0, 64, sizeof(block_q4_0x16), q4_0_in, q4_0_back},
     {SEER_TYPE_IQ4_NL, 64, sizeof(block_q4_0x16), q4_0_in, q4_0_back}, /* the same fields (blocks.h) */
+    {SEER_TYPE_Q5_1, 64, sizeof(block_q5_1x16), q5_1_in, q5_1_back},
+    {SEER_TYPE_Q4_1, 64, sizeof(block_q4_1x16), q4_1_in, q4_1_back},
     {SEER_TYPE_IQ4_XS, QK_K, sizeof(block_iq4_xsx16), iq4_xs_in, iq4_xs_back},
 };
 

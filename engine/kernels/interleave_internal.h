@@ -133,22 +133,74 @@ _Static_assert(sizeof(block_q4_0x16) == 576 && sizeof(block_q4_0x16) % 64 == 0, 
 _Static_assert(sizeof(block_iq4_nl) == sizeof(block_q4_0) && offsetof(block_iq4_nl, qs) == offsetof(block_q4_0, qs),
                "IQ4_NL blocks are laid out as Q4_0's");
 
-/* Block b's parts in a group of 16 Q5_0 rows (q5) or Q4_0 rows, which one
- * kernel per level reads: scales, fifth bits (NULL for Q4_0), nibbles. */
+/* Two Q5_1 / Q4_1 blocks of 16 rows: Q5_0's / Q4_0's layout with the
+ * rows' mins after their scales (768 / 640 bytes, the file's 16 · 48 /
+ * 16 · 40). */
+typedef struct {
+    uint16_t d[2][SEER_ILV_ROWS], m[2][SEER_ILV_ROWS];
+    uint32_t qh[2][SEER_ILV_ROWS];
+    uint8_t qs[2][4][SEER_ILV_ROWS][4];
+} block_q5_1x16;
+
+typedef struct {
+    uint16_t d[2][SEER_ILV_ROWS], m[2][SEER_ILV_ROWS];
+    uint8_t qs[2][4][SEER_ILV_ROWS][4];
+} block_q4_1x16;
+
+_Static_assert(sizeof(block_q5_1x16) == 768 && sizeof(block_q4_1x16) == 640, "q5_1x16, q4_1x16");
+
+/* Block b's parts in a group of 16 Q5_0 rows (q5), Q4_0 rows, or with
+ * mins (min) Q5_1 / Q4_1 rows, which one kernel per level reads: scales,
+ * fifth bits (NULL for Q4_x), nibbles, mins (NULL for Q5_0 / Q4_0). */
 typedef struct {
     const uint16_t *d;
     const uint32_t *qh;
     const uint8_t (*qs)[SEER_ILV_ROWS][4];
+    const uint16_t *m;
 } seer_q450_block;
 
-static inline seer_q450_block seer_q450_block_at(const void *group, int64_t b, bool q5) {
+static inline seer_q450_block seer_q450_block_at(const void *group, int64_t b, bool q5, bool min) {
     const int s = (int)(b % 2);
+    if (q5 && min) {
+        const block_q5_1x16 *u = (const block_q5_1x16 *)group + b / 2;
+        return (seer_q450_block){u->d[s], u->qh[s], u->qs[s], u->m[s]};
+    }
+    if (min) {
+        const block_q4_1x16 *u = (const block_q4_1x16 *)group + b / 2;
+        return (seer_q450_block){u->d[s], NULL, u->qs[s], u->m[s]};
+    }
     if (q5) {
         const block_q5_0x16 *u = (const block_q5_0x16 *)group + b / 2;
-        return (seer_q450_block){u->d[s], u->qh[s], u->qs[s]};
+        return (seer_q450_block){u->d[s], u->qh[s], u->qs[s], NULL};
     }
     const block_q4_0x16 *u = (const block_q4_0x16 *)group + b / 2;
-    return (seer_q450_block){u->d[s], NULL, u->qs[s]};
+    return (seer_q450_block){u->d[s], NULL, u->qs[s], NULL};
+}
+
+/* Cache lines before a pair of those blocks' nibbles (the kernels'
+ * prefetch of a pair's head). */
+static inline int seer_q450_head_lines(bool q5, bool min) {
+    const size_t head = q5 && min ? offsetof(block_q5_1x16, qs)
+                        : min    ? offsetof(block_q4_1x16, qs)
+                        : q5     ? offsetof(block_q5_0x16, qs)
+                                 : offsetof(block_q4_0x16, qs);
+    return (int)(head / 64);
+}
+
+/* Activation block b of a row for those kernels: Q8_0 (d, quants), or
+ * Q8_1 for the types with mins (q8_1: d, s = d · Σ quants, quants). */
+typedef struct {
+    uint16_t d, s;
+    const int8_t *qs;
+} seer_act32;
+
+static inline seer_act32 seer_act32_at(const void *row, int64_t b, bool q8_1) {
+    if (q8_1) {
+        const block_q8_1 *y = (const block_q8_1 *)row + b;
+        return (seer_act32){y->d, y->s, y->qs};
+    }
+    const block_q8_0 *y = (const block_q8_0 *)row + b;
+    return (seer_act32){y->d, 0, y->qs};
 }
 
 /* One IQ4_XS super-block of 16 rows. Row r's byte 4g + j of sub-block

@@ -425,28 +425,29 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
 DOT16_KERNELS(q8_0)
 
 /* Sixteen interleaved Q5_0 rows (q5), Q4_0 rows or IQ4_NL rows (nl) × NR
- * rows of Q8_0 activations with 512-bit vectors: dot16xn_q450's steps with
- * one lane per row of the group; IQ4_NL's nibbles looked up (one byte
- * shuffle) in the table shifted by 128, so its offset is 128. */
+ * rows of Q8_0 activations, or Q5_1 / Q4_1 rows (min) × Q8_1, with 512-bit
+ * vectors: dot16xn_q450's steps with one lane per row of the group;
+ * IQ4_NL's nibbles looked up (one byte shuffle) in the table shifted by
+ * 128, so its offset is 128. */
 static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, const void *w, const void *a,
                                                                    size_t act_stride, const int NR, const bool q5,
-                                                                   const bool nl, float *out) {
+                                                                   const bool nl, const bool min, float *out) {
     const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10);
     const __m512i table = _mm512_broadcast_i32x4(
         _mm_xor_si128(_mm_loadu_si128((const __m128i *)seer_iq4_values), _mm_set1_epi8((char)0x80)));
-    const int offset = nl ? 128 : q5 ? 16 : 8;
+    const int offset = min ? 0 : nl ? 128 : q5 ? 16 : 8;
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t b = 0; b < n / 32; b++) {
-        const seer_q450_block u = seer_q450_block_at(w, b, q5);
-        if (b % 2 == 0) stream_prefetch(&pf, q5 ? Q5_0X16_HEAD_LINES : Q4_0X16_HEAD_LINES);
-        const block_q8_0 *y[4];
+        const seer_q450_block u = seer_q450_block_at(w, b, q5, min);
+        if (b % 2 == 0) stream_prefetch(&pf, seer_q450_head_lines(q5, min));
+        seer_act32 y[4];
         __m512i sum[4];
 #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
-            y[r] = (const block_q8_0 *)((const char *)a + (size_t)r * act_stride) + b;
+            y[r] = seer_act32_at((const char *)a + (size_t)r * act_stride, b, min);
             sum[r] = _mm512_setzero_si512();
         }
         const __m512i qh = q5 ? _mm512_loadu_si512((const void *)u.qh) : _mm512_setzero_si512();
@@ -465,35 +466,39 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
             }
 #pragma GCC unroll 4
             for (int r = 0; r < NR; r++) {
-                sum[r] = _mm512_dpbusd_epi32(sum[r], lo, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r]->qs + 4 * g)));
-                sum[r] = _mm512_dpbusd_epi32(sum[r], hi, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r]->qs + 16 + 4 * g)));
+                sum[r] = _mm512_dpbusd_epi32(sum[r], lo, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r].qs + 4 * g)));
+                sum[r] = _mm512_dpbusd_epi32(sum[r], hi, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r].qs + 16 + 4 * g)));
             }
         }
-        __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u.d));
+        const __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u.d));
+        const __m512 m16 = min ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u.m)) : _mm512_setzero_ps();
 #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
-            __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(offset * q8_0_act_sum(y[r])));
-            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r]->d))), _mm512_cvtepi32_ps(isum), acc[r]);
+            const __m512i isum = offset ? _mm512_sub_epi32(sum[r], _mm512_set1_epi32(offset * q8_0_act_sum(y[r].qs))) : sum[r];
+            const __m512 dd = _mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r].d)));
+            if (min) /* the block's d · sum + m · s, then added, as the row kernels */
+                acc[r] = _mm512_add_ps(acc[r], _mm512_fmadd_ps(dd, _mm512_cvtepi32_ps(isum),
+                                                               _mm512_mul_ps(m16, _mm512_set1_ps(h2f(y[r].s)))));
+            else
+                acc[r] = _mm512_fmadd_ps(dd, _mm512_cvtepi32_ps(isum), acc[r]);
         }
     }
 #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
-static inline __attribute__((always_inline)) void dot16xn_q5_0_512(int64_t n, const void *w, const void *a,
-                                                                   size_t act_stride, const int NR, float *out) {
-    dot16xn_q450_512(n, w, a, act_stride, NR, true, false, out);
-}
-static inline __attribute__((always_inline)) void dot16xn_q4_0_512(int64_t n, const void *w, const void *a,
-                                                                   size_t act_stride, const int NR, float *out) {
-    dot16xn_q450_512(n, w, a, act_stride, NR, false, false, out);
-}
-static inline __attribute__((always_inline)) void dot16xn_iq4_nl_512(int64_t n, const void *w, const void *a,
-                                                                     size_t act_stride, const int NR, float *out) {
-    dot16xn_q450_512(n, w, a, act_stride, NR, false, true, out);
-}
-DOT16_KERNELS(q5_0)
-DOT16_KERNELS(q4_0)
-DOT16_KERNELS(iq4_nl)
+#define Q450_XN_512(t, q5, nl, min)                                                                                  \
+    static inline __attribute__((always_inline)) void dot16xn_##t##_512(int64_t n, const void *w, const void *a,   \
+                                                                        size_t act_stride, const int NR,            \
+                                                                        float *out) {                               \
+        dot16xn_q450_512(n, w, a, act_stride, NR, q5, nl, min, out);                                                \
+    }                                                                                                               \
+    DOT16_KERNELS(t)
+Q450_XN_512(q5_0, true, false, false)
+Q450_XN_512(q4_0, false, false, false)
+Q450_XN_512(iq4_nl, false, true, false)
+Q450_XN_512(q5_1, true, false, true)
+Q450_XN_512(q4_1, false, false, true)
+#undef Q450_XN_512
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K
  * activations with 512-bit vectors: one byte shuffle per run looks the
@@ -565,6 +570,8 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_Q5_0] = dot16_q5_0_512;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0_512;
     t16[SEER_TYPE_IQ4_NL] = dot16_iq4_nl_512;
+    t16[SEER_TYPE_Q5_1] = dot16_q5_1_512;
+    t16[SEER_TYPE_Q4_1] = dot16_q4_1_512;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs_512;
 }
 
@@ -578,6 +585,8 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0_512
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0_512
            : type == SEER_TYPE_IQ4_NL ? dot16_rows_iq4_nl_512
+           : type == SEER_TYPE_Q5_1   ? dot16_rows_q5_1_512
+           : type == SEER_TYPE_Q4_1   ? dot16_rows_q4_1_512
            : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs_512
                                     : NULL;
 }

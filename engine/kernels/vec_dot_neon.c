@@ -2,7 +2,7 @@
  * (built with +dotprod, entered only when the CPU says it has them,
  * engine/util/cpu.c). The kernels of 16 interleaved rows of Q8_0, Q4_K,
  * Q5_K, Q6_K, Q3_K, Q2_K (the K-quant files' types), Q5_0 (MoE experts whose
- * rows are not whole super-blocks), Q4_0, IQ4_NL or IQ4_XS, where a group's 4 bytes
+ * rows are not whole super-blocks), Q4_0, Q5_1, Q4_1, IQ4_NL or IQ4_XS, where a group's 4 bytes
  * of 16 rows (interleave_internal.h) meet 4 activation bytes in one SDOT
  * by lane: against one activation row (decode) or up to four (prompts,
  * each weight vector unpacked once for all of them, instead of
@@ -308,16 +308,18 @@ static inline __attribute__((always_inline)) void dot16xn_q2_K(int64_t n, const 
  * with their quant bytes: run g's bits sit at bit g (low nibbles) and 4 + g
  * (high) of each byte, shifted to bit 4 and or-ed in; minus 16 (Q4_0:
  * minus 8) the weights are signed and SDOT takes them as they are. IQ4_NL
- * rows (nl, Q4_0's layout): the nibbles' values by TBL. */
+ * rows (nl, Q4_0's layout): the nibbles' values by TBL. Q5_1 / Q4_1 rows
+ * (min) × Q8_1: the values as they are (at most 31), and the block's min
+ * times the activations' d · Σ a added with the scaled sum. */
 static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const void *w, const void *a,
                                                                size_t act_stride, const int NR, const bool q5,
-                                                               const bool nl, float *out) {
+                                                               const bool nl, const bool min, float *out) {
     const uint8x16_t low4 = vdupq_n_u8(0xF), bit4 = vdupq_n_u8(0x10);
-    const int8x16_t offset = vdupq_n_s8(q5 ? 16 : 8), values = vld1q_s8(seer_iq4_values);
+    const int8x16_t offset = vdupq_n_s8(min ? 0 : q5 ? 16 : 8), values = vld1q_s8(seer_iq4_values);
     float32x4_t acc[SEER_DOT16_MAX_ROWS][4];
     acc_zero(acc, NR);
     for (int64_t b = 0; b < n / 32; b++) {
-        const seer_q450_block u = seer_q450_block_at(w, b, q5);
+        const seer_q450_block u = seer_q450_block_at(w, b, q5, min);
         for (int q = 0; q < 4; q++) {
             const uint8x16_t qh = q5 ? vreinterpretq_u8_u32(vld1q_u32(u.qh + 4 * q)) : vdupq_n_u8(0);
             int8x16_t lo[4], hi[4];
@@ -333,29 +335,31 @@ static inline __attribute__((always_inline)) void dot16xn_q450(int64_t n, const 
                 hi[g] = nl ? vqtbl1q_s8(values, h) : vsubq_s8(vreinterpretq_s8_u8(h), offset);
             }
             const float32x4_t d = vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(u.d + 4 * q)));
+            const float32x4_t m = min ? vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(u.m + 4 * q))) : vdupq_n_f32(0);
             #pragma GCC unroll 4
             for (int r = 0; r < NR; r++) {
-                const block_q8_0 *y = ACT_ROW(block_q8_0, a, act_stride, r) + b;
-                int32x4_t sum = dot_4_groups(vdupq_n_s32(0), lo, vld1q_s8(y->qs));
-                sum = dot_4_groups(sum, hi, vld1q_s8(y->qs + 16));
-                acc[r][q] = vaddq_f32(acc[r][q], vmulq_f32(vcvtq_f32_s32(sum), vmulq_n_f32(d, seer_fp16_to_f32(y->d))));
+                const seer_act32 y = seer_act32_at(ACT_ROW(char, a, act_stride, r), b, min);
+                int32x4_t sum = dot_4_groups(vdupq_n_s32(0), lo, vld1q_s8(y.qs));
+                sum = dot_4_groups(sum, hi, vld1q_s8(y.qs + 16));
+                float32x4_t scaled = vmulq_f32(vcvtq_f32_s32(sum), vmulq_n_f32(d, seer_fp16_to_f32(y.d)));
+                if (min) scaled = vaddq_f32(scaled, vmulq_n_f32(m, seer_fp16_to_f32(y.s)));
+                acc[r][q] = vaddq_f32(acc[r][q], scaled);
             }
         }
     }
     acc_store(out, acc, NR);
 }
-static inline __attribute__((always_inline)) void dot16xn_q5_0(int64_t n, const void *w, const void *a,
-                                                               size_t act_stride, const int NR, float *out) {
-    dot16xn_q450(n, w, a, act_stride, NR, true, false, out);
-}
-static inline __attribute__((always_inline)) void dot16xn_q4_0(int64_t n, const void *w, const void *a,
-                                                               size_t act_stride, const int NR, float *out) {
-    dot16xn_q450(n, w, a, act_stride, NR, false, false, out);
-}
-static inline __attribute__((always_inline)) void dot16xn_iq4_nl(int64_t n, const void *w, const void *a,
-                                                                 size_t act_stride, const int NR, float *out) {
-    dot16xn_q450(n, w, a, act_stride, NR, false, true, out);
-}
+#define Q450_XN(t, q5, nl, min)                                                                                      \
+    static inline __attribute__((always_inline)) void dot16xn_##t(int64_t n, const void *w, const void *a,         \
+                                                                  size_t act_stride, const int NR, float *out) {    \
+        dot16xn_q450(n, w, a, act_stride, NR, q5, nl, min, out);                                                    \
+    }
+Q450_XN(q5_0, true, false, false)
+Q450_XN(q4_0, false, false, false)
+Q450_XN(iq4_nl, false, true, false)
+Q450_XN(q5_1, true, false, true)
+Q450_XN(q4_1, false, false, true)
+#undef Q450_XN
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K:
  * the scalar dot16_iq4_xs's sums for each. A table lookup (TBL) turns each
@@ -410,6 +414,8 @@ DOT16_KERNELS(q2_K)
 DOT16_KERNELS(q5_0)
 DOT16_KERNELS(q4_0)
 DOT16_KERNELS(iq4_nl)
+DOT16_KERNELS(q5_1)
+DOT16_KERNELS(q4_1)
 DOT16_KERNELS(iq4_xs)
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
@@ -422,6 +428,8 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
            : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0
            : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0
            : type == SEER_TYPE_IQ4_NL ? dot16_rows_iq4_nl
+           : type == SEER_TYPE_Q5_1   ? dot16_rows_q5_1
+           : type == SEER_TYPE_Q4_1   ? dot16_rows_q4_1
            : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs
                                     : NULL;
 }
@@ -439,6 +447,8 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0;
     t16[SEER_TYPE_IQ4_NL] = dot16_iq4_nl;
+    t16[SEER_TYPE_Q5_1] = dot16_q5_1;
+    t16[SEER_TYPE_Q4_1] = dot16_q4_1;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;
 }
 #else

@@ -405,32 +405,36 @@ static void dot16_q8_0(int64_t n, const void *w, const void *a, float out[SEER_I
 }
 
 /* Sixteen interleaved Q5_0 rows (block_q5_0x16, q5), Q4_0 rows
- * (block_q4_0x16) or IQ4_NL rows (the same layout, nl: the nibbles index
- * seer_iq4_values) × Q8_0: dot_q5_0's / dot_q4_0's / dot_iq4_nl's sums. */
-static void dot16_q450(int64_t n, const void *w, const void *a, bool q5, bool nl, float out[SEER_ILV_ROWS]) {
-    const block_q8_0 *y = a;
+ * (block_q4_0x16), IQ4_NL rows (the same layout, nl: the nibbles index
+ * seer_iq4_values) × Q8_0, or with mins (min) Q5_1 / Q4_1 rows × Q8_1:
+ * dot_q5_0's / dot_q4_0's / dot_iq4_nl's / dot_q5_1's / dot_q4_1's sums. */
+static void dot16_q450(int64_t n, const void *w, const void *a, bool q5, bool nl, bool min, float out[SEER_ILV_ROWS]) {
     float acc[SEER_ILV_ROWS] = {0};
+    const int offset = min ? 0 : q5 ? 16 : 8;
     for (int64_t b = 0; b < n / 32; b++) {
-        const seer_q450_block u = seer_q450_block_at(w, b, q5);
+        const seer_q450_block u = seer_q450_block_at(w, b, q5, min);
+        const seer_act32 y = seer_act32_at(a, b, min);
         for (int r = 0; r < SEER_ILV_ROWS; r++) {
             const uint32_t qh = q5 ? seer_q5_0_qh_ungroup(u.qh[r]) : 0;
-            const int offset = q5 ? 16 : 8;
             int sumi = 0;
             for (int k = 0; k < 16; k++) {
                 const uint8_t q = u.qs[k / 4][r][k % 4];
                 int lo = ((q & 0xF) | (int)(((qh >> k) & 1) << 4)) - offset;
                 int hi = ((q >> 4) | (int)(((qh >> (k + 16)) & 1) << 4)) - offset;
                 if (nl) lo = seer_iq4_values[q & 0xF], hi = seer_iq4_values[q >> 4];
-                sumi += lo * y[b].qs[k] + hi * y[b].qs[k + 16];
+                sumi += lo * y.qs[k] + hi * y.qs[k + 16];
             }
-            acc[r] += (float)sumi * (H2F(u.d[r]) * H2F(y[b].d));
+            if (min) acc[r] += (float)sumi * (H2F(u.d[r]) * H2F(y.d)) + H2F(u.m[r]) * H2F(y.s);
+            else acc[r] += (float)sumi * (H2F(u.d[r]) * H2F(y.d));
         }
     }
     memcpy(out, acc, sizeof acc);
 }
-static void dot16_q5_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, true, false, out); }
-static void dot16_q4_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, false, false, out); }
-static void dot16_iq4_nl(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, false, true, out); }
+static void dot16_q5_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, true, false, false, out); }
+static void dot16_q4_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, false, false, false, out); }
+static void dot16_iq4_nl(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, false, true, false, out); }
+static void dot16_q5_1(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, true, false, true, out); }
+static void dot16_q4_1(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) { dot16_q450(n, w, a, false, false, true, out); }
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × Q8_K: dot_iq4_xs's sums. */
 static void dot16_iq4_xs(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
@@ -463,6 +467,8 @@ void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16
     t16[SEER_TYPE_Q5_0] = dot16_q5_0;
     t16[SEER_TYPE_Q4_0] = dot16_q4_0;
     t16[SEER_TYPE_IQ4_NL] = dot16_iq4_nl;
+    t16[SEER_TYPE_Q5_1] = dot16_q5_1;
+    t16[SEER_TYPE_Q4_1] = dot16_q4_1;
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs;
     t[SEER_TYPE_F32] = dot_f32;
     t[SEER_TYPE_F16] = dot_f16;

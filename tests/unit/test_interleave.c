@@ -1,4 +1,4 @@
-/* Q4_K, Q5_K, Q6_K, Q3_K, Q2_K, Q8_0, Q5_0, Q4_0, IQ4_NL and IQ4_XS weights interleaved in groups of 16 rows
+/* Q4_K, Q5_K, Q6_K, Q3_K, Q2_K, Q8_0, Q5_0, Q4_0, Q5_1, Q4_1, IQ4_NL and IQ4_XS weights interleaved in groups of 16 rows
  * (seer_weight_interleave):
  * the layout gives every block back bit for bit, the dot16 kernels of
  * every SIMD level agree with the row-at-a-time kernels (also at the ends
@@ -16,7 +16,7 @@
 #include "test_tensor_pack.h"
 #include "testlib.h"
 
-static const int types[] = {SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_Q8_0, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0, SEER_TYPE_IQ4_NL, SEER_TYPE_IQ4_XS};
+static const int types[] = {SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_Q8_0, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0, SEER_TYPE_Q5_1, SEER_TYPE_Q4_1, SEER_TYPE_IQ4_NL, SEER_TYPE_IQ4_XS};
 #define N_TYPES (int)(sizeof types / sizeof types[0])
 
 /* One value at the low or high end of [lo, hi]: mode 1 the high end
@@ -34,13 +34,13 @@ static void make_block(int type, int mode, bool act, uint8_t *out) {
     logical_block lb;
     random_logical(type, &lb);
     int qlo = 0, qhi = 15, slo = 0, shi = 63, n = 256;
-    if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0) qhi = 31;
+    if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1) qhi = 31;
     if (type == SEER_TYPE_Q6_K) qlo = -32, qhi = 31, slo = -128, shi = 127;
     if (type == SEER_TYPE_IQ4_XS) slo = -32, shi = 31;
     if (type == SEER_TYPE_Q3_K) qlo = -4, qhi = 3, slo = -32, shi = 31;
     if (type == SEER_TYPE_Q2_K) qhi = 3, shi = 15;
-    if (type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q8_K) qlo = act ? -127 : -128, qhi = 127;
-    if (type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_IQ4_NL) n = 32;
+    if (type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q8_1 || type == SEER_TYPE_Q8_K) qlo = act ? -127 : -128, qhi = 127;
+    if (seer_type_get(type)->block_size == 32) n = 32;
     for (int e = 0; e < n; e++) lb.q[e] = at_end(lb.q[e], qlo, qhi, mode);
     for (int g = 0; g < 16; g++) {
         lb.sc[g] = at_end(lb.sc[g], slo, shi, mode);

@@ -94,7 +94,8 @@ int main(int argc, char **argv) {
     }
 
     int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_IQ4_XS, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0,
-                   SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_IQ4_NL, SEER_TYPE_F16, SEER_TYPE_F32};
+                   SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_IQ4_NL, SEER_TYPE_Q5_1, SEER_TYPE_Q4_1, SEER_TYPE_F16,
+                   SEER_TYPE_F32};
     int n_types = quick ? 3 : (int)(sizeof types / sizeof types[0]); /* quick: the types of Q8_0 and Q4_K_M files */
     float *x = malloc(sizeof(float) * (size_t)(prefill_rows * n_in));
     float *y = malloc(sizeof(float) * (size_t)(prefill_rows * n_out));
