@@ -14,7 +14,7 @@
 bool seer_int8_gemm_supports(int type) {
     return type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_K ||
            type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_IQ4_NL ||
-           type == SEER_TYPE_IQ4_XS;
+           type == SEER_TYPE_IQ4_XS || type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1;
 }
 
 /* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
@@ -51,6 +51,30 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
                 q[32 * i + k + 16] = (int8_t)(((x->qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4)) - 16);
             }
             scale[i] = seer_fp16_to_f32(x->d);
+        }
+        break;
+    case SEER_TYPE_Q4_1: /* x = d q + m: the panel's mins are taken off, so -m */
+        for (int i = 0; i < nblk; i++) {
+            const block_q4_1 *x = (const block_q4_1 *)row + b0 + i;
+            for (int k = 0; k < 16; k++) {
+                q[32 * i + k] = (int8_t)(x->qs[k] & 0xF);
+                q[32 * i + k + 16] = (int8_t)(x->qs[k] >> 4);
+            }
+            scale[i] = seer_fp16_to_f32(x->d);
+            min[i] = -seer_fp16_to_f32(x->m);
+        }
+        break;
+    case SEER_TYPE_Q5_1:
+        for (int i = 0; i < nblk; i++) {
+            const block_q5_1 *x = (const block_q5_1 *)row + b0 + i;
+            uint32_t qh;
+            memcpy(&qh, x->qh, 4);
+            for (int k = 0; k < 16; k++) {
+                q[32 * i + k] = (int8_t)((x->qs[k] & 0xF) | (((qh >> k) & 1) << 4));
+                q[32 * i + k + 16] = (int8_t)((x->qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4));
+            }
+            scale[i] = seer_fp16_to_f32(x->d);
+            min[i] = -seer_fp16_to_f32(x->m);
         }
         break;
     case SEER_TYPE_IQ4_NL:

@@ -90,12 +90,13 @@ static inline i8x64 iq4_lookup(u8x64 nibbles) {
 /* From a Q5_0x16 group (q5) or a Q4_0x16 one: run g's low nibbles are
  * the panel block's vector g, its high nibbles vector 4 + g (plus the
  * fifth bits from the regrouped qh for Q5_0), less 16 (Q4_0: 8); IQ4_NL
- * rows in Q4_0's layout (nl): the nibbles' table values. */
-static void pack_group_q450(const void *x, bool q5, bool nl, int64_t n_blocks, panel_parts pp) {
+ * rows in Q4_0's layout (nl): the nibbles' table values; Q5_1 / Q4_1 rows
+ * (min): the values as they are, and -m as the block's mins (taken off). */
+static void pack_group_q450(const void *x, bool q5, bool nl, bool min, int64_t n_blocks, panel_parts pp) {
     const int R = SEER_Q8_PANEL_ROWS;
-    const int8_t offset = q5 ? 16 : 8;
+    const int8_t offset = min ? 0 : q5 ? 16 : 8;
     for (int64_t b = 0; b < n_blocks; b++) {
-        const seer_q450_block u = seer_q450_block_at(x, b, q5, false);
+        const seer_q450_block u = seer_q450_block_at(x, b, q5, min);
         u8x64 qh = {0};
         if (q5) memcpy(&qh, u.qh, 64);
         i16x64 acc = {0}; /* 8 quants of at most 127 in magnitude per lane */
@@ -115,7 +116,7 @@ static void pack_group_q450(const void *x, bool q5, bool nl, int64_t n_blocks, p
         for (int j = 0; j < R; j++) {
             pp.d[b * R + j] = seer_fp16_to_f32(u.d[j]);
             pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
-            pp.mins[b * R + j] = 0;
+            pp.mins[b * R + j] = min ? -seer_fp16_to_f32(u.m[j]) : 0;
         }
     }
 }
@@ -255,9 +256,11 @@ bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *
     else if (type == SEER_TYPE_Q4_K) pack_group_q45_K(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q5_K) pack_group_q45_K(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_IQ4_XS) pack_group_iq4_xs(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q5_0) pack_group_q450(group, true, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q4_0) pack_group_q450(group, false, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_IQ4_NL) pack_group_q450(group, false, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q5_0) pack_group_q450(group, true, false, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q4_0) pack_group_q450(group, false, false, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_IQ4_NL) pack_group_q450(group, false, true, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q5_1) pack_group_q450(group, true, false, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q4_1) pack_group_q450(group, false, false, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else return false;
     return true;
 }

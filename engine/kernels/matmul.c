@@ -267,7 +267,7 @@ static void f32_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
 }
 
 /* Activations for the int8 GEMM, quantized to the weight type's vec_dot
- * type as llama.cpp does (Q8_0, or Q8_K for K-quants), stored as unsigned
+ * type as llama.cpp does (Q8_0, Q8_1 for Q4_1 / Q5_1, or Q8_K for K-quants), stored as unsigned
  * bytes q+128 with a float scale per block of 32 and, for weights with
  * mins, the block's scaled sum. */
 static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
@@ -279,11 +279,18 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
             const int8_t *qs;
-            float d;
+            float d, s = 0;
             if (j->act_type == SEER_TYPE_Q8_K) {
                 const uint8_t *blk = q + (b / 8) * 292; /* float d, qs[256], bsums */
                 memcpy(&d, blk, 4);
                 qs = (const int8_t *)blk + 4 + 32 * (b % 8);
+            } else if (j->act_type == SEER_TYPE_Q8_1) { /* Q4_1 / Q5_1: its d · Σ q as stored */
+                const uint8_t *blk = q + b * 36;
+                uint16_t h[2];
+                memcpy(h, blk, 4);
+                d = seer_fp16_to_f32(h[0]);
+                s = seer_fp16_to_f32(h[1]);
+                qs = (const int8_t *)blk + 4;
             } else {
                 const uint8_t *blk = q + b * 34;
                 uint16_t h;
@@ -303,7 +310,9 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             memcpy(words, qs, 32);
             for (int k = 0; k < 4; k++) words[k] ^= offset * 0x0101010101010101u;
             memcpy(j->act_u8 + r * n_in + 32 * b, words, 32);
-            if (j->act_s) {
+            if (j->act_s && j->act_type == SEER_TYPE_Q8_1) {
+                j->act_s[r * nb + b] = s;
+            } else if (j->act_s) {
                 int sum = 0;
                 for (int k = 0; k < 32; k++) sum += qs[k];
                 j->act_s[r * nb + b] = d * (float)sum;
@@ -410,7 +419,8 @@ static int64_t q8_panel_group(const seer_weight *w) { return panel_group_of(seer
 static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     int nth = seer_pool_size(pool);
     int64_t n_in = j->w->n_in, nb = n_in / 32;
-    bool has_min = j->w->type == SEER_TYPE_Q4_K || j->w->type == SEER_TYPE_Q5_K;
+    bool has_min = j->w->type == SEER_TYPE_Q4_K || j->w->type == SEER_TYPE_Q5_K || j->w->type == SEER_TYPE_Q4_1 ||
+                   j->w->type == SEER_TYPE_Q5_1;
     void *owned[5] = {NULL, NULL, NULL, NULL, NULL};
     j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
@@ -660,6 +670,8 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
 }
 
 int64_t seer_matmul_gemm_min_rows(int type) { return gemm_min_rows(type, true); }
+
+int64_t seer_matmul_weight_gemm_min_rows(const seer_weight *w) { return gemm_min_rows(w->type, w->interleaved != NULL); }
 
 /* The job for n weights that read the same x (n = 1: one product). */
 static matmul_job job_init(int n, const seer_weight *const w[], const float *x, int64_t n_rows, float *const y[],

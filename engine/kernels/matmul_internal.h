@@ -12,6 +12,9 @@ void seer_blas_init(void);
  * this CPU (measured with tools/kernel-bench), for a weight with the decode
  * kernels' interleaved copy (seer_weight_interleave). */
 int64_t seer_matmul_gemm_min_rows(int type);
+/* The same for w as it is (with or without the interleaved copy): from how
+ * many rows SEER_MATMUL_AUTO takes the batched algorithm for it. */
+int64_t seer_matmul_weight_gemm_min_rows(const seer_weight *w);
 
 /* GEMM: the best batched algorithm (int8 GEMM where the type and CPU allow,
  * else dequantize + sgemm); GEMM_F32 forces dequantize + sgemm; GEMM_BF16

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "seer/gguf.h"
+#include "kernels/gemm_q8_internal.h"
 #include "kernels/matmul_internal.h"
 #include "seer/matmul.h"
 #include "test_tensor_pack.h"
@@ -59,7 +60,10 @@ static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n
 
     if (path == SEER_MATMUL_AUTO) seer_matmul(pool, &w, x, n_rows, y, bias);
     else seer_matmul_path(pool, &w, x, n_rows, y, bias, path);
-    bool dot_path = path == SEER_MATMUL_DOT || (path == SEER_MATMUL_AUTO && n_rows < seer_matmul_gemm_min_rows(type));
+    bool dot_path = path == SEER_MATMUL_DOT || (path == SEER_MATMUL_AUTO && n_rows < seer_matmul_weight_gemm_min_rows(&w));
+    /* the int8 GEMM (where the CPU has VNNI) reads the activations' stored sums as the dot products do */
+    bool int8_path = !dot_path && path != SEER_MATMUL_GEMM_F32 && path != SEER_MATMUL_GEMM_BF16 &&
+                     seer_int8_gemm_supports(type) && seer_q8_panel_get() != NULL;
 
     int bad = 0;
     double worst = 0;
@@ -70,9 +74,10 @@ static void check_matmul_case(seer_pool *pool, int type, int64_t n_in, int64_t n
                 want += (double)wd[o * n_in + k] * xr[r * n_in + k];
                 mag += fabs((double)wd[o * n_in + k] * xr[r * n_in + k]);
             }
-            if (ti->vec_dot_type == SEER_TYPE_Q8_1 && type != SEER_TYPE_Q8_1 && dot_path) {
-                /* The dot products use the activation block's stored sum
-                 * s = fp16(d * sum(q)) for the weight minimum's term. */
+            if (ti->vec_dot_type == SEER_TYPE_Q8_1 && type != SEER_TYPE_Q8_1 && (dot_path || int8_path)) {
+                /* The dot products and the int8 GEMM use the activation
+                 * block's stored sum s = fp16(d * sum(q)) for the weight
+                 * minimum's term. */
                 const uint8_t *wrow = (const uint8_t *)wdata + o * w.row_bytes;
                 uint8_t *qa = malloc(seer_row_bytes(SEER_TYPE_Q8_1, n_in));
                 seer_quantize_row(SEER_TYPE_Q8_1, x + r * n_in, qa, n_in);
@@ -201,10 +206,11 @@ static void check_weight_from_tensor(void) {
     CHECK(!seer_weight_from_tensor(&w, &bad_type));
 }
 
-/* One row past where AUTO switches to the GEMM; where this CPU keeps the
- * type on its dot kernels at any length (INT64_MAX), a prompt's worth. */
+/* One row past where AUTO switches to the GEMM for a weight of the type in
+ * the file's layout (this test's weights); where this CPU keeps it on its
+ * dot kernels at any length (INT64_MAX), a prompt's worth. */
 static int gemm_rows(int type) {
-    const int64_t min_rows = seer_matmul_gemm_min_rows(type);
+    const int64_t min_rows = seer_matmul_weight_gemm_min_rows(&(seer_weight){.type = type});
     return min_rows < 128 ? (int)min_rows + 1 : 65;
 }
 
