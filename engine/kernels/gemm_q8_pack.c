@@ -17,6 +17,17 @@ bool seer_int8_gemm_supports(int type) {
            type == SEER_TYPE_IQ4_XS || type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1;
 }
 
+/* A 32-weight block's nibbles (low: weights 0-15, high: 16-31), with
+ * their fifth bits where qh is given (Q5_0 / Q5_1), less offset. */
+static void unpack_q45(const uint8_t qs[16], const uint8_t *qh_bytes, int offset, int8_t q[32]) {
+    uint32_t qh = 0;
+    if (qh_bytes) memcpy(&qh, qh_bytes, 4);
+    for (int k = 0; k < 16; k++) {
+        q[k] = (int8_t)(((qs[k] & 0xF) | (((qh >> k) & 1) << 4)) - offset);
+        q[k + 16] = (int8_t)(((qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4)) - offset);
+    }
+}
+
 /* Blocks [b0, b0 + nblk) (nblk <= 8, within one K-quant super-block) of a
  * row: quants in q[32·i + k], scales and mins per block. */
 static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_t *q, float *scale, float *min,
@@ -34,32 +45,21 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
     case SEER_TYPE_Q4_0:
         for (int i = 0; i < nblk; i++) {
             const block_q4_0 *x = (const block_q4_0 *)row + b0 + i;
-            for (int k = 0; k < 16; k++) {
-                q[32 * i + k] = (int8_t)((x->qs[k] & 0xF) - 8);
-                q[32 * i + k + 16] = (int8_t)((x->qs[k] >> 4) - 8);
-            }
+            unpack_q45(x->qs, NULL, 8, q + 32 * i);
             scale[i] = seer_fp16_to_f32(x->d);
         }
         break;
     case SEER_TYPE_Q5_0:
         for (int i = 0; i < nblk; i++) {
             const block_q5_0 *x = (const block_q5_0 *)row + b0 + i;
-            uint32_t qh;
-            memcpy(&qh, x->qh, 4);
-            for (int k = 0; k < 16; k++) {
-                q[32 * i + k] = (int8_t)(((x->qs[k] & 0xF) | (((qh >> k) & 1) << 4)) - 16);
-                q[32 * i + k + 16] = (int8_t)(((x->qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4)) - 16);
-            }
+            unpack_q45(x->qs, x->qh, 16, q + 32 * i);
             scale[i] = seer_fp16_to_f32(x->d);
         }
         break;
     case SEER_TYPE_Q4_1: /* x = d q + m: the panel's mins are taken off, so -m */
         for (int i = 0; i < nblk; i++) {
             const block_q4_1 *x = (const block_q4_1 *)row + b0 + i;
-            for (int k = 0; k < 16; k++) {
-                q[32 * i + k] = (int8_t)(x->qs[k] & 0xF);
-                q[32 * i + k + 16] = (int8_t)(x->qs[k] >> 4);
-            }
+            unpack_q45(x->qs, NULL, 0, q + 32 * i);
             scale[i] = seer_fp16_to_f32(x->d);
             min[i] = -seer_fp16_to_f32(x->m);
         }
@@ -67,12 +67,7 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
     case SEER_TYPE_Q5_1:
         for (int i = 0; i < nblk; i++) {
             const block_q5_1 *x = (const block_q5_1 *)row + b0 + i;
-            uint32_t qh;
-            memcpy(&qh, x->qh, 4);
-            for (int k = 0; k < 16; k++) {
-                q[32 * i + k] = (int8_t)((x->qs[k] & 0xF) | (((qh >> k) & 1) << 4));
-                q[32 * i + k + 16] = (int8_t)((x->qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4));
-            }
+            unpack_q45(x->qs, x->qh, 0, q + 32 * i);
             scale[i] = seer_fp16_to_f32(x->d);
             min[i] = -seer_fp16_to_f32(x->m);
         }
