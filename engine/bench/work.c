@@ -23,12 +23,14 @@ static double expert_share(const gguf_file *llm) {
 
 /* The bytes a decode step reads of tensor t: the interleaved copy's where
  * the loader makes one (some layouts are larger than the file's: Q3_K's by
- * 5.5%, its scales unpacked to bytes), the file's otherwise. */
+ * 5.5%, its scales unpacked to bytes), the file's otherwise. Stacked
+ * experts are interleaved expert by expert, as the loader does: each
+ * expert's rows a whole number of groups. */
 static double matrix_bytes_read(const gguf_tensor *t) {
     if (t->n_dims < 2 || t->n_dims > 3 || t->ne[3] != 1 || !seer_type_get(t->type)) return (double)t->nbytes;
-    const seer_weight w = {.type = t->type, .n_in = t->ne[0], .n_out = t->ne[1] * t->ne[2]};
-    const size_t copy = seer_weight_interleaved_bytes(&w);
-    return copy ? (double)copy : (double)t->nbytes;
+    const seer_weight one = {.type = t->type, .n_in = t->ne[0], .n_out = t->ne[1]};
+    const size_t copy = seer_weight_interleaved_bytes(&one);
+    return copy ? (double)copy * (double)t->ne[2] : (double)t->nbytes;
 }
 
 seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
