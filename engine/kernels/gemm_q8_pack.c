@@ -23,8 +23,8 @@ static void unpack_q45(const uint8_t qs[16], const uint8_t *qh_bytes, int offset
     uint32_t qh = 0;
     if (qh_bytes) memcpy(&qh, qh_bytes, 4);
     for (int k = 0; k < 16; k++) {
-        q[k] = (int8_t)(((qs[k] & 0xF) | (((qh >> k) & 1) << 4)) - offset);
-        q[k + 16] = (int8_t)(((qs[k] >> 4) | (((qh >> (k + 16)) & 1) << 4)) - offset);
+        q[k] = (int8_t)seer_q45_lo(qs[k], qh, k, offset);
+        q[k + 16] = (int8_t)seer_q45_hi(qs[k], qh, k, offset);
     }
 }
 

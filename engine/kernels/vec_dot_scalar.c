@@ -49,7 +49,7 @@ static float dot_q4_0(int64_t n, const void *w, const void *a) {
     for (int64_t i = 0; i < n / 32; i++) {
         int sumi = 0;
         for (int j = 0; j < 16; j++)
-            sumi += ((x[i].qs[j] & 0xF) - 8) * y[i].qs[j] + ((x[i].qs[j] >> 4) - 8) * y[i].qs[j + 16];
+            sumi += seer_q45_lo(x[i].qs[j], 0, j, 8) * y[i].qs[j] + seer_q45_hi(x[i].qs[j], 0, j, 8) * y[i].qs[j + 16];
         sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d));
     }
     return sum;
@@ -61,7 +61,8 @@ static float dot_q4_1(int64_t n, const void *w, const void *a) {
     float sum = 0;
     for (int64_t i = 0; i < n / 32; i++) {
         int sumi = 0;
-        for (int j = 0; j < 16; j++) sumi += (x[i].qs[j] & 0xF) * y[i].qs[j] + (x[i].qs[j] >> 4) * y[i].qs[j + 16];
+        for (int j = 0; j < 16; j++)
+            sumi += seer_q45_lo(x[i].qs[j], 0, j, 0) * y[i].qs[j] + seer_q45_hi(x[i].qs[j], 0, j, 0) * y[i].qs[j + 16];
         sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d)) + H2F(x[i].m) * H2F(y[i].s);
     }
     return sum;
@@ -74,11 +75,8 @@ static float dot_q5_0(int64_t n, const void *w, const void *a) {
     for (int64_t i = 0; i < n / 32; i++) {
         uint32_t qh = load_u32(x[i].qh);
         int sumi = 0;
-        for (int j = 0; j < 16; j++) {
-            int lo = ((x[i].qs[j] & 0xF) | (int)(((qh >> j) & 1) << 4)) - 16;
-            int hi = ((x[i].qs[j] >> 4) | (int)(((qh >> (j + 16)) & 1) << 4)) - 16;
-            sumi += lo * y[i].qs[j] + hi * y[i].qs[j + 16];
-        }
+        for (int j = 0; j < 16; j++)
+            sumi += seer_q45_lo(x[i].qs[j], qh, j, 16) * y[i].qs[j] + seer_q45_hi(x[i].qs[j], qh, j, 16) * y[i].qs[j + 16];
         sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d));
     }
     return sum;
@@ -91,11 +89,8 @@ static float dot_q5_1(int64_t n, const void *w, const void *a) {
     for (int64_t i = 0; i < n / 32; i++) {
         uint32_t qh = load_u32(x[i].qh);
         int sumi = 0;
-        for (int j = 0; j < 16; j++) {
-            int lo = (x[i].qs[j] & 0xF) | (int)(((qh >> j) & 1) << 4);
-            int hi = (x[i].qs[j] >> 4) | (int)(((qh >> (j + 16)) & 1) << 4);
-            sumi += lo * y[i].qs[j] + hi * y[i].qs[j + 16];
-        }
+        for (int j = 0; j < 16; j++)
+            sumi += seer_q45_lo(x[i].qs[j], qh, j, 0) * y[i].qs[j] + seer_q45_hi(x[i].qs[j], qh, j, 0) * y[i].qs[j + 16];
         sum += (float)sumi * (H2F(x[i].d) * H2F(y[i].d)) + H2F(x[i].m) * H2F(y[i].s);
     }
     return sum;
@@ -419,8 +414,7 @@ static void dot16_q450(int64_t n, const void *w, const void *a, bool q5, bool nl
             int sumi = 0;
             for (int k = 0; k < 16; k++) {
                 const uint8_t q = u.qs[k / 4][r][k % 4];
-                int lo = ((q & 0xF) | (int)(((qh >> k) & 1) << 4)) - offset;
-                int hi = ((q >> 4) | (int)(((qh >> (k + 16)) & 1) << 4)) - offset;
+                int lo = seer_q45_lo(q, qh, k, offset), hi = seer_q45_hi(q, qh, k, offset);
                 if (nl) lo = seer_iq4_values[q & 0xF], hi = seer_iq4_values[q >> 4];
                 sumi += lo * y.qs[k] + hi * y.qs[k + 16];
             }

@@ -22,6 +22,20 @@ typedef struct { uint16_t d, m; uint8_t qh[4]; uint8_t qs[16]; } block_q5_1;
 typedef struct { uint16_t d; int8_t qs[32]; } block_q8_0;                /* x = q d */
 typedef struct { uint16_t d, s; int8_t qs[32]; } block_q8_1;             /* s = d * sum(q) */
 
+/* The two weights byte j (0..15) of a Q4_0 / Q4_1 / Q5_0 / Q5_1 block's
+ * nibbles holds: weight j in the low nibble, weight j + 16 in the high one,
+ * each with its fifth bit (bit j / j + 16 of the block's qh, read as a
+ * little-endian word; 0 for the four-bit types) as bit 4, less offset
+ * (Q4_0 8, Q5_0 16, the types with mins 0). Every scalar reader of these
+ * blocks (dot kernels, dequantization, the int8 GEMM's packer) takes its
+ * values from here. */
+static inline int seer_q45_lo(uint8_t q, uint32_t qh, int j, int offset) {
+    return ((q & 0xF) | (int)(((qh >> j) & 1) << 4)) - offset;
+}
+static inline int seer_q45_hi(uint8_t q, uint32_t qh, int j, int offset) {
+    return ((q >> 4) | (int)(((qh >> (j + 16)) & 1) << 4)) - offset;
+}
+
 /* K-quants: super-blocks of 256 with sub-block scales. */
 typedef struct {
     uint8_t scales[16]; /* low nibble scale, high nibble min, per 16 values */

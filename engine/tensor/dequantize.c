@@ -12,8 +12,8 @@ static void dq_q4_0(const block_q4_0 *b, float *y, int64_t nb) {
     for (int64_t i = 0; i < nb; i++, y += 32) {
         float d = H2F(b[i].d);
         for (int j = 0; j < 16; j++) {
-            y[j] = (float)((b[i].qs[j] & 0xF) - 8) * d;
-            y[j + 16] = (float)((b[i].qs[j] >> 4) - 8) * d;
+            y[j] = (float)seer_q45_lo(b[i].qs[j], 0, j, 8) * d;
+            y[j + 16] = (float)seer_q45_hi(b[i].qs[j], 0, j, 8) * d;
         }
     }
 }
@@ -22,8 +22,8 @@ static void dq_q4_1(const block_q4_1 *b, float *y, int64_t nb) {
     for (int64_t i = 0; i < nb; i++, y += 32) {
         float d = H2F(b[i].d), m = H2F(b[i].m);
         for (int j = 0; j < 16; j++) {
-            y[j] = (float)(b[i].qs[j] & 0xF) * d + m;
-            y[j + 16] = (float)(b[i].qs[j] >> 4) * d + m;
+            y[j] = (float)seer_q45_lo(b[i].qs[j], 0, j, 0) * d + m;
+            y[j + 16] = (float)seer_q45_hi(b[i].qs[j], 0, j, 0) * d + m;
         }
     }
 }
@@ -37,10 +37,8 @@ static void dq_q5_0(const block_q5_0 *b, float *y, int64_t nb) {
         float d = H2F(b[i].d);
         uint32_t qh = load_u32(b[i].qh);
         for (int j = 0; j < 16; j++) {
-            int lo = (b[i].qs[j] & 0xF) | (int)(((qh >> j) & 1) << 4);
-            int hi = (b[i].qs[j] >> 4) | (int)(((qh >> (j + 16)) & 1) << 4);
-            y[j] = (float)(lo - 16) * d;
-            y[j + 16] = (float)(hi - 16) * d;
+            y[j] = (float)seer_q45_lo(b[i].qs[j], qh, j, 16) * d;
+            y[j + 16] = (float)seer_q45_hi(b[i].qs[j], qh, j, 16) * d;
         }
     }
 }
@@ -50,10 +48,8 @@ static void dq_q5_1(const block_q5_1 *b, float *y, int64_t nb) {
         float d = H2F(b[i].d), m = H2F(b[i].m);
         uint32_t qh = load_u32(b[i].qh);
         for (int j = 0; j < 16; j++) {
-            int lo = (b[i].qs[j] & 0xF) | (int)(((qh >> j) & 1) << 4);
-            int hi = (b[i].qs[j] >> 4) | (int)(((qh >> (j + 16)) & 1) << 4);
-            y[j] = (float)lo * d + m;
-            y[j + 16] = (float)hi * d + m;
+            y[j] = (float)seer_q45_lo(b[i].qs[j], qh, j, 0) * d + m;
+            y[j + 16] = (float)seer_q45_hi(b[i].qs[j], qh, j, 0) * d + m;
         }
     }
 }
