@@ -52,6 +52,17 @@ static void q8_0(const float *x, void *dst, int64_t n) {
     }
 }
 
+/* The index of the first of x's elements whose magnitude is amax (one of
+ * them has it: amax is their maximum), the one the scalar code keeps,
+ * eight at a time (one by one, the search took a third of the time). */
+static inline int first_of_magnitude(const float *x, float amax) {
+    const __m256 m = _mm256_set1_ps(amax);
+    for (int k = 0;; k += 8) {
+        int hit = _mm256_movemask_ps(_mm256_cmp_ps(abs_ps(_mm256_loadu_ps(x + k)), m, _CMP_EQ_OQ));
+        if (hit) return k + __builtin_ctz((unsigned)hit);
+    }
+}
+
 static void q8_K(const float *x, void *dst, int64_t n) {
     block_q8_K *y = dst;
     for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
@@ -60,10 +71,7 @@ static void q8_K(const float *x, void *dst, int64_t n) {
             memset(&y[i], 0, sizeof y[i]);
             continue;
         }
-        /* the scalar code keeps the first element of largest magnitude */
-        int j = 0;
-        while (!(x[j] == amax || x[j] == -amax)) j++;
-        float iscale = -127.f / x[j];
+        float iscale = -127.f / x[first_of_magnitude(x, amax)];
         __m256 s = _mm256_set1_ps(iscale);
         for (int k = 0; k < QK_K; k += 32) {
             /* -127/max · x stays within ±127 (the scalar code's clamp to 127 never bites) */

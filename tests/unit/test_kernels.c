@@ -62,6 +62,7 @@ static void check_q8_K_rounding(void) {
     float x[N];
     for (int i = 0; i < N; i++) x[i] = gaussian();
     x[7] = -5; /* the extreme maps to -127 whatever its sign */
+    x[256 + 37] = 6, x[256 + 211] = -6; /* of two extremes, the first sets the scale's sign */
     uint8_t buf[2 * 292];
     CHECK(seer_quantize_row(SEER_TYPE_Q8_K, x, buf, N) == sizeof buf);
     int bad = 0;
@@ -87,6 +88,7 @@ static void check_q8_K_rounding(void) {
     }
     CHECK_MSG(bad == 0, "Q8_K quantization wrong in %d places", bad);
     CHECK((int8_t)buf[4 + 7] == -127);
+    CHECK((int8_t)buf[292 + 4 + 37] == -127 && (int8_t)buf[292 + 4 + 211] == 127);
 }
 
 /* --- round trips -------------------------------------------------------- */
