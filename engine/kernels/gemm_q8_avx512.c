@@ -197,18 +197,21 @@ static inline __attribute__((always_inline)) void q8_sb_block(int64_t n_blocks, 
         }
 #pragma GCC unroll 2
         for (int p = 0; p < 1 + TWO; p++) {
-            if (MINS) {
-                const int16_t *m = seer_panel_sb_mins((uint8_t *)pan[p], n_blocks, sb);
-                const __m512 dmin = _mm512_load_ps(seer_panel_sb_dmin((uint8_t *)pan[p], n_blocks, sb));
-                const __m512i m0 = _mm512_load_si512((const void *)m), m1 = _mm512_load_si512((const void *)(m + 32));
-                const __m512i m2 = _mm512_load_si512((const void *)(m + 64)), m3 = _mm512_load_si512((const void *)(m + 96));
+            if (MINS) { /* per block (Q4_K, Q5_K: 4 vectors of pairs) or, in halves, per 16 (Q2_K: 8) */
+                const int nm = HALVES ? 8 : 4;
+                uint8_t *panel = (uint8_t *)pan[p];
+                const int16_t *m = HALVES ? seer_panel_sb_mins16(panel, n_blocks, sb) : seer_panel_sb_mins(panel, n_blocks, sb);
+                const __m512 dmin = _mm512_load_ps(HALVES ? seer_panel_sb_dmin16(panel, n_blocks, sb)
+                                                          : seer_panel_sb_dmin(panel, n_blocks, sb));
+                __m512i mv[8];
+#pragma GCC unroll 8
+                for (int i = 0; i < nm; i++) mv[i] = _mm512_load_si512((const void *)(m + 32 * i));
 #pragma GCC unroll 6
                 for (int r = 0; r < NR; r++) {
-                    const uint8_t *sums = (const uint8_t *)(act_sums + r * d_stride + 8 * sb);
-                    __m512i t = _mm512_madd_epi16(m0, _mm512_set1_epi32(load_i32(sums)));
-                    t = _mm512_dpwssd_epi32(t, m1, _mm512_set1_epi32(load_i32(sums + 4)));
-                    t = _mm512_dpwssd_epi32(t, m2, _mm512_set1_epi32(load_i32(sums + 8)));
-                    t = _mm512_dpwssd_epi32(t, m3, _mm512_set1_epi32(load_i32(sums + 12)));
+                    const uint8_t *sums = (const uint8_t *)(act_sums + (r * d_stride + 8 * sb) * (HALVES ? 2 : 1));
+                    __m512i t = _mm512_madd_epi16(mv[0], _mm512_set1_epi32(load_i32(sums)));
+#pragma GCC unroll 8
+                    for (int i = 1; i < nm; i++) t = _mm512_dpwssd_epi32(t, mv[i], _mm512_set1_epi32(load_i32(sums + 4 * i)));
                     acc[p][r] = _mm512_fnmadd_ps(dmin, _mm512_cvtepi32_ps(t), acc[p][r]);
                 }
             }
@@ -230,11 +233,13 @@ void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uin
                               size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
                               float *out0, float *out1, bool halves) {
     if (!panel1) {
-        if (halves) Q8_SB_DISPATCH(0, true, false)
+        if (halves && act_sums) Q8_SB_DISPATCH(0, true, true)
+        else if (halves) Q8_SB_DISPATCH(0, true, false)
         else if (act_sums) Q8_SB_DISPATCH(0, false, true)
         else Q8_SB_DISPATCH(0, false, false)
     } else {
-        if (halves) Q8_SB_DISPATCH(1, true, false)
+        if (halves && act_sums) Q8_SB_DISPATCH(1, true, true)
+        else if (halves) Q8_SB_DISPATCH(1, true, false)
         else if (act_sums) Q8_SB_DISPATCH(1, false, true)
         else Q8_SB_DISPATCH(1, false, false)
     }

@@ -1,7 +1,8 @@
 /* Int8 GEMM for batches (prefill) with weights whose blocks of 32 are
  * integer quants times one scale, minus an optional min: Q8_0, Q4_0, Q5_0
- * (Q8_0 activations) and Q4_K, Q5_K (Q8_K activations); and Q6_K and Q3_K,
- * whose scales go by 16 quants (a block's two halves each have their own).
+ * (Q8_0 activations) and Q4_K, Q5_K (Q8_K activations); and Q6_K, Q3_K
+ * and Q2_K, whose scales (and Q2_K's mins) go by 16 quants (a block's two
+ * halves each have their own).
  * Weights are repacked in panels of 16 output rows so one VNNI instruction
  * feeds 16 outputs at once. */
 #ifndef SEER_GEMM_Q8_INTERNAL_H
@@ -34,9 +35,20 @@ static inline float *seer_panel_sb_dmin(uint8_t *panel, int64_t n_blocks, int64_
     return (float *)(seer_panel_sb_mins(panel, n_blocks, sb) + 4 * 32);
 }
 
-/* Panels in halves (Q6_K, Q3_K): per block the 8 vectors, then [block][half][16]
- * float scales and [block][half][16] int32 corrections; no mins. */
+/* Panels in halves (Q6_K, Q3_K, Q2_K): per block the 8 vectors, then [block][half][16]
+ * float scales and [block][half][16] int32 corrections. */
 #define SEER_Q8_PANEL_HALVES_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 128 + 128))
+/* Q2_K's mins go by 16 weights: after the halves, per super-block its 16
+ * groups' integer mins as 16-bit pairs (vector i: groups 2i and 2i + 1 of
+ * the 16 rows, lane j = row j) and the rows' float dmin, for the
+ * super-block kernel as Q4_K's per-block mins above. */
+#define SEER_Q8_SB_MINS16_BYTES (8 * 64 + 64)
+static inline int16_t *seer_panel_sb_mins16(uint8_t *panel, int64_t n_blocks, int64_t sb) {
+    return (int16_t *)(panel + SEER_Q8_PANEL_HALVES_BYTES(n_blocks) + (size_t)sb * SEER_Q8_SB_MINS16_BYTES);
+}
+static inline float *seer_panel_sb_dmin16(uint8_t *panel, int64_t n_blocks, int64_t sb) {
+    return (float *)(seer_panel_sb_mins16(panel, n_blocks, sb) + 8 * 32);
+}
 
 /* Packs interleaved group `group` of a weight of `type` (n_blocks blocks
  * of 32 per row) into `panel`; false for types not packed from groups.
@@ -72,12 +84,16 @@ static inline halves_parts seer_halves_parts_of(uint8_t *panel, int64_t n_blocks
 
 
 /* Whether `type`'s panels come in halves, and the bytes of its panels. */
-static inline bool seer_q8_panel_halves(int type) { return type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K; }
+static inline bool seer_q8_panel_halves(int type) {
+    return type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_Q2_K;
+}
 static inline size_t seer_q8_panel_bytes(int type, int64_t n_blocks) {
+    if (type == SEER_TYPE_Q2_K) return SEER_Q8_PANEL_HALVES_BYTES(n_blocks) + (size_t)(n_blocks / 8) * SEER_Q8_SB_MINS16_BYTES;
     return seer_q8_panel_halves(type) ? SEER_Q8_PANEL_HALVES_BYTES(n_blocks) : SEER_Q8_PANEL_BYTES(n_blocks);
 }
 
-/* Whether weights of `type` can go through the int8 GEMM. */
+/* Whether weights of `type` can go through the int8 GEMM (Q2_K: only
+ * where the super-block kernel runs, the one kernel that takes its mins). */
 bool seer_int8_gemm_supports(int type);
 
 /* Repacks rows [o0, o0+16) of w (rows past n_out become zero) into
@@ -121,7 +137,8 @@ void seer_q8_panel2_halves_avx512(int64_t n_blocks, const uint8_t *panel0, const
 bool seer_q8_panel_avx512_built(void);
 
 /* The super-block kernel for weights in K-quant super-blocks of 8 blocks
- * (Q4_K, Q5_K: mins; Q6_K: halves, no mins) with Q8_K activations, whose
+ * (Q4_K, Q5_K: mins; Q6_K, Q3_K: halves, no mins; Q2_K: halves and mins
+ * by 16, act_sums then two per block, row stride 2 · d_stride) with Q8_K activations, whose
  * scale is one per super-block: each block's int32 sums are scaled by the
  * weight scale alone, the activation scale applied once per super-block,
  * and the mins' term is an integer dot product of the panel's int16 mins
@@ -135,7 +152,7 @@ void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uin
  * Q8_K activations, a scale per block, no mins; act_sums NULL). */
 static inline bool seer_q8_sb_kernel_takes(int type) {
     return type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K ||
-           type == SEER_TYPE_IQ4_XS;
+           type == SEER_TYPE_Q2_K || type == SEER_TYPE_IQ4_XS;
 }
 
 /* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at

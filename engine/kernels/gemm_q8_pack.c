@@ -14,7 +14,8 @@
 bool seer_int8_gemm_supports(int type) {
     return type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_K ||
            type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_IQ4_NL ||
-           type == SEER_TYPE_IQ4_XS || type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1;
+           type == SEER_TYPE_IQ4_XS || type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1 ||
+           (type == SEER_TYPE_Q2_K && seer_q8_panel_get() && !seer_q8_panel_amx_ready());
 }
 
 /* A 32-weight block's nibbles (low: weights 0-15, high: 16-31), with
@@ -126,11 +127,13 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
     }
 }
 
-/* One row of the file's layout (Q6_K or Q3_K), super-block by super-block,
- * into lane j (rows past the end: zeros): each 16-weight group's half of a
- * block of 32 takes d · its scale. */
+/* One row of the file's layout (Q6_K, Q3_K or Q2_K), super-block by
+ * super-block, into lane j (rows past the end: zeros): each 16-weight
+ * group's half of a block of 32 takes d · its scale; Q2_K's group mins go
+ * to the super-block's mins. */
 static void pack_row_halves(const seer_weight *w, int64_t o, int j, halves_parts hp) {
     const int R = SEER_Q8_PANEL_ROWS;
+    const int64_t n_blocks = w->n_in / 32;
     const bool real = o < w->n_out;
     for (int64_t sb = 0; sb < w->n_in / QK_K; sb++) {
         seer_file_blocks blk;
@@ -138,7 +141,18 @@ static void pack_row_halves(const seer_weight *w, int64_t o, int j, halves_parts
         if (real) seer_weight_read_block(w, o, sb, &blk);
         int8_t q[QK_K], sc[16];
         float d;
-        if (w->type == SEER_TYPE_Q3_K) {
+        if (w->type == SEER_TYPE_Q2_K) { /* weight 128c + 32s + l: bits 2s of byte 32c + l; group 8c + 2s + l / 16 */
+            for (int c = 0; c < 2; c++)
+                for (int s = 0; s < 4; s++)
+                    for (int l = 0; l < 32; l++) q[128 * c + 32 * s + l] = (int8_t)((blk.q2_K.qs[32 * c + l] >> (2 * s)) & 3);
+            int16_t *m = seer_panel_sb_mins16(hp.q, n_blocks, sb);
+            for (int g = 0; g < 16; g++) {
+                sc[g] = (int8_t)(blk.q2_K.scales[g] & 0xF);
+                m[(g / 2) * 2 * R + 2 * j + g % 2] = (int16_t)(blk.q2_K.scales[g] >> 4);
+            }
+            d = seer_fp16_to_f32(blk.q2_K.d);
+            seer_panel_sb_dmin16(hp.q, n_blocks, sb)[j] = seer_fp16_to_f32(blk.q2_K.dmin);
+        } else if (w->type == SEER_TYPE_Q3_K) {
             seer_unpack_q3_K(&blk.q3_K, q);
             seer_q3k_scales(blk.q3_K.scales, sc);
             d = seer_fp16_to_f32(blk.q3_K.d);

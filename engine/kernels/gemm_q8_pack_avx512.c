@@ -170,22 +170,43 @@ static void pack_group_q45_K(const void *x, bool q5, int64_t n_blocks, panel_par
     }
 }
 
-/* From a Q6_Kx16 group: its 192 bytes (two ql vectors and one qh) at
- * q[h][g] give vector g of the four blocks 4h + t, t = 0..3 (the decode
- * kernel's runs); from a Q3_Kx16 group (q3) its qs[h][g] and hmask[g]. */
-static void pack_group_k16(const void *x, bool q3, int64_t n_blocks, halves_parts hp) {
+/* From a Q6_Kx16 group (bits 6): its 192 bytes (two ql vectors and one
+ * qh) at q[h][g] give vector g of the four blocks 4h + t, t = 0..3 (the
+ * decode kernel's runs); from a Q3_Kx16 group (bits 3) its qs[h][g] and
+ * hmask[g]; from a Q2_Kx16 group (bits 2) its qs[h][g], with the scale
+ * bytes' high nibbles as the super-block's mins. */
+static void pack_group_k16(const void *x, int bits, int64_t n_blocks, halves_parts hp) {
     const int R = SEER_Q8_PANEL_ROWS;
+    const bool q3 = bits == 3;
     for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
         const block_q6_Kx16 *u6 = (const block_q6_Kx16 *)x + sb;
         const block_q3_Kx16 *u3 = (const block_q3_Kx16 *)x + sb;
-        const int8_t(*scales)[SEER_ILV_ROWS] = q3 ? u3->scales : u6->scales;
+        const block_q2_Kx16 *u2 = (const block_q2_Kx16 *)x + sb;
+        int8_t scales[16][SEER_ILV_ROWS];
         float d[SEER_Q8_PANEL_ROWS];
-        for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(q3 ? u3->d[j] : u6->d[j]);
+        if (bits == 2) {
+            int16_t *m = seer_panel_sb_mins16(hp.q, n_blocks, sb);
+            float *dmin = seer_panel_sb_dmin16(hp.q, n_blocks, sb);
+            for (int j = 0; j < R; j++) {
+                d[j] = seer_fp16_to_f32(u2->d[j]), dmin[j] = seer_fp16_to_f32(u2->dmin[j]);
+                for (int grp = 0; grp < 16; grp++) {
+                    scales[grp][j] = (int8_t)(u2->scales[grp][j] & 0xF);
+                    m[(grp / 2) * 2 * R + 2 * j + grp % 2] = (int16_t)(u2->scales[grp][j] >> 4);
+                }
+            }
+        } else {
+            memcpy(scales, q3 ? u3->scales : u6->scales, sizeof scales);
+            for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(q3 ? u3->d[j] : u6->d[j]);
+        }
         for (int h = 0; h < 2; h++) {
             i16x64 acc[4][2] = {{{0}}};
             for (int g = 0; g < 8; g++) {
                 i8x64 v[4];
-                if (q3) {
+                if (bits == 2) {
+                    u8x64 qs;
+                    memcpy(&qs, u2->qs[h][g], 64);
+                    for (int k = 0; k < 4; k++) v[k] = (i8x64)((qs >> (2 * k)) & 3);
+                } else if (q3) {
                     u8x64 qs, hm;
                     memcpy(&qs, u3->qs[h][g], 64);
                     memcpy(&hm, u3->hmask[g], 64);
@@ -251,8 +272,9 @@ static void pack_group_iq4_xs(const block_iq4_xsx16 *x, int64_t n_blocks, panel_
 
 bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *panel) {
     if (type == SEER_TYPE_Q8_0) pack_group_q8_0(group, n_blocks, seer_panel_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q6_K) pack_group_k16(group, false, n_blocks, seer_halves_parts_of(panel, n_blocks));
-    else if (type == SEER_TYPE_Q3_K) pack_group_k16(group, true, n_blocks, seer_halves_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q6_K) pack_group_k16(group, 6, n_blocks, seer_halves_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q3_K) pack_group_k16(group, 3, n_blocks, seer_halves_parts_of(panel, n_blocks));
+    else if (type == SEER_TYPE_Q2_K) pack_group_k16(group, 2, n_blocks, seer_halves_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q4_K) pack_group_q45_K(group, false, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_Q5_K) pack_group_q45_K(group, true, n_blocks, seer_panel_parts_of(panel, n_blocks));
     else if (type == SEER_TYPE_IQ4_XS) pack_group_iq4_xs(group, n_blocks, seer_panel_parts_of(panel, n_blocks));

@@ -129,6 +129,7 @@ typedef struct matmul_job {
      * integer sums for the mins (Q4_K, Q5_K; else NULL) instead of act_s */
     bool sb_kernel;
     int16_t *act_sums;
+    bool act_sums_by_16; /* two per block of 32 (Q2_K), else one */
     uint8_t *panels;  /* per thread: panel_group panels */
     int64_t panel_group;
     /* Q8_0 on AMX: the interleaved groups are the panels, read in place,
@@ -299,10 +300,11 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
                 qs = (const int8_t *)blk + 2;
             }
             j->act_d[r * nb + b] = d;
-            if (j->act_sums) { /* Q8_K: the quants' sums by 16, in pairs */
+            if (j->act_sums) { /* Q8_K: the quants' sums by 16, as they are (Q2_K: mins by 16) or in pairs */
                 int16_t bs[2];
                 memcpy(bs, q + (b / 8) * 292 + 4 + 256 + 4 * (b % 8), sizeof bs);
-                j->act_sums[r * nb + b] = (int16_t)(bs[0] + bs[1]);
+                if (j->act_sums_by_16) memcpy(j->act_sums + 2 * (r * nb + b), bs, sizeof bs);
+                else j->act_sums[r * nb + b] = (int16_t)(bs[0] + bs[1]);
             }
             /* the bytes a word at a time (byte by byte, this loop took as
              * long as the quantization itself) */
@@ -365,7 +367,8 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
                 else if (j->sb_kernel)
                     seer_q8_panels_sb_avx512(nb, pan, p + 1 < g1 ? pan + pb : NULL, act, (size_t)n_in, ad,
-                                             j->act_sums ? j->act_sums + r * nb : NULL, (size_t)nb, nr, out[0], out[1],
+                                             j->act_sums ? j->act_sums + r * nb * (j->act_sums_by_16 ? 2 : 1) : NULL,
+                                             (size_t)nb, nr, out[0], out[1],
                                              seer_q8_panel_halves(w->type));
                 else if (p + 1 < g1) j->panel2_fn(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
                 else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
@@ -420,7 +423,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     int nth = seer_pool_size(pool);
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     bool has_min = j->w->type == SEER_TYPE_Q4_K || j->w->type == SEER_TYPE_Q5_K || j->w->type == SEER_TYPE_Q4_1 ||
-                   j->w->type == SEER_TYPE_Q5_1;
+                   j->w->type == SEER_TYPE_Q5_1 || j->w->type == SEER_TYPE_Q2_K;
     void *owned[5] = {NULL, NULL, NULL, NULL, NULL};
     j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
@@ -429,7 +432,8 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->sb_kernel = !j->amx_fn && seer_q8_sb_kernel_takes(j->w->type) && j->act_type == SEER_TYPE_Q8_K;
     void *sums = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
     j->act_s = j->sb_kernel ? NULL : sums;
-    j->act_sums = j->sb_kernel ? sums : NULL;
+    j->act_sums = j->sb_kernel ? sums : NULL; /* a float per block: room for Q2_K's two int16 */
+    j->act_sums_by_16 = j->w->type == SEER_TYPE_Q2_K;
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
     size_t pb = seer_q8_panel_bytes(j->w->type, nb);
     j->panel_group = q8_panel_group(j->w);
@@ -657,7 +661,12 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
         /* Q6_K too since the super-block kernel: 2048 x 2048, one Zen 5
          * core, CPU time, dot -> int8 GEMM: 64 rows 1.50-1.57 -> 1.50-1.51
          * ms, 128 rows 2.99-3.05 -> 2.48-2.65, 256 rows 9.9-10.1 -> 5.6-6.4. */
-        if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved()) return 64;
+        /* Q2_K from 128 rows: its four-row dot kernel does more per byte
+         * (2048 x 2048, one Zen 5 core, CPU time, dot -> int8 GEMM: 64 rows
+         * 1.53-1.54 -> 1.81-1.84 ms, 128 rows 3.03-3.12 -> 2.81-2.86, 512
+         * rows 14.0-14.1 -> 9.0). */
+        if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
+            return type == SEER_TYPE_Q2_K ? 128 : 64;
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
          * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
