@@ -126,7 +126,7 @@ typedef struct matmul_job {
     float *act_d;     /* n_rows × n_blocks scales */
     float *act_s;     /* n_rows × n_blocks scaled sums (weights with mins), else NULL */
     /* the super-block kernel (K-quants without AMX): per row the blocks'
-     * integer sums for the mins (Q4_K, Q5_K; else NULL) instead of act_s */
+     * integer sums for the mins (Q4_K, Q5_K, Q2_K; else NULL) instead of act_s */
     bool sb_kernel;
     int16_t *act_sums;
     bool act_sums_by_16; /* two per block of 32 (Q2_K), else one */
