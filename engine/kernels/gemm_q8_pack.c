@@ -141,10 +141,8 @@ static void pack_row_halves(const seer_weight *w, int64_t o, int j, halves_parts
         if (real) seer_weight_read_block(w, o, sb, &blk);
         int8_t q[QK_K], sc[16];
         float d;
-        if (w->type == SEER_TYPE_Q2_K) { /* weight 128c + 32s + l: bits 2s of byte 32c + l; group 8c + 2s + l / 16 */
-            for (int c = 0; c < 2; c++)
-                for (int s = 0; s < 4; s++)
-                    for (int l = 0; l < 32; l++) q[128 * c + 32 * s + l] = (int8_t)((blk.q2_K.qs[32 * c + l] >> (2 * s)) & 3);
+        if (w->type == SEER_TYPE_Q2_K) {
+            seer_unpack_q2_K(&blk.q2_K, q);
             int16_t *m = seer_panel_sb_mins16(hp.q, n_blocks, sb);
             for (int g = 0; g < 16; g++) {
                 sc[g] = (int8_t)(blk.q2_K.scales[g] & 0xF);

@@ -182,7 +182,8 @@ static void pack_group_k16(const void *x, int bits, int64_t n_blocks, halves_par
         const block_q6_Kx16 *u6 = (const block_q6_Kx16 *)x + sb;
         const block_q3_Kx16 *u3 = (const block_q3_Kx16 *)x + sb;
         const block_q2_Kx16 *u2 = (const block_q2_Kx16 *)x + sb;
-        int8_t scales[16][SEER_ILV_ROWS];
+        int8_t q2_scales[16][SEER_ILV_ROWS]; /* Q2_K's scale nibbles, unpacked */
+        const int8_t(*scales)[SEER_ILV_ROWS] = bits == 2 ? q2_scales : q3 ? u3->scales : u6->scales;
         float d[SEER_Q8_PANEL_ROWS];
         if (bits == 2) {
             int16_t *m = seer_panel_sb_mins16(hp.q, n_blocks, sb);
@@ -190,12 +191,11 @@ static void pack_group_k16(const void *x, int bits, int64_t n_blocks, halves_par
             for (int j = 0; j < R; j++) {
                 d[j] = seer_fp16_to_f32(u2->d[j]), dmin[j] = seer_fp16_to_f32(u2->dmin[j]);
                 for (int grp = 0; grp < 16; grp++) {
-                    scales[grp][j] = (int8_t)(u2->scales[grp][j] & 0xF);
+                    q2_scales[grp][j] = (int8_t)(u2->scales[grp][j] & 0xF);
                     m[(grp / 2) * 2 * R + 2 * j + grp % 2] = (int16_t)(u2->scales[grp][j] >> 4);
                 }
             }
         } else {
-            memcpy(scales, q3 ? u3->scales : u6->scales, sizeof scales);
             for (int j = 0; j < R; j++) d[j] = seer_fp16_to_f32(q3 ? u3->d[j] : u6->d[j]);
         }
         for (int h = 0; h < 2; h++) {

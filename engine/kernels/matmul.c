@@ -129,7 +129,7 @@ typedef struct matmul_job {
      * integer sums for the mins (Q4_K, Q5_K, Q2_K; else NULL) instead of act_s */
     bool sb_kernel;
     int16_t *act_sums;
-    bool act_sums_by_16; /* two per block of 32 (Q2_K), else one */
+    bool act_sums_by_16; /* two per block of 32 (panels in halves: Q2_K), else one */
     uint8_t *panels;  /* per thread: panel_group panels */
     int64_t panel_group;
     /* Q8_0 on AMX: the interleaved groups are the panels, read in place,
@@ -433,7 +433,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     void *sums = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
     j->act_s = j->sb_kernel ? NULL : sums;
     j->act_sums = j->sb_kernel ? sums : NULL; /* a float per block: room for Q2_K's two int16 */
-    j->act_sums_by_16 = j->w->type == SEER_TYPE_Q2_K;
+    j->act_sums_by_16 = seer_q8_panel_halves(j->w->type); /* with mins, as the kernel reads them: Q2_K */
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
     size_t pb = seer_q8_panel_bytes(j->w->type, nb);
     j->panel_group = q8_panel_group(j->w);

@@ -18,10 +18,11 @@ typedef void (*seer_vec_dot4_fn)(int64_t n, const void *w, const void *a, size_t
  * table16[type] (16 interleaved weight rows, interleave_internal.h) for the
  * types a level implements (others untouched). */
 /* A Q6_K super-block's 256 quants as signed values q − 32, a Q3_K's as
- * −4..3 (the scalar kernels' unpacking, shared with the int8 GEMM's
- * packing). */
+ * −4..3, a Q2_K's as 0..3 (the scalar kernels' unpacking, shared with the
+ * int8 GEMM's packing). */
 void seer_unpack_q6_K(const block_q6_K *b, int8_t q[256]);
 void seer_unpack_q3_K(const block_q3_K *b, int8_t q[256]);
+void seer_unpack_q2_K(const block_q2_K *b, int8_t q[256]);
 
 void seer_vec_dot_fill_scalar(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot16_fn table16[SEER_TYPE_COUNT]);
 /* The shared x86 kernels (vec_dot_x86.inc) of each build: plain AVX2,

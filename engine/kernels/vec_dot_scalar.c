@@ -120,7 +120,7 @@ static float dot_q8_1(int64_t n, const void *w, const void *a) {
 
 /* K-quants: unpack a super-block to its 256 integer quants (element order)
  * so each dot is a plain sum per group of 16 or 32. */
-static void unpack_q2_K(const block_q2_K *b, int8_t q[256]) {
+void seer_unpack_q2_K(const block_q2_K *b, int8_t q[256]) {
     int k = 0;
     for (int half = 0; half < 2; half++)
         for (int shift = 0; shift < 8; shift += 2)
@@ -177,7 +177,7 @@ static float dot_q2_K(int64_t n, const void *w, const void *a) {
     float sum = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         int8_t q[256];
-        unpack_q2_K(&x[i], q);
+        seer_unpack_q2_K(&x[i], q);
         int isum = 0, summ = 0;
         for (int g = 0; g < 16; g++) {
             isum += (x[i].scales[g] & 0xF) * group_dot(q + 16 * g, y[i].qs + 16 * g, 16);
