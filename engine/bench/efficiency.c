@@ -6,17 +6,22 @@
 
 static double ratio(double num, double den) { return num > 0 && den > 0 ? num / den : 0; }
 
+double seer_bench_prompt_flops(const seer_bench_llm_work *w, int n_prompt) {
+    if (n_prompt <= 0) return 0;
+    return 2.0 * ((w->params_per_token - w->head_params) * n_prompt + w->head_params);
+}
+
 seer_bench_efficiency seer_bench_efficiencies(const seer_bench_measure *m) {
     seer_bench_efficiency e = {0};
     if (m->tg_seconds_per_token > 0)
         e.decode_bw = ratio(m->llm.bytes_per_token / m->tg_seconds_per_token, m->machine_gb_s * 1e9);
     if (m->pp_seconds > 0)
-        e.prefill_flop = ratio(2.0 * m->llm.params_per_token * m->n_prompt / m->pp_seconds, m->machine_gflop_s * 1e9);
+        e.prefill_flop = ratio(seer_bench_prompt_flops(&m->llm, m->n_prompt) / m->pp_seconds, m->machine_gflop_s * 1e9);
     if (m->encode_seconds > 0)
         e.encode_flop = ratio(m->encode_flops / m->encode_seconds,
                               (m->machine_encode_gflop_s > 0 ? m->machine_encode_gflop_s : m->machine_gflop_s) * 1e9);
     if (m->pp_seconds > 0)
-        e.prefill_peak = ratio(2.0 * m->llm.params_per_token * m->n_prompt / m->pp_seconds, m->peak_prompt_gop_s * 1e9);
+        e.prefill_peak = ratio(seer_bench_prompt_flops(&m->llm, m->n_prompt) / m->pp_seconds, m->peak_prompt_gop_s * 1e9);
     if (m->encode_seconds > 0) e.encode_peak = ratio(m->encode_flops / m->encode_seconds, m->peak_encode_gop_s * 1e9);
     double budget = m->weight_bytes + m->kv_bytes;
     if (m->peak_rss_bytes > 0 && budget > 0) e.memory_overhead = m->peak_rss_bytes / budget - 1;

@@ -50,6 +50,7 @@ seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm) {
         const double part = strstr(t->name, "_exps.") && t->n_dims == 3 ? share : 1;
         w.bytes_per_token += matrix_bytes_read(t) * part;
         if (t->n_dims >= 2) w.params_per_token += elements * part; /* matrices: a multiply-add per element */
+        if (strcmp(t->name, "output.weight") == 0 || (tied && strcmp(t->name, "token_embd.weight") == 0)) w.head_params = elements;
     }
     return w;
 }

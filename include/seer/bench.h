@@ -54,7 +54,11 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type);
 typedef struct seer_bench_llm_work {
     double bytes_per_token;   /* weight bytes read per generated token */
     double params_per_token;  /* weights multiplied per token (2 FLOPs each) */
+    double head_params;       /* of which the output head's: a prompt runs it for its last row only */
 } seer_bench_llm_work;
+/* FLOPs of the weight products of an n-token prompt: every matrix per
+ * token, the output head once (only the last row's logits are made). */
+double seer_bench_prompt_flops(const seer_bench_llm_work *w, int n_prompt);
 seer_bench_llm_work seer_bench_llm_work_of(const gguf_file *llm);
 
 /* Bytes of all tensor data in a file (what the mmapped weights can occupy). */

@@ -51,6 +51,14 @@ static void test_efficiencies(void) {
     m.peak_prompt_gop_s = 0;
     e = seer_bench_efficiencies(&m);
     CHECK(e.prefill_peak == 0);
+
+    /* a prompt runs the output head for its last row only: 2·(0.75e9·512 + 0.25e9) FLOPs in 10 s */
+    m.llm.head_params = 0.25e9;
+    m.peak_prompt_gop_s = 409.6;
+    e = seer_bench_efficiencies(&m);
+    CHECK_NEAR(seer_bench_prompt_flops(&m.llm, 512), 2 * (0.75e9 * 512 + 0.25e9), 1e-3);
+    CHECK_NEAR(e.prefill_peak, 2 * (0.75e9 * 512 + 0.25e9) / 10 / 409.6e9, 1e-12);
+    CHECK(seer_bench_prompt_flops(&m.llm, 0) == 0);
 }
 
 /* The peaks are measured by running their kernels: each kind the CPU has
@@ -148,6 +156,7 @@ static void test_llm_work(void) {
      * k 2 × 1856 B (block_q3_Kx16) for the file's 32 × 110 */
     CHECK_NEAR(lw.bytes_per_token, 256 + 256 + 100 * 68 + 4 * 2368 + 2 * 1856, 1e-9);
     CHECK_NEAR(lw.params_per_token, 64 * 100 + 256 * 64 + 256 * 32, 1e-9);
+    CHECK_NEAR(lw.head_params, 64 * 100, 1e-9); /* output.weight */
     gguf_close(f);
 
     /* tied embeddings: token_embd is also the output matrix, read in full */
@@ -160,6 +169,7 @@ static void test_llm_work(void) {
     lw = seer_bench_llm_work_of(f);
     CHECK_NEAR(lw.bytes_per_token, 64 * 100 * 4, 1e-9);
     CHECK_NEAR(lw.params_per_token, 6400, 1e-9);
+    CHECK_NEAR(lw.head_params, 6400, 1e-9);
     gguf_close(f);
 }
 
