@@ -147,10 +147,9 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
         c->moe_weights = alloc_floats(B * K, &total);
         c->moe_chosen = (int32_t *)alloc_floats(B * K, &total);
         c->moe_rows = (int32_t *)alloc_floats(B * K, &total);
-        c->moe_pos = (int32_t *)alloc_floats(B * K, &total);
         c->moe_x = alloc_floats(B * E, &total);
         c->moe_y = alloc_floats(B * K * E, &total);
-        moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_pos && c->moe_x && c->moe_y;
+        moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y;
         if (m->moe_dense) {
             c->moe_router_in = alloc_floats(B * E, &total);
             c->moe_dense_out = alloc_floats(B * E, &total);
@@ -242,7 +241,6 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->moe_weights);
     free(c->moe_chosen);
     free(c->moe_rows);
-    free(c->moe_pos);
     free(c->moe_x);
     free(c->moe_y);
     free(c->moe_router_in);

@@ -157,14 +157,13 @@ struct seer_ctx {
     const float *embd_inp;
     bool non_causal;
     /* MoE scratch (NULL otherwise): router probabilities [n_batch][n_expert],
-     * each row's chosen experts and weights [n_batch][n_expert_used], the
-     * picks grouped by expert (position -> pick) and each pick's position
-     * [n_batch·n_expert_used], an expert's gathered rows [n_batch][n_embd],
-     * every pick's output, unweighted, at its position
-     * [n_batch·n_expert_used][n_embd]. */
+     * each row's chosen experts and weights [n_batch][n_expert_used], rows
+     * grouped by expert [n_batch·n_expert_used], an expert's gathered rows
+     * (then their output) [n_batch][n_embd], every pick's weighted output
+     * [n_batch][n_expert_used][n_embd]. */
     float *moe_probs, *moe_weights, *moe_x, *moe_y;
     float *moe_router_in, *moe_dense_out; /* gemma4: [n_batch][n_embd] each, else NULL */
-    int32_t *moe_chosen, *moe_rows, *moe_pos;
+    int32_t *moe_chosen, *moe_rows;
     void *embd_row;              /* one token embedding row as stored, read from the file */
     /* Per-layer embeddings: each row's inputs [n_batch][n_layer][P], a
      * layer's gated activations [n_batch][P], one table row as stored and as f32. */

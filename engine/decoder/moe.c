@@ -43,31 +43,27 @@ static void expert_gate(const seer_llm *m, float *a, const float *b, int64_t n) 
     else seer_exp_gate(SEER_GATE_SILU, a, b, n);
 }
 
-/* Pick t's weight: its routing weight, times its expert's output scale
- * where the layer has them. */
-static float pick_weight(const seer_ctx *c, const llm_layer *L, int t) {
-    return c->moe_weights[t] * (L->expert_scale ? L->expert_scale[c->moe_chosen[t]] : 1.0f);
+/* Pick t's (row t / K, slot t % K) expert output, weighted (and scaled by
+ * its expert's output scale where the layer has them), into moe_y. */
+static void weigh_pick(seer_ctx *c, const llm_layer *L, int t, const float *y) {
+    const int E = c->m->info.n_embd;
+    const float w = c->moe_weights[t] * (L->expert_scale ? L->expert_scale[c->moe_chosen[t]] : 1.0f);
+    seer_scale(c->moe_y + (size_t)t * E, y, w, E);
 }
 
-/* Each row's expert outputs (pick t's at moe_y row pos(t)), weighted and
- * summed slot by slot in the order llama.cpp adds them: each weighted
- * output rounded, then added (the sums of a quantized model stay the
- * same bits). pos NULL: pick t at row t. */
-static void sum_picks(seer_ctx *c, const llm_layer *L, int n, const int32_t *pos) {
+/* Each row's weighted expert outputs summed slot by slot, in the order
+ * llama.cpp adds them (the sums of a quantized model stay the same bits). */
+static void sum_picks(seer_ctx *c, int n) {
     const int E = c->m->info.n_embd, K = c->m->info.n_expert_used;
     for (int i = 0; i < n; i++) {
         float *out = c->xn + (size_t)i * E;
-        for (int s = 0; s < K; s++) {
-            const int t = i * K + s;
-            const float *y = c->moe_y + (size_t)(pos ? pos[t] : t) * E;
-            if (s == 0) seer_scale(out, y, pick_weight(c, L, t), E);
-            else seer_add_scaled(out, y, pick_weight(c, L, t), E);
-        }
+        memcpy(out, c->moe_y + (size_t)i * K * E, sizeof(float) * (size_t)E);
+        for (int s = 1; s < K; s++) seer_add(out, c->moe_y + ((size_t)i * K + s) * E, E);
     }
 }
 
 /* Down products of a decode step's experts [s0, s1), each on the calling
- * thread alone, into their picks' rows of moe_y. */
+ * thread alone, into their picks' rows of moe_y, weighted. */
 typedef struct down_job {
     seer_ctx *c;
     const llm_layer *L;
@@ -80,7 +76,9 @@ static void down_range(void *ctx, int64_t s0, int64_t s1, int ith) {
     const int E = c->m->info.n_embd, F = c->m->n_ff_exp;
     for (int64_t s = s0; s < s1; s++) {
         const seer_weight down = llm_expert(&j->L->down_exps, c->moe_chosen[s], j->L->down_exps.n_out);
-        seer_matmul(NULL, &down, c->ffn_a + (size_t)s * F, 1, c->moe_y + (size_t)s * E, NULL);
+        float *y = c->moe_y + (size_t)s * E;
+        seer_matmul(NULL, &down, c->ffn_a + (size_t)s * F, 1, y, NULL);
+        weigh_pick(c, j->L, (int)s, y);
     }
 }
 
@@ -116,10 +114,11 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
     } else {
         for (int s = 0; s < K; s++) {
             const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s], L->down_exps.n_out);
-            seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_y + (size_t)s * m->info.n_embd, NULL);
+            seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_x, NULL);
+            weigh_pick(c, L, s, c->moe_x);
         }
     }
-    sum_picks(c, L, 1, NULL);
+    sum_picks(c, 1);
 }
 
 /* The shared expert of rows [0, n) of c->xn into c->shexp_out, each row
@@ -167,11 +166,7 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
     for (int e = 0; e < X; e++) start[e + 1] += start[e];
     int fill[MOE_MAX_EXPERTS];
     memcpy(fill, start, sizeof(int) * (size_t)X);
-    for (int t = 0; t < n * K; t++) { /* t = row·K + slot */
-        const int p = fill[c->moe_chosen[t]]++;
-        c->moe_rows[p] = t;
-        c->moe_pos[t] = p;
-    }
+    for (int t = 0; t < n * K; t++) c->moe_rows[fill[c->moe_chosen[t]]++] = t; /* t = row·K + slot */
 
     for (int e = 0; e < X; e++) {
         const int cnt = start[e + 1] - start[e];
@@ -185,10 +180,10 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
         const seer_weight *gate_up[2] = {&gate, &up};
         seer_matmul_multi(c->pool, 2, gate_up, c->moe_x, cnt, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
         expert_gate(c->m, c->ffn_a, c->ffn_b, (int64_t)cnt * F);
-        /* the outputs of an expert's picks land at their positions, together */
-        seer_matmul(c->pool, &down, c->ffn_a, cnt, c->moe_y + (size_t)start[e] * E, NULL);
+        seer_matmul(c->pool, &down, c->ffn_a, cnt, c->moe_x, NULL); /* the gathered rows are used up */
+        for (int j = 0; j < cnt; j++) weigh_pick(c, L, picks[j], c->moe_x + (size_t)j * E);
     }
-    sum_picks(c, L, n, c->moe_pos);
+    sum_picks(c, n);
 }
 
 void llm_moe_beside_dense(seer_ctx *c, int l, int n) {

@@ -185,8 +185,8 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
             }
             for (int i = 0; i < nr; i++, r++) {
                 float *y = pt->y + r * w->n_out + g * SEER_ILV_ROWS;
-                for (int k = 0; k < SEER_ILV_ROWS; k++)
-                    y[k] = pt->bias ? v[i][k] + pt->bias[g * SEER_ILV_ROWS + k] : v[i][k];
+                memcpy(y, v[i], sizeof v[i]); /* inlined: one vector store, not 16 scalar ones */
+                if (pt->bias) seer_add(y, pt->bias + g * SEER_ILV_ROWS, SEER_ILV_ROWS);
             }
         }
     }

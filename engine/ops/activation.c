@@ -84,16 +84,3 @@ void seer_scale(float *dst, const float *src, float w, int64_t n) {
         for (int v = 0; v < 16; v += 4) *(f32x4 *)(dst + i + v) = w * *(const f32x4 *)(src + i + v);
     for (; i < n; i++) dst[i] = w * src[i];
 }
-
-void seer_add_scaled(float *dst, const float *src, float w, int64_t n) {
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        for (int v = 0; v < 16; v += 4) {
-            const f32x4 term = w * *(const f32x4 *)(src + i + v); /* a statement of its own: never contracted */
-            *(f32x4 *)(dst + i + v) += term;
-        }
-    for (; i < n; i++) {
-        const float term = w * src[i];
-        dst[i] += term;
-    }
-}

@@ -85,20 +85,10 @@ static void test_activations(void) {
     seer_add(y, g, N);
     for (int i = 0; i < N; i++) CHECK(y[i] == x[i] + g[i]);
 
-    /* a weighted sum term by term (the MoE's expert outputs): each product
-     * rounded, then added, never fused into one rounding */
+    /* the MoE's weighted expert outputs */
     const float w = 0.3f;
     seer_scale(y, g, w, N);
     for (int i = 0; i < N; i++) CHECK(y[i] == w * g[i]);
-    for (int i = 0; i < N; i++) y[i] = x[i];
-    seer_add_scaled(y, g, w, N);
-    int fused_would_differ = 0;
-    for (int i = 0; i < N; i++) {
-        const float term = w * g[i];
-        CHECK(y[i] == x[i] + term);
-        fused_would_differ += fmaf(w, g[i], x[i]) != x[i] + term;
-    }
-    CHECK(fused_would_differ > 0); /* the inputs can tell the two apart */
 }
 
 static void test_softmax(void) {
