@@ -285,7 +285,11 @@ void *seer_pool_scratch_get(seer_pool *p, int slot, size_t bytes) {
     if (s->size < bytes) {
         void *nd = NULL;
         size_t want = bytes + bytes / 4;
-        if (posix_memalign(&nd, 64, want) != 0) return NULL;
+        /* a prompt's activations and panels run to megabytes: on huge pages
+         * their first touch does not fault 4 KiB at a time */
+        if (want >= ((size_t)2 << 20)) nd = seer_huge_alloc(want);
+        else if (posix_memalign(&nd, 64, want) != 0) nd = NULL;
+        if (!nd) return NULL;
         free(s->data);
         s->data = nd;
         s->size = want;
