@@ -25,17 +25,12 @@ static double physical_memory_bytes(void) {
     return pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
 }
 
-/* Buffers of 2 MiB and more on huge pages: a 512-row batch's buffers are
- * tens of MB (a MoE layer's weighted expert outputs alone 46 MB for Gemma 4
- * 26B), first touched by the first prompt, and on 4 KiB pages faulting
- * them in took longer than writing them (46 MB: 156 ms against 2 ms warm). */
+/* The batch buffers are first touched by the first prompt (tens of MB for
+ * 512 rows; a MoE layer's weighted expert outputs alone 46 MB for Gemma 4
+ * 26B): seer_buffer_alloc puts the large ones on huge pages. */
 static float *alloc_floats(size_t n, double *total) {
-    const size_t bytes = (n ? n : 1) * sizeof(float);
     *total += (double)n * sizeof(float);
-    if (bytes >= ((size_t)2 << 20)) return seer_huge_alloc(bytes);
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes) != 0) return NULL;
-    return p;
+    return seer_buffer_alloc((n ? n : 1) * sizeof(float));
 }
 
 const char *seer_kv_type_name(seer_kv_type t) { return t == SEER_KV_F32 ? "f32" : "f16"; }

@@ -283,12 +283,8 @@ void *seer_pool_scratch_get(seer_pool *p, int slot, size_t bytes) {
     if (!p || slot < 0 || slot >= SEER_POOL_SCRATCH_SLOTS) return NULL;
     seer_pool_scratch *s = &p->scratch[slot];
     if (s->size < bytes) {
-        void *nd = NULL;
         size_t want = bytes + bytes / 4;
-        /* a prompt's activations and panels run to megabytes: on huge pages
-         * their first touch does not fault 4 KiB at a time */
-        if (want >= ((size_t)2 << 20)) nd = seer_huge_alloc(want);
-        else if (posix_memalign(&nd, 64, want) != 0) nd = NULL;
+        void *nd = seer_buffer_alloc(want); /* a prompt's activations and panels: megabytes */
         if (!nd) return NULL;
         free(s->data);
         s->data = nd;

@@ -15,3 +15,9 @@ void *seer_huge_alloc(size_t bytes) {
 #endif
     return p;
 }
+
+void *seer_buffer_alloc(size_t bytes) {
+    if (bytes >= HUGE_PAGE) return seer_huge_alloc(bytes);
+    void *p = NULL;
+    return posix_memalign(&p, 64, bytes ? bytes : 64) == 0 ? p : NULL;
+}

@@ -93,9 +93,7 @@ static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout 
     if (a > shared) shared = a;
     if (f > shared) shared = f;
     int64_t total = carve(NULL, kept, kept_sizes, 5) + shared;
-    /* on huge pages: an encode first-touches all of it (tens of MB for
-     * thousands of patches), and 4 KiB faults cost more than the writes */
-    s->base = seer_huge_alloc((size_t)total * sizeof(float));
+    s->base = seer_buffer_alloc((size_t)total * sizeof(float)); /* an encode first-touches all of it */
     if (!s->base) return -1;
     float *phase = s->base + carve(s->base, kept, kept_sizes, 5);
     carve(phase, embed, embed_sizes, 1);

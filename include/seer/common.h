@@ -25,5 +25,10 @@ double seer_time_ms(void);
  * which the decode loops otherwise stall on. Pages are only resident once
  * touched; contents undefined; release with free(). NULL when out of memory. */
 void *seer_huge_alloc(size_t bytes);
+/* A work buffer: 64-byte aligned, and from 2 MiB on huge pages too, since
+ * the work that first touches it would otherwise fault it in 4 KiB at a
+ * time (46 MB written the first time: 156 ms, the second: 2 ms). Release
+ * with free(); NULL when out of memory. */
+void *seer_buffer_alloc(size_t bytes);
 
 #endif

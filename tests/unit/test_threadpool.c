@@ -1,11 +1,15 @@
 /* The worker pool: every thread index runs exactly once per job, jobs see
  * each other's results in order, ranges partition, sleeping workers wake. */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
+#include "seer/common.h"
 #include "seer/threadpool.h"
+#include "threads/pool_scratch.h"
 #include "testlib.h"
 
 typedef struct {
@@ -177,7 +181,28 @@ static void check_split(int n_threads) {
     seer_pool_destroy(p);
 }
 
+/* Work buffers: 64-byte aligned for the vector kernels; from 2 MiB on huge
+ * pages, so 2 MiB aligned (the pool's scratch, the decoder's and the
+ * encoder's buffers come from here). */
+static void check_buffers(void) {
+    const size_t sizes[] = {0, 100, ((size_t)2 << 20) - 64, (size_t)2 << 20, (size_t)5 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        unsigned char *b = seer_buffer_alloc(sizes[i]);
+        CHECK(b != NULL);
+        if (!b) continue;
+        CHECK((uintptr_t)b % 64 == 0);
+        if (sizes[i] >= ((size_t)2 << 20)) CHECK_MSG((uintptr_t)b % ((size_t)2 << 20) == 0, "%zu bytes", sizes[i]);
+        if (sizes[i]) b[0] = 1, b[sizes[i] - 1] = 2;
+        free(b);
+    }
+    seer_pool *pool = seer_pool_create(1);
+    unsigned char *s = seer_pool_scratch_get(pool, 0, (size_t)3 << 20);
+    CHECK(s && (uintptr_t)s % ((size_t)2 << 20) == 0);
+    seer_pool_destroy(pool);
+}
+
 int main(void) {
+    check_buffers();
     check_ranges();
     check_split(1);
     check_split(2);
