@@ -30,7 +30,7 @@ static double physical_memory_bytes(void) {
  * 26B): seer_buffer_alloc puts the large ones on huge pages. */
 static float *alloc_floats(size_t n, double *total) {
     *total += (double)n * sizeof(float);
-    return seer_buffer_alloc((n ? n : 1) * sizeof(float));
+    return seer_buffer_alloc(n * sizeof(float));
 }
 
 const char *seer_kv_type_name(seer_kv_type t) { return t == SEER_KV_F32 ? "f32" : "f16"; }

@@ -183,7 +183,7 @@ static void layer_end_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     const int E = in->n_embd;
     const float out_scale = c->m->layers[l].out_scale;
     if (out_scale != 1.0f)
-        for (size_t k = (size_t)r0 * E; k < (size_t)r1 * E; k++) c->x[k] *= out_scale;
+        seer_scale(c->x + (size_t)r0 * E, c->x + (size_t)r0 * E, out_scale, (r1 - r0) * E);
     if (c->embd_inp && l < in->n_deepstack)
         for (int64_t i = r0; i < r1; i++)
             seer_add(c->x + (size_t)i * E, c->embd_inp + (size_t)i * in->n_embd_inp + (size_t)(l + 1) * E, E);

@@ -74,7 +74,7 @@ static void l2_norm(float *x, int n, float eps, float scale) {
     float sum = 0.0f;
     for (int i = 0; i < n; i++) sum += x[i] * x[i];
     const float f = scale / sqrtf(sum + eps);
-    for (int i = 0; i < n; i++) x[i] *= f;
+    seer_scale(x, x, f, n);
 }
 
 /* Rows [r0, r1): convolution + SiLU into gdn_qkv, q and k normed, beta
@@ -169,9 +169,9 @@ static void head_chunk(seer_ctx *c, int h, int t0, int C, float *S, float *work)
     for (int s = 0; s < C; s++) {
         const float decay = expf(last - G[s]);
         const float *Ks = K + (size_t)s * ch;
-        for (int i = 0; i < d; i++) Kd[(size_t)s * d + i] = decay * Ks[i];
+        seer_scale(Kd + (size_t)s * d, Ks, decay, d);
     }
-    for (size_t i = 0; i < (size_t)d * d; i++) S[i] *= e_last;
+    seer_scale(S, S, e_last, (int64_t)d * d);
     cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, d, C, 1.0f, Kd, d, U, d, 1.0f, S, d);
 }
 

@@ -135,7 +135,7 @@ static void shared_expert(seer_ctx *c, const llm_layer *L, int n) {
         for (int d = 0; d < E; d++) logit += x[d] * L->shexp_inp[d];
         const float w = 1.0f / (1.0f + expf(-logit));
         float *y = c->shexp_out + (size_t)i * E;
-        for (int d = 0; d < E; d++) y[d] *= w;
+        seer_scale(y, y, w, E);
     }
 }
 

@@ -21,7 +21,7 @@ void llm_ple_inputs(seer_ctx *c, int n, const int32_t *tokens) {
     seer_matmul(c->pool, &m->ple_proj, c->x, n, c->ple_in, NULL);
     const float proj_scale = 1.0f / sqrtf((float)m->info.n_embd), tok_scale = sqrtf((float)P),
                 out_scale = 1.0f / sqrtf(2.0f);
-    for (int64_t k = 0; k < (int64_t)n * W; k++) c->ple_in[k] *= proj_scale;
+    seer_scale(c->ple_in, c->ple_in, proj_scale, (int64_t)n * W);
     seer_rmsnorm(c->ple_in, m->ple_proj_norm, (int64_t)n * L, P, m->norm_eps);
     const seer_weight *t = &m->ple_tok;
     for (int i = 0; i < n; i++) {

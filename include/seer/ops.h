@@ -26,7 +26,7 @@ void seer_softmax(float *x, int64_t n);
 /* x[i] = cap·tanh(x[i]/cap) (final logit soft-cap), SIMD where the CPU has it */
 void seer_softcap(float *x, int64_t n, float cap);
 void seer_add(float *dst, const float *src, int64_t n);
-/* dst[i] = w·src[i] */
+/* dst[i] = w·src[i] (dst may be src) */
 void seer_scale(float *dst, const float *src, float w, int64_t n);
 
 /* Rotary embeddings on one head vector of size d (in place), position p.
