@@ -215,12 +215,7 @@ static inline __attribute__((always_inline)) void q8_sb_block(int64_t n_blocks, 
                     acc[p][r] = _mm512_fnmadd_ps(dmin, _mm512_cvtepi32_ps(t), acc[p][r]);
                 }
             }
-#pragma GCC unroll 6
-            for (int r = 0; r < NR; r++) {
-                const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + 8 * sb]);
-                float *o = out[p] + 16 * r;
-                _mm512_storeu_ps(o, sb ? _mm512_fmadd_ps(acc[p][r], ad, _mm512_loadu_ps(o)) : _mm512_mul_ps(acc[p][r], ad));
-            }
+            seer_q8_sb_scale_out(acc[p], NR, act_d, d_stride, sb, out[p]);
         }
     }
 }

@@ -148,6 +148,14 @@ bool seer_q8_panel_avx512_built(void);
 void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                               size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
                               float *out0, float *out1, bool halves);
+/* The same products for Q4_K weights read in place from interleaved groups
+ * (block_q4_Kx16; gemm_q4_K_groups_avx512.c), one group or two (group1
+ * NULL: one), with the activations as signed Q8_K quants (no +128) and
+ * act_sums as above: bit-identical results. */
+void seer_q8_groups_q4_K_avx512(int64_t n_blocks, const uint8_t *group0, const uint8_t *group1, const int8_t *act,
+                                size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride,
+                                int nr, float *out0, float *out1);
+bool seer_q8_groups_avx512_built(void);
 /* Whether weights of `type` go through seer_q8_panels_sb_avx512 (IQ4_XS:
  * Q8_K activations, a scale per block, no mins; act_sums NULL). */
 static inline bool seer_q8_sb_kernel_takes(int type) {
@@ -170,5 +178,22 @@ void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *
                          const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                               const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
+
+#if defined(__x86_64__) && defined(__AVX512F__)
+#include <immintrin.h>
+/* The super-block kernels' last step for super-block sb: row r's float
+ * accumulator (16 outputs) times its activation scale, stored in out + 16r
+ * or, past the first super-block, added to what is there. */
+static inline __attribute__((always_inline)) void seer_q8_sb_scale_out(const __m512 *acc, const int nr,
+                                                                      const float *act_d, size_t d_stride,
+                                                                      int64_t sb, float *out) {
+#pragma GCC unroll 6
+    for (int r = 0; r < nr; r++) {
+        const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + 8 * sb]);
+        float *o = out + 16 * r;
+        _mm512_storeu_ps(o, sb ? _mm512_fmadd_ps(acc[r], ad, _mm512_loadu_ps(o)) : _mm512_mul_ps(acc[r], ad));
+    }
+}
+#endif
 
 #endif

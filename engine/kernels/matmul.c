@@ -135,6 +135,9 @@ typedef struct matmul_job {
     /* Q8_0 on AMX: the interleaved groups are the panels, read in place,
      * and the activations are signed bytes (q, not q+128) */
     bool in_place;
+    /* Q4_K without AMX: the super-block kernel reads the interleaved
+     * groups in place (gemm_q4_K_groups_avx512.c), signed activations too */
+    bool q4_K_groups;
 } matmul_job;
 
 static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out, int64_t o0, int64_t o1) {
@@ -275,7 +278,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
-    const uint8_t offset = j->in_place ? 0 : 0x80; /* signed bytes for TDPBSSD, else q + 128 */
+    const uint8_t offset = j->in_place || j->q4_K_groups ? 0 : 0x80; /* signed bytes (TDPBSSD, Q4_K groups), else q + 128 */
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -348,8 +351,9 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
     /* this thread's packed group, or (in place) none: panel p is group p */
-    uint8_t *pack = j->in_place ? NULL : j->panels + (size_t)ith * (size_t)j->panel_group * pb;
-    const size_t stride = j->in_place ? seer_interleave_group_bytes(w->type, n_in) : pb;
+    const bool groups = j->in_place || j->q4_K_groups; /* panel p is group p */
+    uint8_t *pack = groups ? NULL : j->panels + (size_t)ith * (size_t)j->panel_group * pb;
+    const size_t stride = groups ? seer_interleave_group_bytes(w->type, n_in) : pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1 && pack; p++)
@@ -364,6 +368,9 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
+                else if (j->q4_K_groups)
+                    seer_q8_groups_q4_K_avx512(nb, pan, p + 1 < g1 ? pan + stride : NULL, (const int8_t *)act,
+                                               (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb, nr, out[0], out[1]);
                 else if (j->sb_kernel)
                     seer_q8_panels_sb_avx512(nb, pan, p + 1 < g1 ? pan + pb : NULL, act, (size_t)n_in, ad,
                                              j->act_sums ? j->act_sums + r * nb * (j->act_sums_by_16 ? 2 : 1) : NULL,
@@ -442,9 +449,13 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->in_place = true;
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && seer_matmul_rows_supported(j->parts[p].w);
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
+    j->q4_K_groups = j->sb_kernel && seer_q8_groups_avx512_built();
+    for (int p = 0; p < j->n_parts; p++)
+        j->q4_K_groups = j->q4_K_groups && j->parts[p].w->type == SEER_TYPE_Q4_K && j->parts[p].w->interleaved;
+    if (j->q4_K_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(SEER_TYPE_Q4_K, n_in), 1);
     /* read in place, nothing is packed: no per-thread panel buffers */
-    j->panels = j->in_place ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
-    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place) && (sums || !has_min)) {
+    j->panels = j->in_place || j->q4_K_groups ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place || j->q4_K_groups) && (sums || !has_min)) {
         /* Q8_0 read in place: each thread takes its share of the rows
          * through every part (nothing is packed, so nothing twice), the
          * same share as the decoder's row passes (seer_pool_split): what
@@ -664,8 +675,15 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * (2048 x 2048, one Zen 5 core, CPU time, dot -> int8 GEMM: 64 rows
          * 1.53-1.54 -> 1.81-1.84 ms, 128 rows 3.03-3.12 -> 2.81-2.86, 512
          * rows 14.0-14.1 -> 9.0). */
+        /* Q4_K from 16 rows since the GEMM reads its groups in place
+         * (gemm_q4_K_groups_avx512.c): one Zen 5 core, CPU time, dot ->
+         * int8 GEMM, 2816 x 1408 (an expert's gate and up): 4 rows 0.095
+         * -> 0.064 ms, 8 rows 0.183 -> 0.125, 16 rows 0.357 -> 0.244, 32
+         * rows 0.625 -> 0.434; 4096 x 16384 from memory, 8 rows 4.03 ->
+         * 2.89. Fewer than 16 rows (a few conversations decoding together)
+         * keep the decode kernels' numbers. */
         if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
-            return type == SEER_TYPE_Q2_K ? 128 : 64;
+            return type == SEER_TYPE_Q2_K ? 128 : type == SEER_TYPE_Q4_K && seer_q8_groups_avx512_built() ? 16 : 64;
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
          * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
