@@ -23,12 +23,6 @@
 #if defined(__x86_64__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
 #include <immintrin.h>
 
-static inline int32_t load_i32(const void *p) {
-    int32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 #define MAX_NR 6
 
 /* NG groups (1 or 2) × NR activation rows (1..MAX_NR / NG). */
@@ -66,8 +60,8 @@ static inline __attribute__((always_inline)) void q4_K_groups(int64_t n_sb, cons
                 }
 #pragma GCC unroll 6
                 for (int r = 0; r < NR; r++) {
-                    const __m512i al = _mm512_set1_epi32(load_i32(a + r * act_stride + 4 * g));
-                    const __m512i ah = _mm512_set1_epi32(load_i32(a + r * act_stride + 32 + 4 * g));
+                    const __m512i al = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g));
+                    const __m512i ah = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 32 + 4 * g));
 #pragma GCC unroll 2
                     for (int gi = 0; gi < NG; gi++) {
                         s[gi][0][r] = _mm512_dpbusd_epi32(s[gi][0][r], lo[gi], al);
@@ -98,9 +92,9 @@ static inline __attribute__((always_inline)) void q4_K_groups(int64_t n_sb, cons
 #pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
                 const int16_t *sums = act_sums + r * d_stride + 8 * sb;
-                __m512i t = _mm512_madd_epi16(mv[0], _mm512_set1_epi32(load_i32(sums)));
+                __m512i t = _mm512_madd_epi16(mv[0], _mm512_set1_epi32(seer_load_i32(sums)));
 #pragma GCC unroll 4
-                for (int c = 1; c < 4; c++) t = _mm512_dpwssd_epi32(t, mv[c], _mm512_set1_epi32(load_i32(sums + 2 * c)));
+                for (int c = 1; c < 4; c++) t = _mm512_dpwssd_epi32(t, mv[c], _mm512_set1_epi32(seer_load_i32(sums + 2 * c)));
                 acc[gi][r] = _mm512_fnmadd_ps(dmin, _mm512_cvtepi32_ps(t), acc[gi][r]);
             }
             seer_q8_sb_scale_out(acc[gi], NR, act_d, d_stride, sb, out[gi]);

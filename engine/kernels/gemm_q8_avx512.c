@@ -20,12 +20,6 @@
 #if defined(__x86_64__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
 #include <immintrin.h>
 
-static inline int32_t load_i32(const uint8_t *p) {
-    int32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 /* s[p][r] = the int32 sums over vectors [g0, g1) of block b of panel p
  * (TWO: both panels) with activation row r (NR rows). */
 static inline __attribute__((always_inline)) void block_dots(const uint8_t *const pan[2], int64_t b, const uint8_t *a,
@@ -42,7 +36,7 @@ static inline __attribute__((always_inline)) void block_dots(const uint8_t *cons
         const __m512i w1 = TWO ? _mm512_load_si512((const void *)(pan[1] + 512 * b + 64 * g)) : w0;
 #pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
-            const __m512i bc = _mm512_set1_epi32(load_i32(a + r * act_stride + 4 * g));
+            const __m512i bc = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g));
             s[0][r] = _mm512_dpbusd_epi32(s[0][r], bc, w0);
             if (TWO) s[1][r] = _mm512_dpbusd_epi32(s[1][r], bc, w1);
         }
@@ -209,9 +203,9 @@ static inline __attribute__((always_inline)) void q8_sb_block(int64_t n_blocks, 
 #pragma GCC unroll 6
                 for (int r = 0; r < NR; r++) {
                     const uint8_t *sums = (const uint8_t *)(act_sums + (r * d_stride + 8 * sb) * (HALVES ? 2 : 1));
-                    __m512i t = _mm512_madd_epi16(mv[0], _mm512_set1_epi32(load_i32(sums)));
+                    __m512i t = _mm512_madd_epi16(mv[0], _mm512_set1_epi32(seer_load_i32(sums)));
 #pragma GCC unroll 8
-                    for (int i = 1; i < nm; i++) t = _mm512_dpwssd_epi32(t, mv[i], _mm512_set1_epi32(load_i32(sums + 4 * i)));
+                    for (int i = 1; i < nm; i++) t = _mm512_dpwssd_epi32(t, mv[i], _mm512_set1_epi32(seer_load_i32(sums + 4 * i)));
                     acc[p][r] = _mm512_fnmadd_ps(dmin, _mm512_cvtepi32_ps(t), acc[p][r]);
                 }
             }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "seer/tensor.h"
 
@@ -155,6 +156,15 @@ void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uin
 void seer_q8_groups_q4_K_avx512(int64_t n_blocks, const uint8_t *group0, const uint8_t *group1, const int8_t *act,
                                 size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride,
                                 int nr, float *out0, float *out1);
+/* The panel kernel's products for Q4_0, Q5_0, Q4_1 and Q5_1 (`type`) read
+ * in place from their interleaved groups (gemm_q450_groups_avx512.c),
+ * with signed activations: bit-identical results. act_corr (Q4_0, Q5_0):
+ * per row and block the weights' offset (8, 16) times the activation
+ * block's sum; act_s (Q4_1, Q5_1): the activation blocks' scaled sums. */
+void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
+                                const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
+                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1);
+/* Whether the two above are built (AVX-512 VNNI compilers on x86-64). */
 bool seer_q8_groups_avx512_built(void);
 /* Whether weights of `type` go through seer_q8_panels_sb_avx512 (IQ4_XS:
  * Q8_K activations, a scale per block, no mins; act_sums NULL). */
@@ -178,6 +188,13 @@ void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *
                          const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                               const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
+
+/* Four activation bytes as the int32 the kernels broadcast. */
+static inline int32_t seer_load_i32(const void *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
 
 #if defined(__x86_64__) && defined(__AVX512F__)
 #include <immintrin.h>

@@ -138,6 +138,11 @@ typedef struct matmul_job {
     /* Q4_K without AMX: the super-block kernel reads the interleaved
      * groups in place (gemm_q4_K_groups_avx512.c), signed activations too */
     bool q4_K_groups;
+    /* Q4_0, Q5_0, Q4_1, Q5_1 the same way (gemm_q450_groups_avx512.c);
+     * Q4_0 / Q5_0 then take their offset (8, 16) times each activation
+     * block's sum off in the kernel: act_corr, n_rows × n_blocks */
+    bool q450_groups;
+    int32_t *act_corr;
 } matmul_job;
 
 static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out, int64_t o0, int64_t o1) {
@@ -278,7 +283,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
-    const uint8_t offset = j->in_place || j->q4_K_groups ? 0 : 0x80; /* signed bytes (TDPBSSD, Q4_K groups), else q + 128 */
+    const uint8_t offset = j->in_place || j->q4_K_groups || j->q450_groups ? 0 : 0x80; /* signed bytes (TDPBSSD, Q4_K groups), else q + 128 */
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -315,6 +320,11 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             memcpy(words, qs, 32);
             for (int k = 0; k < 4; k++) words[k] ^= offset * 0x0101010101010101u;
             memcpy(j->act_u8 + r * n_in + 32 * b, words, 32);
+            if (j->act_corr) {
+                int sum = 0;
+                for (int k = 0; k < 32; k++) sum += qs[k];
+                j->act_corr[r * nb + b] = (j->w->type == SEER_TYPE_Q5_0 ? 16 : 8) * sum;
+            }
             if (j->act_s && j->act_type == SEER_TYPE_Q8_1) {
                 j->act_s[r * nb + b] = s;
             } else if (j->act_s) {
@@ -351,7 +361,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
     /* this thread's packed group, or (in place) none: panel p is group p */
-    const bool groups = j->in_place || j->q4_K_groups; /* panel p is group p */
+    const bool groups = j->in_place || j->q4_K_groups || j->q450_groups; /* panel p is group p */
     uint8_t *pack = groups ? NULL : j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     const size_t stride = groups ? seer_interleave_group_bytes(w->type, n_in) : pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
@@ -371,6 +381,10 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 else if (j->q4_K_groups)
                     seer_q8_groups_q4_K_avx512(nb, pan, p + 1 < g1 ? pan + stride : NULL, (const int8_t *)act,
                                                (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb, nr, out[0], out[1]);
+                else if (j->q450_groups)
+                    seer_q8_groups_q450_avx512(w->type, nb, pan, p + 1 < g1 ? pan + stride : NULL, (const int8_t *)act,
+                                               (size_t)n_in, ad, j->act_corr ? j->act_corr + r * nb : NULL, as, (size_t)nb,
+                                               nr, out[0], out[1]);
                 else if (j->sb_kernel)
                     seer_q8_panels_sb_avx512(nb, pan, p + 1 < g1 ? pan + pb : NULL, act, (size_t)n_in, ad,
                                              j->act_sums ? j->act_sums + r * nb * (j->act_sums_by_16 ? 2 : 1) : NULL,
@@ -425,6 +439,20 @@ static int64_t panel_group_of(size_t panel_bytes, int64_t least) {
 
 static int64_t q8_panel_group(const seer_weight *w) { return panel_group_of(seer_q8_panel_bytes(w->type, w->n_in / 32), 1); }
 
+/* Rows below which Q4_0, Q5_0, Q4_1 and Q5_1 products read the groups in
+ * place (0: other types). Their values take 3 (Q4) or 7 (Q5) instructions
+ * a vector to unpack, which the packed panels pay once per call and the
+ * groups once per 6 rows: one Zen 5 core, CPU time, packed -> in place,
+ * 2112 x 2816 Q5_0: 32 rows (704 x 2816) 0.41 -> 0.30 ms, 64 rows 2.29 ->
+ * 2.05, 96 rows 3.07 -> 3.14, 512 rows 11.4 -> 15.5; 2048 x 2048 Q4_0: 16
+ * rows 0.79 -> 0.30, 96 rows 2.06 -> 1.88, 128 rows 2.61 -> 2.54, 192 rows
+ * 3.62 -> 3.89. */
+static int64_t q450_groups_below(int type) {
+    if (type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q4_1) return 128;
+    if (type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1) return 96;
+    return 0;
+}
+
 static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     int nth = seer_pool_size(pool);
     int64_t n_in = j->w->n_in, nb = n_in / 32;
@@ -436,8 +464,13 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
     j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : seer_q8_panel_halves(j->w->type) ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
     j->sb_kernel = !j->amx_fn && seer_q8_sb_kernel_takes(j->w->type) && j->act_type == SEER_TYPE_Q8_K;
-    void *sums = has_min ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
-    j->act_s = j->sb_kernel ? NULL : sums;
+    const int t0 = j->w->type;
+    j->q450_groups = !j->amx_fn && seer_q8_groups_avx512_built() && j->n_rows < q450_groups_below(t0);
+    for (int p = 0; p < j->n_parts; p++)
+        j->q450_groups = j->q450_groups && j->parts[p].w->type == t0 && j->parts[p].w->interleaved;
+    void *sums = has_min || j->q450_groups ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
+    j->act_s = j->sb_kernel || !has_min ? NULL : sums;
+    j->act_corr = j->q450_groups && !has_min ? sums : NULL;
     j->act_sums = j->sb_kernel ? sums : NULL; /* a float per block: room for Q2_K's two int16 */
     j->act_sums_by_16 = seer_q8_panel_halves(j->w->type); /* with mins, as the kernel reads them: Q2_K */
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
@@ -454,10 +487,10 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
         j->q4_K_groups = j->q4_K_groups && j->parts[p].w->type == SEER_TYPE_Q4_K && j->parts[p].w->interleaved;
     /* an even number of groups: the kernel takes them in pairs (an odd
      * one alone, at 6 rows a call, was 8% of a 512-token prompt's kernel time) */
-    if (j->q4_K_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(SEER_TYPE_Q4_K, n_in), 2) / 2 * 2;
+    if (j->q4_K_groups || j->q450_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(t0, n_in), 2) / 2 * 2;
     /* read in place, nothing is packed: no per-thread panel buffers */
-    j->panels = j->in_place || j->q4_K_groups ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
-    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place || j->q4_K_groups) && (sums || !has_min)) {
+    j->panels = j->in_place || j->q4_K_groups || j->q450_groups ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place || j->q4_K_groups || j->q450_groups) && (sums || !has_min)) {
         /* Q8_0 read in place: each thread takes its share of the rows
          * through every part (nothing is packed, so nothing twice), the
          * same share as the decoder's row passes (seer_pool_split): what
@@ -661,6 +694,8 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * several-row kernels (SDOT) take prompts the same way instead of
      * dequantize + sgemm. */
     if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready())) {
+        const bool in_place_groups =
+            seer_q8_groups_avx512_built() && (type == SEER_TYPE_Q4_K || q450_groups_below(type) > 16);
         /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's
          * register-blocked kernel (gemm_q8_avx512.c) wins from 64 rows,
          * Q6_K (see below) too: 2048 x 2048 on one
@@ -677,15 +712,19 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * (2048 x 2048, one Zen 5 core, CPU time, dot -> int8 GEMM: 64 rows
          * 1.53-1.54 -> 1.81-1.84 ms, 128 rows 3.03-3.12 -> 2.81-2.86, 512
          * rows 14.0-14.1 -> 9.0). */
-        /* Q4_K from 16 rows since the GEMM reads its groups in place
-         * (gemm_q4_K_groups_avx512.c): one Zen 5 core, CPU time, dot ->
-         * int8 GEMM, 2816 x 1408 (an expert's gate and up): 4 rows 0.095
-         * -> 0.064 ms, 8 rows 0.183 -> 0.125, 16 rows 0.357 -> 0.244, 32
-         * rows 0.625 -> 0.434; 4096 x 16384 from memory, 8 rows 4.03 ->
-         * 2.89. Fewer than 16 rows (a few conversations decoding together)
-         * keep the decode kernels' numbers. */
+        /* Q4_K, Q4_0, Q5_0, Q4_1 and Q5_1 from 16 rows since the GEMM
+         * reads their groups in place (gemm_q4_K_groups_avx512.c,
+         * gemm_q450_groups_avx512.c): one Zen 5 core, CPU time, dot ->
+         * int8 GEMM, Q4_K 2816 x 1408 (an expert's gate and up): 4 rows
+         * 0.095 -> 0.064 ms, 8 rows 0.183 -> 0.125, 16 rows 0.357 ->
+         * 0.244, 32 rows 0.625 -> 0.434; 4096 x 16384 from memory, 8 rows
+         * 4.03 -> 2.89; Q5_0 704 x 2816 (an expert's down): 8 rows 0.100
+         * -> 0.084, 16 rows 0.281 -> 0.172, 32 rows 0.389 -> 0.303; Q4_0
+         * 2048 x 2048, 16 rows 0.51 -> 0.30, 32 rows 1.06 -> 0.59. Fewer
+         * than 16 rows (a few conversations decoding together) keep the
+         * decode kernels' numbers. */
         if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
-            return type == SEER_TYPE_Q2_K ? 128 : type == SEER_TYPE_Q4_K && seer_q8_groups_avx512_built() ? 16 : 64;
+            return type == SEER_TYPE_Q2_K ? 128 : in_place_groups ? 16 : 64;
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
          * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72

@@ -1,0 +1,111 @@
+/* The int8 GEMM's panel kernel reading Q4_0, Q5_0, Q4_1 and Q5_1 weights
+ * in place, from the interleaved groups decode reads (block_q4_0x16,
+ * block_q5_0x16, block_q4_1x16, block_q5_1x16), instead of from panels
+ * unpacked per call (gemm_q8_pack_avx512.c): the same idea as the Q4_K
+ * groups kernel (gemm_q4_K_groups_avx512.c), for the types without
+ * super-blocks (Gemma 4's Q5_0 experts' down projection, whose 704 inputs
+ * are no multiple of 256, and Q4_0 files).
+ *
+ * The values (nibble, plus 16 where the fifth bit is set) are unsigned,
+ * so they are VPDPBUSD's unsigned operand and the activations' quants its
+ * signed one. Q4_0 and Q5_0 store value - 8 and value - 16: that offset
+ * times the activation block's sum (act_corr, per row and block) is taken
+ * off each block's int32 sum, which is then the packed kernel's sum less
+ * its correction, integer for integer; Q4_1 and Q5_1 store the values as
+ * they are, with the mins' term per block as the packed kernel adds it.
+ * The float steps are seer_q8_panel_avx512's, in its order: the results
+ * are bit-identical to it (test_interleave compares them). */
+#include <string.h>
+
+#include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
+
+#if defined(__x86_64__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
+#include <immintrin.h>
+
+#define MAX_NR 6
+
+/* One group × NR activation rows (1..6), six rows a call: two groups three
+ * rows at a time (the Q4_K kernel's choice) were no faster here, where each
+ * weight vector costs more to unpack (one Zen 5 core, 704 x 2816 Q5_0 at
+ * 32 rows, 408-413 against 413-419 GOP/s). Q5: fifth bits; MIN: mins. */
+static inline __attribute__((always_inline)) void q450_group(int64_t n_blocks, const uint8_t *grp, const int8_t *act,
+                                                             size_t act_stride, const float *act_d,
+                                                             const int32_t *act_corr, const float *act_s,
+                                                             size_t d_stride, float *out, const int NR, const bool Q5,
+                                                             const bool MIN) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
+    __m512 acc[MAX_NR];
+#pragma GCC unroll 6
+    for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
+    for (int64_t b = 0; b < n_blocks; b++) {
+        const seer_q450_block blk = seer_q450_block_at(grp, b, Q5, MIN);
+        const __m512i qh = Q5 ? _mm512_load_si512((const void *)blk.qh) : _mm512_setzero_si512();
+        const int8_t *a = act + 32 * b;
+        __m512i s[MAX_NR];
+#pragma GCC unroll 6
+        for (int r = 0; r < NR; r++) s[r] = _mm512_setzero_si512();
+#pragma GCC unroll 4
+        for (int g = 0; g < 4; g++) { /* weights 4g.. (low nibbles) and 16 + 4g.. (high) */
+            const __m512i q = _mm512_load_si512((const void *)blk.qs[g]);
+            __m512i lo = _mm512_and_si512(q, m4), hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
+            if (Q5) {
+                lo = _mm512_mask_add_epi8(lo, _mm512_test_epi8_mask(qh, _mm512_set1_epi8((char)(1 << g))), lo, sixteen);
+                hi = _mm512_mask_add_epi8(hi, _mm512_test_epi8_mask(qh, _mm512_set1_epi8((char)(16 << g))), hi, sixteen);
+            }
+#pragma GCC unroll 6
+            for (int r = 0; r < NR; r++) {
+                s[r] = _mm512_dpbusd_epi32(s[r], lo, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g)));
+                s[r] = _mm512_dpbusd_epi32(s[r], hi, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 16 + 4 * g)));
+            }
+        }
+        const __m512 d = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)blk.d));
+#pragma GCC unroll 6
+        for (int r = 0; r < NR; r++) {
+            const __m512i sum = MIN ? s[r] : _mm512_sub_epi32(s[r], _mm512_set1_epi32(act_corr[r * d_stride + b]));
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_mul_ps(d, _mm512_set1_ps(act_d[r * d_stride + b])), acc[r]);
+        }
+        if (MIN) { /* + m · the activation block's scaled sum: the packed kernel's acc - (-m) · s */
+            const __m512 m = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)blk.m));
+#pragma GCC unroll 6
+            for (int r = 0; r < NR; r++) acc[r] = _mm512_fmadd_ps(m, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
+        }
+    }
+#pragma GCC unroll 6
+    for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + 16 * r, acc[r]);
+}
+
+#define CALL(NR, Q5, MIN) q450_group(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, Q5, MIN)
+#define ROWS(Q5, MIN)                                                                                                 \
+    switch (nr) {                                                                                                    \
+    case 1: CALL(1, Q5, MIN); break;                                                                                 \
+    case 2: CALL(2, Q5, MIN); break;                                                                                 \
+    case 3: CALL(3, Q5, MIN); break;                                                                                 \
+    case 4: CALL(4, Q5, MIN); break;                                                                                 \
+    case 5: CALL(5, Q5, MIN); break;                                                                                 \
+    default: CALL(6, Q5, MIN); break;                                                                                \
+    }
+
+static void group_rows(int type, int64_t n_blocks, const uint8_t *grp, const int8_t *act, size_t act_stride,
+                       const float *act_d, const int32_t *act_corr, const float *act_s, size_t d_stride, int nr,
+                       float *out) {
+    if (type == SEER_TYPE_Q5_0) ROWS(true, false)
+    else if (type == SEER_TYPE_Q4_0) ROWS(false, false)
+    else if (type == SEER_TYPE_Q5_1) ROWS(true, true)
+    else ROWS(false, true)
+}
+
+void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
+                                const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
+                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1) {
+    group_rows(type, n_blocks, group0, act, act_stride, act_d, act_corr, act_s, d_stride, nr, out0);
+    if (group1) group_rows(type, n_blocks, group1, act, act_stride, act_d, act_corr, act_s, d_stride, nr, out1);
+}
+#else
+void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
+                                const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
+                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1) {
+    (void)type; (void)n_blocks; (void)group0; (void)group1; (void)act; (void)act_stride; (void)act_d;
+    (void)act_corr; (void)act_s; (void)d_stride; (void)nr; (void)out0; (void)out1;
+}
+#endif
