@@ -149,13 +149,14 @@ bool seer_q8_panel_avx512_built(void);
 void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                               size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
                               float *out0, float *out1, bool halves);
-/* The same products for Q4_K weights read in place from interleaved groups
- * (block_q4_Kx16; gemm_q4_K_groups_avx512.c), one group or two (group1
- * NULL: one), with the activations as signed Q8_K quants (no +128) and
- * act_sums as above: bit-identical results. */
-void seer_q8_groups_q4_K_avx512(int64_t n_blocks, const uint8_t *group0, const uint8_t *group1, const int8_t *act,
-                                size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride,
-                                int nr, float *out0, float *out1);
+/* The same products for Q4_K (or q5: Q5_K) weights read in place from
+ * interleaved groups (block_q4_Kx16, block_q5_Kx16;
+ * gemm_q45_K_groups_avx512.c), one group or two (group1 NULL: one), with
+ * the activations as signed Q8_K quants (no +128) and act_sums as above:
+ * bit-identical results. */
+void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
+                                 const int8_t *act, size_t act_stride, const float *act_d, const int16_t *act_sums,
+                                 size_t d_stride, int nr, float *out0, float *out1);
 /* The panel kernel's products for Q4_0, Q5_0, Q4_1 and Q5_1 (`type`) read
  * in place from their interleaved groups (gemm_q450_groups_avx512.c),
  * with signed activations: bit-identical results. act_corr (Q4_0, Q5_0):

@@ -135,9 +135,10 @@ typedef struct matmul_job {
     /* Q8_0 on AMX: the interleaved groups are the panels, read in place,
      * and the activations are signed bytes (q, not q+128) */
     bool in_place;
-    /* Q4_K without AMX: the super-block kernel reads the interleaved
-     * groups in place (gemm_q4_K_groups_avx512.c), signed activations too */
-    bool q4_K_groups;
+    /* Q4_K (Q5_K) without AMX: the super-block kernel reads the
+     * interleaved groups in place (gemm_q45_K_groups_avx512.c), signed
+     * activations too */
+    bool q45_K_groups;
     /* Q4_0, Q5_0, Q4_1, Q5_1 the same way (gemm_q450_groups_avx512.c);
      * Q4_0 / Q5_0 then take their offset (8, 16) times each activation
      * block's sum off in the kernel: act_corr, n_rows × n_blocks */
@@ -283,7 +284,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
-    const uint8_t offset = j->in_place || j->q4_K_groups || j->q450_groups ? 0 : 0x80; /* signed bytes (TDPBSSD, Q4_K groups), else q + 128 */
+    const uint8_t offset = j->in_place || j->q45_K_groups || j->q450_groups ? 0 : 0x80; /* signed bytes (TDPBSSD, groups in place), else q + 128 */
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -361,7 +362,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
     /* this thread's packed group, or (in place) none: panel p is group p */
-    const bool groups = j->in_place || j->q4_K_groups || j->q450_groups; /* panel p is group p */
+    const bool groups = j->in_place || j->q45_K_groups || j->q450_groups; /* panel p is group p */
     uint8_t *pack = groups ? NULL : j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     const size_t stride = groups ? seer_interleave_group_bytes(w->type, n_in) : pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
@@ -378,9 +379,10 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
-                else if (j->q4_K_groups)
-                    seer_q8_groups_q4_K_avx512(nb, pan, p + 1 < g1 ? pan + stride : NULL, (const int8_t *)act,
-                                               (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb, nr, out[0], out[1]);
+                else if (j->q45_K_groups)
+                    seer_q8_groups_q45_K_avx512(w->type == SEER_TYPE_Q5_K, nb, pan, p + 1 < g1 ? pan + stride : NULL,
+                                                (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
+                                                nr, out[0], out[1]);
                 else if (j->q450_groups)
                     seer_q8_groups_q450_avx512(w->type, nb, pan, p + 1 < g1 ? pan + stride : NULL, (const int8_t *)act,
                                                (size_t)n_in, ad, j->act_corr ? j->act_corr + r * nb : NULL, as, (size_t)nb,
@@ -439,17 +441,20 @@ static int64_t panel_group_of(size_t panel_bytes, int64_t least) {
 
 static int64_t q8_panel_group(const seer_weight *w) { return panel_group_of(seer_q8_panel_bytes(w->type, w->n_in / 32), 1); }
 
-/* Rows below which Q4_0, Q5_0, Q4_1 and Q5_1 products read the groups in
- * place (0: other types). Their values take 3 (Q4) or 7 (Q5) instructions
- * a vector to unpack, which the packed panels pay once per call and the
- * groups once per 6 rows: one Zen 5 core, CPU time, packed -> in place,
- * 2112 x 2816 Q5_0: 32 rows (704 x 2816) 0.41 -> 0.30 ms, 64 rows 2.29 ->
- * 2.05, 96 rows 3.07 -> 3.14, 512 rows 11.4 -> 15.5; 2048 x 2048 Q4_0: 16
- * rows 0.79 -> 0.30, 96 rows 2.06 -> 1.88, 128 rows 2.61 -> 2.54, 192 rows
- * 3.62 -> 3.89. */
-static int64_t q450_groups_below(int type) {
+/* Rows below which the int8 GEMM reads a type's interleaved groups in place
+ * (0: never). Q4_K's nibbles take two instructions a vector to unpack; the
+ * others' values 3 (Q4_0, Q4_1) or 7 (with fifth bits), which the packed
+ * panels pay once per call and the groups once per 6 rows: one Zen 5
+ * core, CPU time, packed -> in place, 2112 x 2816 Q5_0: 32 rows (704 x
+ * 2816) 0.41 -> 0.30 ms, 64 rows 2.29 -> 2.05, 96 rows 3.07 -> 3.14, 512
+ * rows 11.4 -> 15.5; 2048 x 2048 Q4_0: 16 rows 0.79 -> 0.30, 96 rows 2.06
+ * -> 1.88, 128 rows 2.61 -> 2.54, 192 rows 3.62 -> 3.89; 2048 x 2048 Q5_K:
+ * 32 rows 0.69 -> 0.50, 64 rows 1.15 -> 1.05, 128 rows 2.09 -> 2.16, 512
+ * rows 7.8 -> 8.9. */
+static int64_t groups_below(int type) {
+    if (type == SEER_TYPE_Q4_K) return INT64_MAX; /* unpacked in two instructions a vector: always */
     if (type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q4_1) return 128;
-    if (type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1) return 96;
+    if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1) return 96;
     return 0;
 }
 
@@ -465,7 +470,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : seer_q8_panel_halves(j->w->type) ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
     j->sb_kernel = !j->amx_fn && seer_q8_sb_kernel_takes(j->w->type) && j->act_type == SEER_TYPE_Q8_K;
     const int t0 = j->w->type;
-    j->q450_groups = !j->amx_fn && seer_q8_groups_avx512_built() && j->n_rows < q450_groups_below(t0);
+    j->q450_groups = !j->amx_fn && !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0);
     for (int p = 0; p < j->n_parts; p++)
         j->q450_groups = j->q450_groups && j->parts[p].w->type == t0 && j->parts[p].w->interleaved;
     void *sums = has_min || j->q450_groups ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
@@ -482,15 +487,15 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->in_place = true;
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && seer_matmul_rows_supported(j->parts[p].w);
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
-    j->q4_K_groups = j->sb_kernel && seer_q8_groups_avx512_built();
+    j->q45_K_groups = j->sb_kernel && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0);
     for (int p = 0; p < j->n_parts; p++)
-        j->q4_K_groups = j->q4_K_groups && j->parts[p].w->type == SEER_TYPE_Q4_K && j->parts[p].w->interleaved;
+        j->q45_K_groups = j->q45_K_groups && j->parts[p].w->type == t0 && j->parts[p].w->interleaved;
     /* an even number of groups: the kernel takes them in pairs (an odd
      * one alone, at 6 rows a call, was 8% of a 512-token prompt's kernel time) */
-    if (j->q4_K_groups || j->q450_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(t0, n_in), 2) / 2 * 2;
+    if (j->q45_K_groups || j->q450_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(t0, n_in), 2) / 2 * 2;
     /* read in place, nothing is packed: no per-thread panel buffers */
-    j->panels = j->in_place || j->q4_K_groups || j->q450_groups ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
-    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place || j->q4_K_groups || j->q450_groups) && (sums || !has_min)) {
+    j->panels = j->in_place || j->q45_K_groups || j->q450_groups ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place || j->q45_K_groups || j->q450_groups) && (sums || !has_min)) {
         /* Q8_0 read in place: each thread takes its share of the rows
          * through every part (nothing is packed, so nothing twice), the
          * same share as the decoder's row passes (seer_pool_split): what
@@ -695,7 +700,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * dequantize + sgemm. */
     if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready())) {
         const bool in_place_groups =
-            seer_q8_groups_avx512_built() && (type == SEER_TYPE_Q4_K || q450_groups_below(type) > 16);
+            seer_q8_groups_avx512_built() && groups_below(type) > 16;
         /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's
          * register-blocked kernel (gemm_q8_avx512.c) wins from 64 rows,
          * Q6_K (see below) too: 2048 x 2048 on one

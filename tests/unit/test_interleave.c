@@ -158,7 +158,11 @@ static void check_matmul(int type, seer_pool *pool, int64_t n_in, int64_t n_out,
     for (int64_t o = 0; o < n_out; o++) bias[o] = rnd_float(-1, 1);
     seer_matmul_path(pool, &plain, x, n_rows, ya, bias, path);
     seer_matmul_path(pool, &ilv, x, n_rows, yb, bias, path);
-    bool dot = path == SEER_MATMUL_DOT || (path == SEER_MATMUL_AUTO && n_rows < seer_matmul_gemm_min_rows(type));
+    /* AUTO may send the two weights different ways (Q5_K: the file's layout
+     * takes the GEMM from 64 rows, the groups from 16): rounding apart then */
+    bool dot = path == SEER_MATMUL_DOT ||
+               (path == SEER_MATMUL_AUTO && (n_rows < seer_matmul_weight_gemm_min_rows(&plain) ||
+                                             n_rows < seer_matmul_weight_gemm_min_rows(&ilv)));
     int bad = 0;
     double worst = 0, scale = 1; /* rounding goes with the size of the terms, not of a sum that cancels */
     for (int64_t i = 0; i < n_rows * n_out; i++) scale = fmax(scale, fabs(ya[i]));

@@ -1,0 +1,181 @@
+/* The int8 GEMM's super-block kernel reading Q4_K and Q5_K weights in
+ * place, from the interleaved groups decode reads (block_q4_Kx16,
+ * block_q5_Kx16), instead of from
+ * panels unpacked per call (gemm_q8_pack_avx512.c). Packing wrote two bytes
+ * of panel per byte of group and took 40% as long as the products at the
+ * 32 rows an expert of a mixture-of-experts prompt sees; in place, nothing
+ * is written and the groups take half the cache the panels did.
+ *
+ * The nibbles are unsigned, so they are VPDPBUSD's unsigned operand and
+ * the activations its signed one (Q8_K's quants as they are, no +128):
+ * there is no correction to take off. One 64-byte load of qs[c][g] holds
+ * vector g of blocks 2c (low nibbles) and 2c + 1 (high nibbles, multiplied
+ * in place as 16 times their value, the 16 folded into that block's scale:
+ * exact, as both are powers of two away from the packed kernel's values).
+ * Each block's int32 sums, the float scale steps, the mins' integer dot
+ * product and the activation scale are those of seer_q8_panels_sb_avx512
+ * in the same order: the results are bit-identical to it (test_interleave
+ * compares the products through the file's layout and the groups). */
+#include <string.h>
+
+#include "kernels/gemm_q8_internal.h"
+#include "kernels/interleave_internal.h"
+
+#if defined(__x86_64__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
+#include <immintrin.h>
+
+#define MAX_NR 6
+
+/* NG groups (1 or 2) × NR activation rows (1..MAX_NR / NG). Q5: Q5_K
+ * groups, whose fifth bits add 16 to a nibble's value (the high nibbles are
+ * then shifted down first: 16 times 31 no longer fits a byte). */
+static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, const uint8_t *const grp[2],
+                                                               const int8_t *act, size_t act_stride,
+                                                               const float *act_d, const int16_t *act_sums,
+                                                               size_t d_stride, float *const out[2], const int NR,
+                                                               const int NG, const bool Q5) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
+    for (int64_t sb = 0; sb < n_sb; sb++) {
+        const block_q4_Kx16 *x[2];
+        const uint8_t(*qh[2])[SEER_ILV_ROWS][4];
+#pragma GCC unroll 2
+        for (int gi = 0; gi < NG; gi++) {
+            x[gi] = Q5 ? &((const block_q5_Kx16 *)grp[gi])[sb].low : (const block_q4_Kx16 *)grp[gi] + sb;
+            qh[gi] = Q5 ? ((const block_q5_Kx16 *)grp[gi])[sb].qh : NULL;
+        }
+        __m512 acc[2][MAX_NR];
+#pragma GCC unroll 2
+        for (int gi = 0; gi < NG; gi++)
+#pragma GCC unroll 6
+            for (int r = 0; r < NR; r++) acc[gi][r] = _mm512_setzero_ps();
+#pragma GCC unroll 1
+        for (int c = 0; c < 4; c++) {
+            const int8_t *a = act + 256 * sb + 64 * c;
+            const __m512i bit_lo = _mm512_set1_epi8((char)(1 << (2 * c))), bit_hi = _mm512_set1_epi8((char)(2 << (2 * c)));
+            __m512i s[2][2][MAX_NR]; /* [group][low, high block][row] */
+#pragma GCC unroll 2
+            for (int gi = 0; gi < NG; gi++)
+#pragma GCC unroll 6
+                for (int r = 0; r < NR; r++) s[gi][0][r] = s[gi][1][r] = _mm512_setzero_si512();
+#pragma GCC unroll 8
+            for (int g = 0; g < 8; g++) {
+                __m512i lo[2], hi[2];
+#pragma GCC unroll 2
+                for (int gi = 0; gi < NG; gi++) {
+                    const __m512i q = _mm512_load_si512((const void *)x[gi]->qs[c][g]);
+                    lo[gi] = _mm512_and_si512(q, m4);
+                    if (Q5) {
+                        const __m512i bits = _mm512_load_si512((const void *)qh[gi][g]);
+                        lo[gi] = _mm512_mask_add_epi8(lo[gi], _mm512_test_epi8_mask(bits, bit_lo), lo[gi], sixteen);
+                        hi[gi] = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
+                        hi[gi] = _mm512_mask_add_epi8(hi[gi], _mm512_test_epi8_mask(bits, bit_hi), hi[gi], sixteen);
+                    } else {
+                        hi[gi] = _mm512_andnot_si512(m4, q);
+                    }
+                }
+#pragma GCC unroll 6
+                for (int r = 0; r < NR; r++) {
+                    const __m512i al = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g));
+                    const __m512i ah = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 32 + 4 * g));
+#pragma GCC unroll 2
+                    for (int gi = 0; gi < NG; gi++) {
+                        s[gi][0][r] = _mm512_dpbusd_epi32(s[gi][0][r], lo[gi], al);
+                        s[gi][1][r] = _mm512_dpbusd_epi32(s[gi][1][r], hi[gi], ah);
+                    }
+                }
+            }
+#pragma GCC unroll 2
+            for (int gi = 0; gi < NG; gi++) {
+                const __m512 d = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)x[gi]->d));
+                const __m512 sc_lo = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)x[gi]->scales[2 * c])));
+                const __m512 sc_hi = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)x[gi]->scales[2 * c + 1])));
+                const __m512 d_lo = _mm512_mul_ps(d, sc_lo);
+                const __m512 d_hi = _mm512_mul_ps(Q5 ? d : _mm512_mul_ps(d, _mm512_set1_ps(1.0f / 16)), sc_hi);
+#pragma GCC unroll 6
+                for (int r = 0; r < NR; r++) {
+                    acc[gi][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s[gi][0][r]), d_lo, acc[gi][r]);
+                    acc[gi][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s[gi][1][r]), d_hi, acc[gi][r]);
+                }
+            }
+        }
+#pragma GCC unroll 2
+        for (int gi = 0; gi < NG; gi++) {
+            __m512i mv[4]; /* the blocks' mins as 16-bit pairs (2c, 2c + 1) per row */
+#pragma GCC unroll 4
+            for (int c = 0; c < 4; c++) mv[c] = _mm512_cvtepu8_epi16(_mm256_load_si256((const __m256i *)x[gi]->mins[c]));
+            const __m512 dmin = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)x[gi]->dmin));
+#pragma GCC unroll 6
+            for (int r = 0; r < NR; r++) {
+                const int16_t *sums = act_sums + r * d_stride + 8 * sb;
+                __m512i t = _mm512_madd_epi16(mv[0], _mm512_set1_epi32(seer_load_i32(sums)));
+#pragma GCC unroll 4
+                for (int c = 1; c < 4; c++) t = _mm512_dpwssd_epi32(t, mv[c], _mm512_set1_epi32(seer_load_i32(sums + 2 * c)));
+                acc[gi][r] = _mm512_fnmadd_ps(dmin, _mm512_cvtepi32_ps(t), acc[gi][r]);
+            }
+            seer_q8_sb_scale_out(acc[gi], NR, act_d, d_stride, sb, out[gi]);
+        }
+    }
+}
+
+#define CALL(NR, NG, Q5) q45_K_groups(n_sb, grp, act, act_stride, act_d, act_sums, d_stride, out, NR, NG, Q5)
+#define SIX_ROWS(NG, Q5)                                                                                              \
+    switch (nr) {                                                                                                    \
+    case 1: CALL(1, NG, Q5); break;                                                                                  \
+    case 2: CALL(2, NG, Q5); break;                                                                                  \
+    case 3: CALL(3, NG, Q5); break;                                                                                  \
+    case 4: CALL(4, NG, Q5); break;                                                                                  \
+    case 5: CALL(5, NG, Q5); break;                                                                                  \
+    default: CALL(6, NG, Q5); break;                                                                                 \
+    }
+
+static void one_group(bool q5, int64_t n_sb, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
+                      const float *act_d, const int16_t *act_sums, size_t d_stride, int nr, float *const out[2]) {
+    if (q5) SIX_ROWS(1, true)
+    else SIX_ROWS(1, false)
+}
+
+/* Two Q4_K groups take the activation rows three at a time (12 int32 sums,
+ * 6 float accumulators, 4 weight vectors in registers): as fast as the
+ * packed kernel's 2 panels x 6 rows where the weights come from L1, faster
+ * from L2 (one Zen 5 core, the kernel alone: 602-648 against 627-656
+ * GOP/s); one group takes up to six (596 / 549 / 613 for two groups that
+ * way). Q5_K, whose weight vectors take more to unpack, the other way
+ * round: one group six rows at a time (2048 x 2048 on one Zen 5 core, CPU
+ * time, 32 rows: 0.50 ms, two groups three rows at a time 0.59). */
+static void two_q4_K_groups(int64_t n_sb, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
+                            const float *act_d, const int16_t *act_sums, size_t d_stride, int nr, float *const out[2]) {
+    switch (nr) {
+    case 1: CALL(1, 2, false); break;
+    case 2: CALL(2, 2, false); break;
+    default: CALL(3, 2, false); break;
+    }
+}
+
+void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
+                                 const int8_t *act, size_t act_stride, const float *act_d, const int16_t *act_sums,
+                                 size_t d_stride, int nr, float *out0, float *out1) {
+    const int64_t n_sb = n_blocks / 8;
+    if (!group1 || q5) {
+        one_group(q5, n_sb, (const uint8_t *const[2]){group0, NULL}, act, act_stride, act_d, act_sums, d_stride, nr,
+                  (float *const[2]){out0, NULL});
+        if (group1)
+            one_group(q5, n_sb, (const uint8_t *const[2]){group1, NULL}, act, act_stride, act_d, act_sums, d_stride,
+                      nr, (float *const[2]){out1, NULL});
+        return;
+    }
+    for (int r = 0; r < nr; r += 3)
+        two_q4_K_groups(n_sb, (const uint8_t *const[2]){group0, group1}, act + r * act_stride, act_stride,
+                        act_d + r * d_stride, act_sums + r * d_stride, d_stride, nr - r < 3 ? nr - r : 3,
+                        (float *const[2]){out0 + 16 * r, out1 + 16 * r});
+}
+
+bool seer_q8_groups_avx512_built(void) { return true; }
+#else
+void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
+                                 const int8_t *act, size_t act_stride, const float *act_d, const int16_t *act_sums,
+                                 size_t d_stride, int nr, float *out0, float *out1) {
+    (void)q5; (void)n_blocks; (void)group0; (void)group1; (void)act; (void)act_stride; (void)act_d; (void)act_sums;
+    (void)d_stride; (void)nr; (void)out0; (void)out1;
+}
+bool seer_q8_groups_avx512_built(void) { return false; }
+#endif
