@@ -717,15 +717,16 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * (2048 x 2048, one Zen 5 core, CPU time, dot -> int8 GEMM: 64 rows
          * 1.53-1.54 -> 1.81-1.84 ms, 128 rows 3.03-3.12 -> 2.81-2.86, 512
          * rows 14.0-14.1 -> 9.0). */
-        /* Q4_K, Q4_0, Q5_0, Q4_1 and Q5_1 from 16 rows since the GEMM
-         * reads their groups in place (gemm_q4_K_groups_avx512.c,
+        /* Q4_K, Q5_K, Q4_0, Q5_0, Q4_1 and Q5_1 from 16 rows since the
+         * GEMM reads their groups in place (gemm_q45_K_groups_avx512.c,
          * gemm_q450_groups_avx512.c): one Zen 5 core, CPU time, dot ->
          * int8 GEMM, Q4_K 2816 x 1408 (an expert's gate and up): 4 rows
          * 0.095 -> 0.064 ms, 8 rows 0.183 -> 0.125, 16 rows 0.357 ->
          * 0.244, 32 rows 0.625 -> 0.434; 4096 x 16384 from memory, 8 rows
          * 4.03 -> 2.89; Q5_0 704 x 2816 (an expert's down): 8 rows 0.100
          * -> 0.084, 16 rows 0.281 -> 0.172, 32 rows 0.389 -> 0.303; Q4_0
-         * 2048 x 2048, 16 rows 0.51 -> 0.30, 32 rows 1.06 -> 0.59. Fewer
+         * 2048 x 2048, 16 rows 0.51 -> 0.30, 32 rows 1.06 -> 0.59; Q5_K
+         * 2048 x 2048, 16 rows 0.372 -> 0.276. Fewer
          * than 16 rows (a few conversations decoding together) keep the
          * decode kernels' numbers. */
         if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
