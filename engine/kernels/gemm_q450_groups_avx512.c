@@ -2,7 +2,7 @@
  * in place, from the interleaved groups decode reads (block_q4_0x16,
  * block_q5_0x16, block_q4_1x16, block_q5_1x16), instead of from panels
  * unpacked per call (gemm_q8_pack_avx512.c): the same idea as the Q4_K
- * groups kernel (gemm_q4_K_groups_avx512.c), for the types without
+ * groups kernel (gemm_q45_K_groups_avx512.c), for the types without
  * super-blocks (Gemma 4's Q5_0 experts' down projection, whose 704 inputs
  * are no multiple of 256, and Q4_0 files).
  *
