@@ -716,7 +716,13 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
         /* Q2_K from 128 rows: its four-row dot kernel does more per byte
          * (2048 x 2048, one Zen 5 core, CPU time, dot -> int8 GEMM: 64 rows
          * 1.53-1.54 -> 1.81-1.84 ms, 128 rows 3.03-3.12 -> 2.81-2.86, 512
-         * rows 14.0-14.1 -> 9.0). */
+         * rows 14.0-14.1 -> 9.0). Since their panels' scales and
+         * corrections are packed as vectors (a third of the time it took),
+         * Q6_K from 32 rows, Q3_K from 16 and Q2_K from 64: same core, dot
+         * -> GEMM, Q6_K 24 rows 0.537 -> 0.552 ms, 32 rows 0.726 -> 0.661,
+         * 48 rows 1.10 -> 0.84; Q3_K 16 rows 0.480 -> 0.459, 32 rows 1.10 ->
+         * 0.68; Q2_K 48 rows 1.09 -> 1.24, 64 rows 1.50 -> 1.45, 96 rows
+         * 2.15 -> 2.04. */
         /* Q4_K, Q5_K, Q4_0, Q5_0, Q4_1 and Q5_1 from 16 rows since the
          * GEMM reads their groups in place (gemm_q45_K_groups_avx512.c,
          * gemm_q450_groups_avx512.c): one Zen 5 core, CPU time, dot ->
@@ -730,7 +736,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * than 16 rows (a few conversations decoding together) keep the
          * decode kernels' numbers. */
         if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
-            return type == SEER_TYPE_Q2_K ? 128 : in_place_groups ? 16 : 64;
+            return in_place_groups || type == SEER_TYPE_Q3_K ? 16 : type == SEER_TYPE_Q6_K ? 32 : 64;
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
          * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
