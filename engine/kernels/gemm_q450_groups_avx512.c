@@ -15,8 +15,6 @@
  * they are, with the mins' term per block as the packed kernel adds it.
  * The float steps are seer_q8_panel_avx512's, in its order: the results
  * are bit-identical to it (test_interleave compares them). */
-#include <string.h>
-
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 

@@ -1,23 +1,22 @@
 /* The int8 GEMM's super-block kernel reading Q4_K and Q5_K weights in
  * place, from the interleaved groups decode reads (block_q4_Kx16,
- * block_q5_Kx16), instead of from
- * panels unpacked per call (gemm_q8_pack_avx512.c). Packing wrote two bytes
- * of panel per byte of group and took 40% as long as the products at the
- * 32 rows an expert of a mixture-of-experts prompt sees; in place, nothing
- * is written and the groups take half the cache the panels did.
+ * block_q5_Kx16), instead of from panels unpacked per call
+ * (gemm_q8_pack_avx512.c). Packing wrote two bytes of panel per byte of
+ * group and took 40% as long as the products at the 32 rows an expert of a
+ * mixture-of-experts prompt sees; in place, nothing is written and the
+ * groups take half the cache the panels did.
  *
  * The nibbles are unsigned, so they are VPDPBUSD's unsigned operand and
  * the activations its signed one (Q8_K's quants as they are, no +128):
  * there is no correction to take off. One 64-byte load of qs[c][g] holds
  * vector g of blocks 2c (low nibbles) and 2c + 1 (high nibbles, multiplied
  * in place as 16 times their value, the 16 folded into that block's scale:
- * exact, as both are powers of two away from the packed kernel's values).
+ * exact, as both are powers of two away from the packed kernel's values;
+ * Q5_K adds each fifth bit as 16, its high nibbles shifted down first).
  * Each block's int32 sums, the float scale steps, the mins' integer dot
  * product and the activation scale are those of seer_q8_panels_sb_avx512
  * in the same order: the results are bit-identical to it (test_interleave
  * compares the products through the file's layout and the groups). */
-#include <string.h>
-
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 

@@ -13,8 +13,6 @@
  * super-block kernel below instead (same dot products, fewer float steps
  * per block: 2048 x 2048 x 512 rows on one Zen 5 core, Q4_K 436-443 ->
  * 486-494 GOP/s, Q6_K 409-410 -> 451-470, CPU time). */
-#include <string.h>
-
 #include "kernels/gemm_q8_internal.h"
 
 #if defined(__x86_64__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)

@@ -146,6 +146,10 @@ typedef struct matmul_job {
     int32_t *act_corr;
 } matmul_job;
 
+/* Whether the int8 GEMM reads the weights' interleaved groups as they are
+ * (panel p is group p, nothing packed) with signed activations. */
+static bool reads_groups(const matmul_job *j) { return j->in_place || j->q45_K_groups || j->q450_groups; }
+
 static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out, int64_t o0, int64_t o1) {
     if (!bias) return;
     for (int64_t r = 0; r < n_rows; r++) seer_add(y + r * n_out + o0, bias + o0, o1 - o0);
@@ -284,7 +288,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
-    const uint8_t offset = j->in_place || j->q45_K_groups || j->q450_groups ? 0 : 0x80; /* signed bytes (TDPBSSD, groups in place), else q + 128 */
+    const uint8_t offset = reads_groups(j) ? 0 : 0x80; /* signed bytes (TDPBSSD, groups in place), else q + 128 */
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -321,18 +325,12 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             memcpy(words, qs, 32);
             for (int k = 0; k < 4; k++) words[k] ^= offset * 0x0101010101010101u;
             memcpy(j->act_u8 + r * n_in + 32 * b, words, 32);
-            if (j->act_corr) {
-                int sum = 0;
+            const bool q8_1 = j->act_type == SEER_TYPE_Q8_1;
+            int sum = 0; /* the block's quants, for the groups' offset or the mins' term */
+            if (j->act_corr || (j->act_s && !q8_1))
                 for (int k = 0; k < 32; k++) sum += qs[k];
-                j->act_corr[r * nb + b] = (j->w->type == SEER_TYPE_Q5_0 ? 16 : 8) * sum;
-            }
-            if (j->act_s && j->act_type == SEER_TYPE_Q8_1) {
-                j->act_s[r * nb + b] = s;
-            } else if (j->act_s) {
-                int sum = 0;
-                for (int k = 0; k < 32; k++) sum += qs[k];
-                j->act_s[r * nb + b] = d * (float)sum;
-            }
+            if (j->act_corr) j->act_corr[r * nb + b] = (j->w->type == SEER_TYPE_Q5_0 ? 16 : 8) * sum;
+            if (j->act_s) j->act_s[r * nb + b] = q8_1 ? s : d * (float)sum;
         }
     }
 }
@@ -362,7 +360,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     const int R = SEER_Q8_PANEL_ROWS;
     size_t pb = seer_q8_panel_bytes(w->type, nb);
     /* this thread's packed group, or (in place) none: panel p is group p */
-    const bool groups = j->in_place || j->q45_K_groups || j->q450_groups; /* panel p is group p */
+    const bool groups = reads_groups(j);
     uint8_t *pack = groups ? NULL : j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     const size_t stride = groups ? seer_interleave_group_bytes(w->type, n_in) : pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
@@ -494,8 +492,8 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
      * one alone, at 6 rows a call, was 8% of a 512-token prompt's kernel time) */
     if (j->q45_K_groups || j->q450_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(t0, n_in), 2) / 2 * 2;
     /* read in place, nothing is packed: no per-thread panel buffers */
-    j->panels = j->in_place || j->q45_K_groups || j->q450_groups ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
-    if (j->act_u8 && j->act_d && j->qrows && (j->panels || j->in_place || j->q45_K_groups || j->q450_groups) && (sums || !has_min)) {
+    j->panels = reads_groups(j) ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    if (j->act_u8 && j->act_d && j->qrows && (j->panels || reads_groups(j)) && (sums || !has_min)) {
         /* Q8_0 read in place: each thread takes its share of the rows
          * through every part (nothing is packed, so nothing twice), the
          * same share as the decoder's row passes (seer_pool_split): what
