@@ -74,15 +74,7 @@ static inline __attribute__((always_inline)) void q450_group(int64_t n_blocks, c
 }
 
 #define CALL(NR, Q5, MIN) q450_group(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, Q5, MIN)
-#define ROWS(Q5, MIN)                                                                                                 \
-    switch (nr) {                                                                                                    \
-    case 1: CALL(1, Q5, MIN); break;                                                                                 \
-    case 2: CALL(2, Q5, MIN); break;                                                                                 \
-    case 3: CALL(3, Q5, MIN); break;                                                                                 \
-    case 4: CALL(4, Q5, MIN); break;                                                                                 \
-    case 5: CALL(5, Q5, MIN); break;                                                                                 \
-    default: CALL(6, Q5, MIN); break;                                                                                \
-    }
+#define ROWS(Q5, MIN) SEER_Q8_ROWS_DISPATCH(nr, CALL, Q5, MIN)
 
 static void group_rows(int type, int64_t n_blocks, const uint8_t *grp, const int8_t *act, size_t act_stride,
                        const float *act_d, const int32_t *act_corr, const float *act_s, size_t d_stride, int nr,

@@ -117,20 +117,11 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
 }
 
 #define CALL(NR, NG, Q5) q45_K_groups(n_sb, grp, act, act_stride, act_d, act_sums, d_stride, out, NR, NG, Q5)
-#define SIX_ROWS(NG, Q5)                                                                                              \
-    switch (nr) {                                                                                                    \
-    case 1: CALL(1, NG, Q5); break;                                                                                  \
-    case 2: CALL(2, NG, Q5); break;                                                                                  \
-    case 3: CALL(3, NG, Q5); break;                                                                                  \
-    case 4: CALL(4, NG, Q5); break;                                                                                  \
-    case 5: CALL(5, NG, Q5); break;                                                                                  \
-    default: CALL(6, NG, Q5); break;                                                                                 \
-    }
 
 static void one_group(bool q5, int64_t n_sb, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
                       const float *act_d, const int16_t *act_sums, size_t d_stride, int nr, float *const out[2]) {
-    if (q5) SIX_ROWS(1, true)
-    else SIX_ROWS(1, false)
+    if (q5) SEER_Q8_ROWS_DISPATCH(nr, CALL, 1, true)
+    else SEER_Q8_ROWS_DISPATCH(nr, CALL, 1, false)
 }
 
 /* Two Q4_K groups take the activation rows three at a time (12 int32 sums,

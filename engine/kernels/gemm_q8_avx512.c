@@ -96,17 +96,7 @@ static inline __attribute__((always_inline)) void q8_block(int64_t n_blocks, con
 /* One instance per row count for a panel shape. */
 #define Q8_BLOCK_CALL(NR, TWO, HALVES, MINS)                                                                          \
     q8_block(n_blocks, panel0, panel1, act, act_stride, act_d, act_s, d_stride, out0, out1, NR, TWO, HALVES, MINS)
-/* CALL(NR, ...) for the row count nr, one instance per count. */
-#define ROWS_DISPATCH(CALL, TWO, HALVES, MINS)                                                                        \
-    switch (nr) {                                                                                                    \
-    case 1: CALL(1, TWO, HALVES, MINS); break;                                                                       \
-    case 2: CALL(2, TWO, HALVES, MINS); break;                                                                       \
-    case 3: CALL(3, TWO, HALVES, MINS); break;                                                                       \
-    case 4: CALL(4, TWO, HALVES, MINS); break;                                                                       \
-    case 5: CALL(5, TWO, HALVES, MINS); break;                                                                       \
-    default: CALL(6, TWO, HALVES, MINS); break;                                                                      \
-    }
-#define Q8_BLOCK_DISPATCH(TWO, HALVES, MINS) ROWS_DISPATCH(Q8_BLOCK_CALL, TWO, HALVES, MINS)
+#define Q8_BLOCK_DISPATCH(TWO, HALVES, MINS) SEER_Q8_ROWS_DISPATCH(nr, Q8_BLOCK_CALL, TWO, HALVES, MINS)
 
 static void q8_panels(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                       size_t act_stride, const float *act_d, const float *act_s, size_t d_stride, int nr,
@@ -214,7 +204,7 @@ static inline __attribute__((always_inline)) void q8_sb_block(int64_t n_blocks, 
 
 #define Q8_SB_CALL(NR, TWO, HALVES, MINS)                                                                             \
     q8_sb_block(n_blocks, panel0, panel1, act, act_stride, act_d, act_sums, d_stride, out0, out1, NR, TWO, HALVES, MINS)
-#define Q8_SB_DISPATCH(TWO, HALVES, MINS) ROWS_DISPATCH(Q8_SB_CALL, TWO, HALVES, MINS)
+#define Q8_SB_DISPATCH(TWO, HALVES, MINS) SEER_Q8_ROWS_DISPATCH(nr, Q8_SB_CALL, TWO, HALVES, MINS)
 
 void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uint8_t *panel1, const uint8_t *act,
                               size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,

@@ -190,6 +190,18 @@ void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *
 void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                               const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 
+/* CALL(NR, ...) for the kernels' row count nr (1..6), one instance of
+ * the inlined kernel per count (nr past 6 is 6). */
+#define SEER_Q8_ROWS_DISPATCH(nr, CALL, ...)                                                                          \
+    switch (nr) {                                                                                                    \
+    case 1: CALL(1, __VA_ARGS__); break;                                                                             \
+    case 2: CALL(2, __VA_ARGS__); break;                                                                             \
+    case 3: CALL(3, __VA_ARGS__); break;                                                                             \
+    case 4: CALL(4, __VA_ARGS__); break;                                                                             \
+    case 5: CALL(5, __VA_ARGS__); break;                                                                             \
+    default: CALL(6, __VA_ARGS__); break;                                                                            \
+    }
+
 /* Four activation bytes as the int32 the kernels broadcast. */
 static inline int32_t seer_load_i32(const void *p) {
     int32_t v;

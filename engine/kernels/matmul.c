@@ -439,6 +439,14 @@ static int64_t panel_group_of(size_t panel_bytes, int64_t least) {
 
 static int64_t q8_panel_group(const seer_weight *w) { return panel_group_of(seer_q8_panel_bytes(w->type, w->n_in / 32), 1); }
 
+/* Whether every part is interleaved and of the first part's type (one
+ * kernel reads them all in place). */
+static bool parts_interleaved_alike(const matmul_job *j) {
+    for (int p = 0; p < j->n_parts; p++)
+        if (j->parts[p].w->type != j->w->type || !j->parts[p].w->interleaved) return false;
+    return true;
+}
+
 /* Rows below which the int8 GEMM reads a type's interleaved groups in place
  * (0: never). Q4_K's nibbles take two instructions a vector to unpack; the
  * others' values 3 (Q4_0, Q4_1) or 7 (with fifth bits), which the packed
@@ -468,9 +476,8 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : seer_q8_panel_halves(j->w->type) ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
     j->sb_kernel = !j->amx_fn && seer_q8_sb_kernel_takes(j->w->type) && j->act_type == SEER_TYPE_Q8_K;
     const int t0 = j->w->type;
-    j->q450_groups = !j->amx_fn && !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0);
-    for (int p = 0; p < j->n_parts; p++)
-        j->q450_groups = j->q450_groups && j->parts[p].w->type == t0 && j->parts[p].w->interleaved;
+    j->q450_groups = !j->amx_fn && !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() &&
+                     j->n_rows < groups_below(t0) && parts_interleaved_alike(j);
     void *sums = has_min || j->q450_groups ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
     j->act_s = j->sb_kernel || !has_min ? NULL : sums;
     j->act_corr = j->q450_groups && !has_min ? sums : NULL;
@@ -485,9 +492,8 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->in_place = true;
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && seer_matmul_rows_supported(j->parts[p].w);
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
-    j->q45_K_groups = j->sb_kernel && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0);
-    for (int p = 0; p < j->n_parts; p++)
-        j->q45_K_groups = j->q45_K_groups && j->parts[p].w->type == t0 && j->parts[p].w->interleaved;
+    j->q45_K_groups =
+        j->sb_kernel && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0) && parts_interleaved_alike(j);
     /* an even number of groups: the kernel takes them in pairs (an odd
      * one alone, at 6 rows a call, was 8% of a 512-token prompt's kernel time) */
     if (j->q45_K_groups || j->q450_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(t0, n_in), 2) / 2 * 2;
