@@ -149,7 +149,7 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
         head_kv_panels(c, base, len, hd, ith, &K, &V);
         for (int h = kvh * group; h < (kvh + 1) * group; h++) {
             seer_f32_gemm_packed(&kern, rows, len, hd, c->q + (size_t)i0 * ld + (size_t)h * hd, (size_t)ld, K, S,
-                                 (size_t)len);
+                                 (size_t)len, false);
             for (int r = 0; r < rows; r++) {
                 float *row = S + (size_t)r * len;
                 int a, b;
@@ -162,7 +162,7 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
                 for (int k = b; k < len; k++) row[k] = 0.0f;
             }
             seer_f32_gemm_packed(&kern, rows, hd, len, S, (size_t)len, V, c->attn + (size_t)i0 * ld + (size_t)h * hd,
-                                 (size_t)ld);
+                                 (size_t)ld, false);
         }
     }
 }

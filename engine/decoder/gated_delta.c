@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "decoder/llm_internal.h"
+#include "kernels/gemm_f32_internal.h"
 #include "kernels/matmul_internal.h"
 #include "ops/exp_kernels.h"
 #include "seer/ops.h"
@@ -35,10 +36,13 @@ static inline float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 /* as ggml: x itself above 20 */
 static inline float softplusf(float x) { return x > 20.0f ? x : logf(1.0f + expf(x)); }
 
-/* G [C], L and P [C][C], U and the decayed keys [C][d]. */
+/* G [C], L and P [C][C], U and the decayed keys [C][d], then the packed
+ * operands of seer's FP32 GEMM: the chunk's keys (as rows), S and U (as
+ * columns). */
 size_t llm_gated_delta_work_floats(const seer_llm *m) {
     const size_t C = GDN_CHUNK, d = (size_t)m->gdn.d;
-    return C + 2 * C * C + 2 * C * d;
+    return C + 2 * C * C + 2 * C * d + seer_f32_packed_floats(C, (int64_t)d) +
+           seer_f32_packed_floats((int64_t)d, (int64_t)d) + seer_f32_packed_floats((int64_t)d, C);
 }
 
 /* One sequence's rows [row0, row0 + n) of the batch and its recurrent
@@ -133,20 +137,26 @@ static void head_rows(seer_ctx *c, int h, int t0, int t1, float *S, float *u) {
     }
 }
 
-/* The chunked form for head h over rows [t0, t0 + C) (see the top). */
-static void head_chunk(seer_ctx *c, int h, int t0, int C, float *S, float *work) {
+/* The chunked form for head h over rows [t0, t0 + C) (see the top). The
+ * products run on seer's FP32 GEMM (not OpenBLAS, whose kernel set follows
+ * its CPU detection: OPENBLAS_CORETYPE=Haswell ran them on AVX2 kernels);
+ * the triangular solve, a few percent of the chunk, stays cblas_strsm. */
+static void head_chunk(seer_ctx *c, const seer_f32_kernel *kern, int h, int t0, int C, float *S, float *work) {
     const llm_gdn_dims *g = &c->m->gdn;
     const int d = g->d, nv = g->n_v, ch = llm_gdn_channels(g), ldo = nv * d;
     const float *Q = row_q(c, t0, h), *K = row_k(c, t0, h), *V = row_v(c, t0, h);
     float *O = c->attn + (size_t)t0 * ldo + (size_t)h * d;
     float *G = work, *Lm = G + GDN_CHUNK, *P = Lm + GDN_CHUNK * GDN_CHUNK, *U = P + GDN_CHUNK * GDN_CHUNK,
-          *Kd = U + (size_t)GDN_CHUNK * d;
+          *KdT = U + (size_t)GDN_CHUNK * d, *Kp = KdT + (size_t)GDN_CHUNK * d,
+          *Sp = Kp + seer_f32_packed_floats(GDN_CHUNK, d), *Up = Sp + seer_f32_packed_floats(d, d);
     float acc = 0.0f;
     for (int t = 0; t < C; t++) G[t] = acc += c->gdn_g[(size_t)(t0 + t) * nv + h];
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, C, C, d, 1.0f, K, ch, K, ch, 0.0f, Lm, C);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, C, C, d, 1.0f, Q, ch, K, ch, 0.0f, P, C);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, C, d, d, 1.0f, K, ch, S, d, 0.0f, U, d);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, C, d, d, 1.0f, Q, ch, S, d, 0.0f, O, ldo);
+    seer_f32_pack_rows(K, false, (size_t)ch, C, d, 1.0f, Kp);
+    seer_f32_gemm_packed(kern, C, C, d, K, (size_t)ch, Kp, Lm, (size_t)C, false);
+    seer_f32_gemm_packed(kern, C, C, d, Q, (size_t)ch, Kp, P, (size_t)C, false);
+    seer_f32_pack_cols(S, false, (size_t)d, d, d, Sp);
+    seer_f32_gemm_packed(kern, C, d, d, K, (size_t)ch, Sp, U, (size_t)d, false);
+    seer_f32_gemm_packed(kern, C, d, d, Q, (size_t)ch, Sp, O, (size_t)ldo, false);
     for (int t = 0; t < C; t++) {
         const float beta = c->gdn_beta[(size_t)(t0 + t) * nv + h], eg = expf(G[t]);
         float *Ut = U + (size_t)t * d, *Ot = O + (size_t)t * ldo, *Lt = Lm + (size_t)t * C, *Pt = P + (size_t)t * C;
@@ -164,15 +174,17 @@ static void head_chunk(seer_ctx *c, int h, int t0, int C, float *S, float *work)
     }
     /* (I + L)·U = R: unit lower triangle, its upper part is not read */
     cblas_strsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, C, d, 1.0f, Lm, C, U, d);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, C, d, C, 1.0f, P, C, U, d, 1.0f, O, ldo);
+    seer_f32_pack_cols(U, false, (size_t)d, C, d, Up);
+    seer_f32_gemm_packed(kern, C, d, C, P, (size_t)C, Up, O, (size_t)ldo, true);
+    /* S = e^(G_C)·S + (e^(G_C−G_s)·k_s)ᵀ·U, the decayed keys transposed (d rows of C) */
     const float last = G[C - 1], e_last = expf(last);
     for (int s = 0; s < C; s++) {
         const float decay = expf(last - G[s]);
         const float *Ks = K + (size_t)s * ch;
-        seer_scale(Kd + (size_t)s * d, Ks, decay, d);
+        for (int jj = 0; jj < d; jj++) KdT[(size_t)jj * C + s] = decay * Ks[jj];
     }
     seer_scale(S, S, e_last, (int64_t)d * d);
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, d, C, 1.0f, Kd, d, U, d, 1.0f, S, d);
+    seer_f32_gemm_packed(kern, d, d, C, KdT, (size_t)C, Up, S, (size_t)d, true);
 }
 
 /* Items [i0, i1): head i mod n_v of sequence i / n_v. */
@@ -181,6 +193,7 @@ static void heads_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     seer_ctx *c = j->c;
     const llm_gdn_dims *g = &c->m->gdn;
     float *work = c->gdn_work + (size_t)ith * c->gdn_work_floats;
+    const seer_f32_kernel kern = seer_f32_kernel_get();
     for (int64_t i = i0; i < i1; i++) {
         const gdn_seq *s = &j->seq[i / g->n_v];
         const int h = (int)(i % g->n_v);
@@ -190,7 +203,7 @@ static void heads_range(void *ctx, int64_t i0, int64_t i1, int ith) {
             continue;
         }
         for (int t = 0; t < s->n; t += GDN_CHUNK)
-            head_chunk(c, h, s->row0 + t, s->n - t < GDN_CHUNK ? s->n - t : GDN_CHUNK, S, work);
+            head_chunk(c, &kern, h, s->row0 + t, s->n - t < GDN_CHUNK ? s->n - t : GDN_CHUNK, S, work);
     }
 }
 

@@ -73,10 +73,10 @@ void seer_f32_pack_rows(const void *b, bool f16, size_t ldb, int64_t n, int64_t 
 void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t n, float *panels);
 /* Values a row is widened by at a time while packed (a stack buffer). */
 #define SEER_F32_PACK_RUN 64
-/* c[m × n] (rows ldc apart) = a[m × k] (rows lda apart) · the packed
- * operand, on the calling thread; writes only the n columns. */
+/* c[m × n] (rows ldc apart) = (or += when add) a[m × k] (rows lda apart)
+ * · the packed operand, on the calling thread; touches only the n columns. */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
-                          const float *panels, float *c, size_t ldc);
+                          const float *panels, float *c, size_t ldc, bool add);
 
 /* One ISA's block, built by gemm_f32_block.inc in gemm_f32_<isa>.c. */
 void seer_f32_block_scalar(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,

@@ -56,7 +56,7 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
  * block of rows, as the weight products do; each output's sum runs over
  * the same slices in the same order whatever calls it. */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
-                          const float *panels, float *c, size_t ldc) {
+                          const float *panels, float *c, size_t ldc, bool add) {
     const size_t pf = seer_f32_panel_floats(k);
     const int64_t n_panels = (n + SEER_F32_PANEL_COLS - 1) / SEER_F32_PANEL_COLS;
     for (int64_t k0 = 0; k0 < k; k0 += SEER_F32_KC) {
@@ -69,7 +69,7 @@ void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int
             for (int64_t r = 0; r < m; r += kern->rows) {
                 const int nr = m - r < kern->rows ? (int)(m - r) : kern->rows;
                 seer_f32_block_cols(kern, kc, a + (size_t)r * lda + k0, lda, nr, panel, pf, np,
-                                    c + (size_t)r * ldc + o0, ldc, cols, k0 > 0);
+                                    c + (size_t)r * ldc + o0, ldc, cols, add || k0 > 0);
             }
         }
     }

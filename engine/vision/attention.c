@@ -84,11 +84,11 @@ static void attn_unit(const attn_job *j, int64_t unit, float *work, int64_t *pac
     }
     /* scores[m][len] = Q_tile · (scale · K_seg)ᵀ */
     seer_f32_gemm_packed(&j->kern, m, len, j->d, j->q + t0 * j->width + off, (size_t)j->width, keys, scores,
-                         (size_t)len);
+                         (size_t)len, false);
     for (int64_t r = 0; r < m; r++) seer_exp_softmax(scores + r * len, len);
     /* out_tile = scores · V_seg */
     seer_f32_gemm_packed(&j->kern, m, j->d, len, scores, (size_t)len, values, j->out + t0 * j->width + off,
-                         (size_t)j->width);
+                         (size_t)j->width, false);
 }
 
 /* Units differ in cost (edge windows are small): handed out one by one. A

@@ -7,8 +7,10 @@
  * wider than the rows, and the floats past each output row must stay as
  * they were; the packed operand given as f32 and as F16 (the decoders'
  * F16 KV cache), rows of 1 to 300 values (past one widening run of 64).
- * A dropped K value or slice, a panel shifted by one output, a widening
- * run cut short or a write past n exceeds this many times over. */
+ * Adding to c (the gated delta's chunk sums): c's values before the
+ * product are part of the reference. A dropped K value or slice, a panel
+ * shifted by one output, a widening run cut short, a product written over
+ * c instead of added, or a write past n exceeds this many times over. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +31,9 @@ static float rnd(void) {
 static double worst;
 
 /* transposed: b holds the outputs as rows (c = a·bᵀ·scale), else as
- * columns (c = a·b); f16: b is packed from its F16 copy (b rounded). */
-static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, bool transposed, bool f16) {
+ * columns (c = a·b); f16: b is packed from its F16 copy (b rounded); add:
+ * c += the product. */
+static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, bool transposed, bool f16, bool add) {
     const size_t lda = (size_t)k + 3, ldc = (size_t)n + 5;
     const size_t ldb = transposed ? (size_t)k + 2 : (size_t)n + 7, b_rows = transposed ? (size_t)n : (size_t)k;
     const float scale = transposed ? 0.125f : 1.0f;
@@ -42,14 +45,15 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
         b16[i] = seer_f32_to_fp16(rnd());
         b[i] = seer_fp16_to_f32(b16[i]);
     }
-    for (size_t i = 0; i < (size_t)m * ldc; i++) c[i] = SENTINEL;
+    float *c0 = malloc(sizeof(float) * (size_t)m * ldc);
+    for (size_t i = 0; i < (size_t)m * ldc; i++) c0[i] = c[i] = add && i % ldc < (size_t)n ? rnd() : SENTINEL;
     const void *src = f16 ? (const void *)b16 : (const void *)b;
     if (transposed) seer_f32_pack_rows(src, f16, ldb, n, k, scale, panels);
     else seer_f32_pack_cols(src, f16, ldb, k, n, panels);
-    seer_f32_gemm_packed(kern, m, n, k, a, lda, panels, c, ldc);
+    seer_f32_gemm_packed(kern, m, n, k, a, lda, panels, c, ldc, add);
     for (int64_t r = 0; r < m; r++) {
         for (int64_t o = 0; o < n; o++) {
-            double ref = 0, mag = 0;
+            double ref = add ? c0[(size_t)r * ldc + o] : 0, mag = fabs(ref);
             for (int64_t kk = 0; kk < k; kk++) {
                 const double bv = (double)scale * (transposed ? b[(size_t)o * ldb + kk] : b[(size_t)kk * ldb + o]);
                 ref += (double)a[(size_t)r * lda + kk] * bv;
@@ -58,8 +62,8 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
             const double e = fabs(c[(size_t)r * ldc + o] - ref);
             if (mag > 0 && e / mag > worst) worst = e / mag;
             if (e > (double)k * ldexp(1.0, -23) * mag + 1e-30) {
-                CHECK_MSG(0, "%s %s%s m %lld n %lld k %lld: c[%lld][%lld] = %.9g, reference %.9g", kern->name,
-                          transposed ? "a·bᵀ" : "a·b", f16 ? " (F16 b)" : "", (long long)m, (long long)n, (long long)k, (long long)r,
+                CHECK_MSG(0, "%s %s%s%s m %lld n %lld k %lld: c[%lld][%lld] = %.9g, reference %.9g", kern->name,
+                          add ? "c + " : "", transposed ? "a·bᵀ" : "a·b", f16 ? " (F16 b)" : "", (long long)m, (long long)n, (long long)k, (long long)r,
                           (long long)o, c[(size_t)r * ldc + o], ref);
                 goto done;
             }
@@ -76,6 +80,7 @@ done:
     free(b);
     free(b16);
     free(c);
+    free(c0);
     free(panels);
 }
 
@@ -91,7 +96,7 @@ int main(void) {
         worst = 0;
         const seer_f32_kernel kern = seer_f32_kernel_get();
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-            for (int t = 0; t < 4; t++) check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t & 2);
+            for (int t = 0; t < 8; t++) check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t & 2, t & 4);
         printf("FP32 GEMM, packed activations (%s): worst |error| / Σ|a·b| %.3g\n", kern.name, worst);
     }
     seer_simd_set_level(-1);
