@@ -36,12 +36,12 @@ static inline float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 /* as ggml: x itself above 20 */
 static inline float softplusf(float x) { return x > 20.0f ? x : logf(1.0f + expf(x)); }
 
-/* G [C], L and P [C][C], U and the decayed keys [C][d], then the packed
+/* G and the decays [C], L and P [C][C], U and the decayed keys [C][d], then the packed
  * operands of seer's FP32 GEMM: the chunk's keys (as rows), S and U (as
  * columns). */
 size_t llm_gated_delta_work_floats(const seer_llm *m) {
     const size_t C = GDN_CHUNK, d = (size_t)m->gdn.d;
-    return C + 2 * C * C + 2 * C * d + seer_f32_packed_floats(C, (int64_t)d) +
+    return 2 * C + 2 * C * C + 2 * C * d + seer_f32_packed_floats(C, (int64_t)d) +
            seer_f32_packed_floats((int64_t)d, (int64_t)d) + seer_f32_packed_floats((int64_t)d, C);
 }
 
@@ -146,7 +146,7 @@ static void head_chunk(seer_ctx *c, const seer_f32_kernel *kern, int h, int t0, 
     const int d = g->d, nv = g->n_v, ch = llm_gdn_channels(g), ldo = nv * d;
     const float *Q = row_q(c, t0, h), *K = row_k(c, t0, h), *V = row_v(c, t0, h);
     float *O = c->attn + (size_t)t0 * ldo + (size_t)h * d;
-    float *G = work, *Lm = G + GDN_CHUNK, *P = Lm + GDN_CHUNK * GDN_CHUNK, *U = P + GDN_CHUNK * GDN_CHUNK,
+    float *G = work, *D = G + GDN_CHUNK, *Lm = D + GDN_CHUNK, *P = Lm + GDN_CHUNK * GDN_CHUNK, *U = P + GDN_CHUNK * GDN_CHUNK,
           *KdT = U + (size_t)GDN_CHUNK * d, *Kp = KdT + (size_t)GDN_CHUNK * d,
           *Sp = Kp + seer_f32_packed_floats(GDN_CHUNK, d), *Up = Sp + seer_f32_packed_floats(d, d);
     float acc = 0.0f;
@@ -165,10 +165,11 @@ static void head_chunk(seer_ctx *c, const seer_f32_kernel *kern, int h, int t0, 
             Ut[jj] = beta * (Vt[jj] - eg * Ut[jj]);
             Ot[jj] *= eg;
         }
+        for (int s = 0; s < t; s++) D[s] = G[t] - G[s];
+        seer_exp_row(D, t);
         for (int s = 0; s < t; s++) {
-            const float decay = expf(G[t] - G[s]);
-            Lt[s] *= beta * decay;
-            Pt[s] *= decay;
+            Lt[s] *= beta * D[s];
+            Pt[s] *= D[s];
         }
         for (int s = t + 1; s < C; s++) Pt[s] = 0.0f;
     }
@@ -178,10 +179,11 @@ static void head_chunk(seer_ctx *c, const seer_f32_kernel *kern, int h, int t0, 
     seer_f32_gemm_packed(kern, C, d, C, P, (size_t)C, Up, O, (size_t)ldo, true);
     /* S = e^(G_C)·S + (e^(G_C−G_s)·k_s)ᵀ·U, the decayed keys transposed (d rows of C) */
     const float last = G[C - 1], e_last = expf(last);
+    for (int s = 0; s < C; s++) D[s] = last - G[s];
+    seer_exp_row(D, C);
     for (int s = 0; s < C; s++) {
-        const float decay = expf(last - G[s]);
         const float *Ks = K + (size_t)s * ch;
-        for (int jj = 0; jj < d; jj++) KdT[(size_t)jj * C + s] = decay * Ks[jj];
+        for (int jj = 0; jj < d; jj++) KdT[(size_t)jj * C + s] = D[s] * Ks[jj];
     }
     seer_scale(S, S, e_last, (int64_t)d * d);
     seer_f32_gemm_packed(kern, d, d, C, KdT, (size_t)C, Up, S, (size_t)d, true);

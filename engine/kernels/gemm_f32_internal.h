@@ -8,8 +8,9 @@
  * kernel set OpenBLAS detects (OPENBLAS_CORETYPE=Haswell put AVX2 kernels
  * on AVX-512 CPUs). It also takes f32 activations as the packed operand
  * (gemm_f32_packed.c): the ViT attention's per-head score and value
- * products. OpenBLAS keeps seer_sgemm for the decoders' F32 attention /
- * gated-delta products and the resampler's attention (docs/performance.md).
+ * products, and the gated-delta layers' chunk products. OpenBLAS keeps
+ * the resampler's attention and the gated delta's triangular solve
+ * (docs/performance.md).
  *
  * Layout: a panel is 16 weight rows (outputs) transposed, K-major:
  * panel[16·k + c] = w[o0 + c][k] (rows past n_out are zero), so one K step

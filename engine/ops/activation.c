@@ -1,8 +1,8 @@
 /* Element-wise activations in exact float math (the conformance tolerances
  * are set for exact math; llama.cpp's FP16 lookup tables are not emulated,
- * but for the decoders' GeGLU, seer_geglu_f16), except SwiGLU, which goes to the SIMD exp kernels: the decoder runs it on
- * the FFN width of one row between two matrix products, alone on one core
- * while the others wait (libm's expf there cost 5% of a decode step). */
+ * but for the decoders' GeGLU, seer_geglu_f16), except SiLU and SwiGLU, which go to the SIMD exp kernels: the decoder runs
+ * SwiGLU on the FFN width of one row between two matrix products, alone on one core while the others wait (libm's expf
+ * there cost 5% of a decode step); Qwen3.5's gated delta runs SiLU on every in_proj channel of a prompt. */
 #include <math.h>
 #include <pthread.h>
 
@@ -12,9 +12,7 @@
 
 static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
-void seer_silu(float *x, int64_t n) {
-    for (int64_t i = 0; i < n; i++) x[i] = x[i] * sigmoid(x[i]);
-}
+void seer_silu(float *x, int64_t n) { seer_exp_gate(SEER_GATE_SILU, x, NULL, n); }
 
 void seer_gelu_tanh(float *x, int64_t n) {
     const float k = 0.7978845608028654f; /* sqrt(2/pi) */

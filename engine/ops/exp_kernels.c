@@ -31,6 +31,20 @@ float seer_exp_softmax_scalar(float *x, int64_t n) {
     return max + logf(sum);
 }
 
+void seer_exp_row_scalar(float *x, int64_t n) {
+    for (int64_t i = 0; i < n; i++) x[i] = expf(x[i]);
+}
+
+void seer_exp_row(float *x, int64_t n) {
+    switch (seer_simd_level()) {
+#if defined(__x86_64__)
+    case SEER_SIMD_AVX512: seer_exp_row_avx512(x, n); return;
+    case SEER_SIMD_AVX2: seer_exp_row_avx2(x, n); return;
+#endif
+    default: seer_exp_row_scalar(x, n); return;
+    }
+}
+
 void seer_exp_softcap_scalar(float *x, int64_t n, float cap) {
     for (int64_t i = 0; i < n; i++) x[i] = tanhf(x[i] / cap) * cap;
 }

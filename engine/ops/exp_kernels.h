@@ -19,12 +19,19 @@ void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n);
  * log of what it divided by (chunks of a softmax merge with it). */
 float seer_exp_softmax(float *x, int64_t n);
 
+/* x = e^x in place (the gated delta's decays within a chunk); below about
+ * −87 the result is the smallest normal float's neighbourhood, not 0. */
+void seer_exp_row(float *x, int64_t n);
+
 /* x = cap·tanh(x/cap), as cap - 2cap/(exp(2x/cap) + 1) in the SIMD versions
  * (absolute error about cap·2^-24 near 0): the final logit soft-cap, over
  * the whole vocabulary at every step. */
 void seer_exp_softcap(float *x, int64_t n, float cap);
 
 /* Per instruction set; the dispatcher picks one. */
+void seer_exp_row_scalar(float *x, int64_t n);
+void seer_exp_row_avx2(float *x, int64_t n);
+void seer_exp_row_avx512(float *x, int64_t n);
 void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64_t n);
 float seer_exp_softmax_scalar(float *x, int64_t n);
 void seer_exp_softcap_scalar(float *x, int64_t n, float cap);

@@ -84,6 +84,11 @@ float seer_exp_softmax_avx2(float *x, int64_t n) {
     for (; i < n; i++) x[i] *= _mm256_cvtss_f32(inv);
     return max + logf(sum);
 }
+void seer_exp_row_avx2(float *x, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(x + i, exp8(_mm256_loadu_ps(x + i)));
+    for (; i < n; i++) x[i] = _mm256_cvtss_f32(exp8(_mm256_set1_ps(x[i])));
+}
 void seer_exp_softcap_avx2(float *x, int64_t n, float cap) {
     const __m256 two_over = _mm256_set1_ps(2.0f / cap), vcap = _mm256_set1_ps(cap), two_cap = _mm256_set1_ps(2.0f * cap);
     int64_t i = 0;
@@ -94,6 +99,7 @@ void seer_exp_softcap_avx2(float *x, int64_t n, float cap) {
     if (i < n) seer_exp_softcap_scalar(x + i, n - i, cap);
 }
 #else
+void seer_exp_row_avx2(float *x, int64_t n) { seer_exp_row_scalar(x, n); }
 void seer_exp_softcap_avx2(float *x, int64_t n, float cap) { seer_exp_softcap_scalar(x, n, cap); }
 void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
 float seer_exp_softmax_avx2(float *x, int64_t n) { return seer_exp_softmax_scalar(x, n); }

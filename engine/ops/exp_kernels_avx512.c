@@ -71,6 +71,12 @@ float seer_exp_softmax_avx512(float *x, int64_t n) {
     }
     return max + logf(sum);
 }
+void seer_exp_row_avx512(float *x, int64_t n) {
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 m = tail_mask(n - i);
+        _mm512_mask_storeu_ps(x + i, m, exp16(_mm512_maskz_loadu_ps(m, x + i)));
+    }
+}
 void seer_exp_softcap_avx512(float *x, int64_t n, float cap) {
     const __m512 two_over = _mm512_set1_ps(2.0f / cap), vcap = _mm512_set1_ps(cap), two_cap = _mm512_set1_ps(2.0f * cap);
     for (int64_t i = 0; i < n; i += 16) {
@@ -80,6 +86,7 @@ void seer_exp_softcap_avx512(float *x, int64_t n, float cap) {
     }
 }
 #else
+void seer_exp_row_avx512(float *x, int64_t n) { seer_exp_row_scalar(x, n); }
 void seer_exp_softcap_avx512(float *x, int64_t n, float cap) { seer_exp_softcap_scalar(x, n, cap); }
 void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
 float seer_exp_softmax_avx512(float *x, int64_t n) { return seer_exp_softmax_scalar(x, n); }

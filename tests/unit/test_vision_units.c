@@ -158,7 +158,8 @@ static void test_attention(seer_pool *pool) {
 
 /* The SIMD exp kernels against libm, through the dispatch, on every level
  * this CPU (and SEER_SIMD) allows: values from deep negative to large
- * positive, lengths with ragged tails. */
+ * positive, lengths with ragged tails; seer_exp_row over the decays' range
+ * (0 down to past the clamp at −87). */
 static void test_simd_math(void) {
     const int top = seer_simd_allowed();
     enum { N = 203 };
@@ -202,6 +203,21 @@ static void test_simd_math(void) {
             for (int i = 0; i < len; i++)
                 CHECK_MSG(fabs(y[i] - ref[i] / sum) <= 3e-7 * (4 + fabs(log(ref[i]))) * (ref[i] / sum) + 1e-37, "softmax level %d len %d i %d", lvl,
                           len, i);
+        }
+    }
+    for (int lvl = 0; lvl <= top; lvl++) {
+        seer_simd_set_level(lvl);
+        for (int len = 1; len <= N; len += 17) {
+            float y[N];
+            for (int i = 0; i < len; i++) y[i] = -100.0f * (float)((i * 37) % N) / N;
+            float z[N];
+            memcpy(z, y, sizeof(float) * (size_t)len);
+            seer_exp_row(y, len);
+            for (int i = 0; i < len; i++) {
+                const double ref = exp((double)z[i]);
+                CHECK_MSG(z[i] < -87.0f ? y[i] >= 0 && y[i] < 2e-38 : fabs(y[i] - ref) <= 3e-7 * (2 + fabs(z[i])) * ref,
+                          "exp_row level %d x=%g: %g vs %g", lvl, (double)z[i], (double)y[i], ref);
+            }
         }
     }
     seer_simd_set_level(-1);
