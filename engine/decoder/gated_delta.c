@@ -36,9 +36,9 @@ static inline float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 /* as ggml: x itself above 20 */
 static inline float softplusf(float x) { return x > 20.0f ? x : logf(1.0f + expf(x)); }
 
-/* G and the decays [C], L and P [C][C], U and the decayed keys [C][d], then the packed
- * operands of seer's FP32 GEMM: the chunk's keys (as rows), S and U (as
- * columns). */
+/* G and the decays [C], L and P [C][C], U [C][d] and the decayed keys
+ * transposed [d][C], then the packed operands of seer's FP32 GEMM: the
+ * chunk's keys (as rows), S and U (as columns). */
 size_t llm_gated_delta_work_floats(const seer_llm *m) {
     const size_t C = GDN_CHUNK, d = (size_t)m->gdn.d;
     return 2 * C + 2 * C * C + 2 * C * d + seer_f32_packed_floats(C, (int64_t)d) +
@@ -146,8 +146,8 @@ static void head_chunk(seer_ctx *c, const seer_f32_kernel *kern, int h, int t0, 
     const int d = g->d, nv = g->n_v, ch = llm_gdn_channels(g), ldo = nv * d;
     const float *Q = row_q(c, t0, h), *K = row_k(c, t0, h), *V = row_v(c, t0, h);
     float *O = c->attn + (size_t)t0 * ldo + (size_t)h * d;
-    float *G = work, *D = G + GDN_CHUNK, *Lm = D + GDN_CHUNK, *P = Lm + GDN_CHUNK * GDN_CHUNK, *U = P + GDN_CHUNK * GDN_CHUNK,
-          *KdT = U + (size_t)GDN_CHUNK * d, *Kp = KdT + (size_t)GDN_CHUNK * d,
+    float *G = work, *D = G + GDN_CHUNK, *Lm = D + GDN_CHUNK, *P = Lm + GDN_CHUNK * GDN_CHUNK,
+          *U = P + GDN_CHUNK * GDN_CHUNK, *KdT = U + (size_t)GDN_CHUNK * d, *Kp = KdT + (size_t)GDN_CHUNK * d,
           *Sp = Kp + seer_f32_packed_floats(GDN_CHUNK, d), *Up = Sp + seer_f32_packed_floats(d, d);
     float acc = 0.0f;
     for (int t = 0; t < C; t++) G[t] = acc += c->gdn_g[(size_t)(t0 + t) * nv + h];
