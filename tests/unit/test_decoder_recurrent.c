@@ -25,6 +25,18 @@ static float max_diff(const float *a, const float *b, int n) {
     return m;
 }
 
+/* Logits after a rollback against the same rows decoded from an empty
+ * context: a batch splits the rows into other chunks there (the gated
+ * delta's chunked form, LFM2's convolution windows), so they agree to
+ * rounding, a few tens of ulps of the largest logit (Qwen3.5's: 8-11 ulps
+ * of 13.1 at every SIMD level), where a state not restored is off by
+ * whole units. */
+static bool same_logits(const float *got, const float *ref, int n) {
+    float big = 0.0f;
+    for (int i = 0; i < n; i++) big = fmaxf(big, fabsf(ref[i]));
+    return max_diff(got, ref, n) <= 4e-6f * big;
+}
+
 /* Decodes toks (one batch, or one token a step), all rows' logits copied to out. */
 static int decode(seer_ctx *c, const int32_t *toks, int n, bool stepwise, const volatile int *cancel, float *out,
                   int V) {
@@ -141,7 +153,7 @@ static void check_model(const recurrent_model *rm) {
         seer_ctx_truncate(c, NA, NA);
         CHECK(seer_ctx_used(c) == NA);
         CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
-        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "%s: rollback to A (%s): %g", rm->path, how,
+        CHECK_MSG(same_logits(got, fresh + (size_t)NA * V, NC * V), "%s: rollback to A (%s): %g", rm->path, how,
                   max_diff(got, fresh + (size_t)NA * V, NC * V));
 
         /* a cancelled decode leaves the state as it was */
@@ -150,14 +162,14 @@ static void check_model(const recurrent_model *rm) {
         CHECK(decode(c, b, NB, false, &stop, NULL, V) != 0);
         CHECK(seer_ctx_used(c) == NA);
         CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
-        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "after cancel (%s)", how);
+        CHECK_MSG(same_logits(got, fresh + (size_t)NA * V, NC * V), "after cancel (%s)", how);
         /* a one-row decode cancelled before it begins (such calls, once
          * begun, run to their end: they keep no copy of the state) */
         seer_ctx_truncate(c, NA, NA);
         CHECK(decode(c, b, 1, true, &stop, NULL, V) != 0);
         CHECK(seer_ctx_used(c) == NA);
         CHECK(decode(c, cc, NC, stepwise, NULL, got, V) == 0);
-        CHECK_MSG(max_diff(got, fresh + (size_t)NA * V, NC * V) < 1e-5f, "after a one-row cancel (%s)", how);
+        CHECK_MSG(same_logits(got, fresh + (size_t)NA * V, NC * V), "after a one-row cancel (%s)", how);
 
         /* into A: no state is known there, the cache empties; A + C again is the reference */
         seer_ctx_truncate(c, 9, 9);
