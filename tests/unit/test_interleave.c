@@ -110,9 +110,9 @@ static void check_dot16(int type, int level, int64_t n_in, int wmode, int amode)
     seer_dequantize_row(ti->vec_dot_type, act, af, n_in);
     for (int r = 0; r < 16; r++) {
         float ref = seer_vec_dot_kernel(SEER_SIMD_SCALAR, type)(n_in, data + (size_t)r * w.row_bytes, act);
-        seer_dequantize_row(type, data + (size_t)r * w.row_bytes, wf, n_in);
+        dot_term_magnitudes(type, data + (size_t)r * w.row_bytes, n_in, wf);
         double mag = 0;
-        for (int64_t i = 0; i < n_in; i++) mag += fabs((double)wf[i] * af[i]);
+        for (int64_t i = 0; i < n_in; i++) mag += (double)wf[i] * fabs((double)af[i]);
         CHECK_MSG(fabs(out[r] - ref) <= 2e-6 * mag + 1e-9, "%s dot16 %s n=%lld modes %d/%d row %d: %.9g vs %.9g",
                   seer_simd_level_name(level), ti->name, (long long)n_in, wmode, amode, r, out[r], ref);
     }

@@ -213,9 +213,9 @@ static void check_simd_vs_scalar(int type, int64_t n) {
     double mag = 0;
     {
         float *wf = malloc(sizeof(float) * (size_t)n), *af = malloc(sizeof(float) * (size_t)n);
-        seer_dequantize_row(type, c.w, wf, n);
+        dot_term_magnitudes(type, c.w, n, wf);
         seer_dequantize_row(ti->vec_dot_type, c.a, af, n);
-        for (int64_t i = 0; i < n; i++) mag += fabs((double)wf[i] * af[i]);
+        for (int64_t i = 0; i < n; i++) mag += (double)wf[i] * fabs((double)af[i]);
         free(wf);
         free(af);
     }

@@ -6,6 +6,7 @@
 #ifndef SEER_TEST_TENSOR_PACK_H
 #define SEER_TEST_TENSOR_PACK_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,38 @@ static inline void pack_block(int type, const logical_block *b, uint8_t *out) {
     }
     default: break;
     }
+}
+
+/* Byte offset in a block of the F16 offset its values carry beside
+ * scale · quant (K-quants' dmin, Q4_1's and Q5_1's m); -1 for none. */
+static inline int block_offset_field(int type) {
+    switch (type) {
+    case SEER_TYPE_Q2_K: return 82;
+    case SEER_TYPE_Q4_K: case SEER_TYPE_Q5_K: case SEER_TYPE_Q4_1: case SEER_TYPE_Q5_1: return 2;
+    default: return -1;
+    }
+}
+
+/* |scale · quant| + |offset| of each of a row's values (mag, n_in floats):
+ * the dot kernels sum the two apart in floats, so their rounding goes with
+ * that, not with |w|, which is far smaller where the two cancel (Q2_K with
+ * every quant and scale at its maximum: 45 d - 15 dmin). It is
+ * max(|w|, |w with the offset's sign flipped|). */
+static inline void dot_term_magnitudes(int type, const uint8_t *row, int64_t n_in, float *mag) {
+    const seer_type_info *ti = seer_type_get(type);
+    seer_dequantize_row(type, row, mag, n_in);
+    for (int64_t i = 0; i < n_in; i++) mag[i] = fabsf(mag[i]);
+    int at = block_offset_field(type);
+    if (at < 0) return;
+    size_t bytes = seer_row_bytes(type, n_in);
+    uint8_t *flipped = malloc(bytes);
+    float *w = malloc(sizeof(float) * (size_t)n_in);
+    memcpy(flipped, row, bytes);
+    for (int64_t b = 0; b < n_in / ti->block_size; b++) flipped[(size_t)b * ti->block_bytes + (size_t)at + 1] ^= 0x80;
+    seer_dequantize_row(type, flipped, w, n_in);
+    for (int64_t i = 0; i < n_in; i++) mag[i] = fmaxf(mag[i], fabsf(w[i]));
+    free(flipped);
+    free(w);
 }
 
 #endif
