@@ -210,15 +210,7 @@ static void check_simd_vs_scalar(int type, int64_t n) {
     float ref = seer_vec_dot(type, n, c.w, c.a);
     seer_simd_force_scalar(false);
     float got = seer_vec_dot(type, n, c.w, c.a);
-    double mag = 0;
-    {
-        float *wf = malloc(sizeof(float) * (size_t)n), *af = malloc(sizeof(float) * (size_t)n);
-        dot_term_magnitudes(type, c.w, n, wf);
-        seer_dequantize_row(ti->vec_dot_type, c.a, af, n);
-        for (int64_t i = 0; i < n; i++) mag += (double)wf[i] * fabs((double)af[i]);
-        free(wf);
-        free(af);
-    }
+    double mag = dot_rounding_magnitude(type, c.w, c.a, n);
     CHECK_MSG(fabs(got - ref) <= 2e-6 * mag + 1e-9, "%s vs scalar, %s n=%lld: %.9g vs %.9g", seer_simd_name(),
               seer_type_name(type), (long long)n, got, ref);
     free(x);

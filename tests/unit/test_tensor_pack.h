@@ -219,26 +219,33 @@ static inline int block_offset_field(int type) {
     }
 }
 
-/* |scale · quant| + |offset| of each of a row's values (mag, n_in floats):
- * the dot kernels sum the two apart in floats, so their rounding goes with
- * that, not with |w|, which is far smaller where the two cancel (Q2_K with
- * every quant and scale at its maximum: 45 d - 15 dmin). It is
- * max(|w|, |w with the offset's sign flipped|). */
-static inline void dot_term_magnitudes(int type, const uint8_t *row, int64_t n_in, float *mag) {
+/* What a dot kernel's rounding goes with, for a row w of `type` against
+ * activations a of its vec_dot type: Σ (|scale · quant| + |offset|) · |a|.
+ * The kernels sum the two terms of each weight apart in floats, so |w| alone
+ * is far too small where they cancel (Q2_K with every quant and scale at its
+ * maximum: 45 d - 15 dmin). |scale · quant| + |offset| is max(|w|, |w with
+ * the offset's sign flipped|). */
+static inline double dot_rounding_magnitude(int type, const uint8_t *w, const void *a, int64_t n) {
     const seer_type_info *ti = seer_type_get(type);
-    seer_dequantize_row(type, row, mag, n_in);
-    for (int64_t i = 0; i < n_in; i++) mag[i] = fabsf(mag[i]);
+    float *wf = malloc(sizeof(float) * (size_t)n), *af = malloc(sizeof(float) * (size_t)n);
+    seer_dequantize_row(type, w, wf, n);
+    for (int64_t i = 0; i < n; i++) wf[i] = fabsf(wf[i]);
     int at = block_offset_field(type);
-    if (at < 0) return;
-    size_t bytes = seer_row_bytes(type, n_in);
-    uint8_t *flipped = malloc(bytes);
-    float *w = malloc(sizeof(float) * (size_t)n_in);
-    memcpy(flipped, row, bytes);
-    for (int64_t b = 0; b < n_in / ti->block_size; b++) flipped[(size_t)b * ti->block_bytes + (size_t)at + 1] ^= 0x80;
-    seer_dequantize_row(type, flipped, w, n_in);
-    for (int64_t i = 0; i < n_in; i++) mag[i] = fmaxf(mag[i], fabsf(w[i]));
-    free(flipped);
-    free(w);
+    if (at >= 0) {
+        size_t bytes = seer_row_bytes(type, n);
+        uint8_t *flipped = malloc(bytes);
+        memcpy(flipped, w, bytes);
+        for (int64_t b = 0; b < n / ti->block_size; b++) flipped[(size_t)b * ti->block_bytes + (size_t)at + 1] ^= 0x80;
+        seer_dequantize_row(type, flipped, af, n);
+        for (int64_t i = 0; i < n; i++) wf[i] = fmaxf(wf[i], fabsf(af[i]));
+        free(flipped);
+    }
+    seer_dequantize_row(ti->vec_dot_type, a, af, n);
+    double mag = 0;
+    for (int64_t i = 0; i < n; i++) mag += (double)wf[i] * fabs((double)af[i]);
+    free(wf);
+    free(af);
+    return mag;
 }
 
 #endif
