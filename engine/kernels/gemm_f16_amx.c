@@ -56,6 +56,8 @@ static void panel_pack_scalar(const seer_weight *w, int64_t o0, uint8_t *panel) 
 #if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
 #include <immintrin.h>
 
+#include "kernels/amx_tiles.h"
+
 /* 16 F16 values as FP32, their BF16 hi parts (truncated) and what is left
  * (exact: at most 3 significant bits), both as FP32 bit patterns whose
  * upper halves are the BF16 values. */
@@ -111,21 +113,14 @@ void seer_f16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
     }
 }
 
-typedef struct __attribute__((packed)) tile_config {
-    uint8_t palette, start_row, reserved[14];
-    uint16_t colsb[16];
-    uint8_t rows[16];
-} tile_config;
-
 /* Tiles: 0, 1 the sums for panel 0 and 1; 2, 3 the activations' hi and lo
  * (nr rows × 32 K); 4, 5 panel 0's hi and lo B tiles; 6, 7 panel 1's. */
 void seer_f16_panels_amx(int64_t k_padded, const uint8_t *panel0, const uint8_t *panel1, const uint16_t *act_hi,
                          const uint16_t *act_lo, size_t stride, int nr, float *out0, float *out1) {
-    tile_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.palette = 1;
+    seer_tile_config cfg;
+    seer_tile_config_init(&cfg);
     for (int t = 0; t < 8; t++) cfg.colsb[t] = 64, cfg.rows[t] = t < 4 ? (uint8_t)nr : 16;
-    _tile_loadconfig(&cfg);
+    seer_tile_config_load(&cfg);
     _tile_zero(0);
     _tile_zero(1);
     const long a_stride = (long)(stride * sizeof(uint16_t));

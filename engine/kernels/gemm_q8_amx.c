@@ -15,6 +15,8 @@
 #if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__AVX512F__) && defined(__linux__)
 #include <cpuid.h>
 #include <immintrin.h>
+
+#include "kernels/amx_tiles.h"
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,35 +54,24 @@ bool seer_amx_bf16_ready(void) { return seer_q8_panel_amx_ready() && amx_bf16; }
 
 /* Whole blocks: tile 0 holds a block's sums C (nr rows × 16 int32), tile 1
  * the activations A (nr rows × 32 bytes), tile 2 the panel block B (8 rows
- * × 64 bytes). Panels in halves (Q6_K): each half of the block in its own
- * tiles (C 0 and 3, A 1 and 4, B 2 and 5: 16 bytes of K, 4 rows of B). */
-typedef struct __attribute__((packed)) tile_config {
-    uint8_t palette, start_row, reserved[14];
-    uint16_t colsb[16];
-    uint8_t rows[16];
-} tile_config;
-
-/* group: `panel` is an interleaved Q8_0 group (block_q8_0x16) read in
+ * × 64 bytes). (Panels in halves, Q6_K's, stay on the AVX-512 kernel: one
+ * tile store per 16 weights made them slower here.) group: `panel` is an interleaved Q8_0 group (block_q8_0x16) read in
  * place, with signed activations (TDPBSSD: no +128, so no correction). */
 static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, const uint8_t *panel,
                                                             const uint8_t *act, size_t act_stride,
                                                             const float *act_d, const float *act_s, size_t d_stride,
-                                                            int nr, float *out, const bool halves, const bool group) {
-    const int nh = halves ? 2 : 1, kb = 32 / nh; /* tile pairs, and K bytes each */
-    tile_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.palette = 1;
-    for (int h = 0; h < nh; h++) {
-        cfg.colsb[3 * h] = 64, cfg.rows[3 * h] = (uint8_t)nr;
-        cfg.colsb[3 * h + 1] = (uint16_t)kb, cfg.rows[3 * h + 1] = (uint8_t)nr;
-        cfg.colsb[3 * h + 2] = 64, cfg.rows[3 * h + 2] = (uint8_t)(kb / 4);
-    }
-    _tile_loadconfig(&cfg);
+                                                            int nr, float *out, const bool group) {
+    seer_tile_config cfg;
+    seer_tile_config_init(&cfg);
+    cfg.colsb[0] = 64, cfg.rows[0] = (uint8_t)nr;
+    cfg.colsb[1] = 32, cfg.rows[1] = (uint8_t)nr;
+    cfg.colsb[2] = 64, cfg.rows[2] = 8;
+    seer_tile_config_load(&cfg);
     __m512 acc[SEER_Q8_PANEL_ROWS];
     for (int r = 0; r < SEER_Q8_PANEL_ROWS; r++) acc[r] = _mm512_setzero_ps();
-    int32_t sums[2][SEER_Q8_PANEL_ROWS][16] __attribute__((aligned(64)));
+    int32_t sums[SEER_Q8_PANEL_ROWS][16] __attribute__((aligned(64)));
     const float *dp = (const float *)(panel + (size_t)n_blocks * 512);
-    const int32_t *cp = (const int32_t *)(panel + (size_t)n_blocks * (512 + 64 * nh));
+    const int32_t *cp = (const int32_t *)(panel + (size_t)n_blocks * (512 + 64));
     const float *mp = (const float *)(panel + (size_t)n_blocks * 640);
     const block_q8_0x16 *g = (const block_q8_0x16 *)panel;
     for (int64_t b = 0; b < n_blocks; b++) {
@@ -96,29 +87,16 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
             _tile_loadd(2, panel + 512 * b, 64);
             _tile_dpbusd(0, 1, 2);
         }
-        _tile_stored(0, sums[0], 64);
-        if (halves) {
-            _tile_zero(3);
-            _tile_loadd(4, act + 32 * b + 16, (long)act_stride);
-            _tile_loadd(5, panel + 512 * b + 256, 64);
-            _tile_dpbusd(3, 4, 5);
-            _tile_stored(3, sums[1], 64);
-        }
-        __m512 d[2], mn = _mm512_setzero_ps();
-        __m512i corr[2];
-        for (int h = 0; h < nh; h++) {
-            d[h] = group ? _mm512_cvtph_ps(_mm256_loadu_si256((const void *)g[b / 2].d[b % 2]))
-                         : _mm512_load_ps(dp + 16 * (nh * b + h));
-            corr[h] = group ? _mm512_setzero_si512() : _mm512_load_si512((const void *)(cp + 16 * (nh * b + h)));
-        }
-        if (!halves && !group) mn = _mm512_load_ps(mp + 16 * b);
+        _tile_stored(0, sums, 64);
+        const __m512 d = group ? _mm512_cvtph_ps(_mm256_loadu_si256((const void *)g[b / 2].d[b % 2]))
+                               : _mm512_load_ps(dp + 16 * b);
+        const __m512i corr = group ? _mm512_setzero_si512() : _mm512_load_si512((const void *)(cp + 16 * b));
+        const __m512 mn = group ? _mm512_setzero_ps() : _mm512_load_ps(mp + 16 * b);
         for (int r = 0; r < nr; r++) {
             const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + b]);
-            for (int h = 0; h < nh; h++) {
-                const __m512i s = _mm512_load_si512((const void *)sums[h][r]);
-                acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s, corr[h])), _mm512_mul_ps(d[h], ad), acc[r]);
-            }
-            if (act_s && !halves && !group) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
+            const __m512i s = _mm512_load_si512((const void *)sums[r]);
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s, corr)), _mm512_mul_ps(d, ad), acc[r]);
+            if (act_s && !group) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
         }
     }
     _tile_release();
@@ -127,19 +105,13 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
 
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
-    panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out, false, false);
-}
-
-void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
-                              const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
-    (void)act_s;
-    panel_amx(n_blocks, panel, act, act_stride, act_d, NULL, d_stride, nr, out, true, false);
+    panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out, false);
 }
 
 void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *act, size_t act_stride,
                          const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
     (void)act_s;
-    panel_amx(n_blocks, group, act, act_stride, act_d, NULL, d_stride, nr, out, false, true);
+    panel_amx(n_blocks, group, act, act_stride, act_d, NULL, d_stride, nr, out, true);
 }
 #else
 bool seer_q8_panel_amx_supported(void) { return false; }
@@ -151,11 +123,6 @@ void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *ac
     (void)n_blocks; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)act_s; (void)d_stride; (void)nr;
     (void)out;
     abort(); /* never handed out: seer_q8_panel_amx_ready() is false */
-}
-
-void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
-                              const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {
-    seer_q8_panel_amx(n_blocks, panel, act, act_stride, act_d, act_s, d_stride, nr, out);
 }
 
 void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *act, size_t act_stride,

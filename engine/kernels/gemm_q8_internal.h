@@ -165,6 +165,17 @@ void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
                                 const float *act_s, size_t d_stride, int nr, float *out0, float *out1);
+/* Q4_K and Q5_K on AMX tiles (gemm_q45_K_amx.c): per call the interleaved
+ * groups are unpacked (seer_q45_K_amx_pack: n_sb super-blocks of one group
+ * into SEER_Q45_K_AMX_SB_BYTES each), then seer_q45_K_amx multiplies nr
+ * (1..32) rows of signed Q8_K activations (act_d, act_sums as for
+ * seer_q8_groups_q45_K_avx512) by one packed group into out (16 floats a
+ * row). Only called where seer_q8_panel_amx_ready(). */
+#define SEER_Q45_K_AMX_SB_BYTES 8576
+#define SEER_Q45_K_AMX_ROWS 32
+void seer_q45_K_amx_pack(bool q5, const uint8_t *group, int64_t n_sb, uint8_t *panel);
+void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
+                    const int16_t *act_sums, size_t d_stride, int nr, float *out);
 /* Whether the two above are built (AVX-512 VNNI compilers on x86-64). */
 bool seer_q8_groups_avx512_built(void);
 /* Whether weights of `type` go through seer_q8_panels_sb_avx512 (IQ4_XS:
@@ -187,8 +198,6 @@ void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *ac
  * seer_q8_panel_amx with unsigned activations. */
 void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *act, size_t act_stride,
                          const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
-void seer_q8_panel_halves_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
-                              const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 
 /* CALL(NR, ...) for the kernels' row count nr (1..6), one instance of
  * the inlined kernel per count (nr past 6 is 6). */

@@ -15,7 +15,7 @@ bool seer_int8_gemm_supports(int type) {
     return type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_K ||
            type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_IQ4_NL ||
            type == SEER_TYPE_IQ4_XS || type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1 ||
-           (type == SEER_TYPE_Q2_K && seer_q8_panel_get() && !seer_q8_panel_amx_ready());
+           (type == SEER_TYPE_Q2_K && seer_q8_panel_get());
 }
 
 /* A 32-weight block's nibbles (low: weights 0-15, high: 16-31), with

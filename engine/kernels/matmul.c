@@ -117,7 +117,7 @@ typedef struct matmul_job {
     float *tiles;   /* per thread: panel_group packed f32 panels + 16 weight rows */
     seer_f32_kernel f32;
     /* int8 GEMM path: the kernels for the weight type (matmul_gemm_q8);
-     * amx_fn takes 16 rows a call, or is NULL */
+     * amx_fn (Q8_0 read in place on AMX) takes 16 rows a call, or is NULL */
     seer_q8_panel_fn panel_fn, amx_fn;
     seer_q8_panel2_fn panel2_fn;
     uint16_t *act_bf16; /* F16 on AMX: n_rows × k_padded hi parts, then as many lo parts */
@@ -139,6 +139,9 @@ typedef struct matmul_job {
      * interleaved groups in place (gemm_q45_K_groups_avx512.c), signed
      * activations too */
     bool q45_K_groups;
+    /* Q4_K (Q5_K) on AMX: the groups unpacked per call with the block
+     * scales in the quants (gemm_q45_K_amx.c), signed activations */
+    bool q45_K_amx;
     /* Q4_0, Q5_0, Q4_1, Q5_1 the same way (gemm_q450_groups_avx512.c);
      * Q4_0 / Q5_0 then take their offset (8, 16) times each activation
      * block's sum off in the kernel: act_corr, n_rows × n_blocks */
@@ -288,7 +291,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
-    const uint8_t offset = reads_groups(j) ? 0 : 0x80; /* signed bytes (TDPBSSD, groups in place), else q + 128 */
+    const uint8_t offset = reads_groups(j) || j->q45_K_amx ? 0 : 0x80; /* signed bytes (TDPBS*D, groups in place), else q + 128 */
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -349,6 +352,11 @@ static inline void store_block(float *y, int64_t ld, const float *bias, const fl
     }
 }
 
+/* Bytes of one panel of w as the job packs it. */
+static size_t job_panel_bytes(const matmul_job *j, const seer_weight *w) {
+    return j->q45_K_amx ? (size_t)(w->n_in / 256) * SEER_Q45_K_AMX_SB_BYTES : seer_q8_panel_bytes(w->type, w->n_in / 32);
+}
+
 /* Panels [p0, p1) of SEER_Q8_PANEL_ROWS rows of one part's weight,
  * packed group by group. */
 static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p0, int64_t p1, int64_t r0, int64_t r1,
@@ -358,25 +366,34 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     const float *bias = part->bias;
     int64_t n_in = w->n_in, n_out = w->n_out, nb = n_in / 32;
     const int R = SEER_Q8_PANEL_ROWS;
-    size_t pb = seer_q8_panel_bytes(w->type, nb);
+    const size_t pb = job_panel_bytes(j, w);
     /* this thread's packed group, or (in place) none: panel p is group p */
     const bool groups = reads_groups(j);
     uint8_t *pack = groups ? NULL : j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     const size_t stride = groups ? seer_interleave_group_bytes(w->type, n_in) : pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
-        for (int64_t p = g0; p < g1 && pack; p++)
-            seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
+        for (int64_t p = g0; p < g1 && pack; p++) {
+            if (j->q45_K_amx)
+                seer_q45_K_amx_pack(w->type == SEER_TYPE_Q5_K,
+                                    (const uint8_t *)w->interleaved + (size_t)p * seer_interleave_group_bytes(w->type, n_in),
+                                    nb / 8, pack + (size_t)(p - g0) * pb);
+            else seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
+        }
         const uint8_t *base = pack ? pack : (const uint8_t *)w->interleaved + (size_t)g0 * stride; /* panel g0 */
-        const int rows_step = j->amx_fn ? SEER_Q8_PANEL_ROWS : SEER_Q8_PANEL_MAX_ROWS, panels_step = j->amx_fn ? 1 : 2;
+        const int rows_step = j->q45_K_amx ? SEER_Q45_K_AMX_ROWS : j->amx_fn ? SEER_Q8_PANEL_ROWS : SEER_Q8_PANEL_MAX_ROWS;
+        const int panels_step = j->amx_fn || j->q45_K_amx ? 1 : 2;
         for (int64_t r = r0; r < r1; r += rows_step) {
             int nr = r1 - r < rows_step ? (int)(r1 - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
-                float out[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS];
+                float out[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS]; /* or 32 rows of one panel */
                 const uint8_t *pan = base + (size_t)(p - g0) * stride;
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
+                else if (j->q45_K_amx)
+                    seer_q45_K_amx(nb / 8, pan, (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
+                                   nr, out[0]);
                 else if (j->q45_K_groups)
                     seer_q8_groups_q45_K_avx512(w->type == SEER_TYPE_Q5_K, nb, pan, p + 1 < g1 ? pan + stride : NULL,
                                                 (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
@@ -396,6 +413,8 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
                     store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt);
                 }
+                _Static_assert(SEER_Q45_K_AMX_ROWS * SEER_Q8_PANEL_ROWS <= sizeof(float[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS]) / sizeof(float),
+                               "32 rows of one panel fit out");
             }
         }
     }
@@ -473,10 +492,20 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
-    j->amx_fn = !seer_q8_panel_amx_ready() ? NULL : seer_q8_panel_halves(j->w->type) ? seer_q8_panel_halves_amx : seer_q8_panel_amx;
-    j->sb_kernel = !j->amx_fn && seer_q8_sb_kernel_takes(j->w->type) && j->act_type == SEER_TYPE_Q8_K;
     const int t0 = j->w->type;
-    j->q450_groups = !j->amx_fn && !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() &&
+    /* AMX tiles take Q8_0 read in place (below) and, from 32 rows, Q4_K
+     * and Q5_K with the block scales unpacked into the quants; the other
+     * types' panel products were slower on the tiles than the AVX-512
+     * kernels (one Sapphire Rapids core, 2048 x 2048 at 128 rows, best of
+     * alternated runs: Q6_K 95 against 134 GMAC/s, Q3_K 90 / 136, IQ4_XS
+     * 99 / 126, Q4_1 74 / 91; Q4_0 150 / 146), since every block of 32's
+     * sums are stored from the tile to take their float scale. Q4_K:
+     * 16 rows 142 / 158, 32 rows 198 / 155, 128 rows 263 / 151. */
+    j->q45_K_amx = seer_q8_panel_amx_ready() && (t0 == SEER_TYPE_Q4_K || t0 == SEER_TYPE_Q5_K) &&
+                   j->act_type == SEER_TYPE_Q8_K && parts_interleaved_alike(j) && j->n_rows >= SEER_Q45_K_AMX_ROWS;
+    j->amx_fn = NULL;
+    j->sb_kernel = seer_q8_sb_kernel_takes(t0) && j->act_type == SEER_TYPE_Q8_K;
+    j->q450_groups = !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() &&
                      j->n_rows < groups_below(t0) && parts_interleaved_alike(j);
     void *sums = has_min || j->q450_groups ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
     j->act_s = j->sb_kernel || !has_min ? NULL : sums;
@@ -484,16 +513,16 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_sums = j->sb_kernel ? sums : NULL; /* a float per block: room for Q2_K's two int16 */
     j->act_sums_by_16 = seer_q8_panel_halves(j->w->type); /* with mins, as the kernel reads them: Q2_K */
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
-    size_t pb = seer_q8_panel_bytes(j->w->type, nb);
-    j->panel_group = q8_panel_group(j->w);
+    size_t pb = job_panel_bytes(j, j->w);
+    j->panel_group = panel_group_of(pb, 1);
     const bool halves = seer_q8_panel_halves(j->w->type);
     j->panel_fn = halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512;
     j->panel2_fn = halves ? seer_q8_panel2_halves_avx512 : seer_q8_panel2_avx512;
     j->in_place = true;
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && seer_matmul_rows_supported(j->parts[p].w);
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
-    j->q45_K_groups =
-        j->sb_kernel && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0) && parts_interleaved_alike(j);
+    j->q45_K_groups = !j->q45_K_amx && j->sb_kernel && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0) &&
+                      parts_interleaved_alike(j);
     /* an even number of groups: the kernel takes them in pairs (an odd
      * one alone, at 6 rows a call, was 8% of a 512-token prompt's kernel time) */
     if (j->q45_K_groups || j->q450_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(t0, n_in), 2) / 2 * 2;
@@ -702,7 +731,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). On aarch64 the NEON
      * several-row kernels (SDOT) take prompts the same way instead of
      * dequantize + sgemm. */
-    if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && seer_q8_panel_amx_ready())) {
+    if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && type == SEER_TYPE_Q8_0 && seer_q8_panel_amx_ready())) {
         const bool in_place_groups =
             seer_q8_groups_avx512_built() && groups_below(type) > 16;
         /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's

@@ -1,11 +1,12 @@
 /* The int8 GEMM panel kernel on AMX tiles against the AVX-512 one: the same
  * floats, bit for bit, for 1 to 16 activation rows, with and without mins,
- * whole blocks and blocks in halves (Q6_K), on random panels and on panels
- * at the extremes of the int8 range (the sums a tile accumulates must not
- * saturate where VPDPBUSD's do not). Then the kernel that reads interleaved
- * Q8_0 groups in place with signed activations against the panel kernel on
- * the same group packed, activations +128.
+ * on random panels and on panels at the extremes of the int8 range (the
+ * sums a tile accumulates must not saturate where VPDPBUSD's do not). Then
+ * the kernel that reads interleaved Q8_0 groups in place with signed
+ * activations against the panel kernel on the same group packed,
+ * activations +128; then the Q4_K / Q5_K tile kernel against exact sums.
  * Skipped (and said so) on a CPU or OS without AMX-INT8. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,90 @@ enum { NB = 24, ROWS = 16, R = SEER_Q8_PANEL_ROWS };
 
 static uint32_t state = 12345;
 static uint32_t next(void) { return state = state * 1664525u + 1013904223u; }
+
+enum { K_SB = 3, K_ROWS = SEER_Q45_K_AMX_ROWS };
+
+/* Quant k (0..255) of super-block x's row `col`, as block_q4_K / block_q5_K
+ * define it (chunk c = k / 64: low nibbles for its first 32, high for the
+ * rest; Q5_K's fifth bit 2c or 2c + 1 of qh byte k % 32). */
+static int k_quant(const block_q4_Kx16 *x, const uint8_t (*qh)[SEER_ILV_ROWS][4], int col, int k) {
+    const int c = k / 64, kk = k % 64, i = kk % 32, high = kk >= 32;
+    const uint8_t byte = x->qs[c][i / 4][col][i % 4];
+    int q = high ? byte >> 4 : byte & 15;
+    if (qh) q += 16 * ((qh[i / 4][col][i % 4] >> (2 * c + high)) & 1);
+    return q;
+}
+
+/* Q4_K and Q5_K groups on AMX tiles (unpacked with the block scales in the
+ * quants) against the exact sum in double, and the AVX-512 super-block
+ * kernel against the same, 1..32 rows, random and extreme (quants,
+ * scales, mins and activations at their largest) super-blocks. */
+static void check_q45_K(bool q5, bool extreme) {
+    const size_t sb_bytes = q5 ? sizeof(block_q5_Kx16) : sizeof(block_q4_Kx16);
+    uint8_t *group = aligned_alloc(64, sb_bytes * K_SB), *panel = aligned_alloc(64, SEER_Q45_K_AMX_SB_BYTES * K_SB);
+    for (size_t i = 0; i < sb_bytes * K_SB; i++) group[i] = extreme ? 0xFF : (uint8_t)(next() >> 13);
+    const int64_t nb = 8 * K_SB, n_in = 32 * nb;
+    int8_t *act = malloc((size_t)(K_ROWS * n_in));
+    float act_d[K_ROWS * 8 * K_SB];
+    int16_t sums[K_ROWS * 8 * K_SB];
+    for (int r = 0; r < K_ROWS; r++)
+        for (int64_t b = 0; b < nb; b++) {
+            int sum = 0;
+            for (int k = 0; k < 32; k++) {
+                int8_t v = extreme ? (int8_t)((next() >> 9) & 1 ? 127 : -127) : (int8_t)((int)(next() >> 20) % 255 - 127);
+                if (extreme && r % 2) v = 127;
+                act[r * n_in + 32 * b + k] = v;
+                sum += v;
+            }
+            sums[r * nb + b] = (int16_t)sum;
+            act_d[r * nb + b] = (float)(1 + (r * 7 + b / 8) % 13) / 977.0f; /* one per super-block, as Q8_K */
+        }
+    for (int sb = 0; sb < K_SB; sb++) { /* finite positive scales: d ~ 2^-4..2^-2, mins' too */
+        block_q4_Kx16 *x = q5 ? &((block_q5_Kx16 *)group)[sb].low : (block_q4_Kx16 *)group + sb;
+        for (int col = 0; col < 16; col++) {
+            x->d[col] = (uint16_t)(0x2C00 + (next() >> 23));
+            x->dmin[col] = (uint16_t)(0x2C00 + (next() >> 23));
+            for (int j = 0; j < 8; j++) x->scales[j][col] &= 63, x->mins[j / 2][col][j % 2] &= 63;
+        }
+    }
+    seer_q45_K_amx_pack(q5, group, K_SB, panel);
+    for (int nr = 1; nr <= K_ROWS; nr++) {
+        float got[K_ROWS * R], avx[2][K_ROWS * R];
+        seer_q45_K_amx(K_SB, panel, act, (size_t)n_in, act_d, sums, (size_t)nb, nr, got);
+        for (int r = 0; r < nr; r += 6)
+            seer_q8_groups_q45_K_avx512(q5, nb, group, NULL, act + r * n_in, (size_t)n_in, act_d + r * nb, sums + r * nb,
+                                        (size_t)nb, nr - r < 6 ? nr - r : 6, avx[0] + R * r, avx[1]);
+        int bad = 0, bad_avx = 0;
+        for (int r = 0; r < nr; r++)
+            for (int col = 0; col < R; col++) {
+                double want = 0, mag = 0;
+                for (int sb = 0; sb < K_SB; sb++) {
+                    const block_q4_Kx16 *x = q5 ? &((const block_q5_Kx16 *)group)[sb].low : (const block_q4_Kx16 *)group + sb;
+                    const uint8_t(*qh)[SEER_ILV_ROWS][4] = q5 ? ((const block_q5_Kx16 *)group)[sb].qh : NULL;
+                    double sc_sum = 0, min_sum = 0, sc_mag = 0, min_mag = 0;
+                    for (int j = 0; j < 8; j++) {
+                        long s = 0;
+                        for (int k = 32 * j; k < 32 * j + 32; k++) s += (long)act[r * n_in + 256 * sb + k] * k_quant(x, qh, col, k);
+                        const int m = x->mins[j / 2][col][j % 2], bs = sums[r * nb + 8 * sb + j];
+                        sc_sum += (double)x->scales[j][col] * s, sc_mag += fabs((double)x->scales[j][col] * s);
+                        min_sum += (double)m * bs, min_mag += fabs((double)m * bs);
+                    }
+                    const double d = seer_fp16_to_f32(x->d[col]), dmin = seer_fp16_to_f32(x->dmin[col]), ad = act_d[r * nb + 8 * sb];
+                    want += ad * (d * sc_sum - dmin * min_sum);
+                    mag += fabs(ad) * (fabs(d) * sc_mag + fabs(dmin) * min_mag);
+                }
+                bad += !(fabs(got[R * r + col] - want) <= 2e-6 * mag);
+                bad_avx += !(fabs(avx[0][R * r + col] - want) <= 2e-6 * mag);
+            }
+        CHECK_MSG(bad == 0, "%s on AMX, %d rows, extreme %d: %d of %d outputs off the exact sums", q5 ? "Q5_K" : "Q4_K",
+                  nr, extreme, bad, nr * R);
+        CHECK_MSG(bad_avx == 0, "%s on AVX-512 (the reference's check), %d rows: %d outputs off", q5 ? "Q5_K" : "Q4_K", nr,
+                  bad_avx);
+    }
+    free(group);
+    free(panel);
+    free(act);
+}
 
 /* extreme: quants only -128/127 (weights) and 0/255 (activations). Scales,
  * corrections and mins fill whatever follows the quants (either layout). */
@@ -43,26 +128,24 @@ int main(void) {
         printf("SKIP: no AMX-INT8 here\n");
         TEST_MAIN_END();
     }
-    uint8_t *panel = aligned_alloc(64, SEER_Q8_PANEL_HALVES_BYTES(NB)); /* the larger layout */
-    _Static_assert(SEER_Q8_PANEL_HALVES_BYTES(1) >= SEER_Q8_PANEL_BYTES(1), "room for either layout");
+    uint8_t *panel = aligned_alloc(64, (size_t)NB * 768); /* what fill writes, past SEER_Q8_PANEL_BYTES */
+    _Static_assert(768 >= SEER_Q8_PANEL_BYTES(8) / 8, "room for the panel");
     uint8_t *act = malloc((size_t)ROWS * NB * 32);
     float act_d[ROWS * NB], act_s[ROWS * NB];
     for (int extreme = 0; extreme < 2; extreme++)
-        for (int kind = 0; kind < 3; kind++) { /* whole blocks without mins, with mins; halves */
-            const bool halves = kind == 2, with_mins = kind == 1;
+        for (int with_mins = 0; with_mins < 2; with_mins++) {
             fill(panel, act, act_d, act_s, extreme);
             for (int nr = 1; nr <= ROWS; nr++) {
                 float want[ROWS * R], got[ROWS * R];
                 memset(got, 0, sizeof got);
                 for (int r = 0; r < nr; r += 4) /* the AVX-512 kernel takes up to 4 rows */
-                    (halves ? seer_q8_panel_halves_avx512 : seer_q8_panel_avx512)(
+                    seer_q8_panel_avx512(
                         NB, panel, act + (size_t)r * NB * 32, (size_t)NB * 32, act_d + r * NB,
                         with_mins ? act_s + r * NB : NULL, NB, nr - r < 4 ? nr - r : 4, want + R * r);
-                (halves ? seer_q8_panel_halves_amx : seer_q8_panel_amx)(NB, panel, act, (size_t)NB * 32, act_d,
-                                                                        with_mins ? act_s : NULL, NB, nr, got);
+                seer_q8_panel_amx(NB, panel, act, (size_t)NB * 32, act_d, with_mins ? act_s : NULL, NB, nr, got);
                 CHECK_MSG(memcmp(want, got, sizeof(float) * (size_t)(nr * R)) == 0,
                           "AMX differs from AVX-512: %d rows, %s, extreme %d", nr,
-                          halves ? "halves" : with_mins ? "mins" : "no mins", extreme);
+                          with_mins ? "mins" : "no mins", extreme);
             }
         }
 
@@ -89,6 +172,8 @@ int main(void) {
                       "Q8_0 in place differs from its packed panel: %d rows, extreme %d", nr, extreme);
         }
     }
+    for (int q5 = 0; q5 < 2; q5++)
+        for (int extreme = 0; extreme < 2; extreme++) check_q45_K(q5, extreme);
     free(groups);
     free(signed_act);
     free(panel);
