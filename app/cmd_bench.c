@@ -65,15 +65,17 @@ static seer_bench_kernels bench_kernels(int weight_type, const bench_result *r) 
 }
 
 /* Which hardware peak a kernel runs on: int8 dot products for the quantized
- * prompt kernels, BF16 for encoders on BF16 tiles, else FP32 FMA. */
+ * prompt kernels (AMX tiles' for those on tiles), BF16 for encoders on BF16
+ * dot products (AMX-BF16's on tiles), else FP32 FMA. */
 static void choose_peaks(bench_result *r, const seer_bench_kernels *k) {
     const bool int8_prompt = strcmp(k->prompt, "sgemm_f32") != 0;
-    r->peak_prompt_gop_s = int8_prompt ? r->peaks.int8_gop_s : r->peaks.fp32_gflop_s;
-    r->peak_prompt_name = int8_prompt ? r->peaks.int8_kernel : r->peaks.fp32_kernel;
-    const bool bf16 = (strcmp(k->encode, "f16_amx_bf16") == 0 || strcmp(k->encode, "bf16_avx512") == 0) &&
-                      r->peaks.bf16_gflop_s > 0;
-    r->peak_encode_gop_s = bf16 ? r->peaks.bf16_gflop_s : r->peaks.fp32_gflop_s;
-    r->peak_encode_name = bf16 ? r->peaks.bf16_kernel : r->peaks.fp32_kernel;
+    const bool amx_prompt = strncmp(k->prompt, "int8_gemm_amx", 13) == 0 && r->peaks.amx_int8_gop_s > 0;
+    r->peak_prompt_gop_s = amx_prompt ? r->peaks.amx_int8_gop_s : int8_prompt ? r->peaks.int8_gop_s : r->peaks.fp32_gflop_s;
+    r->peak_prompt_name = amx_prompt ? r->peaks.amx_int8_kernel : int8_prompt ? r->peaks.int8_kernel : r->peaks.fp32_kernel;
+    const bool amx_encode = strcmp(k->encode, "f16_amx_bf16") == 0 && r->peaks.amx_bf16_gflop_s > 0;
+    const bool bf16 = strcmp(k->encode, "bf16_avx512") == 0 && r->peaks.bf16_gflop_s > 0;
+    r->peak_encode_gop_s = amx_encode ? r->peaks.amx_bf16_gflop_s : bf16 ? r->peaks.bf16_gflop_s : r->peaks.fp32_gflop_s;
+    r->peak_encode_name = amx_encode ? r->peaks.amx_bf16_kernel : bf16 ? r->peaks.bf16_kernel : r->peaks.fp32_kernel;
 }
 
 static void usage(FILE *out) {
@@ -483,9 +485,11 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
            "\"machine_encode_gflop_s\": %.2f, ",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, r->machine_encode_gflop_s);
     printf("\"peaks\": {\"fp32_gflop_s\": %.1f, \"fp32_kernel\": \"%s\", \"int8_gop_s\": %.1f, \"int8_kernel\": \"%s\", "
-           "\"bf16_gflop_s\": %.1f, \"bf16_kernel\": \"%s\"}, ",
+           "\"bf16_gflop_s\": %.1f, \"bf16_kernel\": \"%s\", \"amx_int8_gop_s\": %.1f, \"amx_int8_kernel\": \"%s\", "
+           "\"amx_bf16_gflop_s\": %.1f, \"amx_bf16_kernel\": \"%s\"}, ",
            r->peaks.fp32_gflop_s, r->peaks.fp32_kernel, r->peaks.int8_gop_s, r->peaks.int8_kernel, r->peaks.bf16_gflop_s,
-           r->peaks.bf16_kernel);
+           r->peaks.bf16_kernel, r->peaks.amx_int8_gop_s, r->peaks.amx_int8_kernel, r->peaks.amx_bf16_gflop_s,
+           r->peaks.amx_bf16_kernel);
     printf("\"prefill_peak_efficiency\": %.3f, \"prefill_peak\": \"%s\", \"encode_peak_efficiency\": %.3f, "
            "\"encode_peak\": \"%s\", ",
            r->eff.prefill_peak, r->peak_prompt_name, r->eff.encode_peak, r->peak_encode_name);
@@ -509,9 +513,12 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
     if (seer_blas_narrower_warning(&blas, warning, sizeof warning)) fprintf(stderr, "seer: %s\n", warning);
     printf("machine      %.1f GB/s read (±%.1f) around each generation, %.1f GFLOP/s f32 GEMM (%d x %d x %d)\n",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, o->n_prompt, info->n_ff, info->n_embd);
-    printf("peaks        FP32 %.0f GFLOP/s (%s), int8 %.0f GOP/s (%s), BF16 %.0f GFLOP/s (%s)\n",
+    printf("peaks        FP32 %.0f GFLOP/s (%s), int8 %.0f GOP/s (%s), BF16 %.0f GFLOP/s (%s)",
            r->peaks.fp32_gflop_s, r->peaks.fp32_kernel, r->peaks.int8_gop_s, r->peaks.int8_kernel,
            r->peaks.bf16_gflop_s, r->peaks.bf16_kernel);
+    if (r->peaks.amx_int8_gop_s > 0)
+        printf(", AMX int8 %.0f GOP/s, AMX BF16 %.0f GFLOP/s", r->peaks.amx_int8_gop_s, r->peaks.amx_bf16_gflop_s);
+    printf("\n");
     printf("load         %.0f ms\n", r->load_ms);
     printf("prompt       %.1f tok/s (±%.1f) for %d tokens   %.2f of the %s peak (prefill_flop_efficiency %.2f "
            "against the f32 GEMM)\n",

@@ -114,6 +114,7 @@ void seer_bench_peak_kernels(seer_peak_kernel out[SEER_PEAK_KINDS]) {
         out[SEER_PEAK_INT8] = (seer_peak_kernel){dot_avx2, CHAINS * 32 * 2, "avx2 vpmaddubsw"};
     if (avx512 && __builtin_cpu_supports("avx512bf16"))
         out[SEER_PEAK_BF16] = (seer_peak_kernel){bf16_avx512, BF16_CHAINS * 32 * 2, "avx512-bf16 vdpbf16ps"};
+    if (avx512) seer_bench_peak_kernels_amx(out);
 }
 #elif !defined(__aarch64__)
 void seer_bench_peak_kernels(seer_peak_kernel out[SEER_PEAK_KINDS]) {
@@ -166,8 +167,12 @@ seer_bench_peaks seer_bench_peaks_measure(seer_pool *pool) {
     p.fp32_gflop_s = measure(pool, &k[SEER_PEAK_FP32]) / 1e9;
     p.int8_gop_s = measure(pool, &k[SEER_PEAK_INT8]) / 1e9;
     p.bf16_gflop_s = measure(pool, &k[SEER_PEAK_BF16]) / 1e9;
+    p.amx_int8_gop_s = measure(pool, &k[SEER_PEAK_AMX_INT8]) / 1e9;
+    p.amx_bf16_gflop_s = measure(pool, &k[SEER_PEAK_AMX_BF16]) / 1e9;
     p.fp32_kernel = k[SEER_PEAK_FP32].name ? k[SEER_PEAK_FP32].name : "none";
     p.int8_kernel = k[SEER_PEAK_INT8].name ? k[SEER_PEAK_INT8].name : "none";
     p.bf16_kernel = k[SEER_PEAK_BF16].name ? k[SEER_PEAK_BF16].name : "none";
+    p.amx_int8_kernel = k[SEER_PEAK_AMX_INT8].name ? k[SEER_PEAK_AMX_INT8].name : "none";
+    p.amx_bf16_kernel = k[SEER_PEAK_AMX_BF16].name ? k[SEER_PEAK_AMX_BF16].name : "none";
     return p;
 }

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-enum { SEER_PEAK_FP32, SEER_PEAK_INT8, SEER_PEAK_BF16, SEER_PEAK_KINDS };
+enum { SEER_PEAK_FP32, SEER_PEAK_INT8, SEER_PEAK_BF16, SEER_PEAK_AMX_INT8, SEER_PEAK_AMX_BF16, SEER_PEAK_KINDS };
 
 typedef struct seer_peak_kernel {
     double (*fn)(int64_t iters); /* NULL: the CPU has no such instructions */
@@ -14,5 +14,7 @@ typedef struct seer_peak_kernel {
 
 /* The widest kernel of each kind this CPU runs. */
 void seer_bench_peak_kernels(seer_peak_kernel out[SEER_PEAK_KINDS]);
+/* The AMX kinds (peak_amx.c), where the tiles are ready; else untouched. */
+void seer_bench_peak_kernels_amx(seer_peak_kernel out[SEER_PEAK_KINDS]);
 
 #endif

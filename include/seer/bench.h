@@ -24,11 +24,15 @@ double seer_bench_encoder_gemm_gflops(seer_pool *pool, int m, int n, int k, int 
 /* The arithmetic peaks of all pool threads, each from a register-only loop
  * at the widest vectors the CPU runs (0 and "none" where it has no such
  * instructions): FP32 FMA, int8 dot products (AVX-512 VNNI, AVX-VNNI,
- * AVX2 maddubs, NEON SDOT; AMX tiles are not measured), BF16 dot products
- * (AVX512-BF16). Operations count a multiply and an add as two. */
+ * AVX2 maddubs, NEON SDOT), BF16 dot products (AVX512-BF16), and the AMX
+ * tiles' int8 and BF16 products where they are ready. Operations count a multiply and an add as two. */
 typedef struct seer_bench_peaks {
     double fp32_gflop_s, int8_gop_s, bf16_gflop_s;
     const char *fp32_kernel, *int8_kernel, *bf16_kernel;
+    /* AMX tiles (0 and "none" without them): the peaks of the prompt and
+     * encode kernels that run on them */
+    double amx_int8_gop_s, amx_bf16_gflop_s;
+    const char *amx_int8_kernel, *amx_bf16_kernel;
 } seer_bench_peaks;
 seer_bench_peaks seer_bench_peaks_measure(seer_pool *pool);
 

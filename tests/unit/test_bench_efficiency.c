@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/gemm_q8_internal.h"
 #include "seer/bench.h"
 #include "seer/cpu.h"
 #include "seer/gguf.h"
@@ -71,6 +72,13 @@ static void test_peaks(void) {
     CHECK((p.fp32_gflop_s > 0) == (strcmp(p.fp32_kernel, "none") != 0));
     CHECK((p.int8_gop_s > 0) == (strcmp(p.int8_kernel, "none") != 0));
     CHECK((p.bf16_gflop_s > 0) == (strcmp(p.bf16_kernel, "none") != 0));
+    /* the tiles' peaks where they are ready, and well past the vectors' (4x and more on Sapphire Rapids) */
+    printf("AMX peaks: int8 %.1f GOP/s (%s), BF16 %.1f GFLOP/s (%s)\n", p.amx_int8_gop_s, p.amx_int8_kernel,
+           p.amx_bf16_gflop_s, p.amx_bf16_kernel);
+    CHECK((p.amx_int8_gop_s > 0) == (seer_q8_panel_amx_ready() && seer_simd_allowed() >= SEER_SIMD_AVX512));
+    CHECK((p.amx_int8_gop_s > 0) == (strcmp(p.amx_int8_kernel, "none") != 0));
+    CHECK((p.amx_bf16_gflop_s > 0) == (strcmp(p.amx_bf16_kernel, "none") != 0));
+    if (p.amx_int8_gop_s > 0) CHECK_MSG(p.amx_int8_gop_s > 2 * p.int8_gop_s, "AMX %.0f vs VNNI %.0f", p.amx_int8_gop_s, p.int8_gop_s);
     /* a SIMD level seer may use has both kernels here (AVX2: FMA and maddubs; NEON: FMA and SDOT) */
     if (seer_simd_allowed() >= 1) CHECK(p.fp32_gflop_s > 0 && p.int8_gop_s > 0);
 #if defined(__aarch64__)
