@@ -19,7 +19,8 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type) {
     k.int8_gemm = int8_gemm;
     if (seer_matmul_gemm_min_rows(weight_type) == INT64_MAX) k.prompt = "dot16x4";
     else if (int8_gemm && k.amx_int8 && weight_type == SEER_TYPE_Q8_0) k.prompt = "int8_gemm_amx_in_place";
-    else if (int8_gemm && k.amx_int8 && grouped && (weight_type == SEER_TYPE_Q4_K || weight_type == SEER_TYPE_Q5_K))
+    else if (int8_gemm && k.amx_int8 && grouped &&
+             (weight_type == SEER_TYPE_Q4_K || weight_type == SEER_TYPE_Q5_K || weight_type == SEER_TYPE_Q6_K))
         k.prompt = "int8_gemm_amx"; /* from 32 rows: the groups unpacked with their block scales, on tiles */
     else if (int8_gemm && weight_type == SEER_TYPE_Q4_K && grouped && seer_q8_groups_avx512_built())
         k.prompt = "int8_gemm_avx512_in_place"; /* the super-block kernel on the interleaved groups */

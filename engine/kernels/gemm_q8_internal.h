@@ -176,6 +176,12 @@ void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group
 void seer_q45_K_amx_pack(bool q5, const uint8_t *group, int64_t n_sb, uint8_t *panel);
 void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
                     const int16_t *act_sums, size_t d_stride, int nr, float *out);
+/* Q6_K the same way (gemm_q6_K_amx.c): nr up to 16 rows, no mins. */
+#define SEER_Q6_K_AMX_SB_BYTES 12352
+#define SEER_Q6_K_AMX_ROWS 16
+void seer_q6_K_amx_pack(const uint8_t *group, int64_t n_sb, uint8_t *panel);
+void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
+                   size_t d_stride, int nr, float *out);
 /* Whether the two above are built (AVX-512 VNNI compilers on x86-64). */
 bool seer_q8_groups_avx512_built(void);
 /* Whether weights of `type` go through seer_q8_panels_sb_avx512 (IQ4_XS:

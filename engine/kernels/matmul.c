@@ -140,8 +140,9 @@ typedef struct matmul_job {
      * activations too */
     bool q45_K_groups;
     /* Q4_K (Q5_K) on AMX: the groups unpacked per call with the block
-     * scales in the quants (gemm_q45_K_amx.c), signed activations */
-    bool q45_K_amx;
+     * scales in the quants (gemm_q45_K_amx.c; Q6_K: gemm_q6_K_amx.c),
+     * signed activations */
+    bool k_amx;
     /* Q4_0, Q5_0, Q4_1, Q5_1 the same way (gemm_q450_groups_avx512.c);
      * Q4_0 / Q5_0 then take their offset (8, 16) times each activation
      * block's sum off in the kernel: act_corr, n_rows × n_blocks */
@@ -291,7 +292,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
-    const uint8_t offset = reads_groups(j) || j->q45_K_amx ? 0 : 0x80; /* signed bytes (TDPBS*D, groups in place), else q + 128 */
+    const uint8_t offset = reads_groups(j) || j->k_amx ? 0 : 0x80; /* signed bytes (TDPBS*D, groups in place), else q + 128 */
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -354,7 +355,8 @@ static inline void store_block(float *y, int64_t ld, const float *bias, const fl
 
 /* Bytes of one panel of w as the job packs it. */
 static size_t job_panel_bytes(const matmul_job *j, const seer_weight *w) {
-    return j->q45_K_amx ? (size_t)(w->n_in / 256) * SEER_Q45_K_AMX_SB_BYTES : seer_q8_panel_bytes(w->type, w->n_in / 32);
+    if (!j->k_amx) return seer_q8_panel_bytes(w->type, w->n_in / 32);
+    return (size_t)(w->n_in / 256) * (w->type == SEER_TYPE_Q6_K ? SEER_Q6_K_AMX_SB_BYTES : SEER_Q45_K_AMX_SB_BYTES);
 }
 
 /* Panels [p0, p1) of SEER_Q8_PANEL_ROWS rows of one part's weight,
@@ -374,15 +376,16 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1 && pack; p++) {
-            if (j->q45_K_amx)
-                seer_q45_K_amx_pack(w->type == SEER_TYPE_Q5_K,
-                                    (const uint8_t *)w->interleaved + (size_t)p * seer_interleave_group_bytes(w->type, n_in),
-                                    nb / 8, pack + (size_t)(p - g0) * pb);
+            const uint8_t *group = (const uint8_t *)w->interleaved + (size_t)p * seer_interleave_group_bytes(w->type, n_in);
+            if (j->k_amx && w->type == SEER_TYPE_Q6_K) seer_q6_K_amx_pack(group, nb / 8, pack + (size_t)(p - g0) * pb);
+            else if (j->k_amx) seer_q45_K_amx_pack(w->type == SEER_TYPE_Q5_K, group, nb / 8, pack + (size_t)(p - g0) * pb);
             else seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
         }
         const uint8_t *base = pack ? pack : (const uint8_t *)w->interleaved + (size_t)g0 * stride; /* panel g0 */
-        const int rows_step = j->q45_K_amx ? SEER_Q45_K_AMX_ROWS : j->amx_fn ? SEER_Q8_PANEL_ROWS : SEER_Q8_PANEL_MAX_ROWS;
-        const int panels_step = j->amx_fn || j->q45_K_amx ? 1 : 2;
+        const int rows_step = j->k_amx   ? (w->type == SEER_TYPE_Q6_K ? SEER_Q6_K_AMX_ROWS : SEER_Q45_K_AMX_ROWS)
+                              : j->amx_fn ? SEER_Q8_PANEL_ROWS
+                                          : SEER_Q8_PANEL_MAX_ROWS;
+        const int panels_step = j->amx_fn || j->k_amx ? 1 : 2;
         for (int64_t r = r0; r < r1; r += rows_step) {
             int nr = r1 - r < rows_step ? (int)(r1 - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
@@ -391,7 +394,9 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
-                else if (j->q45_K_amx)
+                else if (j->k_amx && w->type == SEER_TYPE_Q6_K)
+                    seer_q6_K_amx(nb / 8, pan, (const int8_t *)act, (size_t)n_in, ad, (size_t)nb, nr, out[0]);
+                else if (j->k_amx)
                     seer_q45_K_amx(nb / 8, pan, (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
                                    nr, out[0]);
                 else if (j->q45_K_groups)
@@ -493,16 +498,17 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
     const int t0 = j->w->type;
-    /* AMX tiles take Q8_0 read in place (below) and, from 32 rows, Q4_K
-     * and Q5_K with the block scales unpacked into the quants; the other
-     * types' panel products were slower on the tiles than the AVX-512
-     * kernels (one Sapphire Rapids core, 2048 x 2048 at 128 rows, best of
-     * alternated runs: Q6_K 95 against 134 GMAC/s, Q3_K 90 / 136, IQ4_XS
-     * 99 / 126, Q4_1 74 / 91; Q4_0 150 / 146), since every block of 32's
-     * sums are stored from the tile to take their float scale. Q4_K:
-     * 16 rows 142 / 158, 32 rows 198 / 155, 128 rows 263 / 151. */
-    j->q45_K_amx = seer_q8_panel_amx_ready() && (t0 == SEER_TYPE_Q4_K || t0 == SEER_TYPE_Q5_K) &&
-                   j->act_type == SEER_TYPE_Q8_K && parts_interleaved_alike(j) && j->n_rows >= SEER_Q45_K_AMX_ROWS;
+    /* AMX tiles take Q8_0 read in place (below) and, from 32 rows, Q4_K,
+     * Q5_K and Q6_K with the block scales unpacked into the quants; the
+     * other types' panel products were slower on the tiles than the
+     * AVX-512 kernels (one Sapphire Rapids core, 2048 x 2048 at 128 rows,
+     * best of alternated runs: Q6_K's panels 95 against 134 GMAC/s, Q3_K
+     * 90 / 136, IQ4_XS 99 / 126, Q4_1 74 / 91; Q4_0 150 / 146), since every
+     * block of 32's sums are stored from the tile to take their float
+     * scale. Q4_K: 16 rows 142 / 158, 32 rows 198 / 155, 128 rows 263 /
+     * 151; Q6_K: 32 rows 108 / 96, 128 rows 144 / 99, 512 rows 185 / 138. */
+    j->k_amx = seer_q8_panel_amx_ready() && (t0 == SEER_TYPE_Q4_K || t0 == SEER_TYPE_Q5_K || t0 == SEER_TYPE_Q6_K) &&
+               j->act_type == SEER_TYPE_Q8_K && parts_interleaved_alike(j) && j->n_rows >= SEER_Q45_K_AMX_ROWS;
     j->amx_fn = NULL;
     j->sb_kernel = seer_q8_sb_kernel_takes(t0) && j->act_type == SEER_TYPE_Q8_K;
     j->q450_groups = !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() &&
@@ -521,7 +527,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->in_place = true;
     for (int p = 0; p < j->n_parts; p++) j->in_place = j->in_place && seer_matmul_rows_supported(j->parts[p].w);
     if (j->in_place) j->amx_fn = seer_q8_0_group_amx;
-    j->q45_K_groups = !j->q45_K_amx && j->sb_kernel && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0) &&
+    j->q45_K_groups = !j->k_amx && j->sb_kernel && seer_q8_groups_avx512_built() && j->n_rows < groups_below(t0) &&
                       parts_interleaved_alike(j);
     /* an even number of groups: the kernel takes them in pairs (an odd
      * one alone, at 6 rows a call, was 8% of a 512-token prompt's kernel time) */

@@ -183,8 +183,8 @@ static void test_llm_work(void) {
 
 /* The kernels bench names follow the level in force: scalar has neither an
  * int8 GEMM nor interleaved several-row kernels; AVX-512 takes a Q4_K
- * prompt through the int8 GEMM (on AMX tiles where there are; Q6_K's
- * stays on AVX-512 there), but for a
+ * prompt through the int8 GEMM (on AMX tiles where there are, Q6_K's too;
+ * Q3_K's stays on AVX-512 there), but for a
  * CPU that halves 512-bit vectors (Zen 4) without AMX: the four-row dot
  * kernel. */
 static void test_kernels(void) {
@@ -199,8 +199,11 @@ static void test_kernels(void) {
         CHECK_MSG(strcmp(k.prompt, want) == 0 && strcmp(k.decode, "dot16") == 0, "avx512: prompt %s (want %s), decode %s",
                   k.prompt, want, k.decode);
         k = seer_bench_kernels_for(SEER_TYPE_Q6_K); /* packed panels */
-        want = seer_cpu_avx512_halved() ? "dot16x4" : "int8_gemm_avx512"; /* AVX-512 on AMX hosts too */
+        want = k.amx_int8 ? "int8_gemm_amx" : seer_cpu_avx512_halved() ? "dot16x4" : "int8_gemm_avx512";
         CHECK_MSG(strcmp(k.prompt, want) == 0, "avx512 Q6_K: prompt %s (want %s)", k.prompt, want);
+        k = seer_bench_kernels_for(SEER_TYPE_Q3_K); /* on AVX-512 on AMX hosts too */
+        want = seer_cpu_avx512_halved() ? "dot16x4" : "int8_gemm_avx512";
+        CHECK_MSG(strcmp(k.prompt, want) == 0, "avx512 Q3_K: prompt %s (want %s)", k.prompt, want);
         k = seer_bench_kernels_for(SEER_TYPE_F16);
         CHECK_MSG(strcmp(k.encode, k.amx_bf16 ? "f16_amx_bf16" : "f32_gemm") == 0, "encode %s", k.encode);
     }

@@ -4,7 +4,8 @@
  * sums a tile accumulates must not saturate where VPDPBUSD's do not). Then
  * the kernel that reads interleaved Q8_0 groups in place with signed
  * activations against the panel kernel on the same group packed,
- * activations +128; then the Q4_K / Q5_K tile kernel against exact sums.
+ * activations +128; then the Q4_K / Q5_K and Q6_K tile kernels against
+ * exact sums.
  * Skipped (and said so) on a CPU or OS without AMX-INT8. */
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +34,59 @@ static int k_quant(const block_q4_Kx16 *x, const uint8_t (*qh)[SEER_ILV_ROWS][4]
     int q = high ? byte >> 4 : byte & 15;
     if (qh) q += 16 * ((qh[i / 4][col][i % 4] >> (2 * c + high)) & 1);
     return q;
+}
+
+/* Q6_K's quant k (0..255) less 32 of super-block x's row `col`, as
+ * block_q6_K defines it (interleave_internal.h's layout). */
+static int q6_quant(const block_q6_Kx16 *x, int col, int k) {
+    const int h = k / 128, hi = (k % 128) / 64, s = (k % 64) / 32, l = k % 32;
+    const uint8_t ql = x->q[h][l / 4][s][col][l % 4], qh = x->q[h][l / 4][2][col][l % 4];
+    return ((hi ? ql >> 4 : ql & 15) | (((qh >> (2 * (s + 2 * hi))) & 3) << 4)) - 32;
+}
+
+/* Q6_K groups on AMX tiles (the scales as three base-8 digits in the
+ * quants) against the exact sum in double, 1..16 rows, random and extreme
+ * (scales -128 and 127, quants at both ends) super-blocks. */
+static void check_q6_K(bool extreme) {
+    block_q6_Kx16 *group = aligned_alloc(64, sizeof(block_q6_Kx16) * K_SB);
+    uint8_t *panel = aligned_alloc(64, SEER_Q6_K_AMX_SB_BYTES * K_SB);
+    uint8_t *bytes = (uint8_t *)group;
+    for (size_t i = 0; i < sizeof(block_q6_Kx16) * K_SB; i++) bytes[i] = extreme ? ((next() >> 7) & 1 ? 0xFF : 0) : (uint8_t)(next() >> 13);
+    for (int sb = 0; sb < K_SB; sb++)
+        for (int col = 0; col < 16; col++) {
+            group[sb].d[col] = (uint16_t)(0x2C00 + (next() >> 23) + ((next() >> 4) & 0x8000));
+            if (extreme)
+                for (int g = 0; g < 16; g++) group[sb].scales[g][col] = (next() >> 9) & 1 ? 127 : -128;
+        }
+    const int64_t nb = 8 * K_SB, n_in = 32 * nb;
+    int8_t *act = malloc((size_t)(16 * n_in));
+    float act_d[16 * 8 * K_SB];
+    for (int i = 0; i < 16 * n_in; i++) act[i] = extreme ? (int8_t)((next() >> 9) & 1 ? 127 : -127) : (int8_t)((int)(next() >> 20) % 255 - 127);
+    for (int i = 0; i < 16 * nb; i++) act_d[i] = (float)(1 + (i / 8) % 13) / 977.0f;
+    seer_q6_K_amx_pack((const uint8_t *)group, K_SB, panel);
+    for (int nr = 1; nr <= 16; nr++) {
+        float got[16 * R];
+        seer_q6_K_amx(K_SB, panel, act, (size_t)n_in, act_d, (size_t)nb, nr, got);
+        int bad = 0;
+        for (int r = 0; r < nr; r++)
+            for (int col = 0; col < R; col++) {
+                double want = 0, mag = 0;
+                for (int sb = 0; sb < K_SB; sb++) {
+                    double sum = 0, sum_mag = 0;
+                    for (int k = 0; k < 256; k++) {
+                        const double t = (double)group[sb].scales[k / 16][col] * q6_quant(&group[sb], col, k) * act[r * n_in + 256 * sb + k];
+                        sum += t, sum_mag += fabs(t);
+                    }
+                    const double d = seer_fp16_to_f32(group[sb].d[col]), ad = act_d[r * nb + 8 * sb];
+                    want += ad * d * sum, mag += fabs(ad * d) * sum_mag;
+                }
+                bad += !(fabs(got[R * r + col] - want) <= 2e-6 * mag);
+            }
+        CHECK_MSG(bad == 0, "Q6_K on AMX, %d rows, extreme %d: %d of %d outputs off the exact sums", nr, extreme, bad, nr * R);
+    }
+    free(group);
+    free(panel);
+    free(act);
 }
 
 /* Q4_K and Q5_K groups on AMX tiles (unpacked with the block scales in the
@@ -174,6 +228,7 @@ int main(void) {
     }
     for (int q5 = 0; q5 < 2; q5++)
         for (int extreme = 0; extreme < 2; extreme++) check_q45_K(q5, extreme);
+    for (int extreme = 0; extreme < 2; extreme++) check_q6_K(extreme);
     free(groups);
     free(signed_act);
     free(panel);

@@ -161,9 +161,9 @@ static void check_matmul(int type, seer_pool *pool, int64_t n_in, int64_t n_out,
     bool dot = path == SEER_MATMUL_DOT ||
                (path == SEER_MATMUL_AUTO && (n_rows < seer_matmul_weight_gemm_min_rows(&plain) ||
                                              n_rows < seer_matmul_weight_gemm_min_rows(&ilv)));
-    /* so do Q4_K and Q5_K groups on AMX tiles from 32 rows: their block
-     * scales are summed in integers (test_gemm_amx checks that kernel) */
-    bool amx_k = seer_q8_panel_amx_ready() && (type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K) &&
+    /* so do Q4_K, Q5_K and Q6_K groups on AMX tiles from 32 rows: their
+     * block scales are summed in integers (test_gemm_amx checks those kernels) */
+    bool amx_k = seer_q8_panel_amx_ready() && (type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K) &&
                  n_rows >= SEER_Q45_K_AMX_ROWS && path != SEER_MATMUL_DOT && path != SEER_MATMUL_GEMM_F32;
     dot = dot || amx_k;
     int bad = 0;
