@@ -68,11 +68,21 @@ if [ ! -f "$src/CMakeLists.txt" ]; then
     git clone -q package/llama/gitRelease.bundle "$src")
 fi
 
+amx_compilers() {
+  [ "$has_amx" = 1 ] && command -v clang >/dev/null && command -v clang++ >/dev/null &&
+    echo " -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++"
+  return 0
+}
+
 cmake_flags() {
   local common=(-DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF
     -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_CCACHE=OFF)
   case $1 in
-    native) echo "${common[@]} -DGGML_NATIVE=ON" ;;
+    # with AMX, llama.cpp de3ff81 built by GCC 12 dies of SIGILL at its first tile
+    # instruction (its AMX kernels' tile configuration, as seer's own did until it
+    # made the whole struct live: GCC's _tile_loadconfig declares 8 bytes read, so
+    # the stores past them can go); clang builds it right
+    native) echo "${common[@]} -DGGML_NATIVE=ON$(amx_compilers)" ;;
     noamx) echo "${common[@]} -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON" \
       "-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON" \
       "-DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" ;;
@@ -162,7 +172,8 @@ echo "llama.cpp: $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')
 echo "prompt $prompts tokens, 32 generated (llama-bench -p N -n 32 vs seer bench)$([ "$encode" = 1 ] && echo ", image encode of $(basename "$image")")"
 [ "$encode" = 1 ] && echo "(llama-mtmd-cli's encode times of the image's chunks summed vs seer bench --image)"
 echo "the best of $reps alternating repetitions each; each engine's fraction of the limit that bounds the line, as"
-echo "seer bench measures it in the same run: int8 dot-product peak (prompt), read bandwidth (generation), FP32 peak (encode);"
+echo "seer bench measures it in the same run: int8 dot-product peak (prompt), read bandwidth (generation), FP32 peak (encode),"
+echo "the AMX tiles' int8 and BF16 peaks where seer's kernels for the line run on tiles;"
 echo "load: the 1-minute load average's range over the line's runs (other jobs on the host slow both engines unevenly)"
 for lane in "${lanes[@]}"; do
   if [ "$lane" = noamx ] && [ "$has_amx" = 0 ]; then
@@ -180,7 +191,7 @@ for lane in "${lanes[@]}"; do
   echo "lane $lane (seer ${env_set:-as is} vs $other $([ -n "${!given:-}" ] && echo "from $bin, as built there" ||
     cmake_flags "$lane" | grep -o 'GGML_NATIVE=[A-Z]*'))"
   echo
-  echo "| model | threads | prompt | prompt tok/s seer / $(engine_name "$lane") | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 peak | load |"
+  echo "| model | threads | prompt | prompt tok/s seer / $(engine_name "$lane") | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 (BF16) peak | load |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   declare -A read_gb_s=()
   for t in $threads; do
