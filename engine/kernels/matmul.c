@@ -139,8 +139,8 @@ typedef struct matmul_job {
      * interleaved groups in place (gemm_q45_K_groups_avx512.c), signed
      * activations too */
     bool q45_K_groups;
-    /* Q4_K (Q5_K) on AMX: the groups unpacked per call with the block
-     * scales in the quants (gemm_q45_K_amx.c; Q6_K: gemm_q6_K_amx.c),
+    /* Q4_K, Q5_K and Q6_K on AMX: the groups unpacked per call with the
+     * block scales in the quants (gemm_q45_K_amx.c, gemm_q6_K_amx.c),
      * signed activations */
     bool k_amx;
     /* Q4_0, Q5_0, Q4_1, Q5_1 the same way (gemm_q450_groups_avx512.c);
@@ -376,10 +376,14 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1 && pack; p++) {
+            uint8_t *dst = pack + (size_t)(p - g0) * pb;
+            if (!j->k_amx) {
+                seer_q8_panel_pack(w, R * p, dst);
+                continue;
+            }
             const uint8_t *group = (const uint8_t *)w->interleaved + (size_t)p * seer_interleave_group_bytes(w->type, n_in);
-            if (j->k_amx && w->type == SEER_TYPE_Q6_K) seer_q6_K_amx_pack(group, nb / 8, pack + (size_t)(p - g0) * pb);
-            else if (j->k_amx) seer_q45_K_amx_pack(w->type == SEER_TYPE_Q5_K, group, nb / 8, pack + (size_t)(p - g0) * pb);
-            else seer_q8_panel_pack(w, R * p, pack + (size_t)(p - g0) * pb);
+            if (w->type == SEER_TYPE_Q6_K) seer_q6_K_amx_pack(group, nb / 8, dst);
+            else seer_q45_K_amx_pack(w->type == SEER_TYPE_Q5_K, group, nb / 8, dst);
         }
         const uint8_t *base = pack ? pack : (const uint8_t *)w->interleaved + (size_t)g0 * stride; /* panel g0 */
         const int rows_step = j->k_amx   ? (w->type == SEER_TYPE_Q6_K ? SEER_Q6_K_AMX_ROWS : SEER_Q45_K_AMX_ROWS)
