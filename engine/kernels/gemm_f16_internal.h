@@ -25,13 +25,22 @@ static inline size_t seer_f16_panel_bytes(int64_t n_in) { return (size_t)(seer_f
 /* Rows [o0, o0 + 16) of an F16 weight into `panel` (rows past n_out and
  * K past n_in are zero). */
 void seer_f16_panel_pack(const struct seer_weight *w, int64_t o0, uint8_t *panel);
+/* The activations in tile blocks: 16 rows per block, and per step of 32 K
+ * the block's hi tile then its lo tile (16 rows × 32 BF16 each), so that a
+ * tile is 1 KiB in one piece (rows 64 bytes apart, not a whole row apart:
+ * read that way the encoder's products ran a tenth slower). */
+static inline size_t seer_f16_act_block_elems(int64_t n_in) { return (size_t)seer_f16_k_padded(n_in) * 32; }
+/* Where activation row r starts: its block, then its row in each tile. */
+static inline size_t seer_f16_act_row_offset(int64_t n_in, int64_t r) {
+    return (size_t)(r / 16) * seer_f16_act_block_elems(n_in) + (size_t)(r % 16) * 32;
+}
 /* One activation row already rounded to F16 (n_in values) split into its
- * BF16 hi and lo rows of k_padded values (zero past n_in). */
-void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *hi, uint16_t *lo);
-/* out0/out1[r·16 + c] = Σ_k a[r][k]·w[c][k] for nr (1..16) activation
- * rows (hi/lo rows `stride` elements apart) and one or two panels (panel1
- * may be NULL). */
-void seer_f16_panels_amx(int64_t k_padded, const uint8_t *panel0, const uint8_t *panel1, const uint16_t *act_hi,
-                         const uint16_t *act_lo, size_t stride, int nr, float *out0, float *out1);
-
+ * BF16 hi and lo parts at `row` (seer_f16_act_row_offset; zero past n_in). */
+void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *row);
+/* out[t·256 + i·16 + c] = Σ_k a[16·(t / 2) + i][k]·w[c][k] of panel t % 2:
+ * nr (1..32) activation rows from the tile block `act` (and the one after
+ * it when nr > 16) times panels 0 and 1 (panel1 NULL: panel 0 stands in
+ * for it, and out's panel-1 blocks mean nothing). */
+void seer_f16_panels_amx(int64_t k_padded, const uint8_t *panel0, const uint8_t *panel1, const uint16_t *act, int nr,
+                         float *out);
 #endif

@@ -120,7 +120,7 @@ typedef struct matmul_job {
      * amx_fn (Q8_0 read in place on AMX) takes 16 rows a call, or is NULL */
     seer_q8_panel_fn panel_fn, amx_fn;
     seer_q8_panel2_fn panel2_fn;
-    uint16_t *act_bf16; /* F16 on AMX: n_rows × k_padded hi parts, then as many lo parts */
+    uint16_t *act_bf16; /* F16 on AMX: the rows' hi and lo parts in tile blocks (gemm_f16_internal.h) */
     uint32_t *act_pairs; /* BF16 GEMM: n_rows × seer_bf16_pairs(n_in) words */
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
@@ -616,41 +616,40 @@ done:
 }
 
 /* F16 weights on AMX-BF16 (gemm_f16_internal.h): the activation rows
- * rounded to F16 and split into BF16 hi/lo rows. */
+ * rounded to F16 and split into BF16 hi/lo parts, in tile blocks. */
 static void f16_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
-    const int64_t n_in = j->w->n_in, kp = seer_f16_k_padded(n_in);
+    const int64_t n_in = j->w->n_in;
     uint16_t *f16 = (uint16_t *)((char *)j->qrows + (size_t)ith * j->act_row_bytes);
-    uint16_t *hi = j->act_bf16, *lo = j->act_bf16 + (size_t)j->n_rows * (size_t)kp;
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(SEER_TYPE_F16, j->x + r * n_in, f16, n_in);
-        seer_f16_act_split(f16, n_in, hi + r * kp, lo + r * kp);
+        seer_f16_act_split(f16, n_in, j->act_bf16 + seer_f16_act_row_offset(n_in, r));
     }
 }
 
 /* Panels [p0, p1) of 16 weight rows: packed a group at a time, then every
- * block of 16 activation rows times the group, two panels a call. */
+ * 32 activation rows times the group, two panels a call. */
 static void f16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     const matmul_job *j = ctx;
     const seer_weight *w = j->w;
     const int64_t n_out = w->n_out, kp = seer_f16_k_padded(w->n_in);
     const size_t pb = seer_f16_panel_bytes(w->n_in);
-    const uint16_t *hi = j->act_bf16, *lo = j->act_bf16 + (size_t)j->n_rows * (size_t)kp;
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++) seer_f16_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pb);
-        for (int64_t r = 0; r < j->n_rows; r += 16) {
-            const int nr = j->n_rows - r < 16 ? (int)(j->n_rows - r) : 16;
+        for (int64_t r = 0; r < j->n_rows; r += 32) {
+            const int nr = j->n_rows - r < 32 ? (int)(j->n_rows - r) : 32;
             for (int64_t p = g0; p < g1; p += 2) {
-                float out[2][16 * 16];
+                float out[4][16 * 16]; /* [rows 0-15, 16-31][panel p, p + 1] */
                 const uint8_t *pan = pack + (size_t)(p - g0) * pb;
-                const bool two = p + 1 < g1;
-                seer_f16_panels_amx(kp, pan, two ? pan + pb : NULL, hi + r * kp, lo + r * kp, (size_t)kp, nr, out[0],
-                                    out[1]);
+                seer_f16_panels_amx(kp, pan, p + 1 < g1 ? pan + pb : NULL, j->act_bf16 + seer_f16_act_row_offset(w->n_in, r),
+                                    nr, out[0]);
                 for (int64_t q = p; q < p + 2 && q < g1; q++) {
                     const int64_t o0 = 16 * q, cnt = n_out - o0 < 16 ? n_out - o0 : 16;
-                    store_block(j->y + r * n_out + o0, n_out, j->bias ? j->bias + o0 : NULL, out[q - p], nr, cnt);
+                    for (int h = 0; 16 * h < nr; h++)
+                        store_block(j->y + (r + 16 * h) * n_out + o0, n_out, j->bias ? j->bias + o0 : NULL,
+                                    out[2 * h + (q - p)], nr - 16 * h < 16 ? nr - 16 * h : 16, cnt);
                 }
             }
         }
@@ -659,10 +658,10 @@ static void f16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
 
 static void matmul_gemm_f16_amx(seer_pool *pool, matmul_job *j) {
     const int nth = seer_pool_size(pool);
-    const int64_t n_in = j->w->n_in, kp = seer_f16_k_padded(n_in);
+    const int64_t n_in = j->w->n_in, blocks = (j->n_rows + 15) / 16;
     void *owned[3] = {NULL, NULL, NULL};
     j->act_row_bytes = (size_t)n_in * sizeof(uint16_t);
-    j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, 2 * (size_t)j->n_rows * (size_t)kp * sizeof(uint16_t), &owned[0]);
+    j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)blocks * seer_f16_act_block_elems(n_in) * sizeof(uint16_t), &owned[0]);
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
     const size_t pb = seer_f16_panel_bytes(n_in);
     j->panel_group = panel_group_of(pb, 2); /* the kernel takes panels in pairs */
