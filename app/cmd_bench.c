@@ -56,11 +56,11 @@ typedef struct bench_result {
 } bench_result;
 
 /* The kernels seer runs for these weights, the encoder's as the precision
- * that ran chose them (bf16: BF16 products on AVX512-BF16 for the F16/F32
- * matrices). */
+ * that ran chose them (bf16: BF16 products on AMX-BF16 tiles or AVX512-BF16
+ * for the F16/F32 matrices). */
 static seer_bench_kernels bench_kernels(int weight_type, const bench_result *r) {
     seer_bench_kernels k = seer_bench_kernels_for(weight_type);
-    if (r->vision_precision == SEER_VISION_BF16) k.encode = "bf16_avx512";
+    if (r->vision_precision == SEER_VISION_BF16) k.encode = seer_bench_bf16_encode_kernel();
     return k;
 }
 
@@ -72,7 +72,7 @@ static void choose_peaks(bench_result *r, const seer_bench_kernels *k) {
     const bool amx_prompt = strncmp(k->prompt, "int8_gemm_amx", 13) == 0 && r->peaks.amx_int8_gop_s > 0;
     r->peak_prompt_gop_s = amx_prompt ? r->peaks.amx_int8_gop_s : int8_prompt ? r->peaks.int8_gop_s : r->peaks.fp32_gflop_s;
     r->peak_prompt_name = amx_prompt ? r->peaks.amx_int8_kernel : int8_prompt ? r->peaks.int8_kernel : r->peaks.fp32_kernel;
-    const bool amx_encode = strcmp(k->encode, "f16_amx_bf16") == 0 && r->peaks.amx_bf16_gflop_s > 0;
+    const bool amx_encode = (!strcmp(k->encode, "f16_amx_bf16") || !strcmp(k->encode, "bf16_amx")) && r->peaks.amx_bf16_gflop_s > 0;
     const bool bf16 = strcmp(k->encode, "bf16_avx512") == 0 && r->peaks.bf16_gflop_s > 0;
     r->peak_encode_gop_s = amx_encode ? r->peaks.amx_bf16_gflop_s : bf16 ? r->peaks.bf16_gflop_s : r->peaks.fp32_gflop_s;
     r->peak_encode_name = amx_encode ? r->peaks.amx_bf16_kernel : bf16 ? r->peaks.bf16_kernel : r->peaks.fp32_kernel;

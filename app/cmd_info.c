@@ -528,7 +528,9 @@ static void summarise_host(bool mmproj) {
         label("encoder here");
         printf("exact: %s; --vision-precision bf16: %s\n",
                seer_bench_kernels_for(SEER_TYPE_F16).encode,
-               seer_matmul_bf16_ready() ? "bf16_avx512 (AVX512-BF16 VDPBF16PS)" : "not on this CPU (runs exact)");
+               !seer_matmul_bf16_ready()                      ? "not on this CPU (runs exact)"
+               : !strcmp(seer_bench_bf16_encode_kernel(), "bf16_amx") ? "bf16_amx (AMX-BF16 TDPBF16PS)"
+                                                                     : "bf16_avx512 (AVX512-BF16 VDPBF16PS)");
     }
     char warning[256];
     if (seer_blas_narrower_warning(&b, warning, sizeof warning)) fprintf(stderr, "seer: %s\n", warning);

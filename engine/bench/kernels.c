@@ -30,3 +30,5 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type) {
     k.encode = k.amx_bf16 ? "f16_amx_bf16" : "f32_gemm";
     return k;
 }
+
+const char *seer_bench_bf16_encode_kernel(void) { return seer_amx_bf16_ready() ? "bf16_amx" : "bf16_avx512"; }

@@ -14,6 +14,8 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include "kernels/transpose16.h"
+
 #define BF16_TARGET __attribute__((target("avx2,fma,f16c,avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
 
 bool seer_bf16_gemm_ready(void) {
@@ -46,22 +48,25 @@ BF16_TARGET void seer_bf16_act_row(const float *x, int64_t n_in, uint32_t *pairs
     }
 }
 
-/* Each weight row's 32 K values a step become 16 pair words, which go down
- * column c of the panel (word i to vector i): one scatter per step. */
+/* Each weight row's 32 K values a step become 16 pair words; sixteen
+ * rows' words, transposed, are the step's 16 panel vectors (pair i of
+ * every row in vector i). */
 BF16_TARGET void seer_bf16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel, float *tmp) {
-    const int64_t n_in = w->n_in;
-    const __m512i down = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                           _mm512_set1_epi32(16));
-    if (o0 + 16 > w->n_out) memset(panel, 0, seer_bf16_panel_bytes(n_in));
-    for (int c = 0; c < 16 && o0 + c < w->n_out; c++) {
-        const float *row = tmp;
-        if (w->type == SEER_TYPE_F32 && !w->interleaved) row = (const float *)((const char *)w->data + (size_t)(o0 + c) * w->row_bytes);
-        else seer_weight_get_row(w, o0 + c, tmp);
-        int32_t *col = (int32_t *)panel + c;
-        for (int64_t k = 0; k < n_in; k += 32) {
-            const int64_t rest = n_in - k;
-            _mm512_mask_i32scatter_epi32(col + 16 * (k / 2), first_lanes((rest + 1) / 2), down, pairs32(row + k, rest), 4);
-        }
+    const int64_t n_in = w->n_in, n_pairs = seer_bf16_pairs(n_in);
+    const float *rows[16];
+    for (int c = 0; c < 16; c++) {
+        float *t = tmp + (size_t)c * (size_t)n_in;
+        rows[c] = t;
+        if (o0 + c >= w->n_out) memset(t, 0, sizeof(float) * (size_t)n_in);
+        else if (w->type == SEER_TYPE_F32 && !w->interleaved) rows[c] = (const float *)((const char *)w->data + (size_t)(o0 + c) * w->row_bytes);
+        else seer_weight_get_row(w, o0 + c, t);
+    }
+    for (int64_t k = 0; k < n_in; k += 32) {
+        __m512i words[16], vectors[16];
+        for (int c = 0; c < 16; c++) words[c] = pairs32(rows[c] + k, n_in - k);
+        seer_transpose16_epi32(words, vectors);
+        const int64_t n = n_pairs - k / 2 < 16 ? n_pairs - k / 2 : 16;
+        for (int64_t i = 0; i < n; i++) _mm512_storeu_si512(panel + (k / 2 + i) * 64, vectors[i]);
     }
 }
 

@@ -31,7 +31,7 @@ static inline size_t seer_bf16_panel_bytes(int64_t n_in) { return (size_t)seer_b
 /* One f32 row (n_in values) as BF16 pairs (a zero after an odd n_in). */
 void seer_bf16_act_row(const float *x, int64_t n_in, uint32_t *pairs);
 /* Rows [o0, o0 + 16) of w into `panel` (rows past n_out are zero); tmp:
- * n_in floats of the caller's. */
+ * 16 × n_in floats of the caller's. */
 void seer_bf16_panel_pack(const struct seer_weight *w, int64_t o0, uint8_t *panel, float *tmp);
 /* y[r·ld + 16·j + c] = Σ_k a[r][k]·w_j[c][k] (+ bias[16·j + c]) for nr
  * (1..SEER_BF16_ROWS) activation rows `a_stride` words apart and np

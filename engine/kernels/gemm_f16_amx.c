@@ -39,7 +39,7 @@ static void act_split_scalar(const uint16_t *f16, int64_t n_in, uint16_t *row) {
 static void panel_pack_scalar(const seer_weight *w, int64_t o0, uint8_t *panel) {
     const int64_t kp = seer_f16_k_padded(w->n_in), steps = kp / 32;
     uint32_t *words = (uint32_t *)panel;
-    memset(panel, 0, seer_f16_panel_bytes(w->n_in));
+    memset(panel, 0, seer_tile_panel_bytes(w->n_in, 2));
     for (int c = 0; c < 16 && o0 + c < w->n_out; c++) {
         const uint16_t *row = (const uint16_t *)((const char *)w->data + (size_t)(o0 + c) * w->row_bytes);
         for (int64_t s = 0; s < steps; s++) {
@@ -61,6 +61,7 @@ static void panel_pack_scalar(const seer_weight *w, int64_t o0, uint8_t *panel) 
 #include <immintrin.h>
 
 #include "kernels/amx_tiles.h"
+#include "kernels/transpose16.h"
 
 /* 16 F16 values as FP32, their BF16 hi parts (truncated) and what is left
  * (exact: at most 3 significant bits), both as FP32 bit patterns whose
@@ -94,35 +95,9 @@ void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *row) {
     }
 }
 
-/* A 16 x 16 matrix of 32-bit words transposed in registers: pairs within
- * 128-bit lanes, then pairs of pairs, then the lanes themselves. */
-static inline void transpose16(const __m512i r[16], __m512i out[16]) {
-    __m512i t[16], u[16];
-    for (int k = 0; k < 8; k++) {
-        t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
-        t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
-    }
-    /* u[4k + j], lane L: column 4L + j of rows 4k .. 4k + 3 */
-    for (int k = 0; k < 4; k++) {
-        u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
-        u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
-    }
-    for (int j = 0; j < 4; j++) {
-        const __m512i v0 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0x44), v1 = _mm512_shuffle_i32x4(u[j], u[4 + j], 0xEE);
-        const __m512i v2 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0x44), v3 = _mm512_shuffle_i32x4(u[8 + j], u[12 + j], 0xEE);
-        out[j] = _mm512_shuffle_i32x4(v0, v2, 0x88);
-        out[4 + j] = _mm512_shuffle_i32x4(v0, v2, 0xDD);
-        out[8 + j] = _mm512_shuffle_i32x4(v1, v3, 0x88);
-        out[12 + j] = _mm512_shuffle_i32x4(v1, v3, 0xDD);
-    }
-}
-
 /* Each weight row's 32 K values of a step become 16 pair words, a row of
  * a 16 x 16 word matrix whose transpose is the B tile (word i of row c to
- * tile row i, column c). A scatter per row did the same at a quarter of
- * an encoder's GEMM time. */
+ * tile row i, column c). */
 void seer_f16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
     if (w->n_in % 32 || o0 + 16 > w->n_out) {
         panel_pack_scalar(w, o0, panel);
@@ -142,18 +117,19 @@ void seer_f16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
             lo[c] = pairs(l0, l1);
         }
         __m512i *dst = (__m512i *)(panel + 2048 * s);
-        transpose16(hi, tile);
+        seer_transpose16_epi32(hi, tile);
         for (int i = 0; i < 16; i++) _mm512_storeu_si512(dst + i, tile[i]);
-        transpose16(lo, tile);
+        seer_transpose16_epi32(lo, tile);
         for (int i = 0; i < 16; i++) _mm512_storeu_si512(dst + 16 + i, tile[i]);
     }
 }
 
-/* One step's eight products of a B tile pair (tiles 4, 5: panel 0's and
- * panel 1's hi or lo parts) with both parts of the activations: tiles 0, 1
- * take rows 0-15, 2, 3 (TWO) rows 16-31; 6 and 7 carry the A tiles. */
-static inline __attribute__((always_inline)) void step_products(const uint16_t *a0, const uint16_t *a1, const bool TWO) {
-    for (int part = 0; part < 2; part++) { /* hi, then lo (512 elements on) */
+/* One step's products of a B tile pair (tiles 4, 5: panel 0's and panel
+ * 1's part) with each of the PARTS activation parts: tiles 0, 1 take rows
+ * 0-15, 2, 3 (TWO) rows 16-31; 6 and 7 carry the A tiles. */
+static inline __attribute__((always_inline)) void step_products(const uint16_t *a0, const uint16_t *a1, const int PARTS,
+                                                                const bool TWO) {
+    for (int part = 0; part < PARTS; part++) { /* hi, then lo (512 elements on) */
         _tile_loadd(6, a0 + 512 * part, 64);
         _tile_dpbf16ps(0, 6, 4);
         _tile_dpbf16ps(1, 6, 5);
@@ -169,9 +145,9 @@ static inline __attribute__((always_inline)) void step_products(const uint16_t *
  * reads a B tile per two rows of tiles and an A tile per two panels,
  * which 16 rows a call (two A tiles per four products) did not: 1600 ×
  * 3424 × 1280 on one Sapphire Rapids core, 253 -> 324 GFLOP/s. */
-static inline __attribute__((always_inline)) void f16_panels(int64_t k_padded, const uint8_t *panel0,
-                                                             const uint8_t *panel1, const uint16_t *act, int nr,
-                                                             float *out, const bool TWO) {
+static inline __attribute__((always_inline)) void tile_panels(int64_t k_padded, const uint8_t *panel0,
+                                                              const uint8_t *panel1, const uint16_t *act, int nr,
+                                                              float *out, const int PARTS, const bool TWO) {
     const int n0 = nr < 16 ? nr : 16;
     seer_tile_config cfg;
     seer_tile_config_init(&cfg);
@@ -186,12 +162,12 @@ static inline __attribute__((always_inline)) void f16_panels(int64_t k_padded, c
         _tile_zero(2);
         _tile_zero(3);
     }
-    const uint16_t *act1 = act + 32 * k_padded; /* the next tile block */
+    const uint16_t *act1 = act + 16 * PARTS * k_padded; /* the next tile block */
     for (int64_t s = 0; s < k_padded / 32; s++) {
-        for (int part = 0; part < 2; part++) { /* weights' hi, then lo */
-            _tile_loadd(4, panel0 + 2048 * s + 1024 * part, 64);
-            _tile_loadd(5, panel1 + 2048 * s + 1024 * part, 64);
-            step_products(act + 1024 * s, act1 + 1024 * s, TWO);
+        for (int part = 0; part < PARTS; part++) { /* weights' hi, then lo */
+            _tile_loadd(4, panel0 + 1024 * (PARTS * s + part), 64);
+            _tile_loadd(5, panel1 + 1024 * (PARTS * s + part), 64);
+            step_products(act + 512 * PARTS * s, act1 + 512 * PARTS * s, PARTS, TWO);
         }
     }
     _tile_stored(0, out, 64);
@@ -203,19 +179,21 @@ static inline __attribute__((always_inline)) void f16_panels(int64_t k_padded, c
     _tile_release();
 }
 
-void seer_f16_panels_amx(int64_t k_padded, const uint8_t *panel0, const uint8_t *panel1, const uint16_t *act, int nr,
-                         float *out) {
+void seer_tile_panels_amx(int64_t k_padded, int parts, const uint8_t *panel0, const uint8_t *panel1,
+                          const uint16_t *act, int nr, float *out) {
     if (!panel1) panel1 = panel0;
-    if (nr > 16) f16_panels(k_padded, panel0, panel1, act, nr, out, true);
-    else f16_panels(k_padded, panel0, panel1, act, nr, out, false);
+    if (parts == 2 && nr > 16) tile_panels(k_padded, panel0, panel1, act, nr, out, 2, true);
+    else if (parts == 2) tile_panels(k_padded, panel0, panel1, act, nr, out, 2, false);
+    else if (nr > 16) tile_panels(k_padded, panel0, panel1, act, nr, out, 1, true);
+    else tile_panels(k_padded, panel0, panel1, act, nr, out, 1, false);
 }
 #else
 void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *row) { act_split_scalar(f16, n_in, row); }
 void seer_f16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) { panel_pack_scalar(w, o0, panel); }
 
-void seer_f16_panels_amx(int64_t k_padded, const uint8_t *panel0, const uint8_t *panel1, const uint16_t *act, int nr,
-                         float *out) {
-    (void)k_padded; (void)panel0; (void)panel1; (void)act; (void)nr; (void)out;
+void seer_tile_panels_amx(int64_t k_padded, int parts, const uint8_t *panel0, const uint8_t *panel1,
+                          const uint16_t *act, int nr, float *out) {
+    (void)k_padded; (void)parts; (void)panel0; (void)panel1; (void)act; (void)nr; (void)out;
     abort(); /* never handed out: seer_amx_bf16_ready() is false */
 }
 #endif

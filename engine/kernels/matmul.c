@@ -120,7 +120,8 @@ typedef struct matmul_job {
      * amx_fn (Q8_0 read in place on AMX) takes 16 rows a call, or is NULL */
     seer_q8_panel_fn panel_fn, amx_fn;
     seer_q8_panel2_fn panel2_fn;
-    uint16_t *act_bf16; /* F16 on AMX: the rows' hi and lo parts in tile blocks (gemm_f16_internal.h) */
+    uint16_t *act_bf16; /* AMX-BF16: the rows' parts in tile blocks (gemm_f16_internal.h) */
+    int tile_parts;     /* AMX-BF16: 2 exact (F16 hi/lo), 1 BF16 */
     uint32_t *act_pairs; /* BF16 GEMM: n_rows × seer_bf16_pairs(n_in) words */
     uint8_t *act_u8;  /* n_rows × n_in bytes, q + 128 */
     float *act_d;     /* n_rows × n_blocks scales */
@@ -615,36 +616,59 @@ done:
     free(owned_t);
 }
 
-/* F16 weights on AMX-BF16 (gemm_f16_internal.h): the activation rows
- * rounded to F16 and split into BF16 hi/lo parts, in tile blocks. */
-static void f16_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
+/* AMX-BF16 tiles (gemm_f16_internal.h): the activation rows in tile
+ * blocks, exact (rounded to F16, split into BF16 hi/lo parts) or rounded
+ * to BF16 (one part: seer_bf16_act_row's pairs, a step's 16 to each tile
+ * row). */
+static void tile_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     const matmul_job *j = ctx;
-    const int64_t n_in = j->w->n_in;
-    uint16_t *f16 = (uint16_t *)((char *)j->qrows + (size_t)ith * j->act_row_bytes);
+    const int64_t n_in = j->w->n_in, steps = seer_f16_k_padded(n_in) / 32;
+    void *row = (char *)j->qrows + (size_t)ith * j->act_row_bytes;
     for (int64_t r = r0; r < r1; r++) {
-        seer_quantize_row(SEER_TYPE_F16, j->x + r * n_in, f16, n_in);
-        seer_f16_act_split(f16, n_in, j->act_bf16 + seer_f16_act_row_offset(n_in, r));
+        uint16_t *dst = j->act_bf16 + seer_tile_act_row_offset(n_in, j->tile_parts, r);
+        if (j->tile_parts == 2) {
+            seer_quantize_row(SEER_TYPE_F16, j->x + r * n_in, row, n_in);
+            seer_f16_act_split(row, n_in, dst);
+            continue;
+        }
+        uint32_t *words = row;
+        memset(words, 0, (size_t)steps * 64);
+        seer_bf16_act_row(j->x + r * n_in, n_in, words);
+        for (int64_t s = 0; s < steps; s++) memcpy(dst + 512 * s, words + 16 * s, 64);
     }
+}
+
+/* Panel p of w as the tiles read it (tmp: the BF16 packing's 16 rows). */
+static void tile_panel_pack(const matmul_job *j, int64_t p, uint8_t *panel, float *tmp) {
+    const seer_weight *w = j->w;
+    if (j->tile_parts == 2) {
+        seer_f16_panel_pack(w, 16 * p, panel);
+        return;
+    }
+    const size_t used = seer_bf16_panel_bytes(w->n_in), whole = seer_tile_panel_bytes(w->n_in, 1);
+    seer_bf16_panel_pack(w, 16 * p, panel, tmp);
+    memset(panel + used, 0, whole - used); /* the last step's pairs past K */
 }
 
 /* Panels [p0, p1) of 16 weight rows: packed a group at a time, then every
  * 32 activation rows times the group, two panels a call. */
-static void f16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
+static void tile_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     const matmul_job *j = ctx;
     const seer_weight *w = j->w;
     const int64_t n_out = w->n_out, kp = seer_f16_k_padded(w->n_in);
-    const size_t pb = seer_f16_panel_bytes(w->n_in);
+    const size_t pb = seer_tile_panel_bytes(w->n_in, j->tile_parts);
     uint8_t *pack = j->panels + (size_t)ith * (size_t)j->panel_group * pb;
+    float *tmp = (float *)((char *)j->qrows + (size_t)ith * j->act_row_bytes);
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
-        for (int64_t p = g0; p < g1; p++) seer_f16_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pb);
+        for (int64_t p = g0; p < g1; p++) tile_panel_pack(j, p, pack + (size_t)(p - g0) * pb, tmp);
         for (int64_t r = 0; r < j->n_rows; r += 32) {
             const int nr = j->n_rows - r < 32 ? (int)(j->n_rows - r) : 32;
             for (int64_t p = g0; p < g1; p += 2) {
                 float out[4][16 * 16]; /* [rows 0-15, 16-31][panel p, p + 1] */
                 const uint8_t *pan = pack + (size_t)(p - g0) * pb;
-                seer_f16_panels_amx(kp, pan, p + 1 < g1 ? pan + pb : NULL, j->act_bf16 + seer_f16_act_row_offset(w->n_in, r),
-                                    nr, out[0]);
+                seer_tile_panels_amx(kp, j->tile_parts, pan, p + 1 < g1 ? pan + pb : NULL,
+                                     j->act_bf16 + seer_tile_act_row_offset(w->n_in, j->tile_parts, r), nr, out[0]);
                 for (int64_t q = p; q < p + 2 && q < g1; q++) {
                     const int64_t o0 = 16 * q, cnt = n_out - o0 < 16 ? n_out - o0 : 16;
                     for (int h = 0; 16 * h < nr; h++)
@@ -656,19 +680,22 @@ static void f16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     }
 }
 
-static void matmul_gemm_f16_amx(seer_pool *pool, matmul_job *j) {
+/* parts: 2 for F16 weights exactly, 1 for BF16 products. */
+static void matmul_gemm_tiles(seer_pool *pool, matmul_job *j, int parts) {
     const int nth = seer_pool_size(pool);
     const int64_t n_in = j->w->n_in, blocks = (j->n_rows + 15) / 16;
     void *owned[3] = {NULL, NULL, NULL};
-    j->act_row_bytes = (size_t)n_in * sizeof(uint16_t);
-    j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)blocks * seer_f16_act_block_elems(n_in) * sizeof(uint16_t), &owned[0]);
+    j->tile_parts = parts;
+    /* per thread: an F16 activation row, or 16 weight rows as f32 for the BF16 packing (which holds a row's pairs too) */
+    j->act_row_bytes = parts == 2 ? (size_t)n_in * sizeof(uint16_t) : 16 * (size_t)n_in * sizeof(float);
+    j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)blocks * seer_tile_act_block_elems(n_in, parts) * sizeof(uint16_t), &owned[0]);
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
-    const size_t pb = seer_f16_panel_bytes(n_in);
+    const size_t pb = seer_tile_panel_bytes(n_in, parts);
     j->panel_group = panel_group_of(pb, 2); /* the kernel takes panels in pairs */
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[2]);
     if (j->act_bf16 && j->qrows && j->panels) {
-        seer_pool_for(pool, j->n_rows, 1, f16_act_range, j);
-        seer_pool_for(pool, (j->w->n_out + 15) / 16, 2, f16_gemm_range, j);
+        seer_pool_for(pool, j->n_rows, 1, tile_act_range, j);
+        seer_pool_for(pool, (j->w->n_out + 15) / 16, 2, tile_gemm_range, j);
     }
     for (int i = 0; i < 3; i++) free(owned[i]);
 }
@@ -710,7 +737,7 @@ static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
     const int nth = seer_pool_size(pool);
     const int64_t n_in = j->w->n_in;
     void *owned[3] = {NULL, NULL, NULL};
-    j->act_row_bytes = (size_t)n_in * sizeof(float); /* one weight row as f32 per thread, for the packing */
+    j->act_row_bytes = 16 * (size_t)n_in * sizeof(float); /* 16 weight rows as f32 per thread, for the packing */
     j->act_pairs = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)seer_bf16_pairs(n_in) * 4, &owned[0]);
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
     const size_t pb = seer_bf16_panel_bytes(n_in);
@@ -818,9 +845,11 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     } else if (seer_int8_gemm_supports(w->type) && path != SEER_MATMUL_GEMM_F32 && seer_q8_panel_get()) {
         matmul_gemm_q8(pool, &j);
     } else if (path == SEER_MATMUL_GEMM_BF16 && seer_matmul_bf16_takes(w)) {
-        matmul_gemm_bf16(pool, &j);
+        /* on tiles where the CPU has them: AVX512-BF16 took 4x as long as the exact tile products (1600 x 3420 x 1280) */
+        if (seer_amx_bf16_ready()) matmul_gemm_tiles(pool, &j, 1);
+        else matmul_gemm_bf16(pool, &j);
     } else if (w->type == SEER_TYPE_F16 && path != SEER_MATMUL_GEMM_F32 && seer_amx_bf16_ready()) {
-        matmul_gemm_f16_amx(pool, &j);
+        matmul_gemm_tiles(pool, &j, 2);
     } else {
         matmul_gemm(pool, &j);
     }

@@ -49,6 +49,10 @@ typedef struct seer_bench_kernels {
     const char *prompt, *decode, *encode;
 } seer_bench_kernels;
 seer_bench_kernels seer_bench_kernels_for(int weight_type);
+/* The encoder's kernel for its F16/F32 matrices at --vision-precision bf16
+ * (where the CPU has BF16 dot products): "bf16_amx" on AMX-BF16 tiles, else
+ * "bf16_avx512". */
+const char *seer_bench_bf16_encode_kernel(void);
 
 /* ---- the work ---- */
 

@@ -206,6 +206,9 @@ static void test_kernels(void) {
         CHECK_MSG(strcmp(k.prompt, want) == 0, "avx512 Q3_K: prompt %s (want %s)", k.prompt, want);
         k = seer_bench_kernels_for(SEER_TYPE_F16);
         CHECK_MSG(strcmp(k.encode, k.amx_bf16 ? "f16_amx_bf16" : "f32_gemm") == 0, "encode %s", k.encode);
+        /* --vision-precision bf16 on the tiles where they are (matmul.c) */
+        CHECK_MSG(strcmp(seer_bench_bf16_encode_kernel(), k.amx_bf16 ? "bf16_amx" : "bf16_avx512") == 0,
+                  "bf16 encode %s", seer_bench_bf16_encode_kernel());
     }
 }
 

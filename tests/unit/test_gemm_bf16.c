@@ -90,6 +90,7 @@ int main(void) {
     for (int t = 0; t < 3; t++) {
         check_shape(pool, types[t], 77, 70, 71, true);    /* odd K (a K tail of 13), 4 full panels + 6 rows */
         check_shape(pool, types[t], 64, 16, 64, false);   /* one panel, whole row blocks but the last */
+        check_shape(pool, types[t], 96, 33, 25, true);    /* AMX: one call of 25 rows (two row tiles), a lone last panel */
     }
     /* 48 KB panels: groups of 12 panels, 25 panels in all (3 groups, the
      * last of one panel); K of 1500 is 46 whole steps of 32 and a tail of 28 */
