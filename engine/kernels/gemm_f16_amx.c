@@ -8,54 +8,9 @@
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 
-/* The BF16 hi and lo parts of an F16 value: hi its FP32 form's upper half
- * (truncated), lo what is left, which has at most 3 significant bits and
- * so is a BF16 exactly. */
-static inline void split_f16(uint16_t h, uint16_t *hi, uint16_t *lo) {
-    float v = seer_fp16_to_f32(h), vh, rest;
-    uint32_t bits;
-    memcpy(&bits, &v, 4);
-    bits &= 0xFFFF0000u;
-    memcpy(&vh, &bits, 4);
-    rest = v - vh;
-    uint32_t rbits;
-    memcpy(&rbits, &rest, 4);
-    *hi = (uint16_t)(bits >> 16);
-    *lo = (uint16_t)(rbits >> 16);
-}
-
 /* K index k of a row's hi part in the tile-block layout (its lo part is
  * 512 further: the step's lo tile). */
 static inline int64_t act_at(int64_t k) { return k / 32 * 1024 + k % 32; }
-
-static void act_split_scalar(const uint16_t *f16, int64_t n_in, uint16_t *row) {
-    const int64_t kp = seer_f16_k_padded(n_in);
-    for (int64_t k = 0; k < n_in; k++) split_f16(f16[k], &row[act_at(k)], &row[act_at(k) + 512]);
-    for (int64_t k = n_in; k < kp; k++) row[act_at(k)] = row[act_at(k) + 512] = 0;
-}
-
-/* B tile layout: row i holds, for each column c, the pair (k = 2i, 2i + 1)
- * of weight row c: the 32-bit word at [i][c]. */
-static void panel_pack_scalar(const seer_weight *w, int64_t o0, uint8_t *panel) {
-    const int64_t kp = seer_f16_k_padded(w->n_in), steps = kp / 32;
-    uint32_t *words = (uint32_t *)panel;
-    memset(panel, 0, seer_tile_panel_bytes(w->n_in, 2));
-    for (int c = 0; c < 16 && o0 + c < w->n_out; c++) {
-        const uint16_t *row = (const uint16_t *)((const char *)w->data + (size_t)(o0 + c) * w->row_bytes);
-        for (int64_t s = 0; s < steps; s++) {
-            uint32_t *hi = words + s * 512, *lo = hi + 256;
-            for (int i = 0; i < 16; i++) {
-                uint16_t h[2] = {0, 0}, l[2] = {0, 0};
-                for (int t = 0; t < 2; t++) {
-                    const int64_t k = 32 * s + 2 * i + t;
-                    if (k < w->n_in) split_f16(row[k], &h[t], &l[t]);
-                }
-                hi[16 * i + c] = (uint32_t)h[0] | (uint32_t)h[1] << 16;
-                lo[16 * i + c] = (uint32_t)l[0] | (uint32_t)l[1] << 16;
-            }
-        }
-    }
-}
 
 #if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
 #include <immintrin.h>
@@ -82,14 +37,17 @@ static inline __m512i pairs(__m512i k0_15, __m512i k16_31) {
     return _mm512_or_si512(lo, _mm512_permutex2var_epi32(k0_15, odd, k16_31));
 }
 
+/* The first n of 16 F16 values at p, zero after (n <= 0: all zero): the
+ * masked lanes are not read, so a row's end may be the buffer's. */
+static inline __m256i load16(const uint16_t *p, int64_t n) {
+    if (n >= 16) return _mm256_loadu_si256((const void *)p);
+    return _mm256_maskz_loadu_epi16(n > 0 ? (__mmask16)((1u << n) - 1) : 0, p);
+}
+
 void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *row) {
-    if (n_in % 32) {
-        act_split_scalar(f16, n_in, row);
-        return;
-    }
-    for (int64_t k = 0; k < n_in; k += 16) {
+    for (int64_t k = 0; k < seer_f16_k_padded(n_in); k += 16) {
         __m512i h, l;
-        split16(_mm256_loadu_si256((const void *)(f16 + k)), &h, &l);
+        split16(load16(f16 + k, n_in - k), &h, &l);
         _mm256_storeu_si256((void *)(row + act_at(k)), _mm512_cvtepi32_epi16(_mm512_srli_epi32(h, 16)));
         _mm256_storeu_si256((void *)(row + act_at(k) + 512), _mm512_cvtepi32_epi16(_mm512_srli_epi32(l, 16)));
     }
@@ -97,22 +55,22 @@ void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *row) {
 
 /* Each weight row's 32 K values of a step become 16 pair words, a row of
  * a 16 x 16 word matrix whose transpose is the B tile (word i of row c to
- * tile row i, column c). */
+ * tile row i, column c). Rows past n_out and K past n_in are zero (a
+ * scalar loop did those panels, and for a K such as the patch embedding's
+ * 1176 all of them: a tenth of Qwen2.5-VL's encode). */
 void seer_f16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
-    if (w->n_in % 32 || o0 + 16 > w->n_out) {
-        panel_pack_scalar(w, o0, panel);
-        return;
-    }
-    const int64_t steps = w->n_in / 32;
-    const uint16_t *rows = (const uint16_t *)((const char *)w->data + (size_t)o0 * w->row_bytes);
+    const int64_t n_in = w->n_in, steps = seer_f16_k_padded(n_in) / 32;
+    const int rows = w->n_out - o0 < 16 ? (int)(w->n_out - o0) : 16;
+    const uint16_t *first = (const uint16_t *)((const char *)w->data + (size_t)o0 * w->row_bytes);
     const size_t row_elems = w->row_bytes / sizeof(uint16_t);
     for (int64_t s = 0; s < steps; s++) {
         __m512i hi[16], lo[16], tile[16];
+        const int64_t rest = n_in - 32 * s;
         for (int c = 0; c < 16; c++) {
-            const uint16_t *row = rows + (size_t)c * row_elems + 32 * s;
+            const uint16_t *row = first + (size_t)(c < rows ? c : 0) * row_elems + 32 * s; /* past n_out: nothing read */
             __m512i h0, l0, h1, l1;
-            split16(_mm256_loadu_si256((const void *)row), &h0, &l0);
-            split16(_mm256_loadu_si256((const void *)(row + 16)), &h1, &l1);
+            split16(load16(row, c < rows ? rest : 0), &h0, &l0);
+            split16(load16(row + 16, c < rows ? rest - 16 : 0), &h1, &l1);
             hi[c] = pairs(h0, h1);
             lo[c] = pairs(l0, l1);
         }
@@ -188,12 +146,18 @@ void seer_tile_panels_amx(int64_t k_padded, int parts, const uint8_t *panel0, co
     else tile_panels(k_padded, panel0, panel1, act, nr, out, 1, false);
 }
 #else
-void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *row) { act_split_scalar(f16, n_in, row); }
-void seer_f16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) { panel_pack_scalar(w, o0, panel); }
-
+/* never handed out: seer_amx_bf16_ready() is false */
+void seer_f16_act_split(const uint16_t *f16, int64_t n_in, uint16_t *row) {
+    (void)f16; (void)n_in; (void)row;
+    abort();
+}
+void seer_f16_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
+    (void)w; (void)o0; (void)panel;
+    abort();
+}
 void seer_tile_panels_amx(int64_t k_padded, int parts, const uint8_t *panel0, const uint8_t *panel1,
                           const uint16_t *act, int nr, float *out) {
     (void)k_padded; (void)parts; (void)panel0; (void)panel1; (void)act; (void)nr; (void)out;
-    abort(); /* never handed out: seer_amx_bf16_ready() is false */
+    abort();
 }
 #endif

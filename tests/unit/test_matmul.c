@@ -232,6 +232,8 @@ int main(void) {
     check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true, SEER_MATMUL_AUTO);
     /* more rounded f16 activation rows than the sgemm path converts at once (2 MB): uneven chunks */
     check_matmul_case(pools[2], SEER_TYPE_F16, 1024, 40, 600, true, SEER_MATMUL_GEMM);
+    /* a K of no whole tile steps (as Qwen2.5-VL's patch embedding's 1176 is) and a part panel */
+    check_matmul_case(pools[1], SEER_TYPE_F16, 1000, 37, 45, true, SEER_MATMUL_GEMM);
     check_matmul_case(pools[1], SEER_TYPE_Q8_0, 1024, 24, 530, false, SEER_MATMUL_GEMM_F32);
     /* rows of any length for the unblocked types (e.g. a 14x14x3 patch kernel) */
     for (int p = 0; p < 3; p++) {
