@@ -8,15 +8,15 @@
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 
-/* K index k of a row's hi part in the tile-block layout (its lo part is
- * 512 further: the step's lo tile). */
-static inline int64_t act_at(int64_t k) { return k / 32 * 1024 + k % 32; }
-
 #if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
 #include <immintrin.h>
 
 #include "kernels/amx_tiles.h"
 #include "kernels/transpose16.h"
+
+/* K index k of a row's hi part in the tile-block layout (its lo part is
+ * 512 further: the step's lo tile). */
+static inline int64_t act_at(int64_t k) { return k / 32 * 1024 + k % 32; }
 
 /* 16 F16 values as FP32, their BF16 hi parts (truncated) and what is left
  * (exact: at most 3 significant bits), both as FP32 bit patterns whose
