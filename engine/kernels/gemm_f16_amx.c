@@ -3,7 +3,6 @@
 #include "kernels/gemm_f16_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "seer/matmul.h"
 #include "seer/tensor.h"

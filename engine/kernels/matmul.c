@@ -632,8 +632,9 @@ static void tile_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             continue;
         }
         uint32_t *words = row;
-        memset(words, 0, (size_t)steps * 64);
+        const int64_t pairs = seer_bf16_pairs(n_in);
         seer_bf16_act_row(j->x + r * n_in, n_in, words);
+        memset(words + pairs, 0, (size_t)(16 * steps - pairs) * sizeof(uint32_t)); /* the last step past K */
         for (int64_t s = 0; s < steps; s++) memcpy(dst + 512 * s, words + 16 * s, 64);
     }
 }

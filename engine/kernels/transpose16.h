@@ -1,8 +1,8 @@
 /* A 16 x 16 matrix of 32-bit words transposed in registers, for the
  * packing of B tiles and BF16 panels (16 weight rows' K pairs become 16
  * vectors of one pair from every row): pairs within 128-bit lanes, then
- * pairs of pairs, then the lanes themselves. Forty-eight shuffles where a
- * scatter per weight row cost a quarter of an encoder's GEMM time. */
+ * pairs of pairs, then the lanes themselves: forty-eight shuffles where a
+ * scatter per weight row stored one word at a time. */
 #ifndef SEER_KERNELS_TRANSPOSE16_H
 #define SEER_KERNELS_TRANSPOSE16_H
 
