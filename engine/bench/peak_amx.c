@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "bench/peak_internal.h"
+#include "kernels/amx_enabled.h"
 #include "kernels/gemm_f16_internal.h"
 #include "kernels/gemm_q8_internal.h"
 
-#if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__AMX_BF16__) && defined(__linux__)
+#if defined(SEER_AMX_INT8_BUILT) && defined(SEER_AMX_BF16_BUILT)
 #include <immintrin.h>
 
 #include "kernels/amx_tiles.h"

@@ -1,6 +1,6 @@
 /* The AMX tile configuration (palette 1) shared by the tile kernels
- * (gemm_q8_amx.c, gemm_q45_K_amx.c, gemm_f16_amx.c). Include only where
- * the AMX intrinsics are enabled. */
+ * (gemm_q8_amx.c, gemm_q45_K_amx.c, gemm_q6_K_amx.c, gemm_f16_amx.c).
+ * Include only where the AMX intrinsics are enabled (amx_enabled.h). */
 #ifndef SEER_KERNELS_AMX_TILES_H
 #define SEER_KERNELS_AMX_TILES_H
 

@@ -1,5 +1,6 @@
 /* F16 weights on AMX-BF16 tiles (gemm_f16_internal.h): the packing of
  * weights and activations into BF16 hi/lo parts and the tile kernel. */
+#include "kernels/amx_enabled.h"
 #include "kernels/gemm_f16_internal.h"
 
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 
-#if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_BF16__) && defined(__linux__)
+#if defined(SEER_AMX_BF16_BUILT)
 #include <immintrin.h>
 
 #include "kernels/amx_tiles.h"

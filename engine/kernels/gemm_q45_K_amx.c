@@ -16,6 +16,7 @@
  * too); the mins' term is the super-block kernel's integer dot product of
  * the mins and the activation blocks' sums. Activations are Q8_K, signed
  * (TDPBSUD: signed A, unsigned B, no correction). */
+#include "kernels/amx_enabled.h"
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 
@@ -32,7 +33,7 @@ typedef struct {
 
 _Static_assert(sizeof(q45_K_amx_sb) == SEER_Q45_K_AMX_SB_BYTES, "q45_K_amx_sb");
 
-#if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__AVX512VNNI__) && defined(__linux__)
+#if defined(SEER_AMX_INT8_BUILT) && defined(__AVX512VNNI__)
 #include <immintrin.h>
 
 #include "kernels/amx_tiles.h"

@@ -10,6 +10,7 @@
  * only that is scaled by d in float. There are no mins. Activations are
  * Q8_K, signed (TDPBSSD). 16 activation rows a call: three accumulator
  * tiles, one A and three B take 7 of the 8 tiles. */
+#include "kernels/amx_enabled.h"
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 
@@ -24,7 +25,7 @@ typedef struct {
 
 _Static_assert(sizeof(q6_K_amx_sb) == SEER_Q6_K_AMX_SB_BYTES, "q6_K_amx_sb");
 
-#if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__AVX512VNNI__) && defined(__linux__)
+#if defined(SEER_AMX_INT8_BUILT) && defined(__AVX512VNNI__)
 #include <immintrin.h>
 
 #include "kernels/amx_tiles.h"

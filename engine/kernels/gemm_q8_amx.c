@@ -4,6 +4,7 @@
  * exactly a B tile of 8 rows (K in quads) — where VPDPBUSD does one
  * activation row. The block's int32 sums then take the same float steps,
  * in the same order, as the AVX-512 kernel's: results are bit-identical. */
+#include "kernels/amx_enabled.h"
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__AMX_TILE__) && defined(__AMX_INT8__) && defined(__AVX512F__) && defined(__linux__)
+#if defined(SEER_AMX_INT8_BUILT) && defined(__AVX512F__)
 #include <cpuid.h>
 #include <immintrin.h>
 
