@@ -59,9 +59,7 @@ typedef struct bench_result {
  * that ran chose them (bf16: BF16 products on AMX-BF16 tiles or AVX512-BF16
  * for the F16/F32 matrices). */
 static seer_bench_kernels bench_kernels(int weight_type, const bench_result *r) {
-    seer_bench_kernels k = seer_bench_kernels_for(weight_type);
-    if (r->vision_precision == SEER_VISION_BF16) k.encode = seer_bench_bf16_encode_kernel();
-    return k;
+    return seer_bench_kernels_running(weight_type, r->vision_precision == SEER_VISION_BF16);
 }
 
 /* Which hardware peak a kernel runs on: int8 dot products for the quantized
@@ -504,8 +502,9 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
     free(name);
     printf("threads      %d, %d reps (median, spread = max - min)\n", threads, o->reps);
     seer_bench_kernels k = bench_kernels(info->weight_type, r);
-    printf("kernels      %s%s%s: prompt %s, decode %s, encode %s\n", k.simd, k.amx_int8 ? " + AMX-INT8" : "",
-           k.amx_bf16 ? " + AMX-BF16" : "", k.prompt, k.decode, k.encode);
+    char kernels[256];
+    seer_bench_kernels_format(&k, true, kernels, sizeof kernels);
+    printf("kernels      %s\n", kernels);
     const seer_blas_info blas = seer_blas_describe();
     printf("blas         OpenBLAS %s kernels (%d-bit; the CPU's vectors %d-bit), %d threads\n", blas.core,
            blas.vector_bits, blas.cpu_vector_bits, blas.threads);

@@ -518,10 +518,15 @@ static void list_all(const gguf_file *f) {
 /* The kernels this host runs such a file with: seer's SIMD level and
  * OpenBLAS's kernel set, with a warning on stderr when OpenBLAS's are
  * narrower than the CPU's vectors (OPENBLAS_CORETYPE set to an older CPU). */
-static void summarise_host(bool mmproj) {
+static void summarise_host(const gguf_file *f, bool mmproj) {
     const seer_blas_info b = seer_blas_describe();
     label("kernels here");
-    printf("seer %s, OpenBLAS %s", seer_simd_level_name(seer_simd_level()), b.core);
+    /* a model's: its matrices' prompt and decode kernels; an mmproj's: the encoder line below names them */
+    const seer_bench_kernels k = seer_bench_kernels_for(mmproj ? SEER_TYPE_F16 : gguf_dominant_matrix_type(f));
+    char kernels[192];
+    if (mmproj) snprintf(kernels, sizeof kernels, "%s%s", k.simd, k.amx_bf16 ? " + AMX-BF16" : "");
+    else seer_bench_kernels_format(&k, false, kernels, sizeof kernels);
+    printf("seer %s, OpenBLAS %s", kernels, b.core);
     if (b.vector_bits) printf(" (%d-bit)", b.vector_bits);
     printf(", %d BLAS thread%s\n", b.threads, b.threads == 1 ? "" : "s");
     if (mmproj) { /* the F16/F32 matrices' path at each --vision-precision */
@@ -611,7 +616,7 @@ int cmd_info(int argc, char **argv) {
     else if (arch) summarise_llm(f, arch);
     summarise_tokenizer(f);
     summarise_tensors(f);
-    summarise_host(arch && strcmp(arch, "clip") == 0);
+    summarise_host(f, arch && strcmp(arch, "clip") == 0);
     if (all) list_all(f);
     gguf_close(f);
     seer_hub_files_free(&hub);

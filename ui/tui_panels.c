@@ -204,6 +204,7 @@ void tui_draw_timings(tui *t) {
     } else {
         row(w, &y, ROLE_ASSISTANT, "reply", "%d tok", t->gen_tokens);
     }
+    row(w, &y, ROLE_MUTED, "kernels", "%s%s", t->model.simd, t->model.amx ? " + AMX" : "");
     wattrset(w, 0);
     wnoutrefresh(w);
 }

@@ -2,6 +2,7 @@
  * the same choices seer_matmul makes (matmul.c), asked of the same
  * dispatch functions, so a table from another host says what ran there. */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kernels/gemm_f16_internal.h"
 #include "kernels/gemm_q8_internal.h"
@@ -32,3 +33,15 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type) {
 }
 
 const char *seer_bench_bf16_encode_kernel(void) { return seer_amx_bf16_ready() ? "bf16_amx" : "bf16_avx512"; }
+
+seer_bench_kernels seer_bench_kernels_running(int weight_type, bool bf16_encoder) {
+    seer_bench_kernels k = seer_bench_kernels_for(weight_type);
+    if (bf16_encoder) k.encode = seer_bench_bf16_encode_kernel();
+    return k;
+}
+
+void seer_bench_kernels_format(const seer_bench_kernels *k, bool with_encode, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s%s%s: prompt %s, decode %s%s%s", k->simd, k->amx_int8 ? " + AMX-INT8" : "",
+             k->amx_bf16 ? " + AMX-BF16" : "", k->prompt, k->decode, with_encode ? ", encode " : "",
+             with_encode ? k->encode : "");
+}

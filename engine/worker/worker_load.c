@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "seer/bench.h"
+#include "seer/blas.h"
 #include "seer/tensor.h"
 #include "worker/worker_internal.h"
 
@@ -59,6 +61,18 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
     m->thinking = seer_session_thinking(w->session);
     m->n_ctx = seer_ctx_size(seer_session_ctx(w->session));
     m->n_threads = seer_pool_size(w->pool);
+    if (info) {
+        const bool bf16 = w->vision && seer_vision_get_precision(w->vision) == SEER_VISION_BF16;
+        const seer_bench_kernels k = seer_bench_kernels_running(info->weight_type, bf16);
+        seer_bench_kernels_format(&k, w->vision != NULL, m->kernels, sizeof m->kernels);
+        snprintf(m->simd, sizeof m->simd, "%s", k.simd);
+        m->amx = k.amx_int8 || k.amx_bf16;
+    }
+    const seer_blas_info b = seer_blas_describe();
+    if (b.vector_bits) snprintf(m->blas, sizeof m->blas, "OpenBLAS %s (%d-bit), %d thread%s", b.core, b.vector_bits,
+                                b.threads, b.threads == 1 ? "" : "s");
+    else snprintf(m->blas, sizeof m->blas, "OpenBLAS %s, %d thread%s", b.core, b.threads, b.threads == 1 ? "" : "s");
+    seer_blas_narrower_warning(&b, m->blas_warning, sizeof m->blas_warning);
 }
 
 bool worker_load(seer_worker *w) {

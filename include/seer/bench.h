@@ -53,6 +53,13 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type);
  * (where the CPU has BF16 dot products): "bf16_amx" on AMX-BF16 tiles, else
  * "bf16_avx512". */
 const char *seer_bench_bf16_encode_kernel(void);
+/* seer_bench_kernels_for with the encoder's kernel for the precision that
+ * runs (bf16: seer_bench_bf16_encode_kernel). */
+seer_bench_kernels seer_bench_kernels_running(int weight_type, bool bf16_encoder);
+/* One line naming them, as seer bench, seer info and the TUI show it:
+ * "avx512-vnni + AMX-INT8 + AMX-BF16: prompt int8_gemm_amx, decode dot16,
+ * encode f16_amx_bf16" (the encode part only when with_encode). */
+void seer_bench_kernels_format(const seer_bench_kernels *k, bool with_encode, char *buf, size_t cap);
 
 /* ---- the work ---- */
 

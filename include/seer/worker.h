@@ -33,6 +33,15 @@ typedef struct seer_model_summary {
     bool thinks;               /* the chat template has thinking markers */
     bool think_switch;         /* … and a thinking-off form */
     bool thinking;             /* the mode the next turn uses */
+    /* The kernels this host runs it with (seer_bench_kernels_format), seer's
+     * SIMD level alone with whether AMX tiles take part, OpenBLAS's kernel
+     * set, and its one-line warning when that set is narrower than the
+     * CPU's vectors ("" when not). */
+    char kernels[192];
+    char simd[24];
+    bool amx;
+    char blas[80];
+    char blas_warning[256];
 } seer_model_summary;
 
 typedef enum seer_event_type {

@@ -47,7 +47,8 @@ grep -q '^  token_embd.weight  F32  \[4, 2\]  32 bytes at ' <<<"$all" || err "--
 # The kernels this host runs it with, and a one-line warning on stderr when
 # OpenBLAS is made to run narrower kernels than the CPU's (Prescott: 128-bit
 # SSE3; every x86-64 CPU seer's AVX2 level runs on has 256-bit vectors).
-grep -q '^kernels here *seer [a-z0-9-]*, OpenBLAS [A-Za-z0-9_]*' <<<"$out" || err "kernels line: $out"
+grep -qE '^kernels here *seer [a-z0-9-]+( \+ AMX-(INT8|BF16))*: prompt [a-z0-9_]+, decode [a-z0-9]+, OpenBLAS [A-Za-z0-9_]+' <<<"$out" ||
+  err "kernels line: $out"
 if [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo; then
   warn=$(OPENBLAS_CORETYPE=Prescott "$SEER" info "$good" 2>&1 >/dev/null)
   [ "$(wc -l <<<"$warn")" = 1 ] && grep -q '^seer: warning: OpenBLAS runs its Prescott kernels (128-bit) on a CPU with' <<<"$warn" ||
