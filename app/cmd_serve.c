@@ -13,6 +13,7 @@
 #include "cli_errors.h"
 #include "commands.h"
 #include "hub_fetch.h"
+#include "seer/blas.h"
 #include "serve/http.h"
 #include "serve/serve.h"
 
@@ -176,6 +177,9 @@ int cmd_serve(int argc, char **argv) {
     printf("seer serve: listening on http://%s%s%s:%d (model %s, %s)\n", v6 ? "[" : "", a.cfg.host, v6 ? "]" : "", port,
            a.cfg.model_name, a.cfg.embeddings ? "embeddings" : "chat");
     fflush(stdout);
+    const seer_blas_info blas = seer_blas_describe();
+    char warning[256];
+    if (seer_blas_narrower_warning(&blas, warning, sizeof warning)) fprintf(stderr, "seer serve: %s\n", warning);
     int sig = 0;
     sigwait(&stop_signals, &sig);
     fprintf(stderr, "seer serve: %s: finishing the replies under way (at most %d s)\n",

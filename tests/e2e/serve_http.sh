@@ -132,7 +132,18 @@ chat_pid=
 grep -q 'seer serve: stopped' "$tmp/chat.err" || bad "no clean stop: $(cat "$tmp/chat.err")"
 # A thinking model: the thought apart, its markers and the blank after it dropped.
 "$TOOLS/make_think_model" --out "$tmp/think.gguf" >/dev/null || bad "make_think_model"
-serve_start think -m "$tmp/think.gguf" -t 1 || exit 1
+# Started with OpenBLAS made to run narrower kernels than the CPU's (x86-64
+# with AVX2: Prescott's are 128-bit): one warning line on stderr says so.
+prescott=""
+[ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && prescott=Prescott
+if [ -z "$prescott" ]; then
+  serve_start think -m "$tmp/think.gguf" -t 1 || exit 1
+else
+  OPENBLAS_CORETYPE=$prescott serve_start think -m "$tmp/think.gguf" -t 1 || exit 1
+  [ "$(grep -c 'warning: OpenBLAS' "$tmp/think.err")" = 1 ] &&
+    grep -q '^seer serve: warning: OpenBLAS runs its Prescott kernels (128-bit) on a CPU with' "$tmp/think.err" ||
+    bad "no one-line warning for OpenBLAS's Prescott kernels: $(cat "$tmp/think.err")"
+fi
 r=$(status_of POST "$think_url/v1/chat/completions" -d '{"messages":[{"role":"user","content":"Hi"}]}')
 [ "$(jq_py "repr((d['choices'][0]['message']['reasoning_content'], d['choices'][0]['message']['content']))")" = \
   "('The user greets me. I should answer briefly.', 'Hello there!')" ] || bad "thinking model: $r"
