@@ -86,7 +86,6 @@ static void handle_event(tui *t, seer_event *ev) {
         tui_note(t, TR_SYSTEM, "%s loaded (%s, %s%s%s%s%s) · /help for commands", t->model.name, t->model.arch,
                  t->model.quant, t->model.vision ? ", vision: " : ", text only", t->model.projector,
                  t->model.vision ? " " : "", t->model.vision_quant);
-        if (t->model.blas_warning[0]) tui_note(t, TR_SYSTEM, "%s", t->model.blas_warning); /* stderr is hidden */
         if (t->model.chat_fallback) /* once, so a wrong-looking answer has its likely cause on screen */
             tui_note(t, TR_SYSTEM, "the model's chat template is %s: using %s (start with --chat-template NAME for "
                      "another)", t->model.chat_template_present ? "not one seer knows" : "missing", t->model.chat);

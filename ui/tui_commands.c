@@ -131,6 +131,7 @@ static void cmd_stats(tui *t) {
              (double)t->model.n_params / 1e9, t->model.vision ? " + vision " : "", t->model.projector, t->model.chat,
              t->model.n_threads);
     tui_note(t, TR_SYSTEM, "kernels %s · %s", t->model.kernels, t->model.blas);
+    if (t->model.blas_warning[0]) tui_note(t, TR_SYSTEM, "%s", t->model.blas_warning); /* stderr is hidden */
     tui_note(t, TR_SYSTEM,
              "last turn: prefill %d tok in %.0f ms · %d tok generated in %.0f ms (%.1f tok/s) · first token %.0f ms · "
              "context %d/%d · memory %.0f MB",

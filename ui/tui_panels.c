@@ -204,7 +204,8 @@ void tui_draw_timings(tui *t) {
     } else {
         row(w, &y, ROLE_ASSISTANT, "reply", "%d tok", t->gen_tokens);
     }
-    row(w, &y, ROLE_MUTED, "kernels", "%s%s", t->model.simd, t->model.amx ? " + AMX" : "");
+    /* OpenBLAS narrower than the CPU: its width here in the warning colour, the whole warning in /stats */
+    row(w, &y, t->model.blas_warning[0] ? ROLE_TIMING_SLOW : ROLE_MUTED, "kernels", "%s", t->model.kernels_short);
     wattrset(w, 0);
     wnoutrefresh(w);
 }

@@ -65,14 +65,16 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
         const bool bf16 = w->vision && seer_vision_get_precision(w->vision) == SEER_VISION_BF16;
         const seer_bench_kernels k = seer_bench_kernels_running(info->weight_type, bf16);
         seer_bench_kernels_format(&k, w->vision != NULL, m->kernels, sizeof m->kernels);
-        snprintf(m->simd, sizeof m->simd, "%s", k.simd);
-        m->amx = k.amx_int8 || k.amx_bf16;
+        snprintf(m->kernels_short, sizeof m->kernels_short, "%s%s", k.simd, k.amx_int8 || k.amx_bf16 ? "+AMX" : "");
     }
     const seer_blas_info b = seer_blas_describe();
     if (b.vector_bits) snprintf(m->blas, sizeof m->blas, "OpenBLAS %s (%d-bit), %d thread%s", b.core, b.vector_bits,
                                 b.threads, b.threads == 1 ? "" : "s");
     else snprintf(m->blas, sizeof m->blas, "OpenBLAS %s, %d thread%s", b.core, b.threads, b.threads == 1 ? "" : "s");
-    seer_blas_narrower_warning(&b, m->blas_warning, sizeof m->blas_warning);
+    if (seer_blas_narrower_warning(&b, m->blas_warning, sizeof m->blas_warning)) {
+        const size_t n = strlen(m->kernels_short);
+        snprintf(m->kernels_short + n, sizeof m->kernels_short - n, " · BLAS %d", b.vector_bits); /* fits the timings pane */
+    }
 }
 
 bool worker_load(seer_worker *w) {

@@ -33,13 +33,12 @@ typedef struct seer_model_summary {
     bool thinks;               /* the chat template has thinking markers */
     bool think_switch;         /* … and a thinking-off form */
     bool thinking;             /* the mode the next turn uses */
-    /* The kernels this host runs it with (seer_bench_kernels_format), seer's
-     * SIMD level alone with whether AMX tiles take part, OpenBLAS's kernel
-     * set, and its one-line warning when that set is narrower than the
-     * CPU's vectors ("" when not). */
+    /* The kernels this host runs it with (seer_bench_kernels_format), in
+     * short (seer's SIMD level, "+AMX" where tiles take part, and OpenBLAS's
+     * vector bits when they are narrower than the CPU's), OpenBLAS's kernel
+     * set, and its one-line warning when that set is narrower ("" when not). */
     char kernels[192];
-    char simd[24];
-    bool amx;
+    char kernels_short[48];
     char blas[80];
     char blas_warning[256];
 } seer_model_summary;

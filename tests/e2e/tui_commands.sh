@@ -44,7 +44,7 @@ wait_screen "last turn: prefill"
 screen | sed 's/ *│.*//' | tr '\n' ' ' | tr -s ' ' |
   grep -qE "· kernels [a-z0-9-]+( \+ AMX-[A-Z0-9]+)*: prompt [a-z0-9_]+, decode [a-z0-9]+, encode [a-z0-9_]+ · OpenBLAS [A-Za-z0-9_]+" ||
   fail "/stats does not name the kernels"
-screen | grep -qE "kernels {2,}(scalar|avx2|avx512|neon)" || fail "the timings pane does not name the kernels"
+wait_screen_re "kernels {2,}(scalar|avx2|avx512|neon)"
 type_line "/tokens"
 wait_screen "Token inspector: 6 tokens"
 keys Escape
@@ -77,14 +77,17 @@ make_image "$T/q.ppm" 32 32
 evil="$T/x$(printf '\033')[31mred.ppm"
 make_image "$evil" 8 8
 # OpenBLAS made to run narrower kernels than the CPU's (as in info.sh): one
-# line in the transcript says so, stderr being hidden under the UI.
+# line of the timings pane says so, /stats gives the warning (stderr is
+# hidden under the UI).
 prescott=""
 [ "$(uname -m)" = x86_64 ] && grep -qw avx2 /proc/cpuinfo && prescott="OPENBLAS_CORETYPE=Prescott"
 EXTRA_ENV="NO_COLOR=1 $prescott" start 120 36 -m "$T/llm.gguf" --mmproj "$T/mmproj.gguf" -n 3 "$T/q.ppm" "$evil"
 wait_log '^image' 15 2
 sleep 0.3
 if [ -n "$prescott" ]; then
-  screen | grep -qF "warning: OpenBLAS runs its Prescott kernels (128-bit)" || fail "no warning for OpenBLAS's Prescott kernels"
+  wait_screen_re "kernels +[a-zA-Z0-9+-]+ · BLAS 128"
+  type_line "/stats"
+  wait_screen "warning: OpenBLAS runs its Prescott kernels (128-bit)"
 fi
 screen | grep -qF "x␛[31mred.ppm" || fail "escape in a file name was not shown as ␛"
 screen_escapes | grep -qF $'\033[31mred' && fail "raw escape sequence from a file name reached the terminal"
