@@ -21,7 +21,7 @@ static void configure(void) {
     seer_tile_config cfg;
     seer_tile_config_init(&cfg);
     for (int t = 0; t < 8; t++) cfg.colsb[t] = 64, cfg.rows[t] = 16;
-    seer_tile_config_load(&cfg);
+    seer_tile_config_use(&cfg);
     _tile_zero(0);
     _tile_zero(1);
     _tile_zero(2);
@@ -35,7 +35,7 @@ static void configure(void) {
 static double sink(void) {
     int32_t c[16][16] __attribute__((aligned(64)));
     _tile_stored(0, c, 64);
-    _tile_release();
+    seer_amx_tiles_release();
     return (double)c[0][0];
 }
 

@@ -29,4 +29,13 @@ static inline void seer_tile_config_load(const seer_tile_config *cfg) {
     _tile_loadconfig(cfg);
 }
 
+/* The tile kernels' configuration, loaded unless this thread's tiles hold
+ * it already: LDTILECFG and TILERELEASE around every call cost ~200 TSC
+ * cycles, 5% of a K-quant call over 2048 weights (gemm_q8_amx.c). The
+ * tiles stay configured until seer_amx_tiles_release (gemm_q8_internal.h),
+ * which the GEMM's threads call when their share is done; every LDTILECFG
+ * and TILERELEASE goes through these two, or the thread's record of its
+ * configuration would be wrong. */
+void seer_tile_config_use(const seer_tile_config *cfg);
+
 #endif

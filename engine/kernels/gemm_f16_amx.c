@@ -113,7 +113,7 @@ static inline __attribute__((always_inline)) void tile_panels(int64_t k_padded, 
     cfg.rows[0] = cfg.rows[1] = cfg.rows[6] = (uint8_t)n0;
     cfg.rows[2] = cfg.rows[3] = cfg.rows[7] = (uint8_t)(TWO ? nr - 16 : 1);
     cfg.rows[4] = cfg.rows[5] = 16;
-    seer_tile_config_load(&cfg);
+    seer_tile_config_use(&cfg);
     _tile_zero(0);
     _tile_zero(1);
     if (TWO) {
@@ -134,7 +134,6 @@ static inline __attribute__((always_inline)) void tile_panels(int64_t k_padded, 
         _tile_stored(2, out + 512, 64);
         _tile_stored(3, out + 768, 64);
     }
-    _tile_release();
 }
 
 void seer_tile_panels_amx(int64_t k_padded, int parts, const uint8_t *panel0, const uint8_t *panel1,

@@ -83,7 +83,7 @@ static void configure(int nr) {
     cfg.rows[0] = cfg.rows[1] = cfg.rows[4] = (uint8_t)n0;
     cfg.rows[2] = cfg.rows[3] = cfg.rows[5] = (uint8_t)(n1 ? n1 : 1);
     cfg.rows[6] = cfg.rows[7] = 16;
-    seer_tile_config_load(&cfg);
+    seer_tile_config_use(&cfg);
 }
 
 /* One super-block's float steps for rows [r0, r1) of the stored sums. */
@@ -152,7 +152,6 @@ static inline __attribute__((always_inline)) void q45_K_amx(int64_t n_sb, const 
             }
         }
     }
-    _tile_release();
 }
 
 void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,

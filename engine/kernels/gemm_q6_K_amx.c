@@ -91,7 +91,7 @@ static void configure(int nr) {
     seer_tile_config cfg;
     seer_tile_config_init(&cfg);
     for (int t = 0; t < 7; t++) cfg.colsb[t] = 64, cfg.rows[t] = t < 4 ? (uint8_t)nr : 16;
-    seer_tile_config_load(&cfg);
+    seer_tile_config_use(&cfg);
 }
 
 void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
@@ -135,7 +135,6 @@ void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t
             _tile_stored(2, c[t][2], 64);
         }
     }
-    _tile_release();
 }
 #else
 void seer_q6_K_amx_pack(const uint8_t *group, int64_t n_sb, uint8_t *panel) {

@@ -51,6 +51,22 @@ bool seer_q8_panel_amx_supported(void) {
 
 bool seer_q8_panel_amx_ready(void) { return seer_q8_panel_amx_supported() && amx_wanted; }
 
+static _Thread_local seer_tile_config tiles_now; /* this thread's configuration, when tiles_configured */
+static _Thread_local bool tiles_configured;
+
+void seer_tile_config_use(const seer_tile_config *cfg) {
+    if (tiles_configured && memcmp(&tiles_now, cfg, sizeof *cfg) == 0) return;
+    seer_tile_config_load(cfg);
+    tiles_now = *cfg;
+    tiles_configured = true;
+}
+
+void seer_amx_tiles_release(void) {
+    if (!tiles_configured) return;
+    _tile_release();
+    tiles_configured = false;
+}
+
 bool seer_amx_bf16_ready(void) { return seer_q8_panel_amx_ready() && amx_bf16; }
 
 /* Whole blocks: tile 0 holds a block's sums C (nr rows × 16 int32), tile 1
@@ -67,7 +83,7 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
     cfg.colsb[0] = 64, cfg.rows[0] = (uint8_t)nr;
     cfg.colsb[1] = 32, cfg.rows[1] = (uint8_t)nr;
     cfg.colsb[2] = 64, cfg.rows[2] = 8;
-    seer_tile_config_load(&cfg);
+    seer_tile_config_use(&cfg);
     __m512 acc[SEER_Q8_PANEL_ROWS];
     for (int r = 0; r < SEER_Q8_PANEL_ROWS; r++) acc[r] = _mm512_setzero_ps();
     int32_t sums[SEER_Q8_PANEL_ROWS][16] __attribute__((aligned(64)));
@@ -100,7 +116,6 @@ static inline __attribute__((always_inline)) void panel_amx(int64_t n_blocks, co
             if (act_s && !group) acc[r] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
         }
     }
-    _tile_release();
     for (int r = 0; r < nr; r++) _mm512_storeu_ps(out + 16 * r, acc[r]);
 }
 
@@ -118,6 +133,7 @@ void seer_q8_0_group_amx(int64_t n_blocks, const uint8_t *group, const uint8_t *
 bool seer_q8_panel_amx_supported(void) { return false; }
 bool seer_q8_panel_amx_ready(void) { return false; }
 bool seer_amx_bf16_ready(void) { return false; }
+void seer_amx_tiles_release(void) {}
 
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out) {

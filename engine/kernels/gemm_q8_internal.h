@@ -195,6 +195,9 @@ static inline bool seer_q8_sb_kernel_takes(int type) {
  * once, bit-identical to the AVX-512 kernel. Ready when the CPU and the OS
  * offer AMX-INT8 to this process (and SEER_AMX is not 0). */
 bool seer_q8_panel_amx_ready(void);
+/* TILERELEASE where this thread's tiles are configured (amx_tiles.h's
+ * seer_tile_config_use); a no-op elsewhere and without AMX. */
+void seer_amx_tiles_release(void);
 bool seer_q8_panel_amx_supported(void); /* whatever SEER_AMX says */
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);

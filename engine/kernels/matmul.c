@@ -428,6 +428,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
             }
         }
     }
+    seer_amx_tiles_release(); /* the tile kernels leave them configured from call to call */
 }
 
 _Static_assert(SEER_MATMUL_ROW_GRAIN % SEER_Q8_PANEL_ROWS == 0, "a thread's rows are whole AMX row blocks");
@@ -679,6 +680,7 @@ static void tile_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
             }
         }
     }
+    seer_amx_tiles_release();
 }
 
 /* parts: 2 for F16 weights exactly, 1 for BF16 products. */
