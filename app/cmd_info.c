@@ -515,9 +515,11 @@ static void list_all(const gguf_file *f) {
     }
 }
 
-/* The kernels this host runs such a file with: seer's SIMD level and
- * OpenBLAS's kernel set, with a warning on stderr when OpenBLAS's are
- * narrower than the CPU's vectors (OPENBLAS_CORETYPE set to an older CPU). */
+/* The kernels this host runs such a file with: seer's SIMD level, AMX
+ * tiles and the model's prompt and decode kernels (an mmproj's encoder
+ * kernels), OpenBLAS's kernel set, with a warning on stderr when
+ * OpenBLAS's are narrower than the CPU's vectors (OPENBLAS_CORETYPE set to
+ * an older CPU, or a CPU newer than the OpenBLAS build). */
 static void summarise_host(const gguf_file *f, bool mmproj) {
     const seer_blas_info b = seer_blas_describe();
     label("kernels here");

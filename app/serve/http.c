@@ -349,8 +349,23 @@ void serve_http_quiesce(serve_http *h) {
     if (s != MHD_INVALID_SOCKET) close(s);
 }
 
+/* How long serve_http_stop lets open connections finish sending. */
+#define SERVE_DRAIN_MS 2000
+
 void serve_http_stop(serve_http *h) {
     if (!h) return;
+    /* The worker has ended every job, but a stream's last chunk and
+     * [DONE] may still be on their way out of its connection's thread:
+     * MHD_stop_daemon shuts the sockets at once, and under load the client
+     * then got the stream without its end (serve_lifecycle.sh, about one
+     * run in six on a busy two-core host). Wait until the connections
+     * close (the clients leave once their reply is whole), at most
+     * SERVE_DRAIN_MS: idle keep-alive clients must not hold the exit. */
+    for (int waited = 0; waited < SERVE_DRAIN_MS; waited += 10) {
+        const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+        if (!info || info->num_connections == 0) break;
+        nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+    }
     MHD_stop_daemon(h->d);
     free(h);
 }

@@ -12,7 +12,8 @@ typedef struct serve_http serve_http;
 serve_http *serve_http_start(serve_state *st, int *port, char *why, size_t why_cap);
 /* Stops accepting connections (the ones open go on). */
 void serve_http_quiesce(serve_http *h);
-/* Closes everything (waits for the connections' threads). */
+/* Closes everything once the open connections have closed (their
+ * replies sent), or after 2 s (waits for the connections' threads). */
 void serve_http_stop(serve_http *h);
 
 #endif
