@@ -528,9 +528,9 @@ static void summarise_host(const gguf_file *f, bool mmproj) {
     char kernels[192];
     if (mmproj) snprintf(kernels, sizeof kernels, "%s%s", k.simd, k.amx_bf16 ? " + AMX-BF16" : "");
     else seer_bench_kernels_format(&k, false, kernels, sizeof kernels);
-    printf("seer %s, OpenBLAS %s", kernels, b.core);
-    if (b.vector_bits) printf(" (%d-bit)", b.vector_bits);
-    printf(", %d BLAS thread%s\n", b.threads, b.threads == 1 ? "" : "s");
+    char blas[96];
+    seer_blas_format(&b, blas, sizeof blas);
+    printf("seer %s, %s\n", kernels, blas);
     if (mmproj) { /* the F16/F32 matrices' path at each --vision-precision */
         label("encoder here");
         printf("exact: %s; --vision-precision bf16: %s\n",

@@ -46,6 +46,12 @@ seer_blas_info seer_blas_describe(void) {
     return b;
 }
 
+void seer_blas_format(const seer_blas_info *b, char *buf, size_t cap) {
+    char bits[16] = "";
+    if (b->vector_bits) snprintf(bits, sizeof bits, " (%d-bit)", b->vector_bits);
+    snprintf(buf, cap, "OpenBLAS %s%s, %d BLAS thread%s", b->core, bits, b->threads, b->threads == 1 ? "" : "s");
+}
+
 int seer_blas_narrower_warning(const seer_blas_info *b, char *buf, size_t cap) {
     if (cap) buf[0] = 0;
     if (!b->vector_bits || !b->cpu_vector_bits || b->vector_bits >= b->cpu_vector_bits) return 0;

@@ -68,9 +68,7 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
         snprintf(m->kernels_short, sizeof m->kernels_short, "%s%s", k.simd, k.amx_int8 || k.amx_bf16 ? "+AMX" : "");
     }
     const seer_blas_info b = seer_blas_describe();
-    if (b.vector_bits) snprintf(m->blas, sizeof m->blas, "OpenBLAS %s (%d-bit), %d thread%s", b.core, b.vector_bits,
-                                b.threads, b.threads == 1 ? "" : "s");
-    else snprintf(m->blas, sizeof m->blas, "OpenBLAS %s, %d thread%s", b.core, b.threads, b.threads == 1 ? "" : "s");
+    seer_blas_format(&b, m->blas, sizeof m->blas);
     if (seer_blas_narrower_warning(&b, m->blas_warning, sizeof m->blas_warning)) {
         const size_t n = strlen(m->kernels_short);
         snprintf(m->kernels_short + n, sizeof m->kernels_short - n, " · BLAS %d", b.vector_bits); /* fits the timings pane */

@@ -22,6 +22,10 @@ seer_blas_info seer_blas_describe(void);
 /* The kernel-set width of an OpenBLAS core name (x86-64 names; 0 when unknown). */
 int seer_blas_core_vector_bits(const char *core);
 
+/* "OpenBLAS Haswell (256-bit), 2 BLAS threads" (no width when unknown),
+ * as seer info and the chat's /stats show it. */
+void seer_blas_format(const seer_blas_info *b, char *buf, size_t cap);
+
 /* Writes a one-line warning into buf and returns 1 when the kernels are
  * narrower than the CPU's vectors; 0 (buf empty) otherwise. */
 int seer_blas_narrower_warning(const seer_blas_info *b, char *buf, size_t cap);
