@@ -12,7 +12,13 @@ for t in tests/e2e/*.sh; do
     echo "PASS e2e/$name ($((SECONDS - start)) s)"
     n_pass=$((n_pass + 1))
   else
-    echo "FAIL e2e/$name ($((SECONDS - start)) s)"; echo "$out" | tail -30 | sed 's/^/    /'
+    echo "FAIL e2e/$name ($((SECONDS - start)) s)"
+    # the first lines name the first failure (often the cause), the last the rest
+    if [ "$(printf '%s\n' "$out" | wc -l)" -gt 40 ]; then
+      { printf '%s\n' "$out" | head -12; echo "[...]"; printf '%s\n' "$out" | tail -26; } | sed 's/^/    /'
+    else
+      printf '%s\n' "$out" | sed 's/^/    /'
+    fi
     fail=1 n_fail=$((n_fail + 1))
   fi
 done

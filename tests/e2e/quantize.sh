@@ -12,7 +12,9 @@ cd "$(dirname "$0")/../.."
 fail=0
 err() { echo "FAIL: $*"; fail=1; }
 one_line() { [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ]; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Only this shell cleans up: a child signalled between fork and exec runs
+# the EXIT trap too (bash), and it once removed the folder mid-test.
+tmp=$(mktemp -d); trap '[ "$BASHPID" = $$ ] && rm -rf "$tmp"' EXIT
 cases=tests/conformance/cases
 digests=tests/e2e/quantize/llama-quantize.sha256
 model=$cases/text-qwen3-f32/model.gguf
@@ -57,16 +59,19 @@ rm -rf "$tmp/new" "$tmp/synth.err"
 out=$("$SEER" bench --synth smolvlm-256m --out "$tmp/big/smolvlm-256m-llm.gguf/sub" 2>&1 >/dev/null); rc=$?
 [ $rc -eq 1 ] && one_line "$out" && printf '%s' "$out" | grep -q "cannot create the folder .*big/smolvlm-256m-llm.gguf: Not a directory" ||
   err "bench --out under a file: exit $rc, want 1 and one line: $out"
+# Each signal's run writes its own progress file: with one file, the second
+# run's wait saw the first run's '[5/' and signalled a child not yet seer.
 for sig in INT TERM; do
-  "$SEER" quantize "$tmp/big/smolvlm-256m-mmproj.gguf" "$tmp/big/q.gguf" Q4_K_M 2>"$tmp/big/progress" &
+  progress=$tmp/progress-$sig
+  "$SEER" quantize "$tmp/big/smolvlm-256m-mmproj.gguf" "$tmp/big/q.gguf" Q4_K_M 2>"$progress" &
   pid=$!
-  for _ in $(seq 200); do grep -q '\[5/' "$tmp/big/progress" 2>/dev/null && break; sleep 0.05; done
+  for _ in $(seq 200); do grep -q '\[5/' "$progress" 2>/dev/null && break; sleep 0.05; done
   kill -$sig $pid
   wait $pid; rc=$?
   [ $rc -eq 130 ] || err "SIG$sig: exit $rc, want 130"
-  last=$(tr '\r' '\n' < "$tmp/big/progress" | grep -v '^\[' | grep .)
+  last=$(tr '\r' '\n' < "$progress" | grep -v '^\[' | grep .)
   one_line "$last" && printf '%s' "$last" | grep -q "interrupted" || err "SIG$sig: no one-line 'interrupted' message: $last"
-  leftover=$(ls "$tmp/big" | grep -v -e '^smolvlm-256m-' -e '^progress$')
+  leftover=$(ls "$tmp/big" | grep -v -e '^smolvlm-256m-')
   [ -z "$leftover" ] || err "SIG$sig: files left behind: $leftover"
 done
 rm -rf "$tmp/big"
@@ -74,7 +79,7 @@ rm -rf "$tmp/big"
 # Byte identity with llama-quantize, every type.
 while read -r name type want; do
   out="$tmp/$name-$type.gguf"
-  "$SEER" quantize "$cases/$name/model.gguf" "$out" "$type" 2>/dev/null || { err "$name $type: seer quantize failed"; continue; }
+  "$SEER" quantize "$cases/$name/model.gguf" "$out" "$type" 2>"$tmp/q.err" || { err "$name $type: seer quantize failed: $(head -1 "$tmp/q.err")"; continue; }
   got=$(/usr/bin/python3 tests/e2e/quantize/tensor_digests.py "$out" | sha256sum | cut -c1-64)
   [ "$got" = "$want" ] || err "$name $type: tensor bytes differ from llama-quantize's"
   ft=$("$SEER" info "$out" 2>/dev/null | grep -c .)
@@ -84,7 +89,7 @@ done < "$digests"
 
 # An mmproj: matrices quantized, the rest kept, seer info lists the types.
 mm=$cases/qwen3vl-f32/mmproj.gguf
-"$SEER" quantize "$mm" "$tmp/mm.gguf" Q8_0 2>/dev/null || err "mmproj Q8_0: failed"
+"$SEER" quantize "$mm" "$tmp/mm.gguf" Q8_0 2>"$tmp/q.err" || err "mmproj Q8_0: failed: $(head -1 "$tmp/q.err")"
 /usr/bin/python3 tests/e2e/quantize/tensor_digests.py "$tmp/mm.gguf" > "$tmp/mm.txt"
 grep -q "^v.blk.0.attn_qkv.weight 8 " "$tmp/mm.txt" || err "mmproj: attention matrix not Q8_0"
 grep -q "^v.blk.0.ffn_up.weight 8 " "$tmp/mm.txt" || err "mmproj: FFN matrix not Q8_0"
