@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seer/cpu.h"
+
 #if defined(SEER_AMX_INT8_BUILT) && defined(__AVX512F__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -49,7 +51,12 @@ bool seer_q8_panel_amx_supported(void) {
     return amx_supported;
 }
 
-bool seer_q8_panel_amx_ready(void) { return seer_q8_panel_amx_supported() && amx_wanted; }
+/* Only at the AVX-512 level: the tile kernels' float steps are AVX-512, and
+ * SEER_SIMD=avx2 or scalar asks for that machine's kernels (the F16 encoders
+ * ran on AMX-BF16 tiles under SEER_SIMD=scalar). */
+bool seer_q8_panel_amx_ready(void) {
+    return seer_q8_panel_amx_supported() && amx_wanted && seer_simd_level() >= SEER_SIMD_AVX512;
+}
 
 static _Thread_local seer_tile_config tiles_now; /* this thread's configuration, when tiles_configured */
 static _Thread_local bool tiles_configured;

@@ -26,4 +26,11 @@ for level in scalar avx2 avx512; do
   got=$(ask $level) || { err "SEER_SIMD=$level: $(cat "$tmp/err.$level")"; continue; }
   [ "$got" = "$ref" ] || err "SEER_SIMD=$level: tokens [$got], default level gave [$ref]"
 done
+# Below AVX-512 no AMX tile kernel runs (they did for the F16 encoders on
+# AMX hosts under SEER_SIMD=scalar), and seer info names none.
+for level in scalar avx2; do
+  line=$(SEER_SIMD=$level "$SEER" info assets/models/demo-llm.gguf 2>/dev/null | grep "^kernels here")
+  [ -n "$line" ] || err "SEER_SIMD=$level: seer info has no 'kernels here' line"
+  case $line in *AMX*) err "SEER_SIMD=$level: seer info still names AMX: $line" ;; esac
+done
 exit $fail
