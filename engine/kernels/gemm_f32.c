@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seer/cpu.h"
 #include "seer/matmul.h"
@@ -25,16 +26,37 @@
 #define BLOCK_FN seer_f32_block_scalar
 #include "kernels/gemm_f32_block.inc"
 
+/* L2 bytes per core, 1 MiB where the system does not say. */
+static long l2_bytes(void) {
+    static long bytes;
+    if (!bytes) {
+        const long got = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        bytes = got >= (128 << 10) ? got : 1 << 20;
+    }
+    return bytes;
+}
+
+/* The K slice: a quarter of L2 for a block of panels (SEER_F32_PANEL_COLS
+ * floats per panel and K value), whole multiples of 16. */
+static int64_t slice_for(int panels) {
+    int64_t kc = l2_bytes() / 4 / (panels * SEER_F32_PANEL_COLS * (int64_t)sizeof(float)) / 16 * 16;
+    return kc < SEER_F32_KC_MIN ? SEER_F32_KC_MIN : kc > 8192 ? 8192 : kc;
+}
+
+static seer_f32_kernel kernel(seer_f32_block_fn block, int rows, int panels, const char *name) {
+    return (seer_f32_kernel){block, rows, panels, name, slice_for(panels), 4 * rows};
+}
+
 seer_f32_kernel seer_f32_kernel_get(void) {
     const int level = seer_simd_level();
 #if defined(__x86_64__)
-    if (level >= SEER_SIMD_AVX512) return (seer_f32_kernel){seer_f32_block_avx512, 6, 4, "avx512 6x64"};
-    if (level >= SEER_SIMD_AVX2) return (seer_f32_kernel){seer_f32_block_avx2, 6, 1, "avx2 6x16"};
+    if (level >= SEER_SIMD_AVX512) return kernel(seer_f32_block_avx512, 6, 4, "avx512 6x64");
+    if (level >= SEER_SIMD_AVX2) return kernel(seer_f32_block_avx2, 6, 1, "avx2 6x16");
 #elif defined(__aarch64__)
-    if (level >= SEER_SIMD_NEON) return (seer_f32_kernel){seer_f32_block_neon, 6, 1, "neon 6x16"};
+    if (level >= SEER_SIMD_NEON) return kernel(seer_f32_block_neon, 6, 1, "neon 6x16");
 #endif
     (void)level;
-    return (seer_f32_kernel){seer_f32_block_scalar, 4, 1, "scalar 4x16"};
+    return kernel(seer_f32_block_scalar, 4, 1, "scalar 4x16");
 }
 
 /* The vector transpose of this CPU, or NULL. */

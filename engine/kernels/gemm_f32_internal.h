@@ -26,10 +26,8 @@ struct seer_weight;
 
 /* Outputs per panel. */
 #define SEER_F32_PANEL_COLS 16
-/* K values per pass: a block of panels' K slice (4 panels × 128 × 64
- * bytes = 32 KiB on AVX-512) stays in L1 while every activation row of
- * the chunk streams by; the sums of successive slices add up in C. */
-#define SEER_F32_KC 128
+/* Fewest K values per pass (seer_f32_kernel.kc: see seer_f32_kernel_get). */
+#define SEER_F32_KC_MIN 128
 /* Largest rows × panels of any level's kernel (for callers' edge buffers). */
 #define SEER_F32_MAX_ROWS 6
 #define SEER_F32_MAX_PANELS 4
@@ -44,6 +42,11 @@ typedef struct seer_f32_kernel {
     seer_f32_block_fn block;
     int rows, panels; /* largest nr and np the block takes */
     const char *name;
+    /* K values per pass: a block of panels' K slice is a quarter of L2
+     * (each block call streams it from L2 while its sums stay in
+     * registers); the sums of successive slices add up in C. */
+    int64_t kc;
+    int row_block; /* activation rows whose K slice stays in L2 while every block of panels meets them */
 } seer_f32_kernel;
 
 /* The kernel of the current SIMD level (seer_simd_level()). */
@@ -75,7 +78,8 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
 /* Values a row is widened by at a time while packed (a stack buffer). */
 #define SEER_F32_PACK_RUN 64
 /* c[m × n] (rows ldc apart) = (or += when add) a[m × k] (rows lda apart)
- * · the packed operand, on the calling thread; touches only the n columns. */
+ * · the packed operand, on the calling thread; touches only the n columns.
+ * Also the weight products' loop (a group of packed weight panels). */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
                           const float *panels, float *c, size_t ldc, bool add);
 

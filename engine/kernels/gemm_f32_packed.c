@@ -52,24 +52,31 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
         }
 }
 
-/* For each K slice every block of panels (its slice in L1) meets every
- * block of rows, as the weight products do; each output's sum runs over
- * the same slices in the same order whatever calls it. */
+/* For each K slice (kern->kc), a block of activation rows (its slice in
+ * L2) meets every block of panels (streamed from L2 by each call); each
+ * output's sum runs over the same slices in the same order whatever calls
+ * it. Against every row per K slice of 128 (panels in L1, rows from
+ * memory, the sums stored and reloaded 8 times as often): 0.70-0.78 ->
+ * 0.85-0.92 of the FMA peak on one Sapphire Rapids core (576 rows, the
+ * ViTs' 768-4304 shapes). */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
                           const float *panels, float *c, size_t ldc, bool add) {
     const size_t pf = seer_f32_panel_floats(k);
     const int64_t n_panels = (n + SEER_F32_PANEL_COLS - 1) / SEER_F32_PANEL_COLS;
-    for (int64_t k0 = 0; k0 < k; k0 += SEER_F32_KC) {
-        const int64_t kc = k - k0 < SEER_F32_KC ? k - k0 : SEER_F32_KC;
-        for (int64_t p = 0; p < n_panels; p += kern->panels) {
-            const int np = n_panels - p < kern->panels ? (int)(n_panels - p) : kern->panels;
-            const int64_t o0 = SEER_F32_PANEL_COLS * p;
-            const int64_t cols = n - o0 < SEER_F32_PANEL_COLS * np ? n - o0 : SEER_F32_PANEL_COLS * np;
-            const float *panel = panels + (size_t)p * pf + SEER_F32_PANEL_COLS * k0;
-            for (int64_t r = 0; r < m; r += kern->rows) {
-                const int nr = m - r < kern->rows ? (int)(m - r) : kern->rows;
-                seer_f32_block_cols(kern, kc, a + (size_t)r * lda + k0, lda, nr, panel, pf, np,
-                                    c + (size_t)r * ldc + o0, ldc, cols, add || k0 > 0);
+    for (int64_t k0 = 0; k0 < k; k0 += kern->kc) {
+        const int64_t kc = k - k0 < kern->kc ? k - k0 : kern->kc;
+        for (int64_t r0 = 0; r0 < m; r0 += kern->row_block) {
+            const int64_t r1 = m - r0 < kern->row_block ? m : r0 + kern->row_block;
+            for (int64_t p = 0; p < n_panels; p += kern->panels) {
+                const int np = n_panels - p < kern->panels ? (int)(n_panels - p) : kern->panels;
+                const int64_t o0 = SEER_F32_PANEL_COLS * p;
+                const int64_t cols = n - o0 < SEER_F32_PANEL_COLS * np ? n - o0 : SEER_F32_PANEL_COLS * np;
+                const float *panel = panels + (size_t)p * pf + SEER_F32_PANEL_COLS * k0;
+                for (int64_t r = r0; r < r1; r += kern->rows) {
+                    const int nr = r1 - r < kern->rows ? (int)(r1 - r) : kern->rows;
+                    seer_f32_block_cols(kern, kc, a + (size_t)r * lda + k0, lda, nr, panel, pf, np,
+                                        c + (size_t)r * ldc + o0, ldc, cols, add || k0 > 0);
+                }
             }
         }
     }

@@ -251,14 +251,13 @@ static void round_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
 }
 
 /* Panels [p0, p1) of 16 weight rows for the chunk's rows: packed a group
- * at a time (the group stays in L2), then for each K slice of
- * SEER_F32_KC every block of panels (its slice in L1) meets every block
- * of activation rows. Each output's sum runs over the same slices in the
- * same order whatever the split: results do not depend on the threads. */
+ * at a time (the group stays in L2), then multiplied as a packed operand
+ * (seer_f32_gemm_packed: K slices, blocks of rows, blocks of panels). Each
+ * output's sum runs over the same slices in the same order whatever the
+ * split: results do not depend on the threads. */
 static void f32_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     const matmul_job *j = ctx;
     const seer_weight *w = j->w;
-    const seer_f32_kernel *kern = &j->f32;
     const int64_t n_out = w->n_out, n_in = w->n_in;
     const size_t pf = seer_f32_panel_floats(n_in);
     float *pack = j->tiles + (size_t)ith * ((size_t)j->panel_group + 1) * pf;
@@ -267,21 +266,10 @@ static void f32_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         const int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++) seer_f32_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pf, tmp);
-        for (int64_t k0 = 0; k0 < n_in; k0 += SEER_F32_KC) {
-            const int64_t kc = n_in - k0 < SEER_F32_KC ? n_in - k0 : SEER_F32_KC;
-            for (int64_t p = g0; p < g1; p += kern->panels) {
-                const int np = g1 - p < kern->panels ? (int)(g1 - p) : kern->panels;
-                const int64_t o0 = 16 * p, cols = n_out - o0 < 16 * np ? n_out - o0 : 16 * np;
-                const float *panel = pack + (size_t)(p - g0) * pf + SEER_F32_PANEL_COLS * k0;
-                for (int64_t r = 0; r < j->chunk_rows; r += kern->rows) {
-                    const int nr = j->chunk_rows - r < kern->rows ? (int)(j->chunk_rows - r) : kern->rows;
-                    const float *a = j->xf + r * n_in + k0;
-                    float *c = y + r * n_out + o0;
-                    seer_f32_block_cols(kern, kc, a, (size_t)n_in, nr, panel, pf, np, c, (size_t)n_out, cols, k0 > 0);
-                }
-            }
-        }
-        add_bias(y, j->bias, j->chunk_rows, n_out, 16 * g0, 16 * g1 < n_out ? 16 * g1 : n_out);
+        const int64_t o1 = 16 * g1 < n_out ? 16 * g1 : n_out;
+        seer_f32_gemm_packed(&j->f32, j->chunk_rows, o1 - 16 * g0, n_in, j->xf, (size_t)n_in, pack, y + 16 * g0,
+                             (size_t)n_out, false);
+        add_bias(y, j->bias, j->chunk_rows, n_out, 16 * g0, o1);
     }
 }
 

@@ -1,10 +1,10 @@
 /* seer's FP32 GEMM (gemm_f32_internal.h, the exact encoder path) at every
  * SIMD level this CPU runs (AVX-512, AVX2, NEON, scalar), on F16, F32,
  * BF16 and Q8_0 weights, with odd shapes: K below the vector width and the
- * packing block (5), K tails past whole SEER_F32_KC slices (1500 = 11·128
- * + 92), output widths ending inside a panel and inside a block of
- * panels, several panel groups, one activation row, row counts ending
- * inside a block of rows, 4096-wide rows (32 K slices), with and without
+ * packing block (5), K tails past whole K slices (2·kc + 92), output
+ * widths ending inside a panel and inside a block of panels, several
+ * panel groups, one activation row, row counts ending inside a block of
+ * rows, 4096-wide rows, with and without
  * bias; one thread and two:
  * - against a double-precision sum of the same products (the activations
  *   rounded through the weight type's vec_dot type as the GEMM rounds
@@ -93,8 +93,9 @@ int main(void) {
         /* 96 KB panels: groups of 8 (AVX-512) or 5 panels, 25 in all (the
          * last group short, the last panel 0 columns past 400) */
         check_shape(pool, SEER_TYPE_F16, 1500, 400, 7, true);
-        /* 4096-wide rows: 32 K slices */
+        /* 4096-wide rows; two whole K slices of this kernel and a tail */
         check_shape(pool, SEER_TYPE_F16, 4096, 20, 7, false);
+        check_shape(pool, SEER_TYPE_F16, 2 * seer_f32_kernel_get().kc + 92, 20, 7, false);
         printf("FP32 GEMM, %s: worst |error| / Σ|a·w| %.3g (bound K·2^-24)\n", seer_f32_kernel_get().name, worst);
     }
     seer_simd_set_level(-1);
