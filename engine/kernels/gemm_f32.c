@@ -37,10 +37,11 @@ static long l2_bytes(void) {
 }
 
 /* The K slice: a quarter of L2 for a block of panels (SEER_F32_PANEL_COLS
- * floats per panel and K value), whole multiples of 16. */
+ * floats per panel and K value), whole runs of SEER_F32_KC_SUM. */
 static int64_t slice_for(int panels) {
-    int64_t kc = l2_bytes() / 4 / (panels * SEER_F32_PANEL_COLS * (int64_t)sizeof(float)) / 16 * 16;
-    return kc < SEER_F32_KC_MIN ? SEER_F32_KC_MIN : kc > 8192 ? 8192 : kc;
+    int64_t kc = l2_bytes() / 4 / (panels * SEER_F32_PANEL_COLS * (int64_t)sizeof(float)) / SEER_F32_KC_SUM *
+                 SEER_F32_KC_SUM;
+    return kc < SEER_F32_KC_SUM ? SEER_F32_KC_SUM : kc > 8192 ? 8192 : kc;
 }
 
 static seer_f32_kernel kernel(seer_f32_block_fn block, int rows, int panels, const char *name) {
@@ -107,15 +108,15 @@ void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *
     }
 }
 
-void seer_f32_block_cols(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
+void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
                          const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add) {
-    if (cols == SEER_F32_PANEL_COLS * np) {
-        kern->block(kc, a, lda, nr, panel, panel_stride, np, c, ldc, add);
-        return;
-    }
     float buf[SEER_F32_MAX_ROWS * SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS];
     const size_t ldb = SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS;
+    if (add && cols < SEER_F32_PANEL_COLS * np) memset(buf, 0, sizeof buf); /* the columns past cols: not garbage */
     for (int r = 0; r < nr && add; r++) memcpy(buf + r * ldb, c + r * ldc, (size_t)cols * sizeof(float));
-    kern->block(kc, a, lda, nr, panel, panel_stride, np, buf, ldb, add);
+    for (int64_t k = 0; k < kc; k += SEER_F32_KC_SUM) {
+        const int64_t kn = kc - k < SEER_F32_KC_SUM ? kc - k : SEER_F32_KC_SUM;
+        kern->block(kn, a + k, lda, nr, panel + SEER_F32_PANEL_COLS * k, panel_stride, np, buf, ldb, add || k > 0);
+    }
     for (int r = 0; r < nr; r++) memcpy(c + r * ldc, buf + r * ldb, (size_t)cols * sizeof(float));
 }

@@ -26,8 +26,11 @@ struct seer_weight;
 
 /* Outputs per panel. */
 #define SEER_F32_PANEL_COLS 16
-/* Fewest K values per pass (seer_f32_kernel.kc: see seer_f32_kernel_get). */
-#define SEER_F32_KC_MIN 128
+/* K values each register sum runs over before it is added to the output:
+ * every output is the sum, in K order, of its 128-value runs' sums, however
+ * the passes are cut (a float sum over 2048 values in one register was
+ * less accurate, and moved greedy tokens of tight random-weight cases). */
+#define SEER_F32_KC_SUM 128
 /* Largest rows × panels of any level's kernel (for callers' edge buffers). */
 #define SEER_F32_MAX_ROWS 6
 #define SEER_F32_MAX_PANELS 4
@@ -42,9 +45,9 @@ typedef struct seer_f32_kernel {
     seer_f32_block_fn block;
     int rows, panels; /* largest nr and np the block takes */
     const char *name;
-    /* K values per pass: a block of panels' K slice is a quarter of L2
-     * (each block call streams it from L2 while its sums stay in
-     * registers); the sums of successive slices add up in C. */
+    /* K values per pass, a multiple of SEER_F32_KC_SUM: a block of panels'
+     * K slice is a quarter of L2 (streamed from L2 by each block of rows,
+     * whose outputs stay in L1 between the runs of SEER_F32_KC_SUM). */
     int64_t kc;
     int row_block; /* activation rows whose K slice stays in L2 while every block of panels meets them */
 } seer_f32_kernel;
@@ -59,10 +62,14 @@ static inline size_t seer_f32_panel_floats(int64_t n_in) { return (size_t)n_in *
  * weights in file order are read in place. */
 void seer_f32_panel_pack(const struct seer_weight *w, int64_t o0, float *panel, float *tmp);
 
-/* kern->block, or when the block's 16·np columns pass `cols` (the
- * product's last outputs) through a buffer of which only the first `cols`
- * columns are read (when adding) and written back. */
-void seer_f32_block_cols(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
+/* kern->block over kc values in runs of SEER_F32_KC_SUM, the outputs
+ * adding up in a buffer of the block's own, of which only the first `cols`
+ * columns (the product's last outputs may end inside the block) are read
+ * (when adding) and written back. The buffer: rows of c lie n_out floats
+ * apart, 4 KiB multiples for 1024 or 3072 outputs, and written back after
+ * every run they made K = 4096 products 0.67 of the FMA peak against 0.90
+ * for the same runs into a buffer (one Sapphire Rapids core). */
+void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
                          const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add);
 
 /* f32 activations as the packed operand (gemm_f32_packed.c). Panels for n

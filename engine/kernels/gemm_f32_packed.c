@@ -53,12 +53,13 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
 }
 
 /* For each K slice (kern->kc), a block of activation rows (its slice in
- * L2) meets every block of panels (streamed from L2 by each call); each
- * output's sum runs over the same slices in the same order whatever calls
- * it. Against every row per K slice of 128 (panels in L1, rows from
- * memory, the sums stored and reloaded 8 times as often): 0.70-0.78 ->
- * 0.85-0.92 of the FMA peak on one Sapphire Rapids core (576 rows, the
- * ViTs' 768-4304 shapes). */
+ * L2) meets every block of panels (streamed from L2 by each call). Each
+ * output is the sum of its runs of SEER_F32_KC_SUM in K order, whatever
+ * calls it and however the slices fall: the same floats as one pass per
+ * run over every row, the loop before (panels in L1, every row from
+ * memory for each, the sums stored and reloaded between runs), which ran
+ * at 0.50-0.78 of the FMA peak against 0.77-0.88 now (one Sapphire Rapids
+ * core, the ViTs' 768-4096 shapes, 577-1024 rows). */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
                           const float *panels, float *c, size_t ldc, bool add) {
     const size_t pf = seer_f32_panel_floats(k);
@@ -74,7 +75,7 @@ void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int
                 const float *panel = panels + (size_t)p * pf + SEER_F32_PANEL_COLS * k0;
                 for (int64_t r = r0; r < r1; r += kern->rows) {
                     const int nr = r1 - r < kern->rows ? (int)(r1 - r) : kern->rows;
-                    seer_f32_block_cols(kern, kc, a + (size_t)r * lda + k0, lda, nr, panel, pf, np,
+                    seer_f32_block_runs(kern, kc, a + (size_t)r * lda + k0, lda, nr, panel, pf, np,
                                         c + (size_t)r * ldc + o0, ldc, cols, add || k0 > 0);
                 }
             }

@@ -98,7 +98,7 @@ int main(void) {
          * and with the shortest slice so that K 300 spans three of them */
         seer_f32_kernel kern = seer_f32_kernel_get();
         for (int short_slices = 0; short_slices < 2; short_slices++) {
-            if (short_slices) kern.kc = SEER_F32_KC_MIN;
+            if (short_slices) kern.kc = SEER_F32_KC_SUM;
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
                 for (int t = 0; t < 8; t++) check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t & 2, t & 4);
         }
