@@ -2,6 +2,7 @@
  * (gemm_f32_internal.h; the vector blocks are in gemm_f32_<isa>.c). */
 #include "kernels/gemm_f32_internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,14 +27,18 @@
 #define BLOCK_FN seer_f32_block_scalar
 #include "kernels/gemm_f32_block.inc"
 
-/* L2 bytes per core, 1 MiB where the system does not say. */
+/* L2 bytes per core, 1 MiB where the system does not say; asked once
+ * (glibc answers from CPUID, a VM exit each time on some hosts), and any
+ * thread may ask first. */
 static long l2_bytes(void) {
-    static long bytes;
-    if (!bytes) {
+    static _Atomic long bytes;
+    long b = atomic_load_explicit(&bytes, memory_order_relaxed);
+    if (!b) {
         const long got = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        bytes = got >= (128 << 10) ? got : 1 << 20;
+        b = got >= (128 << 10) ? got : 1 << 20;
+        atomic_store_explicit(&bytes, b, memory_order_relaxed);
     }
-    return bytes;
+    return b;
 }
 
 /* The K slice: a quarter of L2 for a block of panels (SEER_F32_PANEL_COLS
