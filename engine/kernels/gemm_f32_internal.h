@@ -63,12 +63,12 @@ static inline size_t seer_f32_panel_floats(int64_t n_in) { return (size_t)n_in *
 void seer_f32_panel_pack(const struct seer_weight *w, int64_t o0, float *panel, float *tmp);
 
 /* kern->block over kc values in runs of SEER_F32_KC_SUM, the outputs
- * adding up in a buffer of the block's own, of which only the first `cols`
- * columns (the product's last outputs may end inside the block) are read
- * (when adding) and written back. The buffer: rows of c lie n_out floats
- * apart, 4 KiB multiples for 1024 or 3072 outputs, and written back after
- * every run they made K = 4096 products 0.67 of the FMA peak against 0.90
- * for the same runs into a buffer (one Sapphire Rapids core). */
+ * adding up in a buffer of the block's own; only the first `cols` columns
+ * (the product's last outputs may end inside the block) are read (when
+ * adding) and written back. Why a buffer: rows of c lie n_out floats
+ * apart (4 KiB multiples for 1024 or 3072 outputs), and adding every run
+ * straight into c took K = 4096 products to 0.67 of the FMA peak, against
+ * 0.90 through the buffer (one Sapphire Rapids core). */
 void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
                          const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add);
 
