@@ -31,10 +31,9 @@
 #define EMBED_DEFAULT_IMAGE_TOKENS 768
 #define EMBED_MAX_INPUTS 1000000
 /* Images encoded per vision pass: up to --batch of them (default 8) while
- * the pass holds at most this many patches (1024 merged tokens); a larger
- * image goes alone, its products already long. */
+ * the pass holds at most SEER_VISION_PASS_PATCHES patches (1024 merged
+ * tokens); a larger image goes alone, its products already long. */
 #define EMBED_DEFAULT_BATCH 8
-#define EMBED_PASS_PATCHES 4096
 
 typedef struct embed_input {
     bool image;
@@ -365,7 +364,7 @@ static int embed_group(const embed_args *a, embed_run *r, int first, int n, seer
         if ((rc = make_prompt(a, r, first + made, &prompts[made])) != 0) break;
     seer_error err = {{0}};
     if (rc == 0 && r->vision &&
-        seer_embed_encode_images(r->vision, r->pool, prompts, n, EMBED_PASS_PATCHES, NULL, NULL, &err) != 0) {
+        seer_embed_encode_images(r->vision, r->pool, prompts, n, SEER_VISION_PASS_PATCHES, NULL, NULL, &err) != 0) {
         char msg[SEER_ERR_MAX + 64];
         snprintf(msg, sizeof msg, "inputs %d-%d: %s", first + 1, first + n, err.msg);
         rc = fail(msg);

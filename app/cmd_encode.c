@@ -121,7 +121,8 @@ static int parse_args(int argc, char **argv, encode_args *a) {
     return 0;
 }
 
-/* Appends the embeddings of every chunk of one image to *rows. */
+/* Appends the embeddings of every chunk of one image to *rows (the chunks
+ * a few per vision pass where the tower takes them). */
 static int encode_image(seer_vision *v, seer_pool *pool, const char *path, float **rows, size_t *n_rows,
                         int *n_chunks, double *encode_ms, double *flops, pixel_dump *dump) {
     const seer_vision_hparams *hp = seer_vision_get_hparams(v);
@@ -132,29 +133,36 @@ static int encode_image(seer_vision *v, seer_pool *pool, const char *path, float
     int rc = seer_image_preprocess(hp, &img, &in, &err);
     seer_image_free(&img);
     if (rc != 0) return fail(err.msg);
+    size_t add = 0, *first = calloc((size_t)in.n, sizeof *first);
+    float **out = calloc((size_t)in.n, sizeof *out);
+    if (!first || !out) rc = fail("out of memory for the embeddings");
     for (int c = 0; c < in.n && rc == 0; c++) {
         if (dump && (rc = dump_append(dump, &in.inputs[c])) != 0) break;
         int nx, ny;
         seer_vision_out_grid(v, in.inputs[c].w, in.inputs[c].h, &nx, &ny);
-        size_t add = (size_t)seer_projector_tokens(hp->projector, nx, ny);
-        float *grown = realloc(*rows, (*n_rows + add) * (size_t)hp->n_embd_out * sizeof(float));
-        if (!grown) {
-            rc = fail("out of memory for the embeddings");
-            break;
-        }
+        first[c] = *n_rows + add;
+        add += (size_t)seer_projector_tokens(hp->projector, nx, ny);
+    }
+    float *grown = rc == 0 ? realloc(*rows, (*n_rows + add) * (size_t)hp->n_embd_out * sizeof(float)) : NULL;
+    if (rc == 0 && !grown) rc = fail("out of memory for the embeddings");
+    if (rc == 0) {
         *rows = grown;
+        for (int c = 0; c < in.n; c++) out[c] = grown + first[c] * (size_t)hp->n_embd_out;
         double t0 = seer_time_ms();
-        if (seer_vision_encode(v, pool, &in.inputs[c], grown + *n_rows * (size_t)hp->n_embd_out, NULL, flops,
-                               &err) != 0) {
+        if (seer_vision_encode_passes(v, pool, in.inputs, in.n, out, SEER_VISION_PASS_PATCHES, NULL, NULL, NULL, flops,
+                                      &err) != 0) {
             char msg[SEER_ERR_MAX + 600];
             snprintf(msg, sizeof msg, "%s: %s", path, err.msg);
             rc = fail(msg);
-            break;
         }
         *encode_ms += seer_time_ms() - t0;
-        *n_rows += add;
-        (*n_chunks)++;
     }
+    if (rc == 0) {
+        *n_rows += add;
+        *n_chunks += in.n;
+    }
+    free(first);
+    free(out);
     seer_image_inputs_free(&in);
     return rc;
 }

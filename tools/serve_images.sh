@@ -3,7 +3,7 @@
 # clients (chat requests with one image each, max_tokens 1, every image
 # different so that nothing comes from a slot's cache), with the images of
 # chats admitted together in shared vision passes, and the same binary
-# encoding them one a pass (SEER_SERVE_PASS_PATCHES=0). The model is
+# encoding them one a pass (SEER_VISION_PASS_PATCHES=0). The model is
 # `seer bench --synth serve-qwen25vl` (a ViT-B-sized Qwen2.5-VL tower, 12
 # blocks 768 wide, before a small LLM: a request's time is mostly its
 # encode), written once into .cache/serve-images. Beside the images/s, the
@@ -74,7 +74,7 @@ print("| clients | one a pass: images/s | encoder ms an image | shared passes: i
       "images a pass | gain |")
 print("|---:|---:|---:|---:|---:|---:|---:|")
 for clients, n in PLAN:
-    one, _, one_ms = run({"SEER_SERVE_PASS_PATCHES": "0"}, clients, n)
+    one, _, one_ms = run({"SEER_VISION_PASS_PATCHES": "0"}, clients, n)
     shared, per_pass, shared_ms = run({}, clients, n)
     print(f"| {clients} | {one:.2f} | {one_ms:.0f} | {shared:.2f} | {shared_ms:.0f} | {per_pass:.1f} | "
           f"{shared / one:.2f}x |", flush=True)

@@ -6,15 +6,6 @@
 
 #include "serve.h"
 
-/* Patches a vision pass may hold (as embeddings'); SEER_SERVE_PASS_PATCHES
- * overrides it, 0 encoding one image a pass (to measure what sharing gains). */
-#define SERVE_CHAT_PASS_PATCHES 4096
-
-static int pass_patches(void) {
-    const char *env = getenv("SEER_SERVE_PASS_PATCHES");
-    return env && *env ? atoi(env) : SERVE_CHAT_PASS_PATCHES;
-}
-
 void serve_chats_begin(serve_state *st, serve_job **jobs, int n, serve_chat **run, int *n_run) {
     serve_chat **admitted = calloc((size_t)n + 1, sizeof *admitted);
     int n_adm = 0, n_prompts = 0;
@@ -35,8 +26,8 @@ void serve_chats_begin(serve_state *st, serve_job **jobs, int n, serve_chat **ru
     if (prompts && n_prompts) {
         int at = 0;
         for (int i = 0; i < n_adm; i++) at += serve_chat_unencoded(admitted[i], prompts + at, n_prompts - at);
-        seer_mtmd_passes passes = {0};
-        if (seer_mtmd_encode_many(st->vision, st->pool, prompts, at, pass_patches(), &passes, NULL, &err) != 0)
+        seer_vision_passes passes = {0};
+        if (seer_mtmd_encode_many(st->vision, st->pool, prompts, at, SEER_VISION_PASS_PATCHES, &passes, NULL, &err) != 0)
             failed = err.msg;
         serve_metrics_vision(&st->metrics, &passes);
     }

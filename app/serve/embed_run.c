@@ -10,9 +10,6 @@
 #include "seer/json.h"
 #include "serve.h"
 
-/* As seer embed: a pass holds at most this many patches (1024 merged tokens). */
-#define SERVE_PASS_PATCHES 4096
-
 static seer_embed_role role_of(serve_embed_role_kind k) {
     return k == SERVE_ROLE_QUERY ? SEER_EMBED_QUERY : k == SERVE_ROLE_PASSAGE ? SEER_EMBED_PASSAGE : SEER_EMBED_PLAIN;
 }
@@ -127,8 +124,8 @@ void serve_embed_run(serve_state *st, serve_job **jobs, int n) {
     seer_error err = {{0}};
     /* all the requests' images at once (a failed request's prompts are empty) */
     if (prompts && ok && images > 0) {
-        seer_mtmd_passes passes = {0};
-        if (seer_embed_encode_images(st->vision, st->pool, prompts, total, SERVE_PASS_PATCHES, &passes, NULL, &err) !=
+        seer_vision_passes passes = {0};
+        if (seer_embed_encode_images(st->vision, st->pool, prompts, total, SEER_VISION_PASS_PATCHES, &passes, NULL, &err) !=
             0) {
             for (int k = 0; k < n; k++)
                 if (ok[k]) serve_job_fail(jobs[k], 400, err.msg);

@@ -31,7 +31,7 @@ void serve_metrics_add(serve_metrics *m, unsigned long long *counter, unsigned l
     pthread_mutex_unlock(&m->mu);
 }
 
-void serve_metrics_vision(serve_metrics *m, const seer_mtmd_passes *p) {
+void serve_metrics_vision(serve_metrics *m, const seer_vision_passes *p) {
     pthread_mutex_lock(&m->mu);
     m->image_encodes += (unsigned long long)p->images;
     m->vision_batches += (unsigned long long)p->calls;

@@ -31,7 +31,7 @@ void serve_metrics_request(serve_metrics *m, serve_endpoint ep, int status, doub
 /* Adds to one counter under the lock. */
 void serve_metrics_add(serve_metrics *m, unsigned long long *counter, unsigned long long n);
 /* Images encoded, in these vision passes. */
-void serve_metrics_vision(serve_metrics *m, const seer_mtmd_passes *p);
+void serve_metrics_vision(serve_metrics *m, const seer_vision_passes *p);
 void serve_metrics_ttft(serve_metrics *m, double seconds);
 void serve_metrics_step(serve_metrics *m, int rows);
 void serve_metrics_gauges(serve_metrics *m, int queue_length, int busy);

@@ -9,7 +9,6 @@
 #include "seer/threadpool.h"
 
 #define EMBEDDER_IMAGE_TOKENS 768 /* jina-embeddings-v4's cap (max_pixels 768·28²) */
-#define EMBEDDER_PASS_PATCHES 4096
 
 struct seer_embedder {
     seer_pool *pool;
@@ -138,7 +137,7 @@ int seer_embedder_images(seer_embedder *e, const char *const *paths, int n, seer
         }
     }
     if (rc == 0)
-        rc = seer_embed_encode_images(e->vision, e->pool, prompts, n, EMBEDDER_PASS_PATCHES, NULL, cancel, err);
+        rc = seer_embed_encode_images(e->vision, e->pool, prompts, n, SEER_VISION_PASS_PATCHES, NULL, cancel, err);
     for (; rc == 0 && done < n; done++) rc = vectors(e, &prompts[done], &out[done], cancel, err);
     for (int i = 0; i < made; i++) seer_mm_prompt_free(&prompts[i]);
     if (rc != 0)
@@ -171,7 +170,7 @@ uint64_t seer_file_fingerprint(const char *path, seer_error *err) {
 }
 
 int seer_embed_encode_images(seer_vision *vision, seer_pool *pool, seer_mm_prompt *prompts, int n, int max_patches,
-                             seer_mtmd_passes *passes, const volatile int *cancel, seer_error *err) {
+                             seer_vision_passes *passes, const volatile int *cancel, seer_error *err) {
     seer_mm_prompt **each = malloc(sizeof *each * (size_t)(n + 1));
     if (!each) {
         seer_error_set(err, "out of memory");

@@ -854,20 +854,21 @@ bool seer_matmul_bf16_takes(const seer_weight *w) {
 }
 
 /* Rows from which a batch of independent rows (an image encoder's) takes
- * the GEMM. A float weight without the interleaved copy has only the
- * one-row dot product, which reads the whole matrix again for every row:
- * Qwen2.5-VL's patch merger on a 112 x 112 image (16 rows of 3072) spent
- * 72% of the encode there. The f32 GEMM packs the weight once a call
- * instead: 6 images of 112 x 112 (serve-qwen25vl tower), one Zen 5
- * thread, best of 3 in two sittings (load 4): 2317 -> 2024 and 2343 ->
- * 2176 ms. Not more: the per-call packing is then half the time; at 4-8
- * rows it takes the whole gain back. A decoder keeps
- * gemm_min_rows: its prompt rows are not independent of how they are cut
- * into batches, and the step and batch paths agree bit for bit below it. */
+ * the GEMM: from one, where the weight has no interleaved copy (an
+ * encoder's never has). A row's result then does not depend on how many
+ * rows share the call: the dot path sums in another order, and an encoder
+ * cuts its rows by the pass (a feed-forward in chunks of a size that
+ * follows the pass's rows; several images or tiles in one pass), so that
+ * a tile's embeddings would otherwise change with the tiles beside it.
+ * Speed is the GEMM's too from a few rows: a float weight has only the
+ * one-row dot product, which reads the whole matrix again for every row
+ * (Qwen2.5-VL's patch merger on a 112 x 112 image, 16 rows of 3072, spent
+ * 72% of the encode there); below 4-8 rows the GEMM's per-call packing
+ * costs more than it saves, a tiny input's or a chunk's last few rows. A
+ * decoder keeps gemm_min_rows: its step and batch paths agree bit for bit
+ * below it. */
 static int64_t batch_gemm_min_rows(const seer_weight *w) {
-    const bool float_weight = w->type == SEER_TYPE_F16 || w->type == SEER_TYPE_F32 || w->type == SEER_TYPE_BF16;
-    const int64_t rows = gemm_min_rows(w->type, w->interleaved != NULL);
-    return float_weight && !w->interleaved && rows > 16 ? 16 : rows;
+    return w->interleaved ? gemm_min_rows(w->type, true) : 1;
 }
 
 void seer_matmul_batch(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,

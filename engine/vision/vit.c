@@ -66,14 +66,18 @@ static int64_t carve(float *cur, float **const *slots, const int64_t *sizes, int
     return used;
 }
 
-static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout *l, int64_t n_seq, int n_full,
-                         int nth) {
+/* full: the n_full inputs' segments (attention within each). */
+static int scratch_alloc(vit_scratch *s, const seer_vision *v, const vit_layout *l, int64_t n_seq, const int *full,
+                         int n_full, int nth) {
     const seer_vision_hparams *hp = &v->hp;
     int64_t d = hp->n_embd, ff = hp->n_ff, p = hp->patch_size;
     int64_t max_win = 0;
     for (int i = 0; i < l->n_segments; i++)
         if (l->seg_start[i + 1] - l->seg_start[i] > max_win) max_win = l->seg_start[i + 1] - l->seg_start[i];
-    int64_t attn_full = vit_attention_scratch_floats(nth, n_full, n_seq, v->head_dim);
+    int64_t max_full = 0;
+    for (int i = 0; i < n_full; i++)
+        if (full[i + 1] - full[i] > max_full) max_full = full[i + 1] - full[i];
+    int64_t attn_full = vit_attention_scratch_floats(nth, n_full, max_full, v->head_dim);
     int64_t attn_win = vit_attention_scratch_floats(nth, l->n_segments, max_win, v->head_dim);
     int64_t rope = v->cfg.rope2d || v->cfg.rope2d_halves ? (int64_t)l->n_patches * (v->head_dim / 2) : 0;
     float **const kept[5] = {&s->x, &s->h, &s->rope_cos, &s->rope_sin, &s->clamped};
@@ -230,13 +234,11 @@ static int check_input(const seer_vision *v, const seer_pixels *in, seer_error *
     return 0;
 }
 
-/* Whether inputs can share a pass: towers without a class token, learned
- * positions or DeepStack, whose projector merges each input's own cells
- * (Qwen2/2.5-VL); their attention already runs in segments. */
-static bool batchable(const seer_vision *v) {
-    return v->cfg.rope2d && !v->cfg.class_token && !v->cfg.pos_embd && !v->cfg.pos_interp && !v->deepstack &&
-           (v->hp.projector == SEER_PROJ_QWEN2VL || v->hp.projector == SEER_PROJ_QWEN25VL);
-}
+/* Whether inputs can share a pass: each input's patch embedding,
+ * positions and projector run on its own rows, and attention within each
+ * input's segments; a class token (one row a pass) or DeepStack's taps
+ * (into the first input's output) would not be per input. */
+static bool batchable(const seer_vision *v) { return !v->cfg.class_token && !v->deepstack; }
 
 /* n inputs (n > 1 only when batchable) through the tower in one sequence:
  * per-row work over all rows at once, attention within each input. */
@@ -265,7 +267,7 @@ static int encode_pass(seer_vision *v, seer_pool *pool, const seer_pixels *in, i
     full[0] = 0;
     for (int i = 0; i < n; i++) full[i + 1] = full[i] + parts[i].n_patches;
     full[n] = (int)n_seq;
-    if (scratch_alloc(&s, v, l, n_seq, n, seer_pool_size(pool)) != 0) {
+    if (scratch_alloc(&s, v, l, n_seq, full, n, seer_pool_size(pool)) != 0) {
         seer_error_set(err, "vision: out of memory for %d input(s) of %lld patches", n, (long long)n_seq);
         goto done;
     }

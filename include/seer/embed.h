@@ -32,7 +32,7 @@ int seer_embed_image_prompt(const seer_vocab *vocab, const seer_vision *vision, 
 /* Encodes the images of n prompts, several per vision pass where the tower
  * allows it: seer_mtmd_encode_many over the array. */
 int seer_embed_encode_images(seer_vision *vision, seer_pool *pool, seer_mm_prompt *prompts, int n, int max_patches,
-                             seer_mtmd_passes *passes, const volatile int *cancel, seer_error *err);
+                             seer_vision_passes *passes, const volatile int *cancel, seer_error *err);
 
 /* One input's final hidden states. */
 typedef struct seer_embed_states {

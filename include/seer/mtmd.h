@@ -64,21 +64,17 @@ int seer_mtmd_tokenize_hparams(const seer_vocab *vocab, const seer_vision_hparam
  * Qwen. */
 void seer_mtmd_grid_from_hparams(const seer_vision_hparams *hp, int w, int h, int *nx, int *ny);
 
-/* Encodes every image chunk that has no embedding yet. */
+/* Encodes every image chunk that has no embedding yet (a tiled image's
+ * tiles a few per vision pass where the tower allows it). */
 int seer_mtmd_encode(seer_vision *vision, seer_pool *pool, seer_mm_prompt *p, const volatile int *cancel,
                      seer_error *err);
-/* Vision passes made (seer_vision_encode_batch calls) and the images they carried. */
-typedef struct seer_mtmd_passes {
-    int calls, images;
-} seer_mtmd_passes;
 /* Encodes the image chunks of n prompts (of separate requests, say) that
  * have no embeddings yet, several per vision pass where the tower allows it
- * (seer_vision_batchable, seer_vision_encode_batch): inputs are grouped in
- * prompt order while a pass holds at most max_patches patches (an input
- * larger than that goes alone; max_patches <= 0: one input a pass). Each chunk's encode_ms gets
- * its share of its pass. passes (may be NULL) is added to. */
+ * (seer_vision_encode_passes, in prompt order, at most max_patches patches
+ * a pass). Each chunk's encode_ms gets its share of its pass. passes (may
+ * be NULL) is added to. */
 int seer_mtmd_encode_many(seer_vision *vision, seer_pool *pool, seer_mm_prompt *const *prompts, int n, int max_patches,
-                          seer_mtmd_passes *passes, const volatile int *cancel, seer_error *err);
+                          seer_vision_passes *passes, const volatile int *cancel, seer_error *err);
 
 /* Feeds all chunks to the decoder in order, assigning positions (1-D, or
  * M-RoPE (t, row, col) for images with next position P + max(nx, ny)) from

@@ -196,21 +196,39 @@ void seer_vision_out_grid(const seer_vision *v, int w, int h, int *nx, int *ny);
 int seer_vision_encode(seer_vision *v, seer_pool *pool, const seer_pixels *in, float *out,
                        const volatile int *cancel, double *flops, seer_error *err);
 /* Encodes n inputs (1..SEER_VISION_MAX_BATCH), input i into out[i] as
- * seer_vision_encode does. Qwen2/2.5-VL towers take them in one pass (the
- * per-row products over all their rows at once, attention within each
- * input): the same result, fewer and larger matrix products; other towers
- * encode them one by one. */
+ * seer_vision_encode does. Towers without a class token or DeepStack take
+ * them in one pass (the per-row products over all their rows at once;
+ * patch embedding, positions, attention and projector within each input):
+ * the same result, bit for bit, from fewer and larger matrix products;
+ * other towers encode them one by one. */
 #define SEER_VISION_MAX_BATCH 16
 /* Whether the tower takes several inputs in one pass (else encode_batch
  * runs one pass per input). */
 bool seer_vision_batchable(const seer_vision *v);
 int seer_vision_encode_batch(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
                              const volatile int *cancel, double *flops, seer_error *err);
+/* Vision passes made (seer_vision_encode_batch calls) and the inputs they carried. */
+typedef struct seer_vision_passes {
+    int calls, images;
+} seer_vision_passes;
+/* Encodes n inputs (any number), input i into out[i], in order, several a
+ * pass where the tower takes them (seer_vision_batchable) while a pass
+ * holds at most max_patches patches and SEER_VISION_MAX_BATCH inputs (an
+ * input larger than that goes alone; max_patches <= 0: one input a pass).
+ * ms[i] (ms may be NULL) gets input i's share of its pass's time, by
+ * patches; passes (may be NULL) is added to. Progress reports rise over
+ * [0, 1] across all the passes. SEER_VISION_PASS_PATCHES in the
+ * environment overrides max_patches (0: one input a pass), to measure
+ * what sharing gains and to check that it changes no result. */
+#define SEER_VISION_PASS_PATCHES 4096 /* a pass's activations: 4096 rows of the tower's width, a few MB a buffer */
+int seer_vision_encode_passes(seer_vision *v, seer_pool *pool, const seer_pixels *in, int n, float *const *out,
+                              int max_patches, double *ms, seer_vision_passes *passes, const volatile int *cancel,
+                              double *flops, seer_error *err);
 
 /* Progress of long encodes (a 4B model's image takes seconds): fn(user, f)
  * after each encoder block, f rising to 1 over one encode, or over the span
  * [base, base + span] that the caller set for it (seer_mtmd_encode shares
- * [0, 1] among the chunks it encodes). fn NULL: no reports. */
+ * [0, 1] among its passes: seer_vision_encode_passes). fn NULL: no reports. */
 typedef void (*seer_progress_fn)(void *user, float fraction);
 void seer_vision_set_progress(seer_vision *v, seer_progress_fn fn, void *user);
 void seer_vision_set_progress_span(seer_vision *v, float base, float span);
