@@ -2,7 +2,9 @@
  * and prefill matmul (512 rows, compute-bound) against plain sgemm, with 1
  * and 2 threads, and the dot/gemm crossover. Build and run: tools/kernel-bench/run.sh
  * Options: -n N_IN (4096) -m N_OUT (4096) -r PREFILL_ROWS (512) -q (quick)
- * -d (decode only) -w (wall time also for 1 thread; default is its CPU time). */
+ * -d (decode only) -P (prefill only) -R N (prefill: best of N calls, 3) -w (wall time also for 1 thread; default is its CPU time).
+ * Weights are interleaved in groups of 16 rows where the type has them, as
+ * a loaded model's are, so both lines run the kernels a model runs. */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,13 @@ static void *make_weight(int type, int64_t n_in, int64_t n_out, seer_weight *w) 
     return data;
 }
 
+/* Groups of 16 rows where the type has them, as a loaded model's weights
+ * get (the decode kernels and the int8 GEMM's in-place kernels read them). */
+static void interleave_as_loaded(seer_weight *w, seer_pool *pool) {
+    size_t ib = seer_weight_interleaved_bytes(w);
+    if (ib) seer_weight_interleave(w, seer_huge_alloc(ib), pool);
+}
+
 /* The read bandwidth seer bench reports (2 MiB pages, as a model's
  * weights get): the decode lines' yardstick. */
 static double bandwidth(seer_pool *pool) { return seer_bench_mem_bandwidth(pool, (size_t)512 << 20, 3); }
@@ -73,16 +82,19 @@ static double time_matmul(seer_pool *pool, const seer_weight *w, const float *x,
 
 int main(int argc, char **argv) {
     int64_t n_in = 4096, n_out = 4096, prefill_rows = 512;
-    bool quick = false, decode_only = false;
+    bool quick = false, decode_only = false, prefill_only = false;
+    int prefill_reps = 3;
     int opt;
-    while ((opt = getopt(argc, argv, "n:m:r:qdw")) != -1) {
+    while ((opt = getopt(argc, argv, "n:m:r:R:qdPw")) != -1) {
         if (opt == 'n') n_in = atoll(optarg);
         else if (opt == 'm') n_out = atoll(optarg);
         else if (opt == 'r') prefill_rows = atoll(optarg);
         else if (opt == 'q') quick = true;
         else if (opt == 'd') decode_only = true;
+        else if (opt == 'P') prefill_only = true;
+        else if (opt == 'R') prefill_reps = atoi(optarg) > 0 ? atoi(optarg) : 3;
         else if (opt == 'w') single_thread_cpu_time = false;
-        else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-d decode only] [-w wall time for 1 thread]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-d decode only] [-P prefill only] [-R prefill reps] [-w wall time for 1 thread]\n", argv[0]); return 2; }
     }
     seer_pool *pools[2] = {seer_pool_create(1), seer_pool_create(2)};
     printf("1-thread columns: %s\n", single_thread_cpu_time ? "thread CPU time" : "wall time");
@@ -93,10 +105,10 @@ int main(int argc, char **argv) {
         printf("memory read bandwidth, %d thread(s): %.1f GB/s\n", p + 1, read_gb_s[p]);
     }
 
-    int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_IQ4_XS, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0,
+    int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_Q5_K, SEER_TYPE_IQ4_XS, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0,
                    SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_IQ4_NL, SEER_TYPE_Q5_1, SEER_TYPE_Q4_1, SEER_TYPE_F16,
                    SEER_TYPE_F32};
-    int n_types = quick ? 3 : (int)(sizeof types / sizeof types[0]); /* quick: the types of Q8_0 and Q4_K_M files */
+    int n_types = quick ? 4 : (int)(sizeof types / sizeof types[0]); /* quick: the types of Q8_0, Q4_K_M and Q5_K_M files */
     float *x = malloc(sizeof(float) * (size_t)(prefill_rows * n_in));
     float *y = malloc(sizeof(float) * (size_t)(prefill_rows * n_out));
     unsigned s = 7;
@@ -106,8 +118,8 @@ int main(int argc, char **argv) {
      * as a model's layers do: this measures DRAM-bound speed. Each copy is
      * laid out as a loaded model's (2 MiB pages, groups of 16 rows where
      * the type has them); the fraction is of the read bandwidth above. */
-    printf("\ndecode (1 row, weights from DRAM):  1 thread                  2 threads\n");
-    for (int t = 0; t < n_types; t++) {
+    if (!prefill_only) printf("\ndecode (1 row, weights from DRAM):  1 thread                  2 threads\n");
+    for (int t = 0; t < (prefill_only ? 0 : n_types); t++) {
         seer_weight w;
         void *data = make_weight(types[t], n_in, n_out, &w);
         size_t bytes = w.row_bytes * (size_t)n_out;
@@ -118,8 +130,7 @@ int main(int argc, char **argv) {
             void *d = seer_huge_alloc(bytes);
             memcpy(d, data, bytes);
             ws[c].data = d;
-            size_t ib = seer_weight_interleaved_bytes(&ws[c]);
-            if (ib) seer_weight_interleave(&ws[c], seer_huge_alloc(ib), pools[1]);
+            interleave_as_loaded(&ws[c], pools[1]);
         }
         printf("  %-5s %6.1f MB x%-3d %s ", seer_type_name(types[t]), (double)bytes / 1e6, copies, ws[0].interleaved ? "x16" : "   ");
         for (int p = 0; p < 2; p++) {
@@ -165,16 +176,18 @@ int main(int argc, char **argv) {
         for (int t = 0; t < n_types; t++) {
             seer_weight w;
             void *data = make_weight(types[t], n_in, n_out, &w);
+            interleave_as_loaded(&w, pools[1]);
             /* GEMM = int8 GEMM where the type allows it, GEMM_F32 = dequantize + sgemm */
             for (int path = SEER_MATMUL_GEMM; path <= SEER_MATMUL_GEMM_F32; path++) {
                 if (path == SEER_MATMUL_GEMM_F32 && (types[t] == SEER_TYPE_F16 || types[t] == SEER_TYPE_F32)) continue;
                 printf("  %-5s %-17s", seer_type_name(types[t]), path == SEER_MATMUL_GEMM ? "matmul (best)" : "dequant+sgemm");
                 for (int p = 0; p < 2; p++) {
-                    double ms = time_matmul(pools[p], &w, x, prefill_rows, y, path, 3);
+                    double ms = time_matmul(pools[p], &w, x, prefill_rows, y, path, prefill_reps);
                     printf("  %7.1f ms %5.1f GF/s", ms, flop / (ms * 1e-3) / 1e9);
                 }
                 printf("\n");
             }
+            free(w.interleaved);
             free(data);
         }
 
