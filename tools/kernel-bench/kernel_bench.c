@@ -96,6 +96,10 @@ int main(int argc, char **argv) {
         else if (opt == 'w') single_thread_cpu_time = false;
         else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-d decode only] [-P prefill only] [-R prefill reps] [-w wall time for 1 thread]\n", argv[0]); return 2; }
     }
+    if (n_in < 256 || n_in % 256 || n_out < 16 || n_out % 16 || prefill_rows < 1) {
+        fprintf(stderr, "kernel-bench: -n must be a multiple of 256 (a K-quant super-block), -m of 16 (a group), -r at least 1\n");
+        return 2;
+    }
     seer_pool *pools[2] = {seer_pool_create(1), seer_pool_create(2)};
     printf("1-thread columns: %s\n", single_thread_cpu_time ? "thread CPU time" : "wall time");
     printf("kernels: %s, %d cpus, W = %lld x %lld\n", seer_simd_name(), seer_cpu_count(), (long long)n_out, (long long)n_in);
