@@ -113,10 +113,11 @@ int main(int argc, char **argv) {
                    SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_IQ4_NL, SEER_TYPE_Q5_1, SEER_TYPE_Q4_1, SEER_TYPE_F16,
                    SEER_TYPE_F32};
     int n_types = quick ? 4 : (int)(sizeof types / sizeof types[0]); /* quick: the types of Q8_0, Q4_K_M and Q5_K_M files */
-    float *x = malloc(sizeof(float) * (size_t)(prefill_rows * n_in));
-    float *y = malloc(sizeof(float) * (size_t)(prefill_rows * n_out));
+    const int64_t x_rows = prefill_rows > 32 ? prefill_rows : 32; /* the crossover lines go to 32 rows */
+    float *x = malloc(sizeof(float) * (size_t)(x_rows * n_in));
+    float *y = malloc(sizeof(float) * (size_t)(x_rows * n_out));
     unsigned s = 7;
-    for (int64_t i = 0; i < prefill_rows * n_in; i++) x[i] = frand(&s);
+    for (int64_t i = 0; i < x_rows * n_in; i++) x[i] = frand(&s);
 
     /* Decode cycles through enough copies of the matrix to exceed any cache,
      * as a model's layers do: this measures DRAM-bound speed. Each copy is
