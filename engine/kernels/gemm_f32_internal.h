@@ -65,12 +65,13 @@ void seer_f32_panel_pack(const struct seer_weight *w, int64_t o0, float *panel, 
 /* kern->block over kc values in runs of SEER_F32_KC_SUM, the outputs
  * adding up in a buffer of the block's own; only the first `cols` columns
  * (the product's last outputs may end inside the block) are read (when
- * adding) and written back. Why a buffer: rows of c lie n_out floats
+ * adding) and written back, plus bias[0, cols) where bias is not NULL. Why a buffer: rows of c lie n_out floats
  * apart (4 KiB multiples for 1024 or 3072 outputs), and adding every run
  * straight into c took K = 4096 products to 0.67 of the FMA peak, against
  * 0.90 through the buffer (one Sapphire Rapids core). */
 void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
-                         const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add);
+                         const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add,
+                         const float *bias);
 
 /* f32 activations as the packed operand (gemm_f32_packed.c). Panels for n
  * outputs over k: seer_f32_packed_floats(n, k) floats, outputs past n zero.
@@ -89,6 +90,11 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
  * Also the weight products' loop (a group of packed weight panels). */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
                           const float *panels, float *c, size_t ldc, bool add);
+/* c = a · the packed operand + bias[0, n) on every row: the bias joins each
+ * output as it is written the last time (the same float sum as adding it
+ * after the product). */
+void seer_f32_gemm_packed_bias(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a,
+                               size_t lda, const float *panels, float *c, size_t ldc, const float *bias);
 
 /* One ISA's block, built by gemm_f32_block.inc in gemm_f32_<isa>.c. */
 void seer_f32_block_scalar(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,

@@ -60,8 +60,8 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
  * memory for each, the sums stored and reloaded between runs), which ran
  * at 0.50-0.78 of the FMA peak against 0.77-0.88 now (one Sapphire Rapids
  * core, the ViTs' 768-4096 shapes, 577-1024 rows). */
-void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
-                          const float *panels, float *c, size_t ldc, bool add) {
+static void gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
+                        const float *panels, float *c, size_t ldc, bool add, const float *bias) {
     const size_t pf = seer_f32_panel_floats(k);
     const int64_t n_panels = (n + SEER_F32_PANEL_COLS - 1) / SEER_F32_PANEL_COLS;
     for (int64_t k0 = 0; k0 < k; k0 += kern->kc) {
@@ -76,9 +76,20 @@ void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int
                 for (int64_t r = r0; r < r1; r += kern->rows) {
                     const int nr = r1 - r < kern->rows ? (int)(r1 - r) : kern->rows;
                     seer_f32_block_runs(kern, kc, a + (size_t)r * lda + k0, lda, nr, panel, pf, np,
-                                        c + (size_t)r * ldc + o0, ldc, cols, add || k0 > 0);
+                                        c + (size_t)r * ldc + o0, ldc, cols, add || k0 > 0,
+                                        bias && k0 + kc == k ? bias + o0 : NULL);
                 }
             }
         }
     }
+}
+
+void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
+                          const float *panels, float *c, size_t ldc, bool add) {
+    gemm_packed(kern, m, n, k, a, lda, panels, c, ldc, add, NULL);
+}
+
+void seer_f32_gemm_packed_bias(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a,
+                               size_t lda, const float *panels, float *c, size_t ldc, const float *bias) {
+    gemm_packed(kern, m, n, k, a, lda, panels, c, ldc, false, bias);
 }

@@ -155,11 +155,6 @@ typedef struct matmul_job {
  * (panel p is group p, nothing packed) with signed activations. */
 static bool reads_groups(const matmul_job *j) { return j->in_place || j->q45_K_groups || j->q450_groups; }
 
-static void add_bias(float *y, const float *bias, int64_t n_rows, int64_t n_out, int64_t o0, int64_t o1) {
-    if (!bias) return;
-    for (int64_t r = 0; r < n_rows; r++) seer_add(y + r * n_out + o0, bias + o0, o1 - o0);
-}
-
 /* Output rows [o0, o1) of one part, every activation row. */
 static void dot_rows(const matmul_job *j, const matmul_part *pt, int64_t o0, int64_t o1) {
     const seer_weight *w = pt->w;
@@ -267,9 +262,8 @@ static void f32_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
         const int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++) seer_f32_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pf, tmp);
         const int64_t o1 = 16 * g1 < n_out ? 16 * g1 : n_out;
-        seer_f32_gemm_packed(&j->f32, j->chunk_rows, o1 - 16 * g0, n_in, j->xf, (size_t)n_in, pack, y + 16 * g0,
-                             (size_t)n_out, false);
-        add_bias(y, j->bias, j->chunk_rows, n_out, 16 * g0, o1);
+        seer_f32_gemm_packed_bias(&j->f32, j->chunk_rows, o1 - 16 * g0, n_in, j->xf, (size_t)n_in, pack, y + 16 * g0,
+                                  (size_t)n_out, j->bias ? j->bias + 16 * g0 : NULL);
     }
 }
 

@@ -8,7 +8,9 @@
  * they were; the packed operand given as f32 and as F16 (the decoders'
  * F16 KV cache), rows of 1 to 300 values (past one widening run of 64).
  * Adding to c (the gated delta's chunk sums): c's values before the
- * product are part of the reference. A dropped K value or slice, a panel
+ * product are part of the reference. With a bias (the encoders' weight
+ * products, seer_f32_gemm_packed_bias): the bias is in the reference, and
+ * the bits must be those of the product with the bias added after it. A dropped K value or slice, a panel
  * shifted by one output, a widening run cut short, a product written over
  * c instead of added, or a write past n exceeds this many times over. */
 #include <math.h>
@@ -32,8 +34,9 @@ static double worst;
 
 /* transposed: b holds the outputs as rows (c = a·bᵀ·scale), else as
  * columns (c = a·b); f16: b is packed from its F16 copy (b rounded); add:
- * c += the product. */
-static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, bool transposed, bool f16, bool add) {
+ * c += the product; with_bias: c = the product + a bias per output. */
+static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, bool transposed, bool f16, bool add,
+                  bool with_bias) {
     const size_t lda = (size_t)k + 3, ldc = (size_t)n + 5;
     const size_t ldb = transposed ? (size_t)k + 2 : (size_t)n + 7, b_rows = transposed ? (size_t)n : (size_t)k;
     const float scale = transposed ? 0.125f : 1.0f;
@@ -50,10 +53,26 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
     const void *src = f16 ? (const void *)b16 : (const void *)b;
     if (transposed) seer_f32_pack_rows(src, f16, ldb, n, k, scale, panels);
     else seer_f32_pack_cols(src, f16, ldb, k, n, panels);
-    seer_f32_gemm_packed(kern, m, n, k, a, lda, panels, c, ldc, add);
+    float *bias = malloc(sizeof(float) * (size_t)n);
+    for (int64_t o = 0; o < n; o++) bias[o] = rnd();
+    if (with_bias) {
+        seer_f32_gemm_packed(kern, m, n, k, a, lda, panels, c0, ldc, false); /* then the bias added after it */
+        for (int64_t r = 0; r < m; r++)
+            for (int64_t o = 0; o < n; o++) c0[(size_t)r * ldc + o] += bias[o];
+        seer_f32_gemm_packed_bias(kern, m, n, k, a, lda, panels, c, ldc, bias);
+    } else {
+        seer_f32_gemm_packed(kern, m, n, k, a, lda, panels, c, ldc, add);
+    }
     for (int64_t r = 0; r < m; r++) {
+        for (int64_t o = 0; o < n && with_bias; o++)
+            if (c[(size_t)r * ldc + o] != c0[(size_t)r * ldc + o]) {
+                CHECK_MSG(0, "%s m %lld n %lld k %lld: c[%lld][%lld] = %.9g with the bias, %.9g with it added after",
+                          kern->name, (long long)m, (long long)n, (long long)k, (long long)r, (long long)o,
+                          c[(size_t)r * ldc + o], c0[(size_t)r * ldc + o]);
+                goto done;
+            }
         for (int64_t o = 0; o < n; o++) {
-            double ref = add ? c0[(size_t)r * ldc + o] : 0, mag = fabs(ref);
+            double ref = add ? c0[(size_t)r * ldc + o] : with_bias ? bias[o] : 0, mag = fabs(ref);
             for (int64_t kk = 0; kk < k; kk++) {
                 const double bv = (double)scale * (transposed ? b[(size_t)o * ldb + kk] : b[(size_t)kk * ldb + o]);
                 ref += (double)a[(size_t)r * lda + kk] * bv;
@@ -62,8 +81,8 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
             const double e = fabs(c[(size_t)r * ldc + o] - ref);
             if (mag > 0 && e / mag > worst) worst = e / mag;
             if (e > (double)k * ldexp(1.0, -23) * mag + 1e-30) {
-                CHECK_MSG(0, "%s %s%s%s m %lld n %lld k %lld: c[%lld][%lld] = %.9g, reference %.9g", kern->name,
-                          add ? "c + " : "", transposed ? "a·bᵀ" : "a·b", f16 ? " (F16 b)" : "", (long long)m, (long long)n, (long long)k, (long long)r,
+                CHECK_MSG(0, "%s %s%s%s%s m %lld n %lld k %lld: c[%lld][%lld] = %.9g, reference %.9g", kern->name,
+                          add ? "c + " : "", with_bias ? "bias + " : "", transposed ? "a·bᵀ" : "a·b", f16 ? " (F16 b)" : "", (long long)m, (long long)n, (long long)k, (long long)r,
                           (long long)o, c[(size_t)r * ldc + o], ref);
                 goto done;
             }
@@ -76,6 +95,7 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
             }
     }
 done:
+    free(bias);
     free(a);
     free(b);
     free(b16);
@@ -100,7 +120,8 @@ int main(void) {
         for (int short_slices = 0; short_slices < 2; short_slices++) {
             if (short_slices) kern.kc = SEER_F32_KC_SUM;
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-                for (int t = 0; t < 8; t++) check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t & 2, t & 4);
+                for (int t = 0; t < 12; t++) /* bit 2: add, bit 3: bias */
+                    check(&kern, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t & 2, t & 4, t & 8);
         }
         printf("FP32 GEMM, packed activations (%s): worst |error| / Σ|a·b| %.3g\n", kern.name, worst);
     }
