@@ -9,6 +9,7 @@
 
 #include "seer/cpu.h"
 #include "seer/matmul.h"
+#include "seer/ops.h"
 #include "seer/tensor.h"
 
 /* The scalar block: 4 rows × 1 panel, the same source as the vector ones
@@ -113,23 +114,6 @@ void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *
     }
 }
 
-typedef float f32x4 __attribute__((vector_size(16), aligned(4)));
-
-/* dst = src (+ bias): the bias joins the outputs on their way out of the
- * block's buffer (a pass of its own read every output back from memory:
- * 3.6% of a SmolVLM encode); read from src as wide as the kernel stored it
- * (adding in place in src first stalled the copy's wide loads on the
- * narrower stores). */
-static void write_back(float *dst, const float *src, const float *bias, int64_t n) {
-    if (!bias) {
-        memcpy(dst, src, (size_t)n * sizeof(float));
-        return;
-    }
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) *(f32x4 *)(dst + i) = *(const f32x4 *)(src + i) + *(const f32x4 *)(bias + i);
-    for (; i < n; i++) dst[i] = src[i] + bias[i];
-}
-
 void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a, size_t lda, int nr,
                          const float *panel, size_t panel_stride, int np, float *c, size_t ldc, int64_t cols, bool add,
                          const float *bias) {
@@ -141,5 +125,13 @@ void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a
         const int64_t kn = kc - k < SEER_F32_KC_SUM ? kc - k : SEER_F32_KC_SUM;
         kern->block(kn, a + k, lda, nr, panel + SEER_F32_PANEL_COLS * k, panel_stride, np, buf, ldb, add || k > 0);
     }
-    for (int r = 0; r < nr; r++) write_back(c + r * ldc, buf + r * ldb, bias, cols);
+    /* The bias joins the outputs on their way out of the buffer (a pass of
+     * its own read every output back from memory: 3.6% of a SmolVLM
+     * encode), read from the buffer as wide as the kernel stored it (added
+     * in place in the buffer first, the copy's wide loads stalled on the
+     * narrower stores) */
+    for (int r = 0; r < nr; r++) {
+        if (bias) seer_add_into(c + r * ldc, buf + r * ldb, bias, cols);
+        else memcpy(c + r * ldc, buf + r * ldb, (size_t)cols * sizeof(float));
+    }
 }

@@ -76,6 +76,13 @@ void seer_add(float *dst, const float *src, int64_t n) {
     for (; i < n; i++) dst[i] += src[i];
 }
 
+void seer_add_into(float *dst, const float *a, const float *b, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int v = 0; v < 16; v += 4) *(f32x4 *)(dst + i + v) = *(const f32x4 *)(a + i + v) + *(const f32x4 *)(b + i + v);
+    for (; i < n; i++) dst[i] = a[i] + b[i];
+}
+
 void seer_scale(float *dst, const float *src, float w, int64_t n) {
     int64_t i = 0;
     for (; i + 16 <= n; i += 16)

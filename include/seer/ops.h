@@ -26,6 +26,8 @@ void seer_softmax(float *x, int64_t n);
 /* x[i] = cap·tanh(x[i]/cap) (final logit soft-cap), SIMD where the CPU has it */
 void seer_softcap(float *x, int64_t n, float cap);
 void seer_add(float *dst, const float *src, int64_t n);
+/* dst = a + b (dst may be a): a product's outputs and their bias written in one pass. */
+void seer_add_into(float *dst, const float *a, const float *b, int64_t n);
 /* dst[i] = w·src[i] (dst may be src) */
 void seer_scale(float *dst, const float *src, float w, int64_t n);
 
