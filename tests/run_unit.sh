@@ -10,7 +10,9 @@ run() { # NAME COMMAND...
     echo "PASS $name ($((SECONDS - start)) s)"
     n_pass=$((n_pass + 1))
   else
-    echo "FAIL $name ($((SECONDS - start)) s)"; echo "$out" | tail -20 | sed 's/^/    /'
+    # the failed checks (file:line: ...) first: a test's stderr comes before its buffered stdout, out of the tail
+    echo "FAIL $name ($((SECONDS - start)) s)"
+    { echo "$out" | grep -E '^[^ ]+\.c:[0-9]+: ' | head -10; echo "$out" | grep -vE '^[^ ]+\.c:[0-9]+: ' | tail -20; } | sed 's/^/    /'
     fail=1 n_fail=$((n_fail + 1))
   fi
 }

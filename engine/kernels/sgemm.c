@@ -35,6 +35,11 @@ void seer_sgemm(seer_pool *pool, int64_t m, int64_t n, int64_t k, float alpha, c
     seer_blas_init();
     sgemm_job j = {.m = m, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a, .b = b, .c = c,
                    .lda = lda, .ldb = ldb, .ldc = ldc, .bt = b_transposed, .split_n = n >= m};
-    /* Slices in multiples of 16 so BLAS kernels see full register tiles. */
-    seer_pool_for(pool, j.split_n ? n : m, 16, sgemm_range, &j);
+    /* Slices in multiples of 16 so BLAS kernels see full register tiles, two
+     * a thread, cut where the sizes and thread count alone say: OpenBLAS
+     * rounds an output differently at different slice widths, and with
+     * slices cut by the timing the same image encoded twice gave different
+     * embeddings on a loaded Zen 3 (MiniCPM-V's resampler attention). */
+    const int64_t span = j.split_n ? n : m, slices = 2 * (int64_t)seer_pool_size(pool);
+    seer_pool_for_fixed(pool, span, ((span + slices - 1) / slices + 15) / 16 * 16, sgemm_range, &j);
 }

@@ -44,6 +44,10 @@ struct seer_pool {
     _Atomic int n_done;     /* workers finished with the current generation */
     _Atomic int n_sleepers; /* workers blocked (or about to block) on `wake` */
     _Atomic bool stop;
+    /* SEER_POOL_SHAKE: on-demand claims of random lengths (tests: results
+     * must not depend on where the ranges are cut) */
+    bool shake;
+    _Atomic unsigned shake_seq;
 
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -119,6 +123,8 @@ seer_pool *seer_pool_create(int n_threads) {
     seer_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->n_threads = n_threads;
+    const char *shake = getenv("SEER_POOL_SHAKE");
+    p->shake = shake && *shake && strcmp(shake, "0") != 0;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     if (n_threads > 1) {
@@ -198,6 +204,8 @@ void seer_pool_run(seer_pool *p, seer_task_fn fn, void *ctx) { run_job(p, fn, ct
 
 /* seer_pool_for, guided: each claim takes a share of what is left (half of
  * it divided among the threads, at least `grain`) from one shared counter.
+ * Where the ranges are cut then depends on the timing, so the callee's
+ * results must not (seer_pool_for_fixed for those whose do).
  * Early claims are long contiguous runs, the last ones short, so whoever
  * finishes first waits for little; a thread that was preempted (the cores
  * are shared) simply claims less. Streaming work claims all of what is
@@ -208,7 +216,8 @@ typedef struct for_job {
     seer_range_fn fn;
     void *ctx;
     int64_t n, grain;
-    int share_div; /* a claim is what is left / (share_div · threads) */
+    int share_div; /* a claim is what is left / (share_div · threads); 0: exactly `grain` */
+    _Atomic unsigned *shake_seq; /* SEER_POOL_SHAKE: claims of 1-5 grains at random */
     _Atomic int64_t next;
 } for_job;
 
@@ -216,7 +225,11 @@ static void for_task(void *ctx, int ith, int nth) {
     for_job *j = ctx;
     for (;;) {
         int64_t left = j->n - atomic_load_explicit(&j->next, memory_order_relaxed);
-        int64_t take = (left / (j->share_div * nth) + j->grain - 1) / j->grain * j->grain;
+        int64_t take = j->share_div ? (left / (j->share_div * nth) + j->grain - 1) / j->grain * j->grain : j->grain;
+        if (j->shake_seq && j->share_div) {
+            unsigned r = atomic_fetch_add_explicit(j->shake_seq, 1, memory_order_relaxed) * 2654435761u;
+            take = j->grain * (1 + (r >> 16) % 5);
+        }
         if (take < j->grain) take = j->grain;
         int64_t b = atomic_fetch_add_explicit(&j->next, take, memory_order_relaxed);
         if (b >= j->n) break;
@@ -230,7 +243,8 @@ static void pool_for(seer_pool *p, int64_t n, int64_t grain, int share_div, seer
         fn(ctx, 0, n, 0);
         return;
     }
-    for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain > 0 ? grain : 1, .share_div = share_div};
+    for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain > 0 ? grain : 1, .share_div = share_div,
+                 .shake_seq = p->shake ? &p->shake_seq : NULL};
     atomic_init(&j.next, 0);
     run_job(p, for_task, &j, true);
 }
@@ -241,6 +255,10 @@ void seer_pool_for(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, voi
 
 void seer_pool_for_streams(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, void *ctx) {
     pool_for(p, n, grain, 1, fn, ctx);
+}
+
+void seer_pool_for_fixed(seer_pool *p, int64_t n, int64_t chunk, seer_range_fn fn, void *ctx) {
+    pool_for(p, n, chunk, 0, fn, ctx);
 }
 
 typedef struct split_job {

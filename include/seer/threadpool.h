@@ -25,6 +25,14 @@ void seer_pool_for(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, voi
  * products): every claim starts a new stream, so claims are twice as long
  * and half as many. */
 void seer_pool_for_streams(seer_pool *p, int64_t n, int64_t grain, seer_range_fn fn, void *ctx);
+/* Runs fn over [0, n) in claims of exactly `chunk` items (the last one
+ * shorter) handed out on demand: the ranges are cut at the same places
+ * whatever the timing, for work whose results depend on where they are cut
+ * (OpenBLAS's sgemm rounds a slice's outputs differently at different slice
+ * widths). With the environment's SEER_POOL_SHAKE set, seer_pool_for's
+ * claims are of random lengths instead (tests: results that depend on the
+ * cuts then differ between runs); this one's stay fixed. */
+void seer_pool_for_fixed(seer_pool *p, int64_t n, int64_t chunk, seer_range_fn fn, void *ctx);
 /* Runs fn over [0, n) cut into one range per thread, in multiples of
  * `grain` items, thread ith always taking the ith range: passes over the
  * same rows one after another then find what the previous pass wrote in

@@ -148,6 +148,50 @@ static void check_for(int n_threads) {
     check_for_with(n_threads, seer_pool_for_streams, 50);
 }
 
+/* seer_pool_for_fixed cuts every claim `chunk` items long (the last one
+ * shorter) whatever the timing, also where SEER_POOL_SHAKE makes
+ * seer_pool_for's claims 1-5 grains at random (which is checked too). */
+typedef struct claims {
+    _Atomic int n, bad_cut, long_claim, hits[1000];
+    int64_t chunk;
+} claims;
+
+static void record_claim(void *ctx, int64_t b, int64_t e, int ith) {
+    (void)ith;
+    claims *c = ctx;
+    atomic_fetch_add(&c->n, 1);
+    if (b % c->chunk != 0 || (e - b != c->chunk && e != 1000)) atomic_fetch_add(&c->bad_cut, 1);
+    if (e - b > 5 * c->chunk) atomic_fetch_add(&c->long_claim, 1);
+    for (int64_t i = b; i < e; i++) atomic_fetch_add(&c->hits[i], 1);
+}
+
+static void check_for_fixed(int n_threads, bool shake) {
+    if (shake) setenv("SEER_POOL_SHAKE", "1", 1);
+    seer_pool *p = seer_pool_create(n_threads);
+    unsetenv("SEER_POOL_SHAKE");
+    static claims c;
+    for (int64_t chunk = 1; chunk <= 96; chunk += 19) {
+        memset(&c, 0, sizeof c);
+        c.chunk = chunk;
+        seer_pool_for_fixed(p, 1000, chunk, record_claim, &c);
+        int bad = 0;
+        for (int i = 0; i < 1000; i++) bad += c.hits[i] != 1;
+        CHECK_MSG(bad == 0 && c.bad_cut == 0, "%d threads, chunk %lld: %d items not run once, %d claims cut elsewhere",
+                  n_threads, (long long)chunk, bad, (int)c.bad_cut);
+        if (n_threads > 1)
+            CHECK_MSG(c.n == (1000 + chunk - 1) / chunk, "%d threads, chunk %lld: %d claims", n_threads,
+                      (long long)chunk, (int)c.n);
+    }
+    if (shake && n_threads > 1) { /* guided, the first claim would be 250 items */
+        memset(&c, 0, sizeof c);
+        c.chunk = 1;
+        seer_pool_for(p, 1000, 1, record_claim, &c);
+        CHECK_MSG(c.long_claim == 0, "SEER_POOL_SHAKE: %d of seer_pool_for's claims longer than 5 grains",
+                  (int)c.long_claim);
+    }
+    seer_pool_destroy(p);
+}
+
 /* seer_pool_split: every item once, each thread one range starting at a
  * multiple of the grain, and the same range for the same thread next time
  * (what the decoder's row passes count on). */
@@ -211,6 +255,10 @@ int main(void) {
     check_for(1);
     check_for(2);
     check_for(4);
+    check_for_fixed(1, false);
+    check_for_fixed(2, false);
+    check_for_fixed(2, true);
+    check_for_fixed(4, true);
     check_pool(1);
     check_pool(2);
     check_pool(4); /* more threads than cores must still work */

@@ -5,7 +5,8 @@
  * must be the same bit for bit. A tower that takes several inputs a pass
  * must have made fewer passes than inputs; one that does not (a class
  * token) one each. Cases whose inputs the tower refuses are skipped; most
- * must run. Under an emulator (TEST_RUNNER) the project's cases only, two
+ * must run. The pool cuts its work at random places (SEER_POOL_SHAKE), so
+ * an embedding that depends on the cuts fails here too. Under an emulator (TEST_RUNNER) the project's cases only, two
  * inputs each. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,9 @@ static int run_case(const char *root, const char *name, void *ctx) {
 
 int main(void) {
     unsetenv("SEER_VISION_PASS_PATCHES"); /* the test sets the budget itself */
+    /* the pool's on-demand claims of random lengths: a result that depends on where the work is cut (which the
+     * timing decides) differs between the two encodes instead of only on a loaded machine */
+    setenv("SEER_POOL_SHAKE", "1", 1);
     seer_image scene;
     seer_error err = {{0}};
     if (seer_image_load("tests/conformance/images/scene-90x140.png", 0, &scene, &err) != 0) {
