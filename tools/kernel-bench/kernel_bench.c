@@ -182,10 +182,13 @@ int main(int argc, char **argv) {
             seer_weight w;
             void *data = make_weight(types[t], n_in, n_out, &w);
             interleave_as_loaded(&w, pools[1]);
-            /* GEMM = int8 GEMM where the type allows it, GEMM_F32 = dequantize + sgemm */
-            for (int path = SEER_MATMUL_GEMM; path <= SEER_MATMUL_GEMM_F32; path++) {
+            /* AUTO = what a model's prompt runs (the int8 GEMM, or at AVX2 the several-row dot kernels), GEMM_F32 =
+             * dequantize + sgemm */
+            const int paths[2] = {SEER_MATMUL_AUTO, SEER_MATMUL_GEMM_F32};
+            for (int pi = 0; pi < 2; pi++) {
+                const int path = paths[pi];
                 if (path == SEER_MATMUL_GEMM_F32 && (types[t] == SEER_TYPE_F16 || types[t] == SEER_TYPE_F32)) continue;
-                printf("  %-5s %-17s", seer_type_name(types[t]), path == SEER_MATMUL_GEMM ? "matmul (best)" : "dequant+sgemm");
+                printf("  %-5s %-17s", seer_type_name(types[t]), path == SEER_MATMUL_AUTO ? "matmul (as run)" : "dequant+sgemm");
                 for (int p = 0; p < 2; p++) {
                     double ms = time_matmul(pools[p], &w, x, prefill_rows, y, path, prefill_reps);
                     printf("  %7.1f ms %5.1f GF/s", ms, flop / (ms * 1e-3) / 1e9);
