@@ -70,6 +70,7 @@ seer_f32_kernel seer_f32_kernel_get(void) {
 static seer_f32_transpose_fn transpose16_get(void) {
 #if defined(__x86_64__)
     if (seer_simd_level() >= SEER_SIMD_AVX512) return seer_f32_transpose16_avx512;
+    if (seer_simd_level() >= SEER_SIMD_AVX2) return seer_f32_transpose16_avx2;
 #endif
     return NULL;
 }

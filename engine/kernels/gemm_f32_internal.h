@@ -108,9 +108,10 @@ void seer_f32_block_neon(int64_t kc, const float *a, size_t lda, int nr, const f
 
 /* dst[16 k + c] = src[c][k] for k, c < 16: sixteen runs of 16 values
  * (floats, or F16 when f16) from 16 rows into a panel's 16 lines, with
- * AVX-512 (a weight panel's pack; scalar, one value at a time, it was 5%
- * of an exact image encode). */
+ * AVX-512 or AVX2 + F16C (a weight panel's pack; scalar, one value at a
+ * time, it was 5% of an exact image encode). */
 typedef void (*seer_f32_transpose_fn)(const void *const src[16], bool f16, float *dst);
 void seer_f32_transpose16_avx512(const void *const src[16], bool f16, float *dst);
+void seer_f32_transpose16_avx2(const void *const src[16], bool f16, float *dst);
 
 #endif

@@ -2,13 +2,15 @@
  * and prefill matmul (512 rows, compute-bound) against plain sgemm, with 1
  * and 2 threads, and the dot/gemm crossover. Build and run: tools/kernel-bench/run.sh
  * Options: -n N_IN (4096) -m N_OUT (4096) -r PREFILL_ROWS (512) -q (quick)
- * -d (decode only) -P (prefill only) -R N (prefill: best of N calls, 3) -w (wall time also for 1 thread; default is its CPU time).
+ * -d (decode only) -P (prefill only) -R N (prefill: best of N calls, 3) -w (wall time also for 1 thread; default is its CPU time)
+ * -t TYPE (that weight type alone, by its name: f16, q4_K, ...).
  * Weights are interleaved in groups of 16 rows where the type has them, as
  * a loaded model's are, so both lines run the kernels a model runs. */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,8 +86,9 @@ int main(int argc, char **argv) {
     int64_t n_in = 4096, n_out = 4096, prefill_rows = 512;
     bool quick = false, decode_only = false, prefill_only = false;
     int prefill_reps = 3;
+    const char *only_type = NULL;
     int opt;
-    while ((opt = getopt(argc, argv, "n:m:r:R:qdPw")) != -1) {
+    while ((opt = getopt(argc, argv, "n:m:r:R:qdPwt:")) != -1) {
         if (opt == 'n') n_in = atoll(optarg);
         else if (opt == 'm') n_out = atoll(optarg);
         else if (opt == 'r') prefill_rows = atoll(optarg);
@@ -94,11 +97,26 @@ int main(int argc, char **argv) {
         else if (opt == 'P') prefill_only = true;
         else if (opt == 'R') prefill_reps = atoi(optarg) > 0 ? atoi(optarg) : 3;
         else if (opt == 'w') single_thread_cpu_time = false;
-        else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-d decode only] [-P prefill only] [-R prefill reps] [-w wall time for 1 thread]\n", argv[0]); return 2; }
+        else if (opt == 't') only_type = optarg;
+        else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-d decode only] [-P prefill only] [-R prefill reps] [-w wall time for 1 thread] [-t weight type]\n", argv[0]); return 2; }
     }
     if (n_in < 256 || n_in % 256 || n_out < 16 || n_out % 16 || prefill_rows < 1) {
         fprintf(stderr, "kernel-bench: -n must be a multiple of 256 (a K-quant super-block), -m of 16 (a group), -r at least 1\n");
         return 2;
+    }
+    int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_Q5_K, SEER_TYPE_IQ4_XS, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0,
+                   SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_IQ4_NL, SEER_TYPE_Q5_1, SEER_TYPE_Q4_1, SEER_TYPE_F16,
+                   SEER_TYPE_F32};
+    int n_types = quick ? 4 : (int)(sizeof types / sizeof types[0]); /* quick: the types of Q8_0, Q4_K_M and Q5_K_M files */
+    if (only_type) {
+        int found = 0;
+        for (int t = 0; t < (int)(sizeof types / sizeof types[0]) && !found; t++)
+            if (!strcasecmp(seer_type_name(types[t]), only_type)) types[found++] = types[t];
+        if (!found) {
+            fprintf(stderr, "kernel-bench: -t %s: not a weight type it times (f16, f32, q8_0, q4_K, ...)\n", only_type);
+            return 2;
+        }
+        n_types = 1;
     }
     seer_pool *pools[2] = {seer_pool_create(1), seer_pool_create(2)};
     printf("1-thread columns: %s\n", single_thread_cpu_time ? "thread CPU time" : "wall time");
@@ -109,10 +127,6 @@ int main(int argc, char **argv) {
         printf("memory read bandwidth, %d thread(s): %.1f GB/s\n", p + 1, read_gb_s[p]);
     }
 
-    int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_Q5_K, SEER_TYPE_IQ4_XS, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0,
-                   SEER_TYPE_Q3_K, SEER_TYPE_Q2_K, SEER_TYPE_IQ4_NL, SEER_TYPE_Q5_1, SEER_TYPE_Q4_1, SEER_TYPE_F16,
-                   SEER_TYPE_F32};
-    int n_types = quick ? 4 : (int)(sizeof types / sizeof types[0]); /* quick: the types of Q8_0, Q4_K_M and Q5_K_M files */
     const int64_t x_rows = prefill_rows > 32 ? prefill_rows : 32; /* the crossover lines go to 32 rows */
     float *x = malloc(sizeof(float) * (size_t)(x_rows * n_in));
     float *y = malloc(sizeof(float) * (size_t)(x_rows * n_out));

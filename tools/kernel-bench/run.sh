@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the kernel benchmark against build/libseer.a and runs it.
-# Usage (from the repo root): tools/kernel-bench/run.sh [-q] [-n N_IN] [-m N_OUT] [-r ROWS]
+# Usage (from the repo root): tools/kernel-bench/run.sh [-q] [-n N_IN] [-m N_OUT] [-r ROWS] [-t TYPE]
 set -e
 cd "$(dirname "$0")/../.."
 make -s build/libseer.a
