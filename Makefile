@@ -86,6 +86,26 @@ else
   AVX512_FLAGS :=
   AMX_FLAGS    :=
 endif
+# The sanitized build instruments a SIMD level's kernels only where this CPU
+# runs that level: util/cpu.c never calls the others here, and instrumenting
+# them (AVX-512, AVX-VNNI, AMX on a CPU without them) was most of the
+# sanitized build's time, compiled for nothing. Unreadable CPU flags (no
+# /proc/cpuinfo) instrument every level.
+ifneq ($(SANFLAGS),)
+  ifeq ($(ARCH)$(CROSS),x86_64)
+    CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+    # cpu_has FLAGS: non-empty when the CPU lists every one of FLAGS
+    cpu_has = $(if $(strip $(foreach f,$(1),$(if $(filter $(f),$(CPU_FLAGS)),,no))),,yes)
+    ifneq ($(CPU_FLAGS),)
+      SAN_UNRUN := $(if $(call cpu_has,avx_vnni),,avxvnni) \
+                   $(if $(call cpu_has,avx512f avx512bw avx512vl avx512dq avx512_vnni),,avx512) \
+                   $(if $(call cpu_has,avx512f avx512bw avx512vl avx512dq avx512_vnni amx_tile amx_int8),,amx)
+    endif
+  endif
+endif
+# level_cflags LEVEL: CFLAGS, without the sanitizers where LEVEL does not run here
+level_cflags = $(if $(filter $(1),$(SAN_UNRUN)),$(filter-out $(SANFLAGS),$(CFLAGS)),$(CFLAGS))
+
 # aarch64: NEON with the dot-product instructions (the rest of aarch64 code
 # stays baseline ARMv8-A); the files compile to nothing elsewhere.
 NEON_FLAGS := $(if $(filter aarch64,$(ARCH)),-march=armv8.2-a+dotprod)
@@ -113,16 +133,16 @@ all: $(SEER)
 
 $(BUILD)/%_avx2.o: %_avx2.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(AVX2_FLAGS) -c $< -o $@
+	$(CC) $(call level_cflags,avx2) $(AVX2_FLAGS) -c $< -o $@
 $(BUILD)/%_avxvnni.o: %_avxvnni.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(AVXVNNI_FLAGS) -c $< -o $@
+	$(CC) $(call level_cflags,avxvnni) $(AVXVNNI_FLAGS) -c $< -o $@
 $(BUILD)/%_avx512.o: %_avx512.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(AVX512_FLAGS) -c $< -o $@
+	$(CC) $(call level_cflags,avx512) $(AVX512_FLAGS) -c $< -o $@
 $(BUILD)/%_amx.o: %_amx.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(AMX_FLAGS) -c $< -o $@
+	$(CC) $(call level_cflags,amx) $(AMX_FLAGS) -c $< -o $@
 $(BUILD)/%_neon.o: %_neon.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(NEON_FLAGS) -c $< -o $@

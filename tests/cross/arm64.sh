@@ -43,8 +43,8 @@ if ! cross -j2 tests-build >"$logs/build.log" 2>&1; then
     exit 1
 fi
 echo "== arm64 cross build: $(($(date +%s) - start)) s"
-# ARM64_BUILD_ONLY=1: install and build, run nothing (CI builds ahead in the
-# background while other tiers run; the lane's own run then finds it built)
+# ARM64_BUILD_ONLY=1: install and build, run nothing (a build ahead of a
+# later run, which then finds it built)
 [ "${ARM64_BUILD_ONLY:-}" = 1 ] && exit 0
 
 # Under emulation CI leaves out the slowest conformance cases (45 s to over
