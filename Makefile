@@ -96,10 +96,11 @@ ifneq ($(SANFLAGS),)
     CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
     # cpu_has FLAGS: non-empty when the CPU lists every one of FLAGS
     cpu_has = $(if $(strip $(foreach f,$(1),$(if $(filter $(f),$(CPU_FLAGS)),,no))),,yes)
+    AVX512_CPU := avx512f avx512bw avx512vl avx512dq avx512_vnni # seer's AVX-512 level (util/cpu.c)
     ifneq ($(CPU_FLAGS),)
       SAN_UNRUN := $(if $(call cpu_has,avx_vnni),,avxvnni) \
-                   $(if $(call cpu_has,avx512f avx512bw avx512vl avx512dq avx512_vnni),,avx512) \
-                   $(if $(call cpu_has,avx512f avx512bw avx512vl avx512dq avx512_vnni amx_tile amx_int8),,amx)
+                   $(if $(call cpu_has,$(AVX512_CPU)),,avx512) \
+                   $(if $(call cpu_has,$(AVX512_CPU) amx_tile amx_int8),,amx)
     endif
   endif
 endif
