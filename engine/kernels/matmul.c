@@ -815,6 +815,11 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
 
 int64_t seer_matmul_gemm_min_rows(int type) { return gemm_min_rows(type, true); }
 
+bool seer_matmul_batch_interleave(const seer_weight *w) {
+    return w && seer_weight_interleaved_bytes(w) && seer_vec_dot16_rows_get(w->type) &&
+           !(seer_int8_gemm_supports(w->type) && seer_q8_panel_get());
+}
+
 int64_t seer_matmul_weight_gemm_min_rows(const seer_weight *w) { return gemm_min_rows(w->type, w->interleaved != NULL); }
 
 /* The job for n weights that read the same x (n = 1: one product). */

@@ -13,18 +13,23 @@
 #include "seer/tensor.h"
 #include "vision/vision_internal.h"
 
-static void *own_alloc(seer_vision *v, size_t bytes) {
-    if (v->n_owned == v->cap_owned) {
+/* p (NULL: none), freed with v from now on. */
+static void *own(seer_vision *v, void *p) {
+    if (p && v->n_owned == v->cap_owned) {
         int cap = v->cap_owned ? 2 * v->cap_owned : 32;
         void **n = realloc(v->owned, (size_t)cap * sizeof *n);
-        if (!n) return NULL;
+        if (!n) {
+            free(p);
+            return NULL;
+        }
         v->owned = n;
         v->cap_owned = cap;
     }
-    void *p = malloc(bytes ? bytes : 1);
     if (p) v->owned[v->n_owned++] = p;
     return p;
 }
+
+static void *own_alloc(seer_vision *v, size_t bytes) { return own(v, malloc(bytes ? bytes : 1)); }
 
 static const char *label(const seer_vision *v) { return v->gguf->path ? v->gguf->path : "mmproj"; }
 
@@ -613,6 +618,28 @@ static int load_tower(seer_vision *v, seer_error *err) {
     return load_projector(v, err);
 }
 
+/* The blocks' quantized matrices copied into the interleaved layout where
+ * a batch reads that faster (seer_matmul_batch_interleave), the file's
+ * pages of them given back. */
+static int interleave_blocks(seer_vision *v, seer_error *err) {
+    for (int i = 0; i < v->hp.n_layer; i++) {
+        vit_block *b = &v->blocks[i];
+        vit_linear *const lins[] = {&b->q, &b->k, &b->v, &b->o, &b->ff_first, &b->ff_gate, &b->ff_second};
+        for (size_t k = 0; k < sizeof lins / sizeof lins[0]; k++) {
+            seer_weight *w = &lins[k]->w;
+            if (!w->data || !seer_matmul_batch_interleave(w)) continue;
+            void *copy = own(v, seer_buffer_alloc(seer_weight_interleaved_bytes(w)));
+            if (!copy) {
+                seer_error_set(err, "%s: out of memory", label(v));
+                return -1;
+            }
+            seer_weight_interleave(w, copy, NULL);
+            gguf_release_pages(v->gguf, w->data, (size_t)w->n_out * w->row_bytes);
+        }
+    }
+    return 0;
+}
+
 seer_vision *seer_vision_load(const char *path, seer_error *err) {
     gguf_file *g = gguf_open(path, err);
     if (!g) return NULL;
@@ -623,7 +650,7 @@ seer_vision *seer_vision_load(const char *path, seer_error *err) {
         return NULL;
     }
     v->gguf = g;
-    if (seer_vision_hparams_read(g, &v->hp, err) != 0 || load_tower(v, err) != 0) {
+    if (seer_vision_hparams_read(g, &v->hp, err) != 0 || load_tower(v, err) != 0 || interleave_blocks(v, err) != 0) {
         seer_vision_free(v);
         return NULL;
     }

@@ -103,6 +103,11 @@ size_t seer_weight_interleaved_bytes(const seer_weight *w);
  * in parallel over the pool (may be NULL). Results stay what llama.cpp
  * computes (its float sums go in another order). */
 void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool);
+/* Whether an image encoder's products of w run faster from that layout,
+ * read by the several-row int8 dot kernels: where the CPU has no int8 GEMM
+ * for w's type (no AVX-512), which would widen it into FP32 panels as it
+ * does F16. */
+bool seer_matmul_batch_interleave(const seer_weight *w);
 /* Bytes of one group of 16 of w's rows in that layout (0 when its type has
  * none): row r's group starts (r / 16) groups into the copy. */
 size_t seer_weight_group_bytes(const seer_weight *w);
