@@ -53,23 +53,33 @@ typedef struct bench_result {
     double peak_prompt_gop_s, peak_encode_gop_s; /* the ones the prompt's and the encoder's kernels run on */
     const char *peak_prompt_name, *peak_encode_name;
     seer_vision_precision vision_precision; /* the one that ran (exact when bf16 was asked for on a CPU without it) */
+    int vision_type;                        /* the mmproj's dominant matrix type; -1 without one */
 } bench_result;
 
-/* The kernels seer runs for these weights, the encoder's as the precision
- * that ran chose them (bf16: BF16 products on AMX-BF16 tiles or AVX512-BF16
- * for the F16/F32 matrices). */
+/* The kernels seer runs for these weights, the encoder's as its matrices'
+ * type and the precision that ran chose them (bf16: BF16 products on
+ * AMX-BF16 tiles or AVX512-BF16 for the F16/F32 matrices). */
 static seer_bench_kernels bench_kernels(int weight_type, const bench_result *r) {
-    return seer_bench_kernels_running(weight_type, r->vision_precision == SEER_VISION_BF16);
+    return seer_bench_kernels_running(weight_type, r->vision_type, r->vision_precision == SEER_VISION_BF16);
+}
+
+/* The int8 peak an integer kernel runs on (AMX tiles' for those on tiles),
+ * NULL for a floating-point one. */
+static const char *int8_peak_of(const bench_result *r, const char *kernel, double *gop_s) {
+    if (!strcmp(kernel, "sgemm_f32") || !strcmp(kernel, "f32_gemm") || strstr(kernel, "bf16")) return NULL;
+    const bool amx = strncmp(kernel, "int8_gemm_amx", 13) == 0 && r->peaks.amx_int8_gop_s > 0;
+    *gop_s = amx ? r->peaks.amx_int8_gop_s : r->peaks.int8_gop_s;
+    return amx ? r->peaks.amx_int8_kernel : r->peaks.int8_kernel;
 }
 
 /* Which hardware peak a kernel runs on: int8 dot products for the quantized
- * prompt kernels (AMX tiles' for those on tiles), BF16 for encoders on BF16
- * dot products (AMX-BF16's on tiles), else FP32 FMA. */
+ * kernels (a prompt's, a quantized mmproj's), BF16 for encoders on BF16 dot
+ * products (AMX-BF16's on tiles), else FP32 FMA. */
 static void choose_peaks(bench_result *r, const seer_bench_kernels *k) {
-    const bool int8_prompt = strcmp(k->prompt, "sgemm_f32") != 0;
-    const bool amx_prompt = strncmp(k->prompt, "int8_gemm_amx", 13) == 0 && r->peaks.amx_int8_gop_s > 0;
-    r->peak_prompt_gop_s = amx_prompt ? r->peaks.amx_int8_gop_s : int8_prompt ? r->peaks.int8_gop_s : r->peaks.fp32_gflop_s;
-    r->peak_prompt_name = amx_prompt ? r->peaks.amx_int8_kernel : int8_prompt ? r->peaks.int8_kernel : r->peaks.fp32_kernel;
+    r->peak_prompt_name = int8_peak_of(r, k->prompt, &r->peak_prompt_gop_s);
+    if (!r->peak_prompt_name) r->peak_prompt_gop_s = r->peaks.fp32_gflop_s, r->peak_prompt_name = r->peaks.fp32_kernel;
+    r->peak_encode_name = int8_peak_of(r, k->encode, &r->peak_encode_gop_s);
+    if (r->peak_encode_name) return;
     const bool amx_encode = (!strcmp(k->encode, "f16_amx_bf16") || !strcmp(k->encode, "bf16_amx")) && r->peaks.amx_bf16_gflop_s > 0;
     const bool bf16 = strcmp(k->encode, "bf16_avx512") == 0 && r->peaks.bf16_gflop_s > 0;
     r->peak_encode_gop_s = amx_encode ? r->peaks.amx_bf16_gflop_s : bf16 ? r->peaks.bf16_gflop_s : r->peaks.fp32_gflop_s;
@@ -330,6 +340,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     if (vision) seer_vision_set_preproc(vision, o->preproc);
     if (vision) app_vision_precision(vision, o->vision_precision);
     r->vision_precision = seer_vision_get_precision(vision);
+    r->vision_type = vision ? gguf_dominant_matrix_type(seer_vision_gguf(vision)) : -1;
     r->load_ms = seer_time_ms() - t0;
     seer_llm_page_in(llm);
     if (vision) page_in_weights(seer_vision_gguf(vision));

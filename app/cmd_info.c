@@ -524,14 +524,19 @@ static void summarise_host(const gguf_file *f, bool mmproj) {
     const seer_blas_info b = seer_blas_describe();
     label("kernels here");
     /* a model's: its matrices' prompt and decode kernels; an mmproj's: the encoder line below names them */
-    const seer_bench_kernels k = seer_bench_kernels_for(mmproj ? SEER_TYPE_F16 : gguf_dominant_matrix_type(f));
+    const int matrix_type = gguf_dominant_matrix_type(f);
+    const seer_bench_kernels k = seer_bench_kernels_for(mmproj ? SEER_TYPE_F16 : matrix_type);
     char kernels[192];
     if (mmproj) snprintf(kernels, sizeof kernels, "%s%s", k.simd, k.amx_bf16 ? " + AMX-BF16" : "");
     else seer_bench_kernels_format(&k, false, kernels, sizeof kernels);
     char blas[96];
     seer_blas_format(&b, blas, sizeof blas);
     printf("seer %s, %s\n", kernels, blas);
-    if (mmproj) { /* the F16/F32 matrices' path at each --vision-precision */
+    const seer_type_info *ti = seer_type_get(matrix_type);
+    if (mmproj && ti && ti->block_size > 1) { /* quantized block matrices: int8 kernels at either precision */
+        label("encoder here");
+        printf("%s matrices: %s\n", ti->name, seer_bench_kernels_running(SEER_TYPE_F16, matrix_type, false).encode);
+    } else if (mmproj) { /* the F16/F32 matrices' path at each --vision-precision */
         label("encoder here");
         printf("exact: %s; --vision-precision bf16: %s\n",
                seer_bench_kernels_for(SEER_TYPE_F16).encode,

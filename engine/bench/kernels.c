@@ -34,9 +34,23 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type) {
 
 const char *seer_bench_bf16_encode_kernel(void) { return seer_amx_bf16_ready() ? "bf16_amx" : "bf16_avx512"; }
 
-seer_bench_kernels seer_bench_kernels_running(int weight_type, bool bf16_encoder) {
+/* A quantized mmproj's block matrices (seer quantize's Q8_0): the int8 GEMM
+ * on the file's rows where this level has one for the type, else the
+ * several-row dot kernels on a copy interleaved at load
+ * (seer_matmul_batch_interleave), else widened into the FP32 GEMM's panels. */
+static const char *quantized_encode_kernel(int type, bool amx_int8) {
+    if (seer_int8_gemm_supports(type) && seer_q8_panel_get())
+        return amx_int8 && type == SEER_TYPE_Q8_0 ? "int8_gemm_amx_in_place" : "int8_gemm_avx512";
+    if (seer_vec_dot16_rows_get(type)) return "dot16x4";
+    return "f32_gemm";
+}
+
+static bool float_type(int type) { return type == SEER_TYPE_F32 || type == SEER_TYPE_F16 || type == SEER_TYPE_BF16; }
+
+seer_bench_kernels seer_bench_kernels_running(int weight_type, int vision_type, bool bf16_encoder) {
     seer_bench_kernels k = seer_bench_kernels_for(weight_type);
-    if (bf16_encoder) k.encode = seer_bench_bf16_encode_kernel();
+    if (vision_type >= 0 && !float_type(vision_type)) k.encode = quantized_encode_kernel(vision_type, k.amx_int8);
+    else if (bf16_encoder) k.encode = seer_bench_bf16_encode_kernel();
     return k;
 }
 

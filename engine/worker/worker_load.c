@@ -63,7 +63,8 @@ static void summarize(seer_worker *w, seer_model_summary *m) {
     m->n_threads = seer_pool_size(w->pool);
     if (info) {
         const bool bf16 = w->vision && seer_vision_get_precision(w->vision) == SEER_VISION_BF16;
-        const seer_bench_kernels k = seer_bench_kernels_running(info->weight_type, bf16);
+        const int vision_type = w->vision ? gguf_dominant_matrix_type(seer_vision_gguf(w->vision)) : -1;
+        const seer_bench_kernels k = seer_bench_kernels_running(info->weight_type, vision_type, bf16);
         seer_bench_kernels_format(&k, w->vision != NULL, m->kernels, sizeof m->kernels);
         snprintf(m->kernels_short, sizeof m->kernels_short, "%s%s", k.simd, k.amx_int8 || k.amx_bf16 ? "+AMX" : "");
     }

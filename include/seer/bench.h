@@ -41,7 +41,7 @@ seer_bench_peaks seer_bench_peaks_measure(seer_pool *pool);
  * weights (the default): prompt "dot16x4" (interleaved groups, four
  * activation rows a call), "int8_gemm_amx", "int8_gemm_amx_in_place",
  * "int8_gemm_avx512" or "sgemm_f32" (dequantize + BLAS); decode "dot16"
- * (interleaved) or "dot"; encode (F16) "f16_amx_bf16" or "sgemm_f32". */
+ * (interleaved) or "dot"; encode (F16) "f16_amx_bf16" or "f32_gemm". */
 typedef struct seer_bench_kernels {
     const char *simd;         /* seer_simd_level_name: "scalar", "avx2", "avx512-vnni" */
     bool amx_int8, amx_bf16;  /* AMX tiles in use (the CPU has them and SEER_AMX is not 0) */
@@ -53,9 +53,12 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type);
  * (where the CPU has BF16 dot products): "bf16_amx" on AMX-BF16 tiles, else
  * "bf16_avx512". */
 const char *seer_bench_bf16_encode_kernel(void);
-/* seer_bench_kernels_for with the encoder's kernel for the precision that
- * runs (bf16: seer_bench_bf16_encode_kernel). */
-seer_bench_kernels seer_bench_kernels_running(int weight_type, bool bf16_encoder);
+/* seer_bench_kernels_for with the encoder's kernel for its matrices'
+ * type (vision_type: the mmproj's dominant matrix type, -1 without one) and
+ * the precision that runs (bf16: seer_bench_bf16_encode_kernel). A quantized
+ * mmproj's: "int8_gemm_avx512", "int8_gemm_amx_in_place", "dot16x4" (the
+ * prompt kernels on a copy interleaved at load) or "f32_gemm" (widened). */
+seer_bench_kernels seer_bench_kernels_running(int weight_type, int vision_type, bool bf16_encoder);
 /* One line naming them, as seer bench, seer info and the TUI show it:
  * "avx512-vnni + AMX-INT8 + AMX-BF16: prompt int8_gemm_amx, decode dot16,
  * encode f16_amx_bf16" (the encode part only when with_encode). */

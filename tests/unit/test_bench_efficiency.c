@@ -9,6 +9,7 @@
 #include "seer/bench.h"
 #include "seer/cpu.h"
 #include "seer/gguf.h"
+#include "seer/matmul.h"
 #include "seer/tensor.h"
 
 static void test_efficiencies(void) {
@@ -212,8 +213,47 @@ static void test_kernels(void) {
     }
 }
 
+/* A quantized mmproj's encoder is named for the kernel its batches take at
+ * each level: the int8 GEMM where the level has one for the type, the
+ * several-row dot kernels exactly where the encoder interleaves its
+ * matrices at load (seer_matmul_batch_interleave), else the FP32 panels;
+ * never a BF16 kernel, which only F16/F32 matrices take. */
+static void test_encode_kernels(void) {
+    const int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K};
+    for (int level = SEER_SIMD_SCALAR; level < SEER_SIMD_LEVELS; level++) {
+        seer_simd_set_level(level);
+        if (seer_simd_level() != level) continue; /* not on this CPU */
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+            const seer_weight w = {.type = types[t], .n_in = 256, .n_out = 16,
+                                   .row_bytes = seer_row_bytes(types[t], 256)};
+            const seer_bench_kernels k = seer_bench_kernels_running(SEER_TYPE_Q4_K, types[t], true);
+            const char *want = seer_int8_gemm_supports(types[t]) && seer_q8_panel_get()
+                                   ? (k.amx_int8 && types[t] == SEER_TYPE_Q8_0 ? "int8_gemm_amx_in_place" : "int8_gemm_avx512")
+                               : seer_matmul_batch_interleave(&w) ? "dot16x4"
+                                                                  : "f32_gemm";
+            CHECK_MSG(strcmp(k.encode, want) == 0, "level %d %s mmproj: encode %s (want %s)", level,
+                      seer_type_name(types[t]), k.encode, want);
+        }
+        /* F16 matrices (and no mmproj) keep the precision's kernel */
+        seer_bench_kernels k = seer_bench_kernels_running(SEER_TYPE_Q4_K, SEER_TYPE_F16, false);
+        CHECK_MSG(strcmp(k.encode, seer_bench_kernels_for(SEER_TYPE_Q4_K).encode) == 0, "F16 mmproj: %s", k.encode);
+        k = seer_bench_kernels_running(SEER_TYPE_Q4_K, -1, true);
+        CHECK_MSG(strcmp(k.encode, seer_bench_bf16_encode_kernel()) == 0, "bf16: %s", k.encode);
+    }
+    seer_simd_set_level(-1);
+#if defined(__x86_64__)
+    /* AVX2 has no int8 GEMM: a Q8_0 mmproj takes the interleaved dot kernels (5cee366) */
+    seer_simd_set_level(SEER_SIMD_AVX2);
+    if (seer_simd_level() == SEER_SIMD_AVX2)
+        CHECK_MSG(strcmp(seer_bench_kernels_running(SEER_TYPE_Q4_K, SEER_TYPE_Q8_0, false).encode, "dot16x4") == 0,
+                  "avx2 Q8_0 mmproj: %s", seer_bench_kernels_running(SEER_TYPE_Q4_K, SEER_TYPE_Q8_0, false).encode);
+    seer_simd_set_level(-1);
+#endif
+}
+
 int main(void) {
     test_kernels();
+    test_encode_kernels();
     test_efficiencies();
     test_peaks();
     test_median();
