@@ -554,16 +554,10 @@ static int layer_matrices_present(const seer_llm *m, llm_layer *L, seer_weight *
     return n;
 }
 
-/* Copies a matrix into the layout the decode kernels read fastest
- * (seer_weight_interleave), at *next in the model's arena, and gives the
- * file's pages of it back: the copy serves every product and row read
- * from then on. */
+/* Copies a matrix into the layout the decode kernels read fastest, at
+ * *next in the model's arena, the file's pages of it given back. */
 static void interleave(seer_llm *m, seer_weight *w, seer_pool *pool, char **next) {
-    size_t bytes = seer_weight_interleaved_bytes(w);
-    if (!bytes || !*next) return;
-    seer_weight_interleave(w, *next, pool);
-    *next += bytes;
-    gguf_release_pages(m->gguf, w->data, (size_t)w->n_out * w->row_bytes);
+    if (*next) *next += seer_weight_interleave_from_file(w, *next, pool, m->gguf);
 }
 
 /* A 3-D expert tensor as one matrix of all its experts' rows, whose groups

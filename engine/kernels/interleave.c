@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernels/interleave_internal.h"
+#include "seer/gguf.h"
 #include "seer/matmul.h"
 
 /* The inverse of seer_k4_unpack: all 96 bits of the 12 bytes are used, so
@@ -433,6 +434,14 @@ void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool) {
     interleave_job j = {.w = w, .dst = dst, .group_bytes = seer_interleave_group_bytes(w->type, w->n_in)};
     seer_pool_for(pool, w->n_out / SEER_ILV_ROWS, 1, interleave_range, &j);
     w->interleaved = dst;
+}
+
+size_t seer_weight_interleave_from_file(seer_weight *w, void *dst, seer_pool *pool, const gguf_file *g) {
+    const size_t bytes = seer_weight_interleaved_bytes(w);
+    if (!bytes || !dst) return 0;
+    seer_weight_interleave(w, dst, pool);
+    gguf_release_pages(g, w->data, (size_t)w->n_out * w->row_bytes);
+    return bytes;
 }
 
 void seer_weight_read_block(const seer_weight *w, int64_t row, int64_t b, void *block) {

@@ -633,8 +633,7 @@ static int interleave_blocks(seer_vision *v, seer_error *err) {
                 seer_error_set(err, "%s: out of memory", label(v));
                 return -1;
             }
-            seer_weight_interleave(w, copy, NULL);
-            gguf_release_pages(v->gguf, w->data, (size_t)w->n_out * w->row_bytes);
+            seer_weight_interleave_from_file(w, copy, NULL, v->gguf);
         }
     }
     return 0;

@@ -103,6 +103,11 @@ size_t seer_weight_interleaved_bytes(const seer_weight *w);
  * in parallel over the pool (may be NULL). Results stay what llama.cpp
  * computes (its float sums go in another order). */
 void seer_weight_interleave(seer_weight *w, void *dst, seer_pool *pool);
+struct gguf_file;
+/* seer_weight_interleave, then the file's pages of w (mapped from g) given
+ * back: the copy serves every product and row read from then on. Returns
+ * the bytes written at dst, 0 when w stays in the file's layout. */
+size_t seer_weight_interleave_from_file(seer_weight *w, void *dst, seer_pool *pool, const struct gguf_file *g);
 /* Whether an image encoder's products of w run faster from that layout,
  * read by the several-row int8 dot kernels: where the CPU has no int8 GEMM
  * for w's type (no AVX-512), which would widen it into FP32 panels as it
