@@ -1,11 +1,15 @@
 /* Token sampling, in llama.cpp's default order: repetition penalty, top-k,
  * top-p and min-p (on the untempered distribution), temperature, then a draw
  * from a seeded generator. temp <= 0 is greedy: the argmax, lowest id on ties.
- * All buffers are sized once in seer_sampler_new: sampling never allocates. */
+ * All buffers are sized once in seer_sampler_new: sampling never allocates.
+ * Every step over the vocabulary is linear (a 262k vocabulary is 1-3 ms of
+ * a token at 10-20 tok/s): top-k selects its k with a bounded heap and
+ * sorts those alone, the penalty touches the recent tokens alone. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "seer/ops.h"
 #include "seer/sampler.h"
 
 /* Tokens this far below the best logit have probability < e^-30 relative to
@@ -22,6 +26,8 @@ struct seer_sampler {
     seer_sampling params;
     int n_vocab;
     candidate *cand;
+    float *logits;        /* the penalized logits, then the greedy pick's softmax */
+    uint8_t *seen;        /* per id: counted in this token's penalty already */
     int32_t *recent;      /* ring of the last repeat_last_n accepted tokens */
     int recent_cap, recent_n, recent_head;
     uint64_t rng;
@@ -57,9 +63,11 @@ seer_sampler *seer_sampler_new(const seer_sampling *params, int n_vocab) {
     if (!s) return NULL;
     s->n_vocab = n_vocab;
     s->cand = malloc(sizeof *s->cand * (size_t)n_vocab);
+    s->logits = malloc(sizeof *s->logits * (size_t)n_vocab);
+    s->seen = calloc((size_t)n_vocab, 1);
     s->recent_cap = 4096;
     s->recent = malloc(sizeof *s->recent * (size_t)s->recent_cap);
-    if (!s->cand || !s->recent) {
+    if (!s->cand || !s->logits || !s->seen || !s->recent) {
         seer_sampler_free(s);
         return NULL;
     }
@@ -73,6 +81,8 @@ seer_sampler *seer_sampler_new(const seer_sampling *params, int n_vocab) {
 void seer_sampler_free(seer_sampler *s) {
     if (!s) return;
     free(s->cand);
+    free(s->logits);
+    free(s->seen);
     free(s->recent);
     free(s);
 }
@@ -91,10 +101,13 @@ void seer_sampler_accept(seer_sampler *s, int32_t id) {
     if (s->recent_n < s->recent_cap) s->recent_n++;
 }
 
+/* a sorts after b: lower logit, or the same logit and a higher id. */
+static inline bool sorts_after(const candidate *a, const candidate *b) {
+    return a->logit < b->logit || (a->logit == b->logit && a->id > b->id);
+}
+
 static int cmp_logit_desc(const void *a, const void *b) {
-    const candidate *x = a, *y = b;
-    if (x->logit != y->logit) return x->logit > y->logit ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
+    return sorts_after(a, b) ? 1 : sorts_after(b, a) ? -1 : 0;
 }
 
 /* Probabilities of cand[0..n) at temperature t (p filled, sum 1). */
@@ -110,24 +123,66 @@ static void softmax_cand(candidate *c, int n, float t) {
     for (int i = 0; i < n; i++) c[i].p = (float)(c[i].p / sum);
 }
 
-static int32_t greedy(const float *logits, int n, float *prob) {
+/* The logits with the repetition penalty applied to each recent token once
+ * (however often it was seen), in the sampler's own buffer. */
+static const float *penalized(seer_sampler *s, const float *logits) {
+    const float rp = s->params.repeat_penalty;
+    const int n = s->recent_n < s->params.repeat_last_n ? s->recent_n : s->params.repeat_last_n;
+    memcpy(s->logits, logits, sizeof *logits * (size_t)s->n_vocab);
+    for (int k = 1; k <= n; k++) {
+        const int32_t id = s->recent[(s->recent_head - k + s->recent_cap) % s->recent_cap];
+        if (id < 0 || id >= s->n_vocab || s->seen[id]) continue;
+        s->seen[id] = 1;
+        const float l = s->logits[id];
+        s->logits[id] = l > 0 ? l / rp : l * rp;
+    }
+    for (int k = 1; k <= n; k++) {
+        const int32_t id = s->recent[(s->recent_head - k + s->recent_cap) % s->recent_cap];
+        if (id >= 0 && id < s->n_vocab) s->seen[id] = 0;
+    }
+    return s->logits;
+}
+
+/* The argmax (lowest id on ties) and, if asked, its probability. */
+static int32_t greedy(seer_sampler *s, const float *l, float *prob) {
+    const int n = s->n_vocab;
     int32_t best = 0;
     for (int i = 1; i < n; i++)
-        if (logits[i] > logits[best]) best = i;
+        if (l[i] > l[best]) best = i;
     if (prob) {
-        double sum = 0;
-        for (int i = 0; i < n; i++) sum += exp((double)logits[i] - logits[best]);
-        *prob = (float)(1.0 / sum);
+        if (l != s->logits) memcpy(s->logits, l, sizeof *l * (size_t)n);
+        seer_softmax(s->logits, n); /* vector exp: libm's over 262k logits was 5 ms a token */
+        *prob = s->logits[best];
     }
     return best;
 }
 
-/* A token counts once however often it was seen. */
-static bool seen_recently(const seer_sampler *s, int32_t id) {
-    int n = s->recent_n < s->params.repeat_last_n ? s->recent_n : s->params.repeat_last_n;
-    for (int k = 1; k <= n; k++)
-        if (s->recent[(s->recent_head - k + s->recent_cap) % s->recent_cap] == id) return true;
-    return false;
+/* cand[0..m) = the k best of the logits at or above floor, sorted best
+ * first: a heap of the k best so far with the one that sorts last at its
+ * root, which most logits do not pass. */
+static int top_k_sorted(candidate *cand, const float *l, int n, float floor, int k) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(l[i] >= floor)) continue; /* NaN too */
+        const candidate c = {.id = i, .logit = l[i]};
+        int at;
+        if (m < k) { /* sift up from the end */
+            for (at = m++; at > 0 && sorts_after(&c, &cand[(at - 1) / 2]); at = (at - 1) / 2) cand[at] = cand[(at - 1) / 2];
+        } else {
+            if (!sorts_after(&cand[0], &c)) continue;
+            for (at = 0;;) { /* sift down from the root */
+                int child = 2 * at + 1;
+                if (child >= m) break;
+                if (child + 1 < m && sorts_after(&cand[child + 1], &cand[child])) child++;
+                if (!sorts_after(&cand[child], &c)) break;
+                cand[at] = cand[child];
+                at = child;
+            }
+        }
+        cand[at] = c;
+    }
+    qsort(cand, (size_t)m, sizeof *cand, cmp_logit_desc);
+    return m;
 }
 
 int32_t seer_sampler_sample(seer_sampler *s, const float *logits, float *prob) {
@@ -135,31 +190,22 @@ int32_t seer_sampler_sample(seer_sampler *s, const float *logits, float *prob) {
     const seer_sampling *sp = &s->params;
     const bool penalize = sp->repeat_penalty != 1.0f && sp->repeat_penalty > 0 && sp->repeat_last_n > 0 &&
                           s->recent_n > 0;
-    int n = s->n_vocab;
+    const int n = s->n_vocab;
+    const float *l = penalize ? penalized(s, logits) : logits;
+    if (sp->temp <= 0) return greedy(s, l, prob);
     float max = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        float l = logits[i];
-        if (penalize && seen_recently(s, i)) l = l > 0 ? l / sp->repeat_penalty : l * sp->repeat_penalty;
-        s->cand[i] = (candidate){.id = i, .logit = l};
-        if (l > max) max = l;
-    }
-    if (sp->temp <= 0) {
-        int32_t best = 0;
-        for (int i = 1; i < n; i++)
-            if (s->cand[i].logit > s->cand[best].logit) best = i;
-        if (!penalize) return greedy(logits, n, prob);
-        if (prob) {
-            softmax_cand(s->cand, n, 1.0f);
-            *prob = s->cand[best].p;
-        }
-        return best;
-    }
+    for (int i = 0; i < n; i++) max = l[i] > max ? l[i] : max;
     /* Keep what can matter, sorted best first. */
+    const float floor = max - NEGLIGIBLE_LOGIT_GAP * (sp->temp > 1 ? sp->temp : 1);
     int m = 0;
-    for (int i = 0; i < n; i++)
-        if (s->cand[i].logit >= max - NEGLIGIBLE_LOGIT_GAP * (sp->temp > 1 ? sp->temp : 1)) s->cand[m++] = s->cand[i];
-    qsort(s->cand, (size_t)m, sizeof *s->cand, cmp_logit_desc);
-    if (sp->top_k > 0 && sp->top_k < m) m = sp->top_k;
+    if (sp->top_k > 0) {
+        m = top_k_sorted(s->cand, l, n, floor, sp->top_k);
+    } else {
+        for (int i = 0; i < n; i++)
+            if (l[i] >= floor) s->cand[m++] = (candidate){.id = i, .logit = l[i]};
+        qsort(s->cand, (size_t)m, sizeof *s->cand, cmp_logit_desc);
+    }
+    if (m == 0) return greedy(s, l, prob); /* every logit NaN */
     softmax_cand(s->cand, m, 1.0f);
     if (sp->top_p < 1.0f) {
         double cum = 0;

@@ -2,6 +2,7 @@
  * temperature against the exact distribution (chi-square style bound),
  * repetition penalty, seeding. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "seer/sampler.h"
 #include "testlib.h"
@@ -127,8 +128,99 @@ static void test_seed(void) {
     seer_sampler_free(b);
 }
 
+enum { BIG = 50000, K = 40 };
+
+/* Logits of a large vocabulary: a crowd with many ties (multiples of 0.01
+ * in [0, 20), 25 of each: the k best end in a tie) and four tokens above
+ * it, which a penalty of 1.02 leaves above it once and lower again twice. */
+static const int32_t special[4] = {777, 4242, 31000, BIG - 1};
+
+static void big_logits(float *l) {
+    unsigned x = 12345;
+    for (int i = 0; i < BIG; i++) {
+        x = x * 1103515245u + 12345u;
+        l[i] = (float)((x >> 8) % 2000) / 100.0f;
+    }
+    for (int j = 0; j < 4; j++) l[special[j]] = 21.0f - 0.2f * (float)j;
+}
+
+/* The K best ids as a full sort ranks them (logit, then lowest id), by
+ * repeated scans: an oracle that shares no code with the sampler. */
+static void best_k(const float *l, int32_t *ids) {
+    for (int k = 0; k < K; k++) {
+        int32_t best = -1;
+        for (int i = 0; i < BIG; i++) {
+            bool taken = false;
+            for (int j = 0; j < k && !taken; j++) taken = ids[j] == i;
+            if (!taken && (best < 0 || l[i] > l[best])) best = i;
+        }
+        ids[k] = best;
+    }
+}
+
+/* A large vocabulary: top-k draws only the k best (ties to the lowest ids),
+ * each at its probability among them; with a penalty, on the penalized
+ * logits (each recent token once however often it was accepted); greedy
+ * reports the argmax's probability over the whole vocabulary. */
+static void test_top_k_large(void) {
+    float *l = malloc(sizeof *l * BIG), *pl = malloc(sizeof *pl * BIG);
+    big_logits(l);
+    seer_sampling sp = plain(1.0f);
+    sp.top_k = K;
+    seer_sampler *s = seer_sampler_new(&sp, BIG);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < BIG; i++) pl[i] = l[i];
+        if (pass == 1) { /* penalize the four, one of them accepted twice */
+            sp.repeat_penalty = 1.02f;
+            sp.repeat_last_n = 8;
+            seer_sampler_set(s, &sp);
+            seer_sampler_reset(s);
+            for (int j = 0; j < 4; j++) {
+                seer_sampler_accept(s, special[j]);
+                pl[special[j]] /= 1.02f;
+            }
+            seer_sampler_accept(s, special[0]);
+        }
+        int32_t want[K];
+        best_k(pl, want);
+        double z = 0;
+        for (int k = 0; k < K; k++) z += exp(pl[want[k]] - pl[want[0]]);
+        int hits[K] = {0}, outside = 0, wrong_p = 0;
+        for (int d = 0; d < 4000; d++) {
+            float p = 0;
+            const int32_t id = seer_sampler_sample(s, l, &p);
+            int k = 0;
+            while (k < K && want[k] != id) k++;
+            if (k == K) {
+                outside++;
+                continue;
+            }
+            hits[k]++;
+            if (fabs(p - exp(pl[id] - pl[want[0]]) / z) > 1e-5) wrong_p++;
+        }
+        int distinct = 0;
+        for (int k = 0; k < K; k++) distinct += hits[k] > 0;
+        CHECK_MSG(outside == 0 && wrong_p == 0 && distinct > K / 2, "pass %d: %d draws outside the %d best, %d wrong p, %d of them drawn",
+                  pass, outside, K, wrong_p, distinct);
+    }
+    sp = plain(0.0f);
+    seer_sampler_set(s, &sp);
+    float p = 0;
+    const int32_t id = seer_sampler_sample(s, l, &p);
+    int32_t want[K];
+    best_k(l, want);
+    double z = 0;
+    for (int i = 0; i < BIG; i++) z += exp(l[i] - l[id]);
+    CHECK_MSG(id == want[0] && fabs(p - 1.0 / z) < 1e-6 * (1.0 / z) * 100, "greedy: %d (want %d), p %g (want %g)", id,
+              want[0], p, 1.0 / z);
+    seer_sampler_free(s);
+    free(l);
+    free(pl);
+}
+
 int main(void) {
     test_greedy();
+    test_top_k_large();
     test_distribution();
     test_filters();
     test_seed();
