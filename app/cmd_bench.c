@@ -370,7 +370,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     }
     n_ctx += 16;
     ctx = seer_ctx_new(llm, n_ctx, o->kv_type, pool, err);
-    if (!ctx) goto done;
+    if (!ctx || seer_ctx_reserve(ctx, n_ctx, err) != 0) goto done; /* no growth inside the timings */
     /* the memory budget: mmapped weights + the KV cache */
     r->weight_mb = (seer_bench_tensor_bytes(seer_llm_gguf(llm)) +
                     (vision ? seer_bench_tensor_bytes(seer_vision_gguf(vision)) : 0)) / MB;

@@ -72,6 +72,57 @@ static size_t rows_scratch_bytes(const seer_llm *m, int n_batch, int n_threads) 
     return seer_matmul_rows_scratch_bytes(rows, max_in);
 }
 
+/* KV cache rows a context starts with. */
+#define KV_FIRST_ROWS 64
+
+/* A cache (K or V) of `rows` rows per head; pages resident once touched. */
+static void *kv_alloc(const seer_ctx *c, int rows) {
+    const size_t elts = c->m->kv_row_floats * (size_t)rows;
+    return seer_huge_alloc((elts ? elts : 1) * llm_kv_elt_bytes(c->kv_type));
+}
+
+/* Each head's first n_used rows from a cache of old_cap rows a head into one of c->kv_cap. */
+static void kv_copy(const seer_ctx *c, void *dst, const void *src, int old_cap) {
+    const size_t elt = llm_kv_elt_bytes(c->kv_type);
+    for (int l = 0; l < c->m->info.n_layer; l++) {
+        const llm_layer *L = &c->m->layers[l];
+        if (L->conv || L->gdn || L->kv_shared) continue;
+        for (int h = 0; h < L->n_head_kv; h++) {
+            const size_t region = L->kv_offset + (size_t)h * (size_t)L->head_dim;
+            memcpy((char *)dst + region * (size_t)c->kv_cap * elt, (const char *)src + region * (size_t)old_cap * elt,
+                   (size_t)c->n_used * (size_t)L->head_dim * elt);
+        }
+    }
+}
+
+int llm_kv_reserve(seer_ctx *c, int rows) {
+    if (rows <= c->kv_cap) return 0;
+    int cap = c->kv_cap;
+    while (cap < rows) cap = cap > c->n_ctx / 2 ? c->n_ctx : 2 * cap;
+    void *k = kv_alloc(c, cap), *v = kv_alloc(c, cap);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return -1;
+    }
+    const int old_cap = c->kv_cap;
+    c->kv_cap = cap;
+    kv_copy(c, k, c->k_cache, old_cap);
+    kv_copy(c, v, c->v_cache, old_cap);
+    free(c->k_cache);
+    free(c->v_cache);
+    c->k_cache = k;
+    c->v_cache = v;
+    return 0;
+}
+
+int seer_ctx_reserve(seer_ctx *c, int n_tokens, seer_error *err) {
+    if (!c) return -1;
+    if (llm_kv_reserve(c, n_tokens < c->n_ctx ? n_tokens : c->n_ctx) == 0) return 0;
+    seer_error_set(err, "out of memory growing the KV cache to %d tokens", n_tokens);
+    return -1;
+}
+
 seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool *pool, seer_error *err) {
     if (!m) {
         seer_error_set(err, "no model");
@@ -113,11 +164,13 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
     double total = 0;
-    const size_t kv_elts = m->kv_row_floats * (size_t)n_ctx;
-    /* Untouched pages cost nothing until used; attention only ever reads
-     * rows that were written. */
-    c->k_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * llm_kv_elt_bytes(kv));
-    c->v_cache = seer_huge_alloc((kv_elts ? kv_elts : 1) * llm_kv_elt_bytes(kv));
+    /* A few rows to begin with, grown as the context fills (llm_kv_reserve):
+     * each head's rows lie kv_cap apart, so on 2 MiB pages the first token
+     * made a whole n_ctx-row cache resident (LLaVA-1.5-7B at 4096 tokens:
+     * 2 GB for a "hi"). */
+    c->kv_cap = n_ctx < KV_FIRST_ROWS ? n_ctx : KV_FIRST_ROWS;
+    c->k_cache = kv_alloc(c, c->kv_cap);
+    c->v_cache = kv_alloc(c, c->kv_cap);
     total += kv_bytes;
     c->x = alloc_floats(B * E, &total);
     c->xn = alloc_floats(B * E, &total);
@@ -380,6 +433,7 @@ int seer_ctx_decode(seer_ctx *c, const seer_batch *b, const volatile int *cancel
                 seer_error_set(err, "token id %d is outside the vocabulary (0…%d)", b->tokens[i], in->n_vocab - 1);
                 return -1;
             }
+    if (seer_ctx_reserve(c, c->n_used + b->n, err) != 0) return -1;
     const int used0 = c->n_used;
     const int32_t pos0 = c->next_pos;
     int32_t max_pos = -1;

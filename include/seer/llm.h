@@ -71,6 +71,10 @@ bool seer_kv_type_parse(const char *name, seer_kv_type *out);
 /* n_ctx <= 0: min(training context, 4096). Allocates everything the token
  * loop needs; returns NULL (with a message naming the size) when it cannot. */
 seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool *pool, seer_error *err);
+/* The KV cache starts small and grows as the context fills (by doubling,
+ * the rows in use copied). Room for n_tokens rows now (at most n_ctx), for
+ * timings that should not include a growth: 0, or -1 when out of memory. */
+int seer_ctx_reserve(seer_ctx *c, int n_tokens, seer_error *err);
 /* Bytes of the KV cache of an n_ctx-token context (K and V per layer). */
 double seer_kv_cache_bytes(const seer_llm_info *info, int n_ctx, seer_kv_type kv);
 seer_kv_type seer_ctx_kv_type(const seer_ctx *c);
