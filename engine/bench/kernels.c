@@ -45,11 +45,10 @@ static const char *quantized_encode_kernel(int type, bool amx_int8) {
     return "f32_gemm";
 }
 
-static bool float_type(int type) { return type == SEER_TYPE_F32 || type == SEER_TYPE_F16 || type == SEER_TYPE_BF16; }
-
 seer_bench_kernels seer_bench_kernels_running(int weight_type, int vision_type, bool bf16_encoder) {
     seer_bench_kernels k = seer_bench_kernels_for(weight_type);
-    if (vision_type >= 0 && !float_type(vision_type)) k.encode = quantized_encode_kernel(vision_type, k.amx_int8);
+    const seer_type_info *vt = seer_type_get(vision_type);
+    if (vt && vt->block_size > 1) k.encode = quantized_encode_kernel(vision_type, k.amx_int8);
     else if (bf16_encoder) k.encode = seer_bench_bf16_encode_kernel();
     return k;
 }

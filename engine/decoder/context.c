@@ -95,7 +95,9 @@ static void kv_copy(const seer_ctx *c, void *dst, const void *src, int old_cap) 
     }
 }
 
-int llm_kv_reserve(seer_ctx *c, int rows) {
+/* Room in the KV cache for `rows` rows (at most n_ctx): grown by doubling,
+ * the rows in use copied over. 0, or -1 when out of memory. */
+static int kv_reserve(seer_ctx *c, int rows) {
     if (rows <= c->kv_cap) return 0;
     int cap = c->kv_cap;
     while (cap < rows) cap = cap > c->n_ctx / 2 ? c->n_ctx : 2 * cap;
@@ -118,7 +120,7 @@ int llm_kv_reserve(seer_ctx *c, int rows) {
 
 int seer_ctx_reserve(seer_ctx *c, int n_tokens, seer_error *err) {
     if (!c) return -1;
-    if (llm_kv_reserve(c, n_tokens < c->n_ctx ? n_tokens : c->n_ctx) == 0) return 0;
+    if (kv_reserve(c, n_tokens < c->n_ctx ? n_tokens : c->n_ctx) == 0) return 0;
     seer_error_set(err, "out of memory growing the KV cache to %d tokens", n_tokens);
     return -1;
 }
@@ -164,7 +166,7 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;
     double total = 0;
-    /* A few rows to begin with, grown as the context fills (llm_kv_reserve):
+    /* A few rows to begin with, grown as the context fills (seer_ctx_reserve):
      * each head's rows lie kv_cap apart, so on 2 MiB pages the first token
      * made a whole n_ctx-row cache resident (LLaVA-1.5-7B at 4096 tokens:
      * 2 GB for a "hi"). */

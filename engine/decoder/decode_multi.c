@@ -88,10 +88,7 @@ static int check_step(seer_ctx *const *ctx, const int32_t *tokens, int n, seer_e
             seer_error_set(err, "context %d is full: %d tokens used of %d", i, ctx[i]->n_used, ctx[i]->n_ctx);
             return -1;
         }
-        if (llm_kv_reserve(ctx[i], ctx[i]->n_used + 1) != 0) {
-            seer_error_set(err, "context %d: out of memory growing the KV cache", i);
-            return -1;
-        }
+        if (seer_ctx_reserve(ctx[i], ctx[i]->n_used + 1, err) != 0) return -1;
         if (tokens[i] < 0 || tokens[i] >= ctx[0]->m->info.n_vocab) {
             seer_error_set(err, "token id %d is outside the vocabulary (0…%d)", tokens[i], ctx[0]->m->info.n_vocab - 1);
             return -1;

@@ -146,7 +146,7 @@ struct seer_ctx {
     int32_t next_pos;
     seer_kv_type kv_type;
     void *k_cache, *v_cache;     /* [attention layer][kv head][kv_cap][head_dim]: each head's rows contiguous */
-    int kv_cap;                  /* rows per head allocated so far (llm_kv_reserve grows it up to n_ctx) */
+    int kv_cap;                  /* rows per head allocated so far (seer_ctx_reserve grows it up to n_ctx) */
     /* scratch for n_batch rows */
     float *x, *xn, *q, *k, *v, *attn, *ffn_a, *ffn_b;
     float *rope_cs;              /* [n_batch][n_rot]: cos/sin per pair and row */
@@ -224,9 +224,6 @@ static inline size_t llm_kv_head_base(const seer_ctx *c, int layer, int kvh) {
     return (L->kv_offset + (size_t)kvh * (size_t)L->head_dim) * (size_t)c->kv_cap;
 }
 
-/* Room in the KV cache for `rows` rows (at most n_ctx): grown by doubling,
- * the rows in use copied over. 0, or -1 when out of memory. */
-int llm_kv_reserve(seer_ctx *c, int rows);
 
 /* How many of wq, wk, wv a layer multiplies by: all three, or wq and wk
  * (V from K), or wq alone (a layer sharing another's cache). */

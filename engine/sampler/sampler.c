@@ -123,6 +123,12 @@ static void softmax_cand(candidate *c, int n, float t) {
     for (int i = 0; i < n; i++) c[i].p = (float)(c[i].p / sum);
 }
 
+/* The k-th most recently accepted token (k from 1), or -1 when not a vocabulary id. */
+static int32_t recent_id(const seer_sampler *s, int k) {
+    const int32_t id = s->recent[(s->recent_head - k + s->recent_cap) % s->recent_cap];
+    return id >= 0 && id < s->n_vocab ? id : -1;
+}
+
 /* The logits with the repetition penalty applied to each recent token once
  * (however often it was seen), in the sampler's own buffer. */
 static const float *penalized(seer_sampler *s, const float *logits) {
@@ -130,15 +136,15 @@ static const float *penalized(seer_sampler *s, const float *logits) {
     const int n = s->recent_n < s->params.repeat_last_n ? s->recent_n : s->params.repeat_last_n;
     memcpy(s->logits, logits, sizeof *logits * (size_t)s->n_vocab);
     for (int k = 1; k <= n; k++) {
-        const int32_t id = s->recent[(s->recent_head - k + s->recent_cap) % s->recent_cap];
-        if (id < 0 || id >= s->n_vocab || s->seen[id]) continue;
+        const int32_t id = recent_id(s, k);
+        if (id < 0 || s->seen[id]) continue;
         s->seen[id] = 1;
         const float l = s->logits[id];
         s->logits[id] = l > 0 ? l / rp : l * rp;
     }
     for (int k = 1; k <= n; k++) {
-        const int32_t id = s->recent[(s->recent_head - k + s->recent_cap) % s->recent_cap];
-        if (id >= 0 && id < s->n_vocab) s->seen[id] = 0;
+        const int32_t id = recent_id(s, k);
+        if (id >= 0) s->seen[id] = 0;
     }
     return s->logits;
 }
