@@ -4,7 +4,8 @@
  * All buffers are sized once in seer_sampler_new: sampling never allocates.
  * Every step over the vocabulary is linear (a 262k vocabulary is 1-3 ms of
  * a token at 10-20 tok/s): top-k selects its k with a bounded heap and
- * sorts those alone, the penalty touches the recent tokens alone. */
+ * sorts those alone; without top-k only what top-p and min-p can keep is
+ * sorted; the penalty touches the recent tokens alone. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,17 @@ static void softmax_cand(candidate *c, int n, float t) {
     for (int i = 0; i < n; i++) c[i].p = (float)(c[i].p / sum);
 }
 
+/* How many of the sorted candidates top-p keeps (all n when their
+ * probabilities add up to less than top_p). */
+static int top_p_count(const candidate *c, int n, float top_p) {
+    double cum = 0;
+    for (int i = 0; i < n; i++) {
+        cum += c[i].p;
+        if (cum >= top_p) return i + 1;
+    }
+    return n;
+}
+
 /* The k-th most recently accepted token (k from 1), or -1 when not a vocabulary id. */
 static int32_t recent_id(const seer_sampler *s, int k) {
     const int32_t id = s->recent[(s->recent_head - k + s->recent_cap) % s->recent_cap];
@@ -191,6 +203,58 @@ static int top_k_sorted(candidate *cand, const float *l, int n, float floor, int
     return m;
 }
 
+/* Logit bins between floor and the best, for top-p's mass without a sort. */
+#define MASS_BINS 1024
+static inline int mass_bin(float logit, float floor, float per_logit) {
+    const int b = (int)((logit - floor) * per_logit);
+    return b < MASS_BINS ? b : MASS_BINS - 1;
+}
+
+/* Gathers the logits at or above lo in bins from b_lo on (cand[0..m),
+ * probabilities over sum), sorted best first when sorted. */
+static int gather(seer_sampler *s, const float *l, float max, double sum, float lo, float floor, float per_logit,
+                  int b_lo, bool sorted) {
+    int m = 0;
+    for (int i = 0; i < s->n_vocab; i++)
+        if (l[i] >= lo && mass_bin(l[i], floor, per_logit) >= b_lo)
+            s->cand[m++] = (candidate){.id = i, .logit = l[i], .p = (float)(expf(l[i] - max) / sum)};
+    if (sorted) qsort(s->cand, (size_t)m, sizeof *s->cand, cmp_logit_desc);
+    return m;
+}
+
+/* Without top-k: the candidates top-p and min-p can keep, best first, each
+ * with its probability (temperature 1) among all within floor, in s->cand;
+ * 0 when every logit is NaN. Sorting all within floor was 35-66 ms a token
+ * at 152k-262k ids; now only these are sorted. min-p keeps logits within
+ * ln(1 / min_p) of the best (gathered MIN_P_SLACK looser, so that float
+ * rounding cannot drop one the cut keeps); top-p alone, the logits down to
+ * one bin past the bin where the bins' mass reaches top_p; with neither cut
+ * the draw walks the candidates in id order, unsorted. */
+#define MIN_P_SLACK 1e-3f
+static int uncut_candidates(seer_sampler *s, const float *l, float max, float floor) {
+    const seer_sampling *sp = &s->params;
+    const float per_logit = MASS_BINS / (max - floor);
+    double sum = 0, bins[MASS_BINS] = {0};
+    for (int i = 0; i < s->n_vocab; i++)
+        if (l[i] >= floor) {
+            const double e = expf(l[i] - max);
+            sum += e;
+            bins[mass_bin(l[i], floor, per_logit)] += e;
+        }
+    if (!(sum > 0)) return 0;
+    if (sp->min_p > 0) {
+        const float lo = fmaxf(floor, max + logf(fminf(sp->min_p, 1.0f)) - MIN_P_SLACK);
+        return gather(s, l, max, sum, lo, floor, per_logit, 0, true);
+    }
+    if (!(sp->top_p < 1.0f)) return gather(s, l, max, sum, floor, floor, per_logit, 0, false);
+    int b = MASS_BINS - 1;
+    for (double cum = bins[b]; b > 0 && cum < sp->top_p * sum; cum += bins[--b]) {}
+    const int m = gather(s, l, max, sum, floor, floor, per_logit, b > 0 ? b - 1 : 0, true);
+    double mass = 0;
+    for (int i = 0; i < m; i++) mass += s->cand[i].p; /* as top_p_count adds them */
+    return mass >= sp->top_p ? m : gather(s, l, max, sum, floor, floor, per_logit, 0, true); /* rounding: all */
+}
+
 int32_t seer_sampler_sample(seer_sampler *s, const float *logits, float *prob) {
     if (!s || !logits) return -1;
     const seer_sampling *sp = &s->params;
@@ -201,30 +265,17 @@ int32_t seer_sampler_sample(seer_sampler *s, const float *logits, float *prob) {
     if (sp->temp <= 0) return greedy(s, l, prob);
     float max = -INFINITY;
     for (int i = 0; i < n; i++) max = l[i] > max ? l[i] : max;
-    /* Keep what can matter, sorted best first. */
+    /* Keep what can matter, sorted best first where a cut needs the order. */
     const float floor = max - NEGLIGIBLE_LOGIT_GAP * (sp->temp > 1 ? sp->temp : 1);
-    int m = 0;
+    int m;
     if (sp->top_k > 0) {
         m = top_k_sorted(s->cand, l, n, floor, sp->top_k);
+        if (m > 0) softmax_cand(s->cand, m, 1.0f);
     } else {
-        for (int i = 0; i < n; i++)
-            if (l[i] >= floor) s->cand[m++] = (candidate){.id = i, .logit = l[i]};
-        qsort(s->cand, (size_t)m, sizeof *s->cand, cmp_logit_desc);
+        m = uncut_candidates(s, l, max, floor);
     }
     if (m == 0) return greedy(s, l, prob); /* every logit NaN */
-    softmax_cand(s->cand, m, 1.0f);
-    if (sp->top_p < 1.0f) {
-        double cum = 0;
-        int keep = m;
-        for (int i = 0; i < m; i++) {
-            cum += s->cand[i].p;
-            if (cum >= sp->top_p) {
-                keep = i + 1;
-                break;
-            }
-        }
-        m = keep;
-    }
+    if (sp->top_p < 1.0f) m = top_p_count(s->cand, m, sp->top_p);
     if (sp->min_p > 0) {
         const float floor_p = s->cand[0].p * sp->min_p;
         int keep = 1;

@@ -218,9 +218,76 @@ static void test_top_k_large(void) {
     free(pl);
 }
 
+static const float *rank_logits; /* for by_rank */
+static int by_rank(const void *a, const void *b) {
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    const float lx = rank_logits[x], ly = rank_logits[y];
+    return lx > ly ? -1 : lx < ly ? 1 : (x > y) - (x < y);
+}
+
+/* Without top-k, on the large vocabulary: top-p alone (a cut ~1700 deep,
+ * past the first k the sampler tries), min-p alone, both, and neither
+ * (every id drawable). Each draw must lie in the set a full sort keeps and
+ * report its probability within that set, which moves by ~4e-4 if the cut
+ * is one token off, and the draws must reach the set's second half. */
+static void test_no_top_k_large(void) {
+    float *l = malloc(sizeof *l * BIG);
+    int32_t *order = malloc(sizeof *order * BIG);
+    int *rank = malloc(sizeof *rank * BIG);
+    big_logits(l);
+    for (int i = 0; i < BIG; i++) order[i] = i;
+    rank_logits = l;
+    qsort(order, BIG, sizeof *order, by_rank);
+    for (int r = 0; r < BIG; r++) rank[order[r]] = r;
+    const float max = l[order[0]];
+    double z = 0;
+    for (int i = 0; i < BIG; i++) z += exp(l[i] - max);
+    const struct { float top_p, min_p; } cuts[] = {{0.5f, 0}, {1, 0.35f}, {0.002f, 0.35f}, {1, 0}};
+    for (int c = 0; c < 4; c++) {
+        int keep = BIG;
+        double cum = 0;
+        for (int r = 0; r < BIG && cuts[c].top_p < 1; r++) {
+            cum += exp(l[order[r]] - max) / z;
+            if (cum >= cuts[c].top_p) {
+                keep = r + 1;
+                break;
+            }
+        }
+        int by_min_p = 1;
+        while (cuts[c].min_p > 0 && by_min_p < keep && exp(l[order[by_min_p]] - max) >= cuts[c].min_p) by_min_p++;
+        if (cuts[c].min_p > 0) keep = by_min_p;
+        double zk = 0;
+        for (int r = 0; r < keep; r++) zk += exp(l[order[r]] - max);
+        seer_sampling sp = plain(1.0f);
+        sp.top_p = cuts[c].top_p;
+        sp.min_p = cuts[c].min_p;
+        seer_sampler *s = seer_sampler_new(&sp, BIG);
+        int outside = 0, wrong_p = 0, deepest = 0;
+        for (int d = 0; d < 4000; d++) {
+            float p = 0;
+            const int32_t id = seer_sampler_sample(s, l, &p);
+            if (id < 0 || id >= BIG || rank[id] >= keep) {
+                outside++;
+                continue;
+            }
+            const double want = exp(l[id] - max) / zk;
+            if (fabs(p - want) > 1e-5 * want) wrong_p++;
+            if (rank[id] > deepest) deepest = rank[id];
+        }
+        CHECK_MSG(outside == 0 && wrong_p == 0 && (2 * deepest >= keep || keep == BIG),
+                  "top-p %g min-p %g: keeps %d; %d draws outside, %d wrong p, deepest rank drawn %d", cuts[c].top_p,
+                  cuts[c].min_p, keep, outside, wrong_p, deepest);
+        seer_sampler_free(s);
+    }
+    free(l);
+    free(order);
+    free(rank);
+}
+
 int main(void) {
     test_greedy();
     test_top_k_large();
+    test_no_top_k_large();
     test_distribution();
     test_filters();
     test_seed();
