@@ -206,8 +206,8 @@ static int top_k_sorted(candidate *cand, const float *l, int n, float floor, int
 /* Logit bins between floor and the best, for top-p's mass without a sort. */
 #define MASS_BINS 1024
 static inline int mass_bin(float logit, float floor, float per_logit) {
-    const int b = (int)((logit - floor) * per_logit);
-    return b < MASS_BINS ? b : MASS_BINS - 1;
+    const float x = (logit - floor) * per_logit; /* NaN where floor rounds to the best (logits ~1e30) */
+    return x >= MASS_BINS - 1 ? MASS_BINS - 1 : x > 0 ? (int)x : 0;
 }
 
 /* Gathers the logits at or above lo in bins from b_lo on (cand[0..m),

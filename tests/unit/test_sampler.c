@@ -284,6 +284,37 @@ static void test_no_top_k_large(void) {
     free(rank);
 }
 
+/* Logits a broken model can produce: magnitudes near FLT_MAX (where the best
+ * minus the negligible gap rounds to the best), infinities, NaN. Every
+ * setting must return an id of the vocabulary: one of the best where the
+ * rest are ~1e30 or infinitely below, never a NaN one. */
+static void test_extreme_logits(void) {
+    enum { N = 1000 };
+    static float l[4][N];
+    for (int i = 0; i < N; i++) {
+        l[0][i] = i % 100 == 7 ? 1e30f : -1e30f; /* the best: ids 7, 107, ... */
+        l[1][i] = i % 100 == 7 ? INFINITY : (float)(i % 13);
+        l[2][i] = -INFINITY;
+        l[3][i] = i % 100 == 7 ? 5.0f : i % 2 ? NAN : 1.0f;
+    }
+    const struct { int top_k; float top_p, min_p, temp; } set[] = {
+        {0, 0.9f, 0, 1}, {0, 1, 0.05f, 1}, {0, 1, 0, 1}, {0, 0.9f, 0.05f, 2}, {40, 0.95f, 0.05f, 0.8f}, {0, 1, 0, 0}};
+    for (int c = 0; c < 6; c++)
+        for (int a = 0; a < 4; a++) {
+            seer_sampling sp = plain(set[c].temp);
+            sp.top_k = set[c].top_k;
+            sp.top_p = set[c].top_p;
+            sp.min_p = set[c].min_p;
+            seer_sampler *s = seer_sampler_new(&sp, N);
+            for (int d = 0; d < 20; d++) {
+                const int32_t id = seer_sampler_sample(s, l[a], NULL);
+                const bool ok = id >= 0 && id < N && (a == 2 || (a == 3 ? !isnan(l[a][id]) : id % 100 == 7));
+                CHECK_MSG(ok, "setting %d, logits %d: id %d", c, a, id);
+            }
+            seer_sampler_free(s);
+        }
+}
+
 int main(void) {
     test_greedy();
     test_top_k_large();
@@ -291,5 +322,6 @@ int main(void) {
     test_distribution();
     test_filters();
     test_seed();
+    test_extreme_logits();
     TEST_MAIN_END();
 }
