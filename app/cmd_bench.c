@@ -54,6 +54,7 @@ typedef struct bench_result {
     const char *peak_prompt_name, *peak_encode_name;
     seer_vision_precision vision_precision; /* the one that ran (exact when bf16 was asked for on a CPU without it) */
     int vision_type;                        /* the mmproj's dominant matrix type; -1 without one */
+    double steal;                           /* the hypervisor's share of the threads' time over the reps; -1 unknown */
 } bench_result;
 
 /* The kernels seer runs for these weights, the encoder's as its matrices'
@@ -391,6 +392,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     r->peak_rss_mb = 0;
     bool paired = reset_peak_rss();
     machine_probe mp = {.pool = pool, .peak = paired ? &r->peak_rss_mb : NULL};
+    const double steal0 = seer_bench_steal_seconds(), reps_t0 = seer_time_ms();
     for (int rep = 0; rep < o->reps; rep++) {
         double pp_s, tg_s;
         if (run_text(ctx, info, o, 1234u + (uint32_t)rep, &mp, &pp_s, &tg_s, &gb_s[rep], err) != 0) goto done;
@@ -407,6 +409,8 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             if (paired) (void)reset_peak_rss();
         }
     }
+    const double steal1 = seer_bench_steal_seconds(), reps_s = (seer_time_ms() - reps_t0) / 1e3;
+    r->steal = steal0 >= 0 && steal1 >= steal0 && reps_s > 0 ? (steal1 - steal0) / (reps_s * seer_pool_size(pool)) : -1;
     r->peaks = seer_bench_peaks_measure(pool);
     const seer_bench_kernels kernels = bench_kernels(info->weight_type, r);
     choose_peaks(r, &kernels);
@@ -502,6 +506,8 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     printf("\"prefill_peak_efficiency\": %.3f, \"prefill_peak\": \"%s\", \"encode_peak_efficiency\": %.3f, "
            "\"encode_peak\": \"%s\", ",
            r->eff.prefill_peak, r->peak_prompt_name, r->eff.encode_peak, r->peak_encode_name);
+    if (r->steal >= 0) printf("\"steal_fraction\": %.3f, ", r->steal);
+    else printf("\"steal_fraction\": null, ");
     printf("\"decode_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, \"encode_flop_efficiency\": %.3f}\n",
            r->eff.decode_bw, r->eff.prefill_flop, r->eff.encode_flop);
 }
@@ -529,6 +535,9 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
     if (r->peaks.amx_int8_gop_s > 0)
         printf(", AMX int8 %.0f GOP/s, AMX BF16 %.0f GFLOP/s", r->peaks.amx_int8_gop_s, r->peaks.amx_bf16_gflop_s);
     printf("\n");
+    if (r->steal >= 0.01)
+        printf("host         steal %.0f%%: the hypervisor gave that share of the runs' CPU time (per thread used) "
+               "to other guests; every figure below carries it\n", 100 * r->steal);
     printf("load         %.0f ms\n", r->load_ms);
     printf("prompt       %.1f tok/s (±%.1f) for %d tokens   %.2f of the %s peak (prefill_flop_efficiency %.2f "
            "against the f32 GEMM)\n",

@@ -21,6 +21,13 @@ double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
  * where the CPU has them), best GFLOP/s of `reps`. */
 double seer_bench_encoder_gemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
 
+/* Seconds of all CPUs' time the hypervisor gave to other guests since boot
+ * (/proc/stat's steal), -1 where the system does not say. */
+double seer_bench_steal_seconds(void);
+/* The steal ticks of /proc/stat's first line ("cpu  user nice system idle
+ * iowait irq softirq steal ..."); false for any other line. */
+bool seer_bench_parse_steal(const char *cpu_line, double *ticks);
+
 /* The arithmetic peaks of all pool threads, each from a register-only loop
  * at the widest vectors the CPU runs (0 and "none" where it has no such
  * instructions): FP32 FMA, int8 dot products (AVX-512 VNNI, AVX-VNNI,

@@ -188,6 +188,20 @@ static void test_llm_work(void) {
  * Q3_K's stays on AVX-512 there), but for a
  * CPU that halves 512-bit vectors (Zen 4) without AMX: the four-row dot
  * kernel. */
+/* /proc/stat's steal column: the eighth number of the "cpu" line (a
+ * kernel's line as it prints it), nothing from a per-CPU or short line;
+ * and this host's own figure, where it has /proc/stat, never goes back. */
+static void test_steal(void) {
+    double t = -1;
+    CHECK(seer_bench_parse_steal("cpu  4705 150 1120 16250 520 0 35 977 0 0\n", &t) && t == 977);
+    CHECK(seer_bench_parse_steal("cpu 1 2 3 4 5 6 7 8", &t) && t == 8);
+    CHECK(!seer_bench_parse_steal("cpu0 4705 150 1120 16250 520 0 35 977 0 0", &t));
+    CHECK(!seer_bench_parse_steal("cpu  4705 150 1120 16250 520 0 35", &t));
+    CHECK(!seer_bench_parse_steal("intr 12345", &t) && !seer_bench_parse_steal(NULL, &t));
+    const double a = seer_bench_steal_seconds(), b = seer_bench_steal_seconds();
+    CHECK(a < 0 || b >= a);
+}
+
 static void test_kernels(void) {
     seer_simd_set_level(SEER_SIMD_SCALAR);
     seer_bench_kernels k = seer_bench_kernels_for(SEER_TYPE_Q4_K);
@@ -254,6 +268,7 @@ static void test_encode_kernels(void) {
 int main(void) {
     test_kernels();
     test_encode_kernels();
+    test_steal();
     test_efficiencies();
     test_peaks();
     test_median();
