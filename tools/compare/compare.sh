@@ -161,6 +161,18 @@ best_of() { awk -v a="$2" -v b="$3" -v k="$1" 'BEGIN { if (a == "") a = b; if (k
 # Whether value b beats the best so far a (max or min; a empty: yes).
 better() { awk -v k="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(a == "" || (k == "max" ? b > a : b > 0 && b < a)) }'; }
 
+# /proc/stat's cpu line, every CPU summed, in clock ticks: "STEAL WANTED",
+# WANTED being the time the vCPUs ran or were ready to (all but idle and
+# iowait; steal included; guest time is inside user).
+cpu_ticks() { awk '/^cpu / { w = 0; for (i = 2; i <= 9; i++) if (i != 5 && i != 6) w += $i; print $9, w; exit }' /proc/stat; }
+
+# The hypervisor's steal between two cpu_ticks readings, as a share of the
+# time the vCPUs wanted to run (idle vCPUs and the thread count aside).
+steal_share() { # BEFORE AFTER
+  awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " ");
+    w = y[2] - x[2]; if (w > 0) printf "%.0f%%", 100 * (y[1] - x[1]) / w; else printf "?" }'
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "n/a" }'; }
 
 # The fraction of a limit at `rate`, given seer's fraction `frac` at `seer_rate`
@@ -174,7 +186,8 @@ echo "prompt $prompts tokens, 32 generated (llama-bench -p N -n 32 vs seer bench
 echo "the best of $reps alternating repetitions each; each engine's fraction of the limit that bounds the line, as"
 echo "seer bench measures it in the same run: int8 dot-product peak (prompt), read bandwidth (generation), FP32 peak (encode),"
 echo "the AMX tiles' int8 and BF16 peaks where seer's kernels for the line run on tiles;"
-echo "load: the 1-minute load average's range over the line's runs (other jobs on the host slow both engines unevenly)"
+echo "load: the 1-minute load average's range over the line's runs (other jobs on the host slow both engines unevenly);"
+echo "steal: the hypervisor's steal over the line's runs (both engines, loads included), as a share of the time the vCPUs wanted"
 for lane in "${lanes[@]}"; do
   if [ "$lane" = noamx ] && [ "$has_amx" = 0 ]; then
     echo; echo "lane noamx: this CPU has no AMX, the native lane is that comparison"; continue
@@ -191,8 +204,8 @@ for lane in "${lanes[@]}"; do
   echo "lane $lane (seer ${env_set:-as is} vs $other $([ -n "${!given:-}" ] && echo "from $bin, as built there" ||
     cmake_flags "$lane" | grep -o 'GGML_NATIVE=[A-Z]*'))"
   echo
-  echo "| model | threads | prompt | prompt tok/s seer / $(engine_name "$lane") | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 (BF16) peak | load |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| model | threads | prompt | prompt tok/s seer / $(engine_name "$lane") | of int8 peak | generation tok/s | of read bandwidth | image encode ms | of FP32 (BF16) peak | load | steal |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
   declare -A read_gb_s=()
   for t in $threads; do
     for m in $models; do
@@ -202,6 +215,7 @@ for lane in "${lanes[@]}"; do
         # shared host's slow spells then hit both sides alike. seer's fraction
         # of a limit comes from the run that gave its best rate
         l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc="" f_pp=0 f_tg=0 f_enc=0 loads=""
+        ticks_before=$(cpu_ticks)
         for _ in $(seq "$reps"); do
           loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
           extra=()
@@ -226,10 +240,11 @@ for lane in "${lanes[@]}"; do
         [ "$encode" = 1 ] && enc_cells=$(printf '%.0f / %.0f = %s | %.2f / %s' "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")" \
           "$f_enc" "$(scaled "$f_enc" "$s_enc" "$l_enc")")
         loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
-        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s | %s | %s |\n' "$m" "$t" "$p" \
+        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s | %s | %s | %s |\n' "$m" "$t" "$p" \
           "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$f_pp" "$(scaled "$f_pp" "$l_pp" "$s_pp")" \
           "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "$enc_cells" \
-          "$(tr ' ' '\n' <<<"$loads" | awk 'NF { if (lo == "" || $1 < lo) lo = $1; if ($1 > hi) hi = $1 } END { print lo "-" hi }')"
+          "$(tr ' ' '\n' <<<"$loads" | awk 'NF { if (lo == "" || $1 < lo) lo = $1; if ($1 > hi) hi = $1 } END { print lo "-" hi }')" \
+          "$(steal_share "$ticks_before" "$(cpu_ticks)")"
         echo "  seer kernels: $(json_field kernels <<<"$s")" >>"$log"
         read_gb_s[$t]=$(json_field machine_gb_s <<<"$s")
         peaks=$(json_field peaks <<<"$s")
