@@ -216,7 +216,7 @@ static int gather(seer_sampler *s, const float *l, float max, double sum, float 
                   int b_lo, bool sorted) {
     int m = 0;
     for (int i = 0; i < s->n_vocab; i++)
-        if (l[i] >= lo && mass_bin(l[i], floor, per_logit) >= b_lo)
+        if (l[i] >= lo && (b_lo == 0 || mass_bin(l[i], floor, per_logit) >= b_lo))
             s->cand[m++] = (candidate){.id = i, .logit = l[i], .p = (float)(expf(l[i] - max) / sum)};
     if (sorted) qsort(s->cand, (size_t)m, sizeof *s->cand, cmp_logit_desc);
     return m;
