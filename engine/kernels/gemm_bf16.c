@@ -14,6 +14,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include "kernels/prefetch.h"
 #include "kernels/transpose16.h"
 
 #define BF16_TARGET __attribute__((target("avx2,fma,f16c,avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
@@ -83,6 +84,7 @@ BF16_TARGET void seer_bf16_panel_pack(const seer_weight *w, int64_t o0, uint8_t 
     }
     for (int64_t k = 0; k < n_in; k += 32) {
         __m512i words[16], vectors[16];
+        seer_prefetch_rows_ahead(rows, (size_t)k * (f16 ? 2 : 4), 32 * (f16 ? 2 : 4));
         for (int c = 0; c < 16; c++)
             words[c] = !rows[c] ? _mm512_setzero_si512()
                        : f16    ? pairs32_f16((const uint16_t *)rows[c] + k, n_in - k)

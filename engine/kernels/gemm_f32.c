@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernels/prefetch.h"
 #include "seer/cpu.h"
 #include "seer/matmul.h"
 #include "seer/ops.h"
@@ -99,6 +100,7 @@ void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *
         for (; k0 + 16 <= n_in; k0 += 16) {
             const void *src[SEER_F32_PANEL_COLS];
             for (int c = 0; c < SEER_F32_PANEL_COLS; c++) src[c] = rows[c] ? rows[c] + (size_t)k0 * elt : (const void *)zeros;
+            seer_prefetch_rows_ahead((const void *const *)rows, (size_t)k0 * elt, 16 * elt);
             transpose16(src, f16, panel + SEER_F32_PANEL_COLS * k0);
         }
     /* 16 × 16 blocks: the 1 KiB of panel written stays in L1 */
