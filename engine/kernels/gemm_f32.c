@@ -2,10 +2,8 @@
  * (gemm_f32_internal.h; the vector blocks are in gemm_f32_<isa>.c). */
 #include "kernels/gemm_f32_internal.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kernels/prefetch.h"
 #include "seer/cpu.h"
@@ -29,24 +27,10 @@
 #define BLOCK_FN seer_f32_block_scalar
 #include "kernels/gemm_f32_block.inc"
 
-/* L2 bytes per core, 1 MiB where the system does not say; asked once
- * (glibc answers from CPUID, a VM exit each time on some hosts), and any
- * thread may ask first. */
-static long l2_bytes(void) {
-    static _Atomic long bytes;
-    long b = atomic_load_explicit(&bytes, memory_order_relaxed);
-    if (!b) {
-        const long got = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        b = got >= (128 << 10) ? got : 1 << 20;
-        atomic_store_explicit(&bytes, b, memory_order_relaxed);
-    }
-    return b;
-}
-
 /* The K slice: a quarter of L2 for a block of panels (SEER_F32_PANEL_COLS
  * floats per panel and K value), whole runs of SEER_F32_KC_SUM. */
 static int64_t slice_for(int panels) {
-    int64_t kc = l2_bytes() / 4 / (panels * SEER_F32_PANEL_COLS * (int64_t)sizeof(float)) / SEER_F32_KC_SUM *
+    int64_t kc = seer_cpu_l2_bytes() / 4 / (panels * SEER_F32_PANEL_COLS * (int64_t)sizeof(float)) / SEER_F32_KC_SUM *
                  SEER_F32_KC_SUM;
     return kc < SEER_F32_KC_SUM ? SEER_F32_KC_SUM : kc > 8192 ? 8192 : kc;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
@@ -117,6 +118,17 @@ static void init(void) {
 bool seer_cpu_avx512_halved(void) {
     pthread_once(&init_once, init);
     return avx512_halved;
+}
+
+long seer_cpu_l2_bytes(void) {
+    static _Atomic long bytes;
+    long b = atomic_load_explicit(&bytes, memory_order_relaxed);
+    if (!b) {
+        const long got = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        b = got >= (128 << 10) ? got : 1 << 20;
+        atomic_store_explicit(&bytes, b, memory_order_relaxed);
+    }
+    return b;
 }
 
 int seer_cpu_simd_best(void) {

@@ -44,6 +44,11 @@ int seer_cpu_avx2_build(void);
  * AVX-512 (Zen 5, Intel) are not the fastest choice. */
 bool seer_cpu_avx512_halved(void);
 
+/* L2 bytes per core, 1 MiB where the system does not say; asked once
+ * (glibc answers from CPUID, a VM exit each time on some hosts), and any
+ * thread may ask first. */
+long seer_cpu_l2_bytes(void);
+
 /* "scalar", "avx2" (or "avx2-vnni"), "avx512-vnni" ("neon-dotprod" on
  * aarch64; "unknown" outside the range). */
 const char *seer_simd_level_name(int level);

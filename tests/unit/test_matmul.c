@@ -230,6 +230,12 @@ int main(void) {
     check_matmul_case(pools[2], SEER_TYPE_Q4_K, 256, 64, 40, true, SEER_MATMUL_AUTO);
     check_matmul_case(pools[2], SEER_TYPE_Q8_0, 1024, 70, 9, true, SEER_MATMUL_GEMM);
     check_matmul_case(pools[2], SEER_TYPE_Q6_K, 768, 33, 2, true, SEER_MATMUL_AUTO);
+    /* panels in halves past 256 KiB (an 11008-wide down projection), two to
+     * a group where L2 holds both, an odd one last */
+    for (int p = 1; p < 3; p++) {
+        check_matmul_case(pools[p], SEER_TYPE_Q6_K, 11008, 37, 13, true, SEER_MATMUL_GEMM);
+        check_matmul_case(pools[p], SEER_TYPE_Q3_K, 11008, 37, 13, false, SEER_MATMUL_GEMM);
+    }
     /* more rounded f16 activation rows than the sgemm path converts at once (2 MB): uneven chunks */
     check_matmul_case(pools[2], SEER_TYPE_F16, 1024, 40, 600, true, SEER_MATMUL_GEMM);
     /* a K of no whole tile steps (as Qwen2.5-VL's patch embedding's 1176 is) and a part panel */
