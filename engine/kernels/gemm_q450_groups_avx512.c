@@ -1,6 +1,7 @@
-/* The int8 GEMM's panel kernel reading Q4_0, Q5_0, Q4_1 and Q5_1 weights
- * in place, from the interleaved groups decode reads (block_q4_0x16,
- * block_q5_0x16, block_q4_1x16, block_q5_1x16), instead of from panels
+/* The int8 GEMM's panel kernel reading Q4_0, Q5_0, Q4_1, Q5_1 and Q8_0
+ * weights in place, from the interleaved groups decode reads
+ * (block_q4_0x16, block_q5_0x16, block_q4_1x16, block_q5_1x16,
+ * block_q8_0x16), instead of from panels
  * unpacked per call (gemm_q8_pack_avx512.c): the same idea as the Q4_K
  * groups kernel (gemm_q45_K_groups_avx512.c), for the types without
  * super-blocks (Gemma 4's Q5_0 experts' down projection, whose 704 inputs
@@ -26,25 +27,36 @@
 /* One group × NR activation rows (1..6), six rows a call: two groups three
  * rows at a time (the Q4_K kernel's choice) were no faster here, where each
  * weight vector costs more to unpack (one Zen 5 core, 704 x 2816 Q5_0 at
- * 32 rows, 408-413 against 413-419 GOP/s). Q5: fifth bits; MIN: mins. */
+ * 32 rows, 408-413 against 413-419 GOP/s). Q5: fifth bits; MIN: mins. Q8:
+ * Q8_0 groups, whose signed quants become VPDPBUSD's unsigned operand as
+ * q + 128 (one XOR a vector), the offset 128 then taken off as for Q4_0. */
 static inline __attribute__((always_inline)) void q450_group(int64_t n_blocks, const uint8_t *grp, const int8_t *act,
                                                              size_t act_stride, const float *act_d,
                                                              const int32_t *act_corr, const float *act_s,
                                                              size_t d_stride, float *out, const int NR, const bool Q5,
-                                                             const bool MIN) {
-    const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
+                                                             const bool MIN, const bool Q8) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16), top = _mm512_set1_epi8((char)0x80);
     __m512 acc[MAX_NR];
 #pragma GCC unroll 6
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     for (int64_t b = 0; b < n_blocks; b++) {
-        const seer_q450_block blk = seer_q450_block_at(grp, b, Q5, MIN);
+        const block_q8_0x16 *q8 = (const block_q8_0x16 *)grp + b / 2;
+        const seer_q450_block blk =
+            Q8 ? (seer_q450_block){q8->d[b % 2], NULL, NULL, NULL} : seer_q450_block_at(grp, b, Q5, MIN);
         const __m512i qh = Q5 ? _mm512_load_si512((const void *)blk.qh) : _mm512_setzero_si512();
         const int8_t *a = act + 32 * b;
         __m512i s[MAX_NR];
 #pragma GCC unroll 6
         for (int r = 0; r < NR; r++) s[r] = _mm512_setzero_si512();
+#pragma GCC unroll 8
+        for (int g = 0; g < 8 && Q8; g++) { /* weights 4g..4g+3 */
+            const __m512i w = _mm512_xor_si512(_mm512_load_si512((const void *)q8->qs[b % 2][g]), top);
+#pragma GCC unroll 6
+            for (int r = 0; r < NR; r++)
+                s[r] = _mm512_dpbusd_epi32(s[r], w, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g)));
+        }
 #pragma GCC unroll 4
-        for (int g = 0; g < 4; g++) { /* weights 4g.. (low nibbles) and 16 + 4g.. (high) */
+        for (int g = 0; g < 4 && !Q8; g++) { /* weights 4g.. (low nibbles) and 16 + 4g.. (high) */
             const __m512i q = _mm512_load_si512((const void *)blk.qs[g]);
             __m512i lo = _mm512_and_si512(q, m4), hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
             if (Q5) {
@@ -73,16 +85,17 @@ static inline __attribute__((always_inline)) void q450_group(int64_t n_blocks, c
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + 16 * r, acc[r]);
 }
 
-#define CALL(NR, Q5, MIN) q450_group(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, Q5, MIN)
-#define ROWS(Q5, MIN) SEER_Q8_ROWS_DISPATCH(nr, CALL, Q5, MIN)
+#define CALL(NR, Q5, MIN, Q8) q450_group(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, Q5, MIN, Q8)
+#define ROWS(Q5, MIN, Q8) SEER_Q8_ROWS_DISPATCH(nr, CALL, Q5, MIN, Q8)
 
 static void group_rows(int type, int64_t n_blocks, const uint8_t *grp, const int8_t *act, size_t act_stride,
                        const float *act_d, const int32_t *act_corr, const float *act_s, size_t d_stride, int nr,
                        float *out) {
-    if (type == SEER_TYPE_Q5_0) ROWS(true, false)
-    else if (type == SEER_TYPE_Q4_0) ROWS(false, false)
-    else if (type == SEER_TYPE_Q5_1) ROWS(true, true)
-    else ROWS(false, true)
+    if (type == SEER_TYPE_Q8_0) ROWS(false, false, true)
+    else if (type == SEER_TYPE_Q5_0) ROWS(true, false, false)
+    else if (type == SEER_TYPE_Q4_0) ROWS(false, false, false)
+    else if (type == SEER_TYPE_Q5_1) ROWS(true, true, false)
+    else ROWS(false, true, false)
 }
 
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,

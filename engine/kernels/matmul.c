@@ -145,9 +145,10 @@ typedef struct matmul_job {
      * block scales in the quants (gemm_q45_K_amx.c, gemm_q6_K_amx.c),
      * signed activations */
     bool k_amx;
-    /* Q4_0, Q5_0, Q4_1, Q5_1 the same way (gemm_q450_groups_avx512.c);
-     * Q4_0 / Q5_0 then take their offset (8, 16) times each activation
-     * block's sum off in the kernel: act_corr, n_rows × n_blocks */
+    /* Q4_0, Q5_0, Q4_1, Q5_1 and Q8_0 the same way
+     * (gemm_q450_groups_avx512.c); Q4_0 / Q5_0 / Q8_0 then take their
+     * offset (8, 16, 128) times each activation block's sum off in the
+     * kernel: act_corr, n_rows × n_blocks */
     bool q450_groups;
     int32_t *act_corr;
 } matmul_job;
@@ -328,7 +329,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             int sum = 0; /* the block's quants, for the groups' offset or the mins' term */
             if (j->act_corr || (j->act_s && !q8_1))
                 for (int k = 0; k < 32; k++) sum += qs[k];
-            if (j->act_corr) j->act_corr[r * nb + b] = (j->w->type == SEER_TYPE_Q5_0 ? 16 : 8) * sum;
+            if (j->act_corr) j->act_corr[r * nb + b] = (j->w->type == SEER_TYPE_Q8_0 ? 128 : j->w->type == SEER_TYPE_Q5_0 ? 16 : 8) * sum;
             if (j->act_s) j->act_s[r * nb + b] = q8_1 ? s : d * (float)sum;
         }
     }
@@ -480,11 +481,16 @@ static bool parts_interleaved_alike(const matmul_job *j) {
  * rows 11.4 -> 15.5; 2048 x 2048 Q4_0: 16 rows 0.79 -> 0.30, 96 rows 2.06
  * -> 1.88, 128 rows 2.61 -> 2.54, 192 rows 3.62 -> 3.89; 2048 x 2048 Q5_K:
  * 32 rows 0.69 -> 0.50, 64 rows 1.15 -> 1.05, 128 rows 2.09 -> 2.16, 512
- * rows 7.8 -> 8.9. */
+ * rows 7.8 -> 8.9. Q8_0's quants take one XOR a vector (to q + 128); same
+ * core, one process switching per call, 2048 x 2048, packed -> in place:
+ * 64 rows 1.59 -> 1.52 ms, 80 rows 1.97 -> 1.93, 96 rows 1.89 -> 1.99, 128
+ * rows 2.47 -> 2.68, 512 rows 8.2 -> 10.0; below 64 rows it replaces the
+ * decode kernels (see gemm_min_rows): 16 rows 0.40 -> 0.30, 32 rows 0.80
+ * -> 0.64, 48 rows 1.22 -> 1.01. */
 static int64_t groups_below(int type) {
     if (type == SEER_TYPE_Q4_K) return INT64_MAX; /* unpacked in two instructions a vector: always */
     if (type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q4_1) return 128;
-    if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1) return 96;
+    if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1 || type == SEER_TYPE_Q8_0) return 96;
     return 0;
 }
 
@@ -796,7 +802,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * 48 rows 1.10 -> 0.84; Q3_K 16 rows 0.480 -> 0.459, 32 rows 1.10 ->
          * 0.68; Q2_K 48 rows 1.09 -> 1.24, 64 rows 1.50 -> 1.45, 96 rows
          * 2.15 -> 2.04. */
-        /* Q4_K, Q5_K, Q4_0, Q5_0, Q4_1 and Q5_1 from 16 rows since the
+        /* Q4_K, Q5_K, Q4_0, Q5_0, Q4_1, Q5_1 and Q8_0 from 16 rows since the
          * GEMM reads their groups in place (gemm_q45_K_groups_avx512.c,
          * gemm_q450_groups_avx512.c): one Zen 5 core, CPU time, dot ->
          * int8 GEMM, Q4_K 2816 x 1408 (an expert's gate and up): 4 rows
@@ -805,7 +811,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * 4.03 -> 2.89; Q5_0 704 x 2816 (an expert's down): 8 rows 0.100
          * -> 0.084, 16 rows 0.281 -> 0.172, 32 rows 0.389 -> 0.303; Q4_0
          * 2048 x 2048, 16 rows 0.51 -> 0.30, 32 rows 1.06 -> 0.59; Q5_K
-         * 2048 x 2048, 16 rows 0.372 -> 0.276. Fewer
+         * 2048 x 2048, 16 rows 0.372 -> 0.276; Q8_0 (groups_below). Fewer
          * than 16 rows (a few conversations decoding together) keep the
          * decode kernels' numbers. */
         if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
