@@ -70,6 +70,14 @@ static inline void fp16x16_to_f32(const uint16_t h[16], float *out) {
 #endif
 }
 
+/* Step `step` of asking for the next super-block's lines while this one
+ * is packed, `lines` a step: the groups are read cold, and a pack reads a
+ * super-block's scales before its quants (Q6_K: at its end; Q5_K: its
+ * fifth bits first), jumps the prefetchers do not follow. */
+static inline void prefetch_next(const void *next, int step, int lines) {
+    for (int i = 0; i < lines; i++) __builtin_prefetch((const char *)next + 64 * (lines * step + i));
+}
+
 static inline f32x16 bytes_to_f32(const uint8_t b[16]) {
     u8x16 v;
     memcpy(&v, b, 16);
@@ -81,6 +89,7 @@ static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_part
     for (int64_t b = 0; b < n_blocks; b++) {
         const block_q8_0x16 *u = x + b / 2;
         const int s = (int)(b % 2);
+        prefetch_next(u + 1, s, 9); /* 2 steps: 18 of its 17 lines */
         memcpy(pp.q + 512 * b, u->qs[s], 512);
         i16x64 acc = {0}; /* 8 quants of at most 128 in magnitude per lane */
         for (int g = 0; g < 8; g++) {
@@ -89,10 +98,9 @@ static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_part
             acc += __builtin_convertvector(v, i16x64);
         }
         fp16x16_to_f32(u->d[s], pp.d + b * R);
-        for (int j = 0; j < R; j++) {
-            pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
-            pp.mins[b * R + j] = 0;
-        }
+        const i32x16 corr = 128 * row_sums16(acc);
+        memcpy(pp.corr + b * R, &corr, 64);
+        memset(pp.mins + b * R, 0, R * sizeof *pp.mins);
     }
 }
 
@@ -140,8 +148,9 @@ static void pack_group_q450(const void *x, bool q5, bool nl, bool min, int64_t n
             acc += __builtin_convertvector(slo, i16x64) + __builtin_convertvector(shi, i16x64);
         }
         fp16x16_to_f32(u.d, pp.d + b * R);
+        const i32x16 corr = 128 * row_sums16(acc);
+        memcpy(pp.corr + b * R, &corr, 64);
         for (int j = 0; j < R; j++) {
-            pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
             pp.mins[b * R + j] = min ? -seer_fp16_to_f32(u.m[j]) : 0;
         }
     }
@@ -154,6 +163,7 @@ static void pack_group_q45_K(const void *x, bool q5, int64_t n_blocks, panel_par
     for (int64_t sb = 0; sb < n_blocks / 8; sb++) {
         const block_q4_Kx16 *u = q5 ? &((const block_q5_Kx16 *)x)[sb].low : (const block_q4_Kx16 *)x + sb;
         const uint8_t(*qh)[SEER_ILV_ROWS][4] = q5 ? ((const block_q5_Kx16 *)x)[sb].qh : NULL;
+        const void *next = q5 ? (const void *)((const block_q5_Kx16 *)x + sb + 1) : (const void *)(u + 1);
         float d[SEER_Q8_PANEL_ROWS], *dmin = seer_panel_sb_dmin(pp.q, n_blocks, sb);
         fp16x16_to_f32(u->d, d);
         fp16x16_to_f32(u->dmin, dmin);
@@ -164,6 +174,7 @@ static void pack_group_q45_K(const void *x, bool q5, int64_t n_blocks, panel_par
             const int64_t lo = 8 * sb + 2 * c, hi = lo + 1;
             u8x64 acc_lo = {0}, acc_hi = {0}; /* 8 values of at most 31 per lane */
             for (int g = 0; g < 8; g++) {
+                prefetch_next(next, 8 * c + g, 2); /* 32 steps: 64 of Q5_K's 45 lines */
                 u8x64 v;
                 memcpy(&v, u->qs[c][g], 64);
                 u8x64 l = v & 0xF, h = v >> 4;
@@ -209,7 +220,7 @@ static void pack_group_k16(const void *x, int bits, int64_t n_blocks, halves_par
         const block_q6_Kx16 *u6 = (const block_q6_Kx16 *)x + sb;
         const block_q3_Kx16 *u3 = (const block_q3_Kx16 *)x + sb;
         const block_q2_Kx16 *u2 = (const block_q2_Kx16 *)x + sb;
-        const char *next = bits == 2 ? (const char *)(u2 + 1) : q3 ? (const char *)(u3 + 1) : (const char *)(u6 + 1);
+        const void *next = bits == 2 ? (const void *)(u2 + 1) : q3 ? (const void *)(u3 + 1) : (const void *)(u6 + 1);
         int8_t q2_scales[16][SEER_ILV_ROWS]; /* Q2_K's scale nibbles, unpacked */
         const int8_t(*scales)[SEER_ILV_ROWS] = bits == 2 ? q2_scales : q3 ? u3->scales : u6->scales;
         float d[SEER_Q8_PANEL_ROWS];
@@ -234,10 +245,7 @@ static void pack_group_k16(const void *x, int bits, int64_t n_blocks, halves_par
                 i16x64 acc[4] = {{0}}; /* per row, the sums of its 16 values in each block's half */
 #pragma GCC unroll 4
                 for (int g = 4 * half; g < 4 * half + 4; g++) {
-                    /* the next super-block, four lines a step (16 steps,
-                     * at most 53 lines): read cold, its scales and d at
-                     * its end stalled the pack on memory */
-                    for (int i = 0; i < 4; i++) __builtin_prefetch(next + 64 * (4 * (8 * h + g) + i));
+                    prefetch_next(next, 8 * h + g, 4); /* 16 steps: 64 of Q6_K's 53 lines */
                     i8x64 v[4];
                     if (bits == 2) {
                         u8x64 qs;
