@@ -303,10 +303,13 @@ static void pack_group_iq4_xs(const block_iq4_xsx16 *x, int64_t n_blocks, panel_
         float d[SEER_Q8_PANEL_ROWS], *dmin = seer_panel_sb_dmin(pp.q, n_blocks, sb);
         fp16x16_to_f32(u->d, d);
         memset(dmin, 0, R * sizeof *dmin);
+        f32x16 dv;
+        memcpy(&dv, d, 64);
         for (int ib = 0; ib < 8; ib++) {
             const int64_t b = 8 * sb + ib;
             i16x64 acc = {0}; /* 8 values of at most 127 in magnitude per lane */
             for (int g = 0; g < 4; g++) {
+                prefetch_next(u + 1, 4 * ib + g, 2); /* 32 steps: 64 of its 35 lines */
                 u8x64 v;
                 memcpy(&v, u->qs[ib][g], 64);
                 const i8x64 lo = iq4_lookup(v & 0xF), hi = iq4_lookup(v >> 4);
@@ -314,11 +317,11 @@ static void pack_group_iq4_xs(const block_iq4_xsx16 *x, int64_t n_blocks, panel_
                 memcpy(pp.q + 512 * b + 64 * (4 + g), &hi, 64);
                 acc += __builtin_convertvector(lo, i16x64) + __builtin_convertvector(hi, i16x64);
             }
-            for (int j = 0; j < R; j++) {
-                pp.d[b * R + j] = d[j] * u->scales[ib][j];
-                pp.corr[b * R + j] = 128 * (acc[4 * j] + acc[4 * j + 1] + acc[4 * j + 2] + acc[4 * j + 3]);
-                pp.mins[b * R + j] = 0;
-            }
+            const f32x16 db = dv * signed_bytes_to_f32(u->scales[ib]);
+            const i32x16 corr = 128 * row_sums16(acc);
+            memcpy(pp.d + b * R, &db, 64);
+            memcpy(pp.corr + b * R, &corr, 64);
+            memset(pp.mins + b * R, 0, R * sizeof *pp.mins);
         }
     }
 }
