@@ -24,40 +24,59 @@
 
 #define MAX_NR 6
 
-/* One group × NR activation rows (1..6), six rows a call: two groups three
- * rows at a time (the Q4_K kernel's choice) were no faster here, where each
- * weight vector costs more to unpack (one Zen 5 core, 704 x 2816 Q5_0 at
- * 32 rows, 408-413 against 413-419 GOP/s). Q5: fifth bits; MIN: mins. Q8:
- * Q8_0 groups, whose signed quants become VPDPBUSD's unsigned operand as
- * q + 128 (one XOR a vector), the offset 128 then taken off as for Q4_0. */
-static inline __attribute__((always_inline)) void q450_group(int64_t n_blocks, const uint8_t *grp, const int8_t *act,
-                                                             size_t act_stride, const float *act_d,
-                                                             const int32_t *act_corr, const float *act_s,
-                                                             size_t d_stride, float *out, const int NR, const bool Q5,
-                                                             const bool MIN, const bool Q8) {
+/* NG groups × NR activation rows (1..6), six rows a call. Q4_0, Q5_0,
+ * Q4_1, Q5_1 one group at a time: two groups three rows at a time (the
+ * Q4_K kernel's choice) were no faster, where each weight vector costs
+ * more to unpack (one Zen 5 core, 704 x 2816 Q5_0 at 32 rows, 408-413
+ * against 413-419 GOP/s). Q5: fifth bits; MIN: mins. Q8: Q8_0 groups, whose
+ * signed quants become VPDPBUSD's unsigned operand as q + 128 (one XOR a
+ * vector), the offset 128 then taken off as Q4_0's 8 is; two of them six
+ * rows at a time, each broadcast activation serving both (2048 x 2048, one
+ * group -> two: 32 rows 0.66 -> 0.55 ms, 128 rows 2.54 -> 2.03, 512 rows
+ * 10.6 -> 8.9). */
+static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, const uint8_t *const grp[2],
+                                                              const int8_t *act, size_t act_stride, const float *act_d,
+                                                              const int32_t *act_corr, const float *act_s,
+                                                              size_t d_stride, float *const out[2], const int NR,
+                                                              const int NG, const bool Q5, const bool MIN,
+                                                              const bool Q8) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16), top = _mm512_set1_epi8((char)0x80);
-    __m512 acc[MAX_NR];
+    __m512 acc[2][MAX_NR];
+#pragma GCC unroll 2
+    for (int gi = 0; gi < NG; gi++)
 #pragma GCC unroll 6
-    for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
+        for (int r = 0; r < NR; r++) acc[gi][r] = _mm512_setzero_ps();
     for (int64_t b = 0; b < n_blocks; b++) {
-        const block_q8_0x16 *q8 = (const block_q8_0x16 *)grp + b / 2;
-        const seer_q450_block blk =
-            Q8 ? (seer_q450_block){q8->d[b % 2], NULL, NULL, NULL} : seer_q450_block_at(grp, b, Q5, MIN);
-        const __m512i qh = Q5 ? _mm512_load_si512((const void *)blk.qh) : _mm512_setzero_si512();
+        const block_q8_0x16 *q8[2];
+        seer_q450_block blk[2];
+#pragma GCC unroll 2
+        for (int gi = 0; gi < NG; gi++) {
+            q8[gi] = (const block_q8_0x16 *)grp[gi] + b / 2;
+            blk[gi] = Q8 ? (seer_q450_block){q8[gi]->d[b % 2], NULL, NULL, NULL} : seer_q450_block_at(grp[gi], b, Q5, MIN);
+        }
+        const __m512i qh = Q5 ? _mm512_load_si512((const void *)blk[0].qh) : _mm512_setzero_si512();
         const int8_t *a = act + 32 * b;
-        __m512i s[MAX_NR];
+        __m512i s[2][MAX_NR];
+#pragma GCC unroll 2
+        for (int gi = 0; gi < NG; gi++)
 #pragma GCC unroll 6
-        for (int r = 0; r < NR; r++) s[r] = _mm512_setzero_si512();
+            for (int r = 0; r < NR; r++) s[gi][r] = _mm512_setzero_si512();
 #pragma GCC unroll 8
         for (int g = 0; g < 8 && Q8; g++) { /* weights 4g..4g+3 */
-            const __m512i w = _mm512_xor_si512(_mm512_load_si512((const void *)q8->qs[b % 2][g]), top);
+            __m512i w[2];
+#pragma GCC unroll 2
+            for (int gi = 0; gi < NG; gi++)
+                w[gi] = _mm512_xor_si512(_mm512_load_si512((const void *)q8[gi]->qs[b % 2][g]), top);
 #pragma GCC unroll 6
-            for (int r = 0; r < NR; r++)
-                s[r] = _mm512_dpbusd_epi32(s[r], w, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g)));
+            for (int r = 0; r < NR; r++) {
+                const __m512i bc = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g));
+#pragma GCC unroll 2
+                for (int gi = 0; gi < NG; gi++) s[gi][r] = _mm512_dpbusd_epi32(s[gi][r], w[gi], bc);
+            }
         }
 #pragma GCC unroll 4
-        for (int g = 0; g < 4 && !Q8; g++) { /* weights 4g.. (low nibbles) and 16 + 4g.. (high) */
-            const __m512i q = _mm512_load_si512((const void *)blk.qs[g]);
+        for (int g = 0; g < 4 && !Q8; g++) { /* one group: weights 4g.. (low nibbles) and 16 + 4g.. (high) */
+            const __m512i q = _mm512_load_si512((const void *)blk[0].qs[g]);
             __m512i lo = _mm512_and_si512(q, m4), hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
             if (Q5) {
                 lo = _mm512_mask_add_epi8(lo, _mm512_test_epi8_mask(qh, _mm512_set1_epi8((char)(1 << g))), lo, sixteen);
@@ -65,44 +84,61 @@ static inline __attribute__((always_inline)) void q450_group(int64_t n_blocks, c
             }
 #pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
-                s[r] = _mm512_dpbusd_epi32(s[r], lo, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g)));
-                s[r] = _mm512_dpbusd_epi32(s[r], hi, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 16 + 4 * g)));
+                s[0][r] = _mm512_dpbusd_epi32(s[0][r], lo, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g)));
+                s[0][r] = _mm512_dpbusd_epi32(s[0][r], hi, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 16 + 4 * g)));
             }
         }
-        const __m512 d = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)blk.d));
+#pragma GCC unroll 2
+        for (int gi = 0; gi < NG; gi++) {
+            const __m512 d = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)blk[gi].d));
 #pragma GCC unroll 6
-        for (int r = 0; r < NR; r++) {
-            const __m512i sum = MIN ? s[r] : _mm512_sub_epi32(s[r], _mm512_set1_epi32(act_corr[r * d_stride + b]));
-            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_mul_ps(d, _mm512_set1_ps(act_d[r * d_stride + b])), acc[r]);
-        }
-        if (MIN) { /* + m · the activation block's scaled sum: the packed kernel's acc - (-m) · s */
-            const __m512 m = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)blk.m));
+            for (int r = 0; r < NR; r++) {
+                const __m512i sum = MIN ? s[gi][r] : _mm512_sub_epi32(s[gi][r], _mm512_set1_epi32(act_corr[r * d_stride + b]));
+                acc[gi][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_mul_ps(d, _mm512_set1_ps(act_d[r * d_stride + b])),
+                                             acc[gi][r]);
+            }
+            if (MIN) { /* + m · the activation block's scaled sum: the packed kernel's acc - (-m) · s */
+                const __m512 m = _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)blk[gi].m));
 #pragma GCC unroll 6
-            for (int r = 0; r < NR; r++) acc[r] = _mm512_fmadd_ps(m, _mm512_set1_ps(act_s[r * d_stride + b]), acc[r]);
+                for (int r = 0; r < NR; r++) acc[gi][r] = _mm512_fmadd_ps(m, _mm512_set1_ps(act_s[r * d_stride + b]), acc[gi][r]);
+            }
         }
     }
+#pragma GCC unroll 2
+    for (int gi = 0; gi < NG; gi++)
 #pragma GCC unroll 6
-    for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + 16 * r, acc[r]);
+        for (int r = 0; r < NR; r++) _mm512_storeu_ps(out[gi] + 16 * r, acc[gi][r]);
 }
 
-#define CALL(NR, Q5, MIN, Q8) q450_group(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, Q5, MIN, Q8)
-#define ROWS(Q5, MIN, Q8) SEER_Q8_ROWS_DISPATCH(nr, CALL, Q5, MIN, Q8)
+#define CALL(NR, NG, Q5, MIN, Q8)                                                                                     \
+    q450_groups(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, NG, Q5, MIN, Q8)
+#define ROWS(NG, Q5, MIN, Q8) SEER_Q8_ROWS_DISPATCH(nr, CALL, NG, Q5, MIN, Q8)
 
-static void group_rows(int type, int64_t n_blocks, const uint8_t *grp, const int8_t *act, size_t act_stride,
-                       const float *act_d, const int32_t *act_corr, const float *act_s, size_t d_stride, int nr,
-                       float *out) {
-    if (type == SEER_TYPE_Q8_0) ROWS(false, false, true)
-    else if (type == SEER_TYPE_Q5_0) ROWS(true, false, false)
-    else if (type == SEER_TYPE_Q4_0) ROWS(false, false, false)
-    else if (type == SEER_TYPE_Q5_1) ROWS(true, true, false)
-    else ROWS(false, true, false)
+/* grp[0] alone (out[0]), or (Q8_0) grp[0] and grp[1] together. */
+static void groups_rows(int type, int64_t n_blocks, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
+                        const float *act_d, const int32_t *act_corr, const float *act_s, size_t d_stride, int nr,
+                        float *const out[2]) {
+    if (type == SEER_TYPE_Q8_0 && grp[1]) ROWS(2, false, false, true)
+    else if (type == SEER_TYPE_Q8_0) ROWS(1, false, false, true)
+    else if (type == SEER_TYPE_Q5_0) ROWS(1, true, false, false)
+    else if (type == SEER_TYPE_Q4_0) ROWS(1, false, false, false)
+    else if (type == SEER_TYPE_Q5_1) ROWS(1, true, true, false)
+    else ROWS(1, false, true, false)
 }
 
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
                                 const float *act_s, size_t d_stride, int nr, float *out0, float *out1) {
-    group_rows(type, n_blocks, group0, act, act_stride, act_d, act_corr, act_s, d_stride, nr, out0);
-    if (group1) group_rows(type, n_blocks, group1, act, act_stride, act_d, act_corr, act_s, d_stride, nr, out1);
+    if (type == SEER_TYPE_Q8_0) {
+        groups_rows(type, n_blocks, (const uint8_t *const[2]){group0, group1}, act, act_stride, act_d, act_corr, act_s,
+                    d_stride, nr, (float *const[2]){out0, out1});
+        return;
+    }
+    groups_rows(type, n_blocks, (const uint8_t *const[2]){group0, NULL}, act, act_stride, act_d, act_corr, act_s,
+                d_stride, nr, (float *const[2]){out0, NULL});
+    if (group1)
+        groups_rows(type, n_blocks, (const uint8_t *const[2]){group1, NULL}, act, act_stride, act_d, act_corr, act_s,
+                    d_stride, nr, (float *const[2]){out1, NULL});
 }
 #else
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,

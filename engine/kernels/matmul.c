@@ -481,16 +481,20 @@ static bool parts_interleaved_alike(const matmul_job *j) {
  * rows 11.4 -> 15.5; 2048 x 2048 Q4_0: 16 rows 0.79 -> 0.30, 96 rows 2.06
  * -> 1.88, 128 rows 2.61 -> 2.54, 192 rows 3.62 -> 3.89; 2048 x 2048 Q5_K:
  * 32 rows 0.69 -> 0.50, 64 rows 1.15 -> 1.05, 128 rows 2.09 -> 2.16, 512
- * rows 7.8 -> 8.9. Q8_0's quants take one XOR a vector (to q + 128); same
- * core, one process switching per call, 2048 x 2048, packed -> in place:
- * 64 rows 1.59 -> 1.52 ms, 80 rows 1.97 -> 1.93, 96 rows 1.89 -> 1.99, 128
- * rows 2.47 -> 2.68, 512 rows 8.2 -> 10.0; below 64 rows it replaces the
- * decode kernels (see gemm_min_rows): 16 rows 0.40 -> 0.30, 32 rows 0.80
- * -> 0.64, 48 rows 1.22 -> 1.01. */
+ * rows 7.8 -> 8.9. Q8_0's quants take one XOR a vector (to q + 128), two
+ * groups at a time; same core, one process switching per call, packed ->
+ * in place: 2048 x 2048, 64 rows 1.31 -> 1.02 ms, 96 rows 2.23 -> 2.11,
+ * 128 rows 2.24 -> 2.08, 256 rows 4.27 -> 4.35, 512 rows 8.3 -> 8.7;
+ * outputs x inputs 1536 x 576, 576 x 1536 and 11008 x 2048: 128 rows 0.50
+ * -> 0.42, 0.53 -> 0.54, 12.2 -> 12.0; 192 rows 0.80 -> 0.80, 0.74 ->
+ * 0.68, 17.2 -> 18.2.
+ * Below 64 rows it replaces the decode kernels (see gemm_min_rows): 16
+ * rows 0.41 -> 0.24, 32 rows 0.80 -> 0.53. */
 static int64_t groups_below(int type) {
     if (type == SEER_TYPE_Q4_K) return INT64_MAX; /* unpacked in two instructions a vector: always */
     if (type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q4_1) return 128;
-    if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1 || type == SEER_TYPE_Q8_0) return 96;
+    if (type == SEER_TYPE_Q8_0) return 192;
+    if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1) return 96;
     return 0;
 }
 
