@@ -24,16 +24,17 @@
 
 #define MAX_NR 6
 
-/* NG groups × NR activation rows (1..6), six rows a call. Q4_0, Q5_0,
- * Q4_1, Q5_1 one group at a time: two groups three rows at a time (the
- * Q4_K kernel's choice) were no faster, where each weight vector costs
- * more to unpack (one Zen 5 core, 704 x 2816 Q5_0 at 32 rows, 408-413
- * against 413-419 GOP/s). Q5: fifth bits; MIN: mins. Q8: Q8_0 groups, whose
- * signed quants become VPDPBUSD's unsigned operand as q + 128 (one XOR a
- * vector), the offset 128 then taken off as Q4_0's 8 is; two of them six
- * rows at a time, each broadcast activation serving both (2048 x 2048, one
- * group -> two: 32 rows 0.66 -> 0.55 ms, 128 rows 2.54 -> 2.03, 512 rows
- * 10.6 -> 8.9). */
+/* NG groups (1, 2) × NR activation rows (1..6): two groups six rows at a
+ * time, each broadcast activation serving both groups' vectors (one Zen 5
+ * core, 2048 x 2048, one group -> two: Q4_0 32 rows 0.59 -> 0.50 ms, 96
+ * rows 1.95 -> 1.57; Q4_1 0.67 -> 0.58, 2.05 -> 1.74; Q5_0 32 rows 0.63 ->
+ * 0.54; Q5_1 0.73 -> 0.62; Q8_0 32 rows 0.66 -> 0.55, 128 rows 2.54 ->
+ * 2.03, 512 rows 10.6 -> 8.9. Two groups three rows at a time, the Q4_K
+ * kernel's first shape, had been no faster than one group six rows: Q5_0
+ * 704 x 2816 at 32 rows 408-413 against 413-419 GOP/s). Q5: fifth bits;
+ * MIN: mins. Q8: Q8_0 groups, whose signed quants become VPDPBUSD's
+ * unsigned operand as q + 128 (one XOR a vector), the offset 128 then
+ * taken off as Q4_0's 8 is. */
 static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, const uint8_t *const grp[2],
                                                               const int8_t *act, size_t act_stride, const float *act_d,
                                                               const int32_t *act_corr, const float *act_s,
@@ -54,7 +55,9 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
             q8[gi] = (const block_q8_0x16 *)grp[gi] + b / 2;
             blk[gi] = Q8 ? (seer_q450_block){q8[gi]->d[b % 2], NULL, NULL, NULL} : seer_q450_block_at(grp[gi], b, Q5, MIN);
         }
-        const __m512i qh = Q5 ? _mm512_load_si512((const void *)blk[0].qh) : _mm512_setzero_si512();
+        __m512i qh[2];
+#pragma GCC unroll 2
+        for (int gi = 0; gi < NG; gi++) qh[gi] = Q5 ? _mm512_load_si512((const void *)blk[gi].qh) : _mm512_setzero_si512();
         const int8_t *a = act + 32 * b;
         __m512i s[2][MAX_NR];
 #pragma GCC unroll 2
@@ -75,17 +78,26 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
             }
         }
 #pragma GCC unroll 4
-        for (int g = 0; g < 4 && !Q8; g++) { /* one group: weights 4g.. (low nibbles) and 16 + 4g.. (high) */
-            const __m512i q = _mm512_load_si512((const void *)blk[0].qs[g]);
-            __m512i lo = _mm512_and_si512(q, m4), hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
-            if (Q5) {
-                lo = _mm512_mask_add_epi8(lo, _mm512_test_epi8_mask(qh, _mm512_set1_epi8((char)(1 << g))), lo, sixteen);
-                hi = _mm512_mask_add_epi8(hi, _mm512_test_epi8_mask(qh, _mm512_set1_epi8((char)(16 << g))), hi, sixteen);
+        for (int g = 0; g < 4 && !Q8; g++) { /* weights 4g.. (low nibbles) and 16 + 4g.. (high) */
+            __m512i lo[2], hi[2];
+#pragma GCC unroll 2
+            for (int gi = 0; gi < NG; gi++) {
+                const __m512i q = _mm512_load_si512((const void *)blk[gi].qs[g]);
+                lo[gi] = _mm512_and_si512(q, m4), hi[gi] = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
+                if (Q5) {
+                    lo[gi] = _mm512_mask_add_epi8(lo[gi], _mm512_test_epi8_mask(qh[gi], _mm512_set1_epi8((char)(1 << g))), lo[gi], sixteen);
+                    hi[gi] = _mm512_mask_add_epi8(hi[gi], _mm512_test_epi8_mask(qh[gi], _mm512_set1_epi8((char)(16 << g))), hi[gi], sixteen);
+                }
             }
 #pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
-                s[0][r] = _mm512_dpbusd_epi32(s[0][r], lo, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g)));
-                s[0][r] = _mm512_dpbusd_epi32(s[0][r], hi, _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 16 + 4 * g)));
+                const __m512i bl = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g));
+                const __m512i bh = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 16 + 4 * g));
+#pragma GCC unroll 2
+                for (int gi = 0; gi < NG; gi++) {
+                    s[gi][r] = _mm512_dpbusd_epi32(s[gi][r], lo[gi], bl);
+                    s[gi][r] = _mm512_dpbusd_epi32(s[gi][r], hi[gi], bh);
+                }
             }
         }
 #pragma GCC unroll 2
@@ -114,31 +126,32 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
     q450_groups(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, NG, Q5, MIN, Q8)
 #define ROWS(NG, Q5, MIN, Q8) SEER_Q8_ROWS_DISPATCH(nr, CALL, NG, Q5, MIN, Q8)
 
-/* grp[0] alone (out[0]), or (Q8_0) grp[0] and grp[1] together. */
+/* grp[0] and grp[1] together, or grp[0] alone (grp[1] NULL). */
 static void groups_rows(int type, int64_t n_blocks, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
                         const float *act_d, const int32_t *act_corr, const float *act_s, size_t d_stride, int nr,
                         float *const out[2]) {
-    if (type == SEER_TYPE_Q8_0 && grp[1]) ROWS(2, false, false, true)
-    else if (type == SEER_TYPE_Q8_0) ROWS(1, false, false, true)
-    else if (type == SEER_TYPE_Q5_0) ROWS(1, true, false, false)
-    else if (type == SEER_TYPE_Q4_0) ROWS(1, false, false, false)
-    else if (type == SEER_TYPE_Q5_1) ROWS(1, true, true, false)
-    else ROWS(1, false, true, false)
+    const bool q5 = type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1, min = type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1;
+    if (type == SEER_TYPE_Q8_0) {
+        if (grp[1]) ROWS(2, false, false, true)
+        else ROWS(1, false, false, true)
+    } else if (grp[1]) {
+        if (q5 && min) ROWS(2, true, true, false)
+        else if (q5) ROWS(2, true, false, false)
+        else if (min) ROWS(2, false, true, false)
+        else ROWS(2, false, false, false)
+    } else {
+        if (q5 && min) ROWS(1, true, true, false)
+        else if (q5) ROWS(1, true, false, false)
+        else if (min) ROWS(1, false, true, false)
+        else ROWS(1, false, false, false)
+    }
 }
 
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
                                 const float *act_s, size_t d_stride, int nr, float *out0, float *out1) {
-    if (type == SEER_TYPE_Q8_0) {
-        groups_rows(type, n_blocks, (const uint8_t *const[2]){group0, group1}, act, act_stride, act_d, act_corr, act_s,
-                    d_stride, nr, (float *const[2]){out0, out1});
-        return;
-    }
-    groups_rows(type, n_blocks, (const uint8_t *const[2]){group0, NULL}, act, act_stride, act_d, act_corr, act_s,
-                d_stride, nr, (float *const[2]){out0, NULL});
-    if (group1)
-        groups_rows(type, n_blocks, (const uint8_t *const[2]){group1, NULL}, act, act_stride, act_d, act_corr, act_s,
-                    d_stride, nr, (float *const[2]){out1, NULL});
+    groups_rows(type, n_blocks, (const uint8_t *const[2]){group0, group1}, act, act_stride, act_d, act_corr, act_s,
+                d_stride, nr, (float *const[2]){out0, out1});
 }
 #else
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,

@@ -481,8 +481,13 @@ static bool parts_interleaved_alike(const matmul_job *j) {
  * rows 11.4 -> 15.5; 2048 x 2048 Q4_0: 16 rows 0.79 -> 0.30, 96 rows 2.06
  * -> 1.88, 128 rows 2.61 -> 2.54, 192 rows 3.62 -> 3.89; 2048 x 2048 Q5_K:
  * 32 rows 0.69 -> 0.50, 64 rows 1.15 -> 1.05, 128 rows 2.09 -> 2.16, 512
- * rows 7.8 -> 8.9. Q8_0's quants take one XOR a vector (to q + 128), two
- * groups at a time; same core, one process switching per call, packed ->
+ * rows 7.8 -> 8.9. Since the Q4_0 family's kernel takes two groups at a
+ * time (same core, 2048 x 2048, one process switching per call, packed
+ * -> in place): Q4_0 96 rows 1.75 -> 1.64 ms, 192 rows 2.99 -> 2.90, 256
+ * rows 3.94 -> 3.98, 512 rows 8.47 -> 8.51; Q4_1 128 rows 2.98 -> 2.60,
+ * 512 rows 10.5 -> 10.0; Q5_1 128 rows 3.14 -> 2.80, 512 rows 10.7 ->
+ * 10.6; Q5_0 96 rows 1.71 -> 1.77, 256 rows 4.00 -> 4.30 (so it keeps 96).
+ * Q8_0's quants take one XOR a vector (to q + 128); packed ->
  * in place: 2048 x 2048, 64 rows 1.31 -> 1.02 ms, 96 rows 2.23 -> 2.11,
  * 128 rows 2.24 -> 2.08, 256 rows 4.27 -> 4.35, 512 rows 8.3 -> 8.7;
  * outputs x inputs 1536 x 576, 576 x 1536 and 11008 x 2048: 128 rows 0.50
@@ -491,8 +496,8 @@ static bool parts_interleaved_alike(const matmul_job *j) {
  * Below 64 rows it replaces the decode kernels (see gemm_min_rows): 16
  * rows 0.41 -> 0.24, 32 rows 0.80 -> 0.53. */
 static int64_t groups_below(int type) {
-    if (type == SEER_TYPE_Q4_K) return INT64_MAX; /* unpacked in two instructions a vector: always */
-    if (type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q4_1) return 128;
+    if (type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1) return INT64_MAX;
+    if (type == SEER_TYPE_Q4_0) return 256;
     if (type == SEER_TYPE_Q8_0) return 192;
     if (type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1) return 96;
     return 0;

@@ -213,7 +213,10 @@ static void check_fused(int type, seer_pool *p1, seer_pool *p2, int64_t n_rows) 
     seer_matmul_multi(p2, 3, wp, x, n_rows, yb, NULL);
     for (int i = 0; i < 3; i++) {
         size_t bytes = sizeof(float) * (size_t)(n_rows * n_out[i]);
-        CHECK_MSG(memcmp(ya[i], yb[i], bytes) == 0 && memcmp(ya[i], own[i], bytes) == 0,
+        /* a part in the file's layout alone may take another path than the
+         * fused product (the dot products, by its own row threshold) */
+        const bool same_path = buf[i] || n_rows < 16;
+        CHECK_MSG(memcmp(ya[i], yb[i], bytes) == 0 && (!same_path || memcmp(ya[i], own[i], bytes) == 0),
                   "%s, %lld rows: fused part %d differs between thread counts or from its own product",
                   seer_type_name(type), (long long)n_rows, i);
         free(buf[i]); free(data[i]); free(ya[i]); free(yb[i]); free(own[i]);
@@ -287,13 +290,16 @@ int main(void) {
             check_matmul(type, pools[p], 512, 32, 40, SEER_MATMUL_GEMM);      /* the int8 GEMM's panels cut from groups */
             check_matmul(type, pools[p], 512, 48, 7, SEER_MATMUL_GEMM);       /* (Q4_K: read in place) an odd group, */
             check_matmul(type, pools[p], 256, 80, 13, SEER_MATMUL_GEMM);      /* rows past whole blocks of 3 and 6 */
-            check_matmul(type, pools[p], 256, 48, 200, SEER_MATMUL_GEMM);     /* past the in-place row counts: packed */
+            check_matmul(type, pools[p], 256, 48, 260, SEER_MATMUL_GEMM);     /* past the in-place row counts: packed */
             check_matmul(type, pools[p], 256, 32, 20, SEER_MATMUL_GEMM_F32); /* dequantize + sgemm */
         }
         seer_simd_force_scalar(true);
         check_matmul(type, pools[2], 256, 32, 3, SEER_MATMUL_AUTO);
         seer_simd_force_scalar(false);
-        for (int64_t rows = 1; rows <= 6; rows += 5) check_fused(type, pools[1], pools[2], rows);
+        /* 40 rows: the int8 GEMM, the fused parts packed from their groups
+         * (one part is not interleaved), each alone read in place */
+        const int64_t fused_rows[] = {1, 6, 40};
+        for (int i = 0; i < 3; i++) check_fused(type, pools[1], pools[2], fused_rows[i]);
         /* a row count no group size divides stays in the file's layout */
         seer_weight odd = weight_of(type, NULL, 256, 40);
         CHECK(seer_weight_interleaved_bytes(&odd) == 0);
