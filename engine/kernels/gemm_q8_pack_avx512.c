@@ -54,6 +54,13 @@ static inline i32x16 row_sums16(i16x64 v) {
     return __builtin_convertvector(((x << 48) >> 48) + ((x << 32) >> 48) + ((x << 16) >> 48) + (x >> 48), i32x16);
 }
 
+/* A block's pack correction, 128 x each row's sum of its quants (the
+ * kernels take the quants as unsigned, q + 128), from the 16-bit sums. */
+static inline void store_corr(int32_t *corr, i16x64 sums) {
+    const i32x16 c = 128 * row_sums16(sums);
+    memcpy(corr, &c, 64);
+}
+
 static inline f32x16 signed_bytes_to_f32(const int8_t b[16]) {
     i8x16 v;
     memcpy(&v, b, 16);
@@ -98,8 +105,7 @@ static void pack_group_q8_0(const block_q8_0x16 *x, int64_t n_blocks, panel_part
             acc += __builtin_convertvector(v, i16x64);
         }
         fp16x16_to_f32(u->d[s], pp.d + b * R);
-        const i32x16 corr = 128 * row_sums16(acc);
-        memcpy(pp.corr + b * R, &corr, 64);
+        store_corr(pp.corr + b * R, acc);
         memset(pp.mins + b * R, 0, R * sizeof *pp.mins);
     }
 }
@@ -148,8 +154,7 @@ static void pack_group_q450(const void *x, bool q5, bool nl, bool min, int64_t n
             acc += __builtin_convertvector(slo, i16x64) + __builtin_convertvector(shi, i16x64);
         }
         fp16x16_to_f32(u.d, pp.d + b * R);
-        const i32x16 corr = 128 * row_sums16(acc);
-        memcpy(pp.corr + b * R, &corr, 64);
+        store_corr(pp.corr + b * R, acc);
         for (int j = 0; j < R; j++) {
             pp.mins[b * R + j] = min ? -seer_fp16_to_f32(u.m[j]) : 0;
         }
@@ -282,9 +287,8 @@ static void pack_group_k16(const void *x, int bits, int64_t n_blocks, halves_par
                 for (int k = 0; k < 4; k++) {
                     const int64_t b = 8 * sb + 4 * h + k;
                     const f32x16 dh = dv * signed_bytes_to_f32(scales[2 * (4 * h + k) + half]);
-                    const i32x16 corr = 128 * row_sums16(acc[k]);
                     memcpy(hp.d + (2 * b + half) * R, &dh, 64);
-                    memcpy(hp.corr + (2 * b + half) * R, &corr, 64);
+                    store_corr(hp.corr + (2 * b + half) * R, acc[k]);
                 }
             }
         }
@@ -318,9 +322,8 @@ static void pack_group_iq4_xs(const block_iq4_xsx16 *x, int64_t n_blocks, panel_
                 acc += __builtin_convertvector(lo, i16x64) + __builtin_convertvector(hi, i16x64);
             }
             const f32x16 db = dv * signed_bytes_to_f32(u->scales[ib]);
-            const i32x16 corr = 128 * row_sums16(acc);
             memcpy(pp.d + b * R, &db, 64);
-            memcpy(pp.corr + b * R, &corr, 64);
+            store_corr(pp.corr + b * R, acc);
             memset(pp.mins + b * R, 0, R * sizeof *pp.mins);
         }
     }

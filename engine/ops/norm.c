@@ -2,6 +2,8 @@
  * Sums are accumulated in double so long rows do not lose precision. */
 #include <math.h>
 
+#include "ops/norm_avx512.h"
+#include "seer/cpu.h"
 #include "seer/ops.h"
 
 typedef float f32x4 __attribute__((vector_size(16), aligned(4)));
@@ -14,6 +16,7 @@ typedef float f32x2 __attribute__((vector_size(8), aligned(4)));
  * its add's latency every element (4% of a Gemma 4 prompt, which norms each
  * row eight times a layer). */
 static double sum_pow(const float *x, int64_t n, double c, int pow) {
+    if (seer_simd_level() >= SEER_SIMD_AVX512) return seer_norm_sum_avx512(x, n, c, pow);
     f64x2 a[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
     int64_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -48,7 +51,7 @@ void seer_layernorm(const float *x, float *out, const float *w, const float *b, 
         float *o = out + r * n;
         const double mean = sum_pow(in, n, 0.0, 1) / (double)n;
         const double inv = 1.0 / sqrt(sum_pow(in, n, mean, 2) / (double)n + (double)eps);
-        int64_t i = 0;
+        int64_t i = seer_simd_level() >= SEER_SIMD_AVX512 ? seer_layernorm_out_avx512(in, o, w, b, n, mean, inv) : 0;
         for (; i + 2 <= n; i += 2) { /* ((x - mean)·inv in double, to float)·w + b, as the scalar form */
             f32x2 v = __builtin_convertvector((__builtin_convertvector(*(const f32x2 *)(in + i), f64x2) - mean) * inv, f32x2);
             if (w) v *= *(const f32x2 *)(w + i);

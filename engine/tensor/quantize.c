@@ -1,6 +1,8 @@
 /* seer_quantize_row: floats -> blocks of a type, for the types we can write. */
 #include <string.h>
 
+#include "seer/cpu.h"
+
 #include "tensor/dequantize_internal.h"
 #include "tensor/quantize_internal.h"
 
@@ -49,6 +51,7 @@ size_t seer_quantize_row(int type, const float *src, void *dst, int64_t n) {
         break;
     }
     default:
+        if (seer_simd_level() >= SEER_SIMD_AVX512 && seer_quantize_act_avx512(type, src, dst, n)) break;
         if (!(seer_tensor_have_avx2() && seer_quantize_act_avx2(type, src, dst, n))) quantizer(type)(src, dst, n);
         break;
     }

@@ -28,5 +28,7 @@ void seer_quantize_q6_K(const float *x, void *dst, int64_t n);
  * false for other types or where AVX2 is not built. Call only when
  * seer_tensor_have_avx2(). */
 bool seer_quantize_act_avx2(int type, const float *src, void *dst, int64_t n);
+/* The same at AVX-512 (F, BW): call only when seer_simd_level() is SEER_SIMD_AVX512. */
+bool seer_quantize_act_avx512(int type, const float *src, void *dst, int64_t n);
 
 #endif

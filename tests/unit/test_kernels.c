@@ -234,15 +234,20 @@ static void check_quantize_simd_exact(int type, int pattern) {
     x[17] = 127, x[100] = -127, x[300] = -127, x[301] = 127; /* repeated maxima, both signs first */
     if (pattern == 4) x[5] = NAN, x[600] = NAN;
     uint8_t simd[N / 32 * 36 + N / 256 * 292], scalar[sizeof simd];
-    memset(simd, 0xAA, sizeof simd);
     memset(scalar, 0x55, sizeof scalar);
-    size_t bytes = seer_quantize_row(type, x, simd, N);
     seer_simd_force_scalar(true);
     seer_quantize_row(type, x, scalar, N);
     seer_simd_force_scalar(false);
-    CHECK_MSG(bytes == seer_row_bytes(type, N) && memcmp(simd, scalar, bytes) == 0,
-              "%s quantization under %s differs from the scalar one (pattern %d)", seer_type_name(type),
-              seer_simd_name(), pattern);
+    /* every level this CPU runs (AVX2 and AVX-512 each have their own) */
+    for (int level = SEER_SIMD_SCALAR + 1; level <= seer_simd_allowed(); level++) {
+        seer_simd_set_level(level);
+        memset(simd, 0xAA, sizeof simd);
+        size_t bytes = seer_quantize_row(type, x, simd, N);
+        CHECK_MSG(bytes == seer_row_bytes(type, N) && memcmp(simd, scalar, bytes) == 0,
+                  "%s quantization under %s differs from the scalar one (pattern %d)", seer_type_name(type),
+                  seer_simd_level_name(level), pattern);
+    }
+    seer_simd_set_level(-1);
 }
 
 int main(void) {
