@@ -2,6 +2,7 @@
  * quantized format from blocks built by hand from the format definition. */
 #include <math.h>
 
+#include "seer/cpu.h"
 #include "seer/tensor.h"
 #include "tensor/dequantize_internal.h"
 #include "test_tensor_pack.h"
@@ -82,8 +83,10 @@ static void check_fp16(void) {
     CHECK(seer_f32_to_fp16(-0.0f) == 0x8000);
     CHECK(isnan(seer_fp16_to_f32(seer_f32_to_fp16(NAN))));
 
-    /* Row conversion (F16C where present) equals the scalar conversion. */
-    {
+    /* Row conversion (F16C where present, at every level this CPU runs)
+     * equals the scalar conversion. */
+    for (int level = SEER_SIMD_SCALAR; level <= seer_simd_allowed(); level++) {
+        seer_simd_set_level(level);
         float row[1000];
         uint16_t got[1000];
         for (int i = 0; i < 1000; i++) {
@@ -95,7 +98,7 @@ static void check_fp16(void) {
         CHECK(seer_quantize_row(SEER_TYPE_F16, row, got, 1000) == 2000);
         int bad = 0;
         for (int i = 0; i < 1000; i++) bad += got[i] != seer_f32_to_fp16(row[i]);
-        CHECK_MSG(bad == 0, "%d row conversions differ from the scalar conversion", bad);
+        CHECK_MSG(bad == 0, "%d row conversions under %s differ from the scalar conversion", bad, seer_simd_level_name(level));
         /* the one-pass round trip the F16 GEMM's activations take, in place too */
         float back[1000], inplace[1000];
         memcpy(inplace, row, sizeof row);
@@ -106,8 +109,9 @@ static void check_fp16(void) {
             const float want = seer_fp16_to_f32(seer_f32_to_fp16(row[i]));
             bad += memcmp(&back[i], &want, 4) != 0 || memcmp(&inplace[i], &want, 4) != 0;
         }
-        CHECK_MSG(bad == 0, "%d round trips differ from the scalar conversions", bad);
+        CHECK_MSG(bad == 0, "%d round trips under %s differ from the scalar conversions", bad, seer_simd_level_name(level));
     }
+    seer_simd_set_level(-1);
 
     /* bf16: top half of the float, rounded to nearest even. */
     CHECK(seer_f32_to_bf16(1.0f) == 0x3F80);
