@@ -146,6 +146,26 @@ static void ref_rot(double *a, double *b, double p, int i, int n, double base) {
     *b = x * sin(th) + y * cos(th);
 }
 
+/* The adjacent-pairs rotation, two pairs a vector, rounds as the scalar
+ * form does: every rotated count of pairs (vector steps and a tail). */
+static void test_rope_apply_exact(void) {
+    enum { D = 70 };
+    float x[D], cs[D], y[D];
+    fill(x, D, 3.0f);
+    fill(cs, D, 1.0f);
+    for (int n_rot = 2; n_rot <= D; n_rot += 2) {
+        memcpy(y, x, sizeof x);
+        seer_rope_apply_normal(y, n_rot, cs);
+        int bad = 0;
+        for (int i = 0; i < D; i++) {
+            const float a = x[i & ~1], b = x[i | 1], c = cs[i & ~1], sn = cs[i | 1];
+            const float want = i >= n_rot ? x[i] : i % 2 ? a * sn + b * c : a * c - b * sn;
+            bad += memcmp(&y[i], &want, sizeof want) != 0;
+        }
+        CHECK_MSG(bad == 0, "rope over %d dims: %d values differ from the scalar form", n_rot, bad);
+    }
+}
+
 static void test_rope(void) {
     enum { D = 64 };
     float x[D], y[D];
@@ -191,5 +211,6 @@ int main(void) {
     test_activations();
     test_softmax();
     test_rope();
+    test_rope_apply_exact();
     TEST_MAIN_END();
 }
