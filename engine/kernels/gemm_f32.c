@@ -51,8 +51,7 @@ seer_f32_kernel seer_f32_kernel_get(void) {
     return kernel(seer_f32_block_scalar, 4, 1, "scalar 4x16");
 }
 
-/* The vector transpose of this CPU, or NULL. */
-static seer_f32_transpose_fn transpose16_get(void) {
+seer_f32_transpose_fn seer_f32_transpose16_get(void) {
 #if defined(__x86_64__)
     if (seer_simd_level() >= SEER_SIMD_AVX512) return seer_f32_transpose16_avx512;
     if (seer_simd_level() >= SEER_SIMD_AVX2) return seer_f32_transpose16_avx2;
@@ -63,7 +62,7 @@ static seer_f32_transpose_fn transpose16_get(void) {
 void seer_f32_panel_pack(const seer_weight *w, int64_t o0, float *panel, float *tmp) {
     static const float zeros[SEER_F32_PANEL_COLS];
     const int64_t n_in = w->n_in;
-    const seer_f32_transpose_fn transpose16 = transpose16_get();
+    const seer_f32_transpose_fn transpose16 = seer_f32_transpose16_get();
     /* F16 in place only where the vector transpose converts it */
     const bool in_place = !w->interleaved && (w->type == SEER_TYPE_F32 || (w->type == SEER_TYPE_F16 && transpose16));
     const bool f16 = in_place && w->type == SEER_TYPE_F16;

@@ -113,5 +113,7 @@ void seer_f32_block_neon(int64_t kc, const float *a, size_t lda, int nr, const f
 typedef void (*seer_f32_transpose_fn)(const void *const src[16], bool f16, float *dst);
 void seer_f32_transpose16_avx512(const void *const src[16], bool f16, float *dst);
 void seer_f32_transpose16_avx2(const void *const src[16], bool f16, float *dst);
+/* The vector transpose of this CPU, or NULL. */
+seer_f32_transpose_fn seer_f32_transpose16_get(void);
 
 #endif

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/gemm_f32_internal.h"
 #include "seer/cpu.h"
@@ -53,6 +54,17 @@ static void check(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, 
     const void *src = f16 ? (const void *)b16 : (const void *)b;
     if (transposed) seer_f32_pack_rows(src, f16, ldb, n, k, scale, panels);
     else seer_f32_pack_cols(src, f16, ldb, k, n, panels);
+    if (transposed) { /* the vector transposes pack the scalar code's floats */
+        const int level = seer_simd_level();
+        float *scalar = malloc(sizeof(float) * seer_f32_packed_floats(n, k));
+        seer_simd_set_level(SEER_SIMD_SCALAR);
+        seer_f32_pack_rows(src, f16, ldb, n, k, scale, scalar);
+        seer_simd_set_level(level);
+        CHECK_MSG(memcmp(scalar, panels, sizeof(float) * seer_f32_packed_floats(n, k)) == 0,
+                  "%s n %lld k %lld%s: packed rows differ from the scalar packing", kern->name, (long long)n,
+                  (long long)k, f16 ? " (F16)" : "");
+        free(scalar);
+    }
     float *bias = malloc(sizeof(float) * (size_t)n);
     for (int64_t o = 0; o < n; o++) bias[o] = rnd();
     if (with_bias) {
