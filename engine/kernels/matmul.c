@@ -31,6 +31,7 @@
 #include "seer/gguf.h"
 #include "seer/matmul.h"
 #include "seer/ops.h"
+#include "tensor/quantize_internal.h"
 #include "threads/pool_scratch.h"
 
 /* Rounded f32 activations of the FP32 GEMM path: at most about this many
@@ -303,6 +304,16 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
     const uint8_t offset = reads_groups(j) || j->k_amx ? 0 : 0x80; /* signed bytes (TDPBS*D, groups in place), else q + 128 */
+    const int corr_mul = j->w->type == SEER_TYPE_Q8_0 ? 128 : j->w->type == SEER_TYPE_Q5_0 ? 16 : 8;
+    if (j->act_type == SEER_TYPE_Q8_0 && !j->act_s && !j->act_sums && seer_simd_level() >= SEER_SIMD_AVX512) {
+        /* straight into the GEMM's arrays, not through the block format
+         * unpacked block by block (SmolVLM-256M's Q8_0 products at 128
+         * rows, one Zen 5 core: 576 x 1536 0.400 -> 0.382-0.391 ms) */
+        for (int64_t r = r0; r < r1; r++)
+            seer_q8_0_gemm_row_avx512(j->x + r * n_in, n_in, offset, j->act_u8 + r * n_in, j->act_d + r * nb,
+                                      j->act_corr ? j->act_corr + r * nb : NULL, corr_mul);
+        return;
+    }
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {
@@ -342,7 +353,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             const int sum = j->act_corr || (j->act_s && !q8_1) ? signed_bytes_sum32(words) : 0;
             for (int k = 0; k < 4; k++) words[k] ^= offset * 0x0101010101010101u;
             memcpy(j->act_u8 + r * n_in + 32 * b, words, 32);
-            if (j->act_corr) j->act_corr[r * nb + b] = (j->w->type == SEER_TYPE_Q8_0 ? 128 : j->w->type == SEER_TYPE_Q5_0 ? 16 : 8) * sum;
+            if (j->act_corr) j->act_corr[r * nb + b] = corr_mul * sum;
             if (j->act_s) j->act_s[r * nb + b] = q8_1 ? s : d * (float)sum;
         }
     }

@@ -33,15 +33,36 @@ static inline __m512i round16(const float *x, __m512 scale) {
 /* F16C's conversion: round to nearest even, as seer_f32_to_fp16 for every non-NaN value. */
 static inline uint16_t to_fp16(float f) { return (uint16_t)_mm_extract_epi16(_mm_cvtps_ph(_mm_set_ss(f), _MM_FROUND_TO_NEAREST_INT), 0); }
 
+/* One block of 32: its F16 scale, and its quants as two vectors of int32. */
+static inline uint16_t q8_0_block(const float *x, __m512i q[2]) {
+    const float amax = absmax(x, QK8_0);
+    const float d = amax / 127.f, id = amax != 0 ? 127.f / amax : 0.f;
+    const __m512 s = _mm512_set1_ps(id);
+    q[0] = round16(x, s);
+    q[1] = round16(x + 16, s);
+    return to_fp16(d);
+}
+
 static void q8_0(const float *x, void *dst, int64_t n) {
     block_q8_0 *y = dst;
     for (int64_t i = 0; i < n / QK8_0; i++, x += QK8_0) {
-        const float amax = absmax(x, QK8_0);
-        const float d = amax / 127.f, id = amax != 0 ? 127.f / amax : 0.f;
-        y[i].d = to_fp16(d);
-        const __m512 s = _mm512_set1_ps(id);
-        _mm_storeu_si128((__m128i *)y[i].qs, _mm512_cvtsepi32_epi8(round16(x, s)));
-        _mm_storeu_si128((__m128i *)(y[i].qs + 16), _mm512_cvtsepi32_epi8(round16(x + 16, s)));
+        __m512i q[2];
+        y[i].d = q8_0_block(x, q);
+        _mm_storeu_si128((__m128i *)y[i].qs, _mm512_cvtsepi32_epi8(q[0]));
+        _mm_storeu_si128((__m128i *)(y[i].qs + 16), _mm512_cvtsepi32_epi8(q[1]));
+    }
+}
+
+void seer_q8_0_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int32_t *corr,
+                               int corr_mul) {
+    const __m128i flip = _mm_set1_epi8((char)offset);
+    for (int64_t i = 0; i < n / QK8_0; i++, x += QK8_0) {
+        __m512i q[2];
+        const uint16_t h = q8_0_block(x, q);
+        d[i] = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(h)));
+        _mm_storeu_si128((__m128i *)(u8 + 32 * i), _mm_xor_si128(_mm512_cvtsepi32_epi8(q[0]), flip));
+        _mm_storeu_si128((__m128i *)(u8 + 32 * i + 16), _mm_xor_si128(_mm512_cvtsepi32_epi8(q[1]), flip));
+        if (corr) corr[i] = corr_mul * _mm512_reduce_add_epi32(_mm512_add_epi32(q[0], q[1]));
     }
 }
 
@@ -86,5 +107,10 @@ bool seer_quantize_act_avx512(int type, const float *src, void *dst, int64_t n) 
 bool seer_quantize_act_avx512(int type, const float *src, void *dst, int64_t n) {
     (void)type; (void)src; (void)dst; (void)n;
     return false;
+}
+
+void seer_q8_0_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int32_t *corr,
+                               int corr_mul) {
+    (void)x; (void)n; (void)offset; (void)u8; (void)d; (void)corr; (void)corr_mul;
 }
 #endif

@@ -30,5 +30,12 @@ void seer_quantize_q6_K(const float *x, void *dst, int64_t n);
 bool seer_quantize_act_avx2(int type, const float *src, void *dst, int64_t n);
 /* The same at AVX-512 (F, BW): call only when seer_simd_level() is SEER_SIMD_AVX512. */
 bool seer_quantize_act_avx512(int type, const float *src, void *dst, int64_t n);
+/* A row of n floats as the int8 GEMM takes Q8_0 activations (matmul.c),
+ * without the block format between: each block's quants XOR offset into
+ * u8, its scale as the float of its F16 into d, and (corr not NULL)
+ * corr_mul times its quants' sum into corr; the same values as
+ * seer_quantize_row(SEER_TYPE_Q8_0) then unpacked. AVX-512 only, as above. */
+void seer_q8_0_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int32_t *corr,
+                               int corr_mul);
 
 #endif

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "seer/tensor.h"
+#include "tensor/quantize_internal.h"
 #include "test_tensor_pack.h"
 #include "testlib.h"
 
@@ -250,10 +251,45 @@ static void check_quantize_simd_exact(int type, int pattern) {
     seer_simd_set_level(-1);
 }
 
+/* The int8 GEMM's Q8_0 activations straight from floats (AVX-512) are the
+ * block format's quants (XOR the offset), its F16 scales as floats and its
+ * quants' sums times the multiplier, value for value. */
+static void check_q8_0_gemm_row(void) {
+    if (seer_simd_allowed() < SEER_SIMD_AVX512) return;
+    enum { N = 1024, NB = N / 32 };
+    float x[N];
+    for (int pattern = 0; pattern < 5; pattern++) {
+        for (int i = 0; i < N; i++) x[i] = pattern == 1 ? (float)rnd_int(-254, 254) * 0.5f : gaussian();
+        if (pattern == 2) for (int i = 0; i < 64; i++) x[i] = 0;
+        if (pattern == 4) x[5] = NAN;
+        uint8_t blocks[NB * 34], u8[N];
+        float d[NB];
+        int32_t corr[NB];
+        seer_quantize_row(SEER_TYPE_Q8_0, x, blocks, N);
+        const uint8_t offset = pattern % 2 ? 0x80 : 0;
+        seer_q8_0_gemm_row_avx512(x, N, offset, u8, d, corr, 16);
+        int bad = 0;
+        for (int b = 0; b < NB; b++) {
+            uint16_t h;
+            memcpy(&h, blocks + 34 * b, 2);
+            int sum = 0;
+            for (int k = 0; k < 32; k++) {
+                const int8_t q = (int8_t)blocks[34 * b + 2 + k];
+                sum += q;
+                bad += u8[32 * b + k] != (uint8_t)(q ^ (int8_t)offset);
+            }
+            const float want = seer_fp16_to_f32(h);
+            bad += memcmp(&d[b], &want, 4) != 0 || corr[b] != 16 * sum;
+        }
+        CHECK_MSG(bad == 0, "Q8_0 GEMM activations differ from the block format's in %d places (pattern %d)", bad, pattern);
+    }
+}
+
 int main(void) {
     check_q8_0_rounding();
     check_q8_K_rounding();
     check_quantize_api();
+    check_q8_0_gemm_row();
     for (int pattern = 0; pattern < 5; pattern++) {
         check_quantize_simd_exact(SEER_TYPE_Q8_0, pattern);
         check_quantize_simd_exact(SEER_TYPE_Q8_K, pattern);
