@@ -314,6 +314,14 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
                                       j->act_corr ? j->act_corr + r * nb : NULL, corr_mul);
         return;
     }
+    if (j->act_type == SEER_TYPE_Q8_K && !j->act_s && !j->act_corr && seer_simd_level() >= SEER_SIMD_AVX512) {
+        /* the same for Q8_K (the K-quants' prompts) */
+        for (int64_t r = r0; r < r1; r++)
+            seer_q8_K_gemm_row_avx512(j->x + r * n_in, n_in, offset, j->act_u8 + r * n_in, j->act_d + r * nb,
+                                      j->act_sums ? j->act_sums + r * nb * (j->act_sums_by_16 ? 2 : 1) : NULL,
+                                      j->act_sums_by_16);
+        return;
+    }
     for (int64_t r = r0; r < r1; r++) {
         seer_quantize_row(j->act_type, j->x + r * n_in, q, n_in);
         for (int64_t b = 0; b < nb; b++) {

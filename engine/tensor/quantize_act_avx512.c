@@ -27,7 +27,7 @@ static inline float absmax(const float *x, int n) {
 static inline __m512i round16(const float *x, __m512 scale) {
     const __m512 v = _mm512_mul_ps(_mm512_loadu_ps(x), scale);
     const __m512 ordered = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);
-    return _mm512_cvtps_epi32(_mm512_roundscale_ps(ordered, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    return _mm512_cvt_roundps_epi32(ordered, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 
 /* F16C's conversion: round to nearest even, as seer_f32_to_fp16 for every non-NaN value. */
@@ -53,15 +53,77 @@ static void q8_0(const float *x, void *dst, int64_t n) {
     }
 }
 
+/* One reduction step (the lanes' maximum, or their int32 sum) of a and b. */
+static inline __m512 combine(__m512 a, __m512 b, const bool add) {
+    if (!add) return _mm512_max_ps(a, b);
+    return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+}
+
+/* 16 vectors reduced at once (their maxima, or their int32 sums), lane
+ * by lane of one vector: halves, quarters, pairs and single lanes of two
+ * vectors combined at each step, 15 steps for 16 reductions where one
+ * reduction alone takes 4, and no step waits on the one before it. The
+ * steps leave the results in the lane order tree_slot, its own inverse:
+ * v[s] is reduced into lane tree_slot[s]. */
+static const int tree_slot[16] = {0, 2, 1, 3, 8, 10, 9, 11, 4, 6, 5, 7, 12, 14, 13, 15};
+static inline __m512 reduce16(const __m512 v[16], const bool add) {
+    __m512 t[8], u[4], w[2];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++)
+        t[i] = combine(_mm512_shuffle_f32x4(v[i], v[i + 8], 0x44), _mm512_shuffle_f32x4(v[i], v[i + 8], 0xEE), add);
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++)
+        u[i] = combine(_mm512_shuffle_f32x4(t[i], t[i + 4], 0x88), _mm512_shuffle_f32x4(t[i], t[i + 4], 0xDD), add);
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; i++) {
+        const __m512d a = _mm512_castps_pd(u[i]), b = _mm512_castps_pd(u[i + 2]);
+        w[i] = combine(_mm512_castpd_ps(_mm512_unpacklo_pd(a, b)), _mm512_castpd_ps(_mm512_unpackhi_pd(a, b)), add);
+    }
+    return combine(_mm512_shuffle_ps(w[0], w[1], 0x88), _mm512_shuffle_ps(w[0], w[1], 0xDD), add);
+}
+
+/* 16 blocks of 32 at x for seer_q8_0_gemm_row_avx512: the blocks' maxima,
+ * scales and sums reduced 16 at a time, the same operations on the same
+ * values as q8_0_block. One block at a time (its own reductions and
+ * scalar divisions) took 7.0 ns a block on a Zen 5 core, this 2.9 (16
+ * rows of 1536 in cache). */
+static inline void q8_0_gemm_blocks16(const float *x, __m128i flip, uint8_t *u8, float *d, int32_t *corr,
+                                      int corr_mul) {
+    __m512 v[16];
+#pragma GCC unroll 16
+    for (int s = 0; s < 16; s++) {
+        const float *xb = x + QK8_0 * tree_slot[s];
+        v[s] = _mm512_max_ps(abs_ps(_mm512_loadu_ps(xb + 16)), _mm512_max_ps(abs_ps(_mm512_loadu_ps(xb)), _mm512_setzero_ps()));
+    }
+    const __m512 amax = reduce16(v, false), k127 = _mm512_set1_ps(127.f);
+    float id[16];
+    _mm512_storeu_ps(id, _mm512_maskz_div_ps(_mm512_cmp_ps_mask(amax, _mm512_setzero_ps(), _CMP_NEQ_UQ), k127, amax));
+    _mm512_storeu_ps(d, _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_div_ps(amax, k127), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
+#pragma GCC unroll 16
+    for (int s = 0; s < 16; s++) {
+        const int b = tree_slot[s];
+        const __m512 sb = _mm512_set1_ps(id[b]);
+        const __m512i q0 = round16(x + QK8_0 * b, sb), q1 = round16(x + QK8_0 * b + 16, sb);
+        _mm_storeu_si128((__m128i *)(u8 + QK8_0 * b), _mm_xor_si128(_mm512_cvtsepi32_epi8(q0), flip));
+        _mm_storeu_si128((__m128i *)(u8 + QK8_0 * b + 16), _mm_xor_si128(_mm512_cvtsepi32_epi8(q1), flip));
+        v[s] = _mm512_castsi512_ps(_mm512_add_epi32(q0, q1));
+    }
+    if (corr) _mm512_storeu_si512(corr, _mm512_mullo_epi32(_mm512_castps_si512(reduce16(v, true)), _mm512_set1_epi32(corr_mul)));
+}
+
 void seer_q8_0_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int32_t *corr,
                                int corr_mul) {
     const __m128i flip = _mm_set1_epi8((char)offset);
-    for (int64_t i = 0; i < n / QK8_0; i++, x += QK8_0) {
+    const int64_t nb = n / QK8_0;
+    int64_t i = 0;
+    for (; i + 16 <= nb; i += 16)
+        q8_0_gemm_blocks16(x + QK8_0 * i, flip, u8 + QK8_0 * i, d + i, corr ? corr + i : NULL, corr_mul);
+    for (; i < nb; i++) { /* the last blocks one at a time */
         __m512i q[2];
-        const uint16_t h = q8_0_block(x, q);
-        d[i] = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(h)));
-        _mm_storeu_si128((__m128i *)(u8 + 32 * i), _mm_xor_si128(_mm512_cvtsepi32_epi8(q[0]), flip));
-        _mm_storeu_si128((__m128i *)(u8 + 32 * i + 16), _mm_xor_si128(_mm512_cvtsepi32_epi8(q[1]), flip));
+        const float *xb = x + QK8_0 * i;
+        d[i] = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(q8_0_block(xb, q))));
+        _mm_storeu_si128((__m128i *)(u8 + QK8_0 * i), _mm_xor_si128(_mm512_cvtsepi32_epi8(q[0]), flip));
+        _mm_storeu_si128((__m128i *)(u8 + QK8_0 * i + 16), _mm_xor_si128(_mm512_cvtsepi32_epi8(q[1]), flip));
         if (corr) corr[i] = corr_mul * _mm512_reduce_add_epi32(_mm512_add_epi32(q[0], q[1]));
     }
 }
@@ -96,6 +158,33 @@ static void q8_K(const float *x, void *dst, int64_t n) {
     }
 }
 
+void seer_q8_K_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int16_t *sums,
+                               bool sums_by_16) {
+    const __m128i flip = _mm_set1_epi8((char)offset);
+    for (int64_t i = 0; i < n / QK_K; i++, x += QK_K, u8 += QK_K, d += QK_K / 32) {
+        const float amax = absmax(x, QK_K);
+        const float iscale = amax == 0 ? 0 : -127.f / x[first_of_magnitude(x, amax)];
+        const __m512 s = _mm512_set1_ps(iscale);
+        __m512 v[16]; /* the quants by 16, in tree_slot order for their sums */
+#pragma GCC unroll 16
+        for (int k = 0; k < 16; k++) {
+            const __m512i q = amax == 0 ? _mm512_setzero_si512() : round16(x + 16 * tree_slot[k], s);
+            _mm_storeu_si128((__m128i *)(u8 + 16 * tree_slot[k]), _mm_xor_si128(_mm512_cvtsepi32_epi8(q), flip));
+            v[k] = _mm512_castsi512_ps(q);
+        }
+        const float scale = amax == 0 ? 0 : 1 / iscale;
+        for (int b = 0; b < QK_K / 32; b++) d[b] = scale;
+        if (!sums) continue;
+        int32_t by16[16];
+        _mm512_storeu_si512(by16, _mm512_castps_si512(reduce16(v, true)));
+        if (sums_by_16) {
+            _mm256_storeu_si256((__m256i *)(sums + 16 * i), _mm512_cvtepi32_epi16(_mm512_loadu_si512(by16)));
+        } else {
+            for (int b = 0; b < QK_K / 32; b++) sums[8 * i + b] = (int16_t)(by16[2 * b] + by16[2 * b + 1]);
+        }
+    }
+}
+
 bool seer_quantize_act_avx512(int type, const float *src, void *dst, int64_t n) {
     switch (type) {
     case SEER_TYPE_Q8_0: q8_0(src, dst, n); return true;
@@ -112,5 +201,10 @@ bool seer_quantize_act_avx512(int type, const float *src, void *dst, int64_t n) 
 void seer_q8_0_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int32_t *corr,
                                int corr_mul) {
     (void)x; (void)n; (void)offset; (void)u8; (void)d; (void)corr; (void)corr_mul;
+}
+
+void seer_q8_K_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int16_t *sums,
+                               bool sums_by_16) {
+    (void)x; (void)n; (void)offset; (void)u8; (void)d; (void)sums; (void)sums_by_16;
 }
 #endif

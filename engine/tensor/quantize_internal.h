@@ -37,5 +37,11 @@ bool seer_quantize_act_avx512(int type, const float *src, void *dst, int64_t n);
  * seer_quantize_row(SEER_TYPE_Q8_0) then unpacked. AVX-512 only, as above. */
 void seer_q8_0_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int32_t *corr,
                                int corr_mul);
+/* The same for Q8_K (n a multiple of 256): the quants XOR offset into u8,
+ * the super-block's scale into d once for each of its blocks of 32, and
+ * (sums not NULL) the quants' sums by 16 as int16 (sums_by_16) or by 32;
+ * the same values as seer_quantize_row(SEER_TYPE_Q8_K) then unpacked. */
+void seer_q8_K_gemm_row_avx512(const float *x, int64_t n, uint8_t offset, uint8_t *u8, float *d, int16_t *sums,
+                               bool sums_by_16);
 
 #endif

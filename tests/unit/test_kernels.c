@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "seer/tensor.h"
+#include "tensor/blocks.h"
 #include "tensor/quantize_internal.h"
 #include "test_tensor_pack.h"
 #include "testlib.h"
@@ -253,15 +254,17 @@ static void check_quantize_simd_exact(int type, int pattern) {
 
 /* The int8 GEMM's Q8_0 activations straight from floats (AVX-512) are the
  * block format's quants (XOR the offset), its F16 scales as floats and its
- * quants' sums times the multiplier, value for value. */
+ * quants' sums times the multiplier, value for value: 34 blocks, two
+ * batches of 16 and two alone. */
 static void check_q8_0_gemm_row(void) {
     if (seer_simd_allowed() < SEER_SIMD_AVX512) return;
-    enum { N = 1024, NB = N / 32 };
+    enum { N = 1088, NB = N / 32 };
     float x[N];
-    for (int pattern = 0; pattern < 5; pattern++) {
+    for (int pattern = 0; pattern < 6; pattern++) {
         for (int i = 0; i < N; i++) x[i] = pattern == 1 ? (float)rnd_int(-254, 254) * 0.5f : gaussian();
         if (pattern == 2) for (int i = 0; i < 64; i++) x[i] = 0;
-        if (pattern == 4) x[5] = NAN;
+        if (pattern == 4) x[5] = x[N - 3] = NAN;
+        if (pattern == 5) for (int i = 0; i < N; i++) x[i] *= (float)(1 + i / 32) * 0.25f; /* scales block by block */
         uint8_t blocks[NB * 34], u8[N];
         float d[NB];
         int32_t corr[NB];
@@ -285,11 +288,42 @@ static void check_q8_0_gemm_row(void) {
     }
 }
 
+/* The same for Q8_K: quants, the scale per block of 32, the sums by 16
+ * and by 32 as the block format's bsums give them. */
+static void check_q8_K_gemm_row(void) {
+    if (seer_simd_allowed() < SEER_SIMD_AVX512) return;
+    enum { N = 768, NSB = N / 256, NB = N / 32 };
+    float x[N];
+    for (int pattern = 0; pattern < 5; pattern++) {
+        for (int i = 0; i < N; i++) x[i] = pattern == 1 ? (float)rnd_int(-254, 254) * 0.5f : gaussian();
+        if (pattern == 2) for (int i = 256; i < 512; i++) x[i] = 0;
+        if (pattern == 3) for (int i = 0; i < N; i++) x[i] *= (float)(1 + i / 16); /* sums that differ chunk by chunk */
+        if (pattern == 4) x[300] = NAN;
+        block_q8_K blocks[NSB];
+        uint8_t u8[N];
+        float d[NB];
+        int16_t by16[2 * NB], by32[NB];
+        seer_quantize_row(SEER_TYPE_Q8_K, x, blocks, N);
+        const uint8_t offset = pattern % 2 ? 0x80 : 0;
+        seer_q8_K_gemm_row_avx512(x, N, offset, u8, d, by16, true);
+        seer_q8_K_gemm_row_avx512(x, N, offset, u8, d, by32, false);
+        int bad = 0;
+        for (int b = 0; b < NB; b++) {
+            const block_q8_K *sb = &blocks[b / 8];
+            for (int k = 0; k < 32; k++) bad += u8[32 * b + k] != (uint8_t)(sb->qs[32 * (b % 8) + k] ^ (int8_t)offset);
+            const int16_t lo = sb->bsums[2 * (b % 8)], hi = sb->bsums[2 * (b % 8) + 1];
+            bad += memcmp(&d[b], &sb->d, 4) != 0 || by16[2 * b] != lo || by16[2 * b + 1] != hi || by32[b] != lo + hi;
+        }
+        CHECK_MSG(bad == 0, "Q8_K GEMM activations differ from the block format's in %d places (pattern %d)", bad, pattern);
+    }
+}
+
 int main(void) {
     check_q8_0_rounding();
     check_q8_K_rounding();
     check_quantize_api();
     check_q8_0_gemm_row();
+    check_q8_K_gemm_row();
     for (int pattern = 0; pattern < 5; pattern++) {
         check_quantize_simd_exact(SEER_TYPE_Q8_0, pattern);
         check_quantize_simd_exact(SEER_TYPE_Q8_K, pattern);
