@@ -159,9 +159,9 @@ void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group
                                  size_t d_stride, int nr, float *out0, float *out1);
 /* The panel kernel's products for Q4_0, Q5_0, Q4_1 and Q5_1 (`type`) read
  * in place from their interleaved groups (gemm_q450_groups_avx512.c),
- * with signed activations: bit-identical results. act_corr (Q4_0, Q5_0):
- * per row and block the weights' offset (8, 16) times the activation
- * block's sum; act_s (Q4_1, Q5_1): the activation blocks' scaled sums. */
+ * with signed activations: bit-identical results. act_corr (Q4_0, Q5_0,
+ * Q8_0): per row and block minus the weights' offset (8, 16, 128) times
+ * the activation block's sum; act_s (Q4_1, Q5_1): the activation blocks' scaled sums. */
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
                                 const float *act_s, size_t d_stride, int nr, float *out0, float *out1);

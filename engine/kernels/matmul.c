@@ -149,7 +149,8 @@ typedef struct matmul_job {
     /* Q4_0, Q5_0, Q4_1, Q5_1 and Q8_0 the same way
      * (gemm_q450_groups_avx512.c); Q4_0 / Q5_0 / Q8_0 then take their
      * offset (8, 16, 128) times each activation block's sum off in the
-     * kernel: act_corr, n_rows × n_blocks */
+     * kernel: act_corr, n_rows × n_blocks, holds minus that (the sums
+     * start from it) */
     bool q450_groups;
     int32_t *act_corr;
 } matmul_job;
@@ -304,7 +305,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     uint8_t *q = (uint8_t *)j->qrows + (size_t)ith * j->act_row_bytes;
     const uint8_t offset = reads_groups(j) || j->k_amx ? 0 : 0x80; /* signed bytes (TDPBS*D, groups in place), else q + 128 */
-    const int corr_mul = j->w->type == SEER_TYPE_Q8_0 ? 128 : j->w->type == SEER_TYPE_Q5_0 ? 16 : 8;
+    const int corr_mul = j->w->type == SEER_TYPE_Q8_0 ? -128 : j->w->type == SEER_TYPE_Q5_0 ? -16 : -8;
     if (j->act_type == SEER_TYPE_Q8_0 && !j->act_s && !j->act_sums && seer_simd_level() >= SEER_SIMD_AVX512) {
         /* straight into the GEMM's arrays, not through the block format
          * unpacked block by block (SmolVLM-256M's Q8_0 products at 128
