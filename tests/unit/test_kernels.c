@@ -236,16 +236,18 @@ static void check_quantize_simd_exact(int type, int pattern) {
     x[17] = 127, x[100] = -127, x[300] = -127, x[301] = 127; /* repeated maxima, both signs first */
     if (pattern == 4) x[5] = NAN, x[600] = NAN;
     uint8_t simd[N / 32 * 36 + N / 256 * 292], scalar[sizeof simd];
+    /* blocks of 32: 29 of them, whole batches of 8 or 16 and the blocks after */
+    const int64_t n = type == SEER_TYPE_Q8_K ? N : N - 96;
     memset(scalar, 0x55, sizeof scalar);
     seer_simd_force_scalar(true);
-    seer_quantize_row(type, x, scalar, N);
+    seer_quantize_row(type, x, scalar, n);
     seer_simd_force_scalar(false);
     /* every level this CPU runs (AVX2 and AVX-512 each have their own) */
     for (int level = SEER_SIMD_SCALAR + 1; level <= seer_simd_allowed(); level++) {
         seer_simd_set_level(level);
         memset(simd, 0xAA, sizeof simd);
-        size_t bytes = seer_quantize_row(type, x, simd, N);
-        CHECK_MSG(bytes == seer_row_bytes(type, N) && memcmp(simd, scalar, bytes) == 0,
+        size_t bytes = seer_quantize_row(type, x, simd, n);
+        CHECK_MSG(bytes == seer_row_bytes(type, n) && memcmp(simd, scalar, bytes) == 0,
                   "%s quantization under %s differs from the scalar one (pattern %d)", seer_type_name(type),
                   seer_simd_level_name(level), pattern);
     }
