@@ -223,6 +223,42 @@ static void test_simd_math(void) {
     seer_simd_set_level(-1);
 }
 
+/* The element-wise exp kernels take whole vectors in batches (independent
+ * chains side by side): a batch must give each element exactly what one
+ * vector at a time gives. A row of 272 computed whole, against the same row
+ * 16 elements a call (one vector at AVX-512, two at AVX2: no batch, no
+ * tail), bit for bit at every level. */
+static void exp_kernel(int op, float *y, const float *mul, int64_t n) {
+    if (op < 3) seer_exp_gate((seer_gate_kind)op, y, NULL, n); /* the three gates */
+    else if (op == 3) seer_exp_gate(SEER_GATE_SILU, y, mul, n); /* SwiGLU */
+    else if (op == 4) seer_exp_row(y, n);
+    else seer_exp_softcap(y, n, 30.0f);
+}
+
+static void test_exp_batches(void) {
+    enum { N = 272 };
+    float x[N], mul[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)((i * 97) % N - N / 2) * 0.37f; /* about -50 to 50 */
+        mul[i] = 0.25f + 0.01f * (float)(i % 50);
+    }
+    const int top = seer_simd_allowed();
+    for (int lvl = 0; lvl <= top; lvl++) {
+        seer_simd_set_level(lvl);
+        for (int op = 0; op < 6; op++) {
+            float whole[N], parts[N];
+            memcpy(whole, x, sizeof x);
+            memcpy(parts, x, sizeof x);
+            exp_kernel(op, whole, mul, N);
+            for (int at = 0; at < N; at += 16) exp_kernel(op, parts + at, mul + at, 16);
+            for (int i = 0; i < N; i++)
+                CHECK_MSG(memcmp(&whole[i], &parts[i], sizeof(float)) == 0, "exp kernel %d level %d element %d: %.9g whole, %.9g alone",
+                          op, lvl, i, (double)whole[i], (double)parts[i]);
+        }
+    }
+    seer_simd_set_level(-1);
+}
+
 static char *tmp_path(const char *name) {
     static char buf[8][512];
     static int next;
@@ -529,6 +565,7 @@ int main(int argc, char **argv) {
     test_rope_table();
     test_attention(pool);
     test_simd_math();
+    test_exp_batches();
     test_unsupported_projector();
     test_legacy_swap(pool);
     test_mlp_norm(pool);
