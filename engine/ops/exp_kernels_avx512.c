@@ -6,43 +6,6 @@
 #if defined(__x86_64__) && defined(__AVX512F__)
 #include <immintrin.h>
 
-/* e^x of k vectors (k a constant after inlining), stage by stage across
- * them: one exp is a chain of about 15 dependent steps (some 50 cycles), and
- * a loop that takes one vector at a time fills the core's schedulers with
- * steps still waiting on their inputs before both FMA pipes are busy.
- * Eight independent chains side by side keep them busy (Zen 5, one core:
- * softmax's exp pass 0.17 -> 0.12 ns an element). Each lane goes through
- * the same operations either way: the same results. */
-#define BATCH 8
-static inline __attribute__((always_inline)) void exp16_n(__m512 *x, int k) {
-    __m512 n[BATCH], r[BATCH], p[BATCH];
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) {
-        x[j] = _mm512_min_ps(_mm512_max_ps(x[j], _mm512_set1_ps(SEER_EXP_LO)), _mm512_set1_ps(SEER_EXP_HI));
-        n[j] = _mm512_roundscale_ps(_mm512_mul_ps(x[j], _mm512_set1_ps(SEER_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    }
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) r[j] = _mm512_fnmadd_ps(n[j], _mm512_set1_ps(SEER_LN2_HI), x[j]);
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) r[j] = _mm512_fnmadd_ps(n[j], _mm512_set1_ps(SEER_LN2_LO), r[j]);
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) p[j] = _mm512_fmadd_ps(_mm512_set1_ps(SEER_EXP_P0), r[j], _mm512_set1_ps(SEER_EXP_P1));
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) p[j] = _mm512_fmadd_ps(p[j], r[j], _mm512_set1_ps(SEER_EXP_P2));
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) p[j] = _mm512_fmadd_ps(p[j], r[j], _mm512_set1_ps(SEER_EXP_P3));
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) p[j] = _mm512_fmadd_ps(p[j], r[j], _mm512_set1_ps(SEER_EXP_P4));
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) p[j] = _mm512_fmadd_ps(p[j], r[j], _mm512_set1_ps(SEER_EXP_P5));
-#pragma GCC unroll 8
-    for (int j = 0; j < k; j++) {
-        __m512 y = _mm512_add_ps(_mm512_fmadd_ps(p[j], _mm512_mul_ps(r[j], r[j]), r[j]), _mm512_set1_ps(1.0f));
-        __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n[j]), _mm512_set1_epi32(127)), 23);
-        x[j] = _mm512_mul_ps(y, _mm512_castsi512_ps(e));
-    }
-}
-
 static inline __mmask16 tail_mask(int64_t left) { return left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1); }
 
 /* Whole vectors plainly, only a row's tail masked: masked loads and stores
@@ -56,73 +19,38 @@ static inline void store16(float *p, __mmask16 m, __m512 v) {
     else _mm512_mask_storeu_ps(p, m, v);
 }
 
-/* One element-wise pass over a row, in batches of BATCH vectors, then one
- * vector at a time (the last one masked). */
-typedef enum row_kind { ROW_EXP, ROW_GATE, ROW_SOFTCAP, ROW_SOFTMAX_EXP } row_kind;
-typedef struct row_pass {
-    row_kind kind;
-    seer_gate_kind gate; /* ROW_GATE */
-    const float *mul;    /* ROW_GATE: multiplies the result, or NULL */
-    float cap;           /* ROW_SOFTCAP */
-    float max;           /* ROW_SOFTMAX_EXP: e^(x - max), summed */
-} row_pass;
+#define VEC __m512
+#define VECI __m512i
+#define LANES 16
+#define BATCH 8
+#define MASK __mmask16
+#define V_SET1 _mm512_set1_ps
+#define V_ZERO _mm512_setzero_ps
+#define V_LOAD _mm512_loadu_ps
+#define V_STORE _mm512_storeu_ps
+#define V_LOAD_MASKED load16
+#define V_ADD _mm512_add_ps
+#define V_SUB _mm512_sub_ps
+#define V_MUL _mm512_mul_ps
+#define V_DIV _mm512_div_ps
+#define V_MIN _mm512_min_ps
+#define V_MAX _mm512_max_ps
+#define V_FMADD _mm512_fmadd_ps
+#define V_FNMADD _mm512_fnmadd_ps
+#define V_ROUND(x) _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define V_CVT _mm512_cvtps_epi32
+#define V_IADD _mm512_add_epi32
+#define V_ISET1 _mm512_set1_epi32
+#define V_SLLI _mm512_slli_epi32
+#define V_AS_FLOAT _mm512_castsi512_ps
+#include "ops/exp_kernels_simd.inc"
 
-static inline __attribute__((always_inline)) void pass_n(const row_pass *ps, __m512 *v, int64_t i, __mmask16 m, int k) {
-    __m512 a[BATCH];
-    switch (ps->kind) {
-    case ROW_EXP: exp16_n(v, k); return;
-    case ROW_SOFTMAX_EXP:
-#pragma GCC unroll 8
-        for (int j = 0; j < k; j++) v[j] = _mm512_sub_ps(v[j], _mm512_set1_ps(ps->max));
-        exp16_n(v, k);
-        return;
-    case ROW_SOFTCAP: /* cap - 2cap / (e^(2x/cap) + 1) */
-#pragma GCC unroll 8
-        for (int j = 0; j < k; j++) a[j] = _mm512_mul_ps(v[j], _mm512_set1_ps(2.0f / ps->cap));
-        exp16_n(a, k);
-#pragma GCC unroll 8
-        for (int j = 0; j < k; j++)
-            v[j] = _mm512_sub_ps(_mm512_set1_ps(ps->cap),
-                                 _mm512_div_ps(_mm512_set1_ps(2.0f * ps->cap), _mm512_add_ps(a[j], _mm512_set1_ps(1.0f))));
-        return;
-    case ROW_GATE: /* x / (1 + e^-g(x)), times mul */
-#pragma GCC unroll 8
-        for (int j = 0; j < k; j++) {
-            __m512 g = v[j];
-            if (ps->gate == SEER_GATE_QUICK_GELU) g = _mm512_mul_ps(v[j], _mm512_set1_ps(1.702f));
-            if (ps->gate == SEER_GATE_GELU_TANH) {
-                __m512 v3 = _mm512_mul_ps(_mm512_mul_ps(v[j], v[j]), v[j]);
-                g = _mm512_mul_ps(_mm512_fmadd_ps(v3, _mm512_set1_ps(0.044715f), v[j]), _mm512_set1_ps(2.0f * SEER_GELU_K));
-            }
-            a[j] = _mm512_sub_ps(_mm512_setzero_ps(), g);
-        }
-        exp16_n(a, k);
-#pragma GCC unroll 8
-        for (int j = 0; j < k; j++) {
-            v[j] = _mm512_div_ps(v[j], _mm512_add_ps(_mm512_set1_ps(1.0f), a[j]));
-            if (ps->mul) v[j] = _mm512_mul_ps(v[j], load16(ps->mul + i + 16 * j, m));
-        }
-        return;
-    }
-}
-
-/* Returns the lanes' sums of the results (in element order) for softmax. */
+/* The pass over the whole row: whole vectors, then the last one masked. */
 static inline __attribute__((always_inline)) __m512 run_row(const row_pass *ps, float *x, int64_t n) {
     __m512 sum = _mm512_setzero_ps();
-    int64_t i = 0;
-    for (; i + 16 * BATCH <= n; i += 16 * BATCH) {
-        __m512 v[BATCH];
-#pragma GCC unroll 8
-        for (int j = 0; j < BATCH; j++) v[j] = _mm512_loadu_ps(x + i + 16 * j);
-        pass_n(ps, v, i, 0xFFFF, BATCH);
-#pragma GCC unroll 8
-        for (int j = 0; j < BATCH; j++) {
-            _mm512_storeu_ps(x + i + 16 * j, v[j]);
-            if (ps->kind == ROW_SOFTMAX_EXP) sum = _mm512_add_ps(sum, v[j]);
-        }
-    }
-    for (; i < n; i += 16) {
-        __mmask16 m = tail_mask(n - i);
+    const int64_t i = whole_vectors(ps, x, n, &sum);
+    if (i < n) {
+        const __mmask16 m = tail_mask(n - i);
         __m512 v = load16(x + i, m);
         pass_n(ps, &v, i, m, 1);
         store16(x + i, m, v);
