@@ -35,11 +35,14 @@ struct seer_weight;
 #define SEER_F32_MAX_ROWS 6
 #define SEER_F32_MAX_PANELS 4
 
-/* c[r·ldc + 16·j + col] (=, or += when add) Σ_{k<kc} a[r·lda + k] ·
- * panel_j[16·k + col] for nr activation rows (1..rows) and np panels
- * (1..panels) `panel_stride` floats apart; writes all 16·np columns. */
+/* c[r·ldc + 16·j + col] = (Σ_{k<kc} a[r·lda + k] · panel_j[16·k + col]
+ * + prev[r·ldp + 16·j + col]) + bias[16·j + col] for nr activation rows
+ * (1..rows) and np panels (1..panels) `panel_stride` floats apart, prev
+ * and bias each left out when NULL (prev may be c itself); writes all
+ * 16·np columns. */
 typedef void (*seer_f32_block_fn)(int64_t kc, const float *a, size_t lda, int nr, const float *panel,
-                                  size_t panel_stride, int np, float *c, size_t ldc, bool add);
+                                  size_t panel_stride, int np, float *c, size_t ldc, const float *prev, size_t ldp,
+                                  const float *bias);
 
 typedef struct seer_f32_kernel {
     seer_f32_block_fn block;
@@ -63,9 +66,11 @@ static inline size_t seer_f32_panel_floats(int64_t n_in) { return (size_t)n_in *
 void seer_f32_panel_pack(const struct seer_weight *w, int64_t o0, float *panel, float *tmp);
 
 /* kern->block over kc values in runs of SEER_F32_KC_SUM, the outputs
- * adding up in a buffer of the block's own; only the first `cols` columns
- * (the product's last outputs may end inside the block) are read (when
- * adding) and written back, plus bias[0, cols) where bias is not NULL. Why a buffer: rows of c lie n_out floats
+ * adding up in a buffer of the block's own, the last run written to c
+ * (plus bias[0, cols) where bias is not NULL): straight from the kernel's
+ * registers where the block's columns are all of c's, else only the first
+ * `cols` columns (the product's last outputs may end inside the block)
+ * are read (when adding) and copied back. Why a buffer: rows of c lie n_out floats
  * apart (4 KiB multiples for 1024 or 3072 outputs), and adding every run
  * straight into c took K = 4096 products to 0.67 of the FMA peak, against
  * 0.90 through the buffer (one Sapphire Rapids core). */
@@ -98,13 +103,13 @@ void seer_f32_gemm_packed_bias(const seer_f32_kernel *kern, int64_t m, int64_t n
 
 /* One ISA's block, built by gemm_f32_block.inc in gemm_f32_<isa>.c. */
 void seer_f32_block_scalar(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
-                           int np, float *c, size_t ldc, bool add);
+                           int np, float *c, size_t ldc, const float *prev, size_t ldp, const float *bias);
 void seer_f32_block_avx2(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
-                         int np, float *c, size_t ldc, bool add);
+                         int np, float *c, size_t ldc, const float *prev, size_t ldp, const float *bias);
 void seer_f32_block_avx512(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
-                           int np, float *c, size_t ldc, bool add);
+                           int np, float *c, size_t ldc, const float *prev, size_t ldp, const float *bias);
 void seer_f32_block_neon(int64_t kc, const float *a, size_t lda, int nr, const float *panel, size_t panel_stride,
-                         int np, float *c, size_t ldc, bool add);
+                         int np, float *c, size_t ldc, const float *prev, size_t ldp, const float *bias);
 
 /* dst[16 k + c] = src[c][k] for k, c < 16: sixteen runs of 16 values
  * (floats, or F16 when f16) from 16 rows into a panel's 16 lines, with

@@ -105,6 +105,7 @@ typedef struct matmul_job {
     matmul_part parts[MAX_PARTS];
     int n_parts;
     int act_type;
+    bool x_f16; /* x's values are F16 values already (seer_matmul_batch_f16_in) */
     seer_vec_dot_fn dot;
     seer_vec_dot4_fn dot4; /* NULL when the type has no four-row kernel */
     seer_vec_dot16_fn dot16; /* for interleaved weights */
@@ -634,7 +635,8 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
     void *owned_x = NULL, *owned_q = NULL, *owned_t = NULL;
     j->f32 = seer_f32_kernel_get();
 
-    bool rounded = j->act_type != SEER_TYPE_F32;
+    /* (rounding x to F16 again would give x back) */
+    bool rounded = j->act_type != SEER_TYPE_F32 && !(j->act_type == SEER_TYPE_F16 && j->x_f16);
     /* equal chunks, a multiple of 16 rows, none above ACT_CHUNK_BYTES unless 16 rows are */
     int64_t fit = (int64_t)(ACT_CHUNK_BYTES / ((size_t)n_in * sizeof(float)));
     int64_t n_chunks = rounded && fit < j->n_rows ? (j->n_rows + fit - 1) / (fit > 0 ? fit : 1) : 1;
@@ -890,11 +892,13 @@ static matmul_job job_init(int n, const seer_weight *const w[], const float *x, 
     return j;
 }
 
-void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
-                      const float *bias, int path) {
+/* seer_matmul_path; x_f16: x's values are F16 values already */
+static void matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                        const float *bias, int path, bool x_f16) {
     if (!w || n_rows <= 0 || w->n_out <= 0) return;
     if (!seer_type_get(w->type)) return;
     matmul_job j = job_init(1, &w, x, n_rows, &y, bias ? &bias : NULL);
+    j.x_f16 = x_f16;
     if (path == SEER_MATMUL_AUTO)
         path = n_rows < gemm_min_rows(w->type, w->interleaved != NULL) ? SEER_MATMUL_DOT : SEER_MATMUL_GEMM;
     if (path == SEER_MATMUL_DOT) {
@@ -910,6 +914,11 @@ void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int
     } else {
         matmul_gemm(pool, &j);
     }
+}
+
+void seer_matmul_path(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                      const float *bias, int path) {
+    matmul_path(pool, w, x, n_rows, y, bias, path, false);
 }
 
 bool seer_matmul_bf16_ready(void) { return seer_bf16_gemm_ready(); }
@@ -941,6 +950,12 @@ void seer_matmul_batch(seer_pool *pool, const seer_weight *w, const float *x, in
                        const float *bias) {
     const bool many = w && n_rows >= batch_gemm_min_rows(w);
     seer_matmul_path(pool, w, x, n_rows, y, bias, many ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO);
+}
+
+void seer_matmul_batch_f16_in(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                              const float *bias) {
+    const bool many = w && n_rows >= batch_gemm_min_rows(w);
+    matmul_path(pool, w, x, n_rows, y, bias, many ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO, true);
 }
 
 void seer_matmul_bf16(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,

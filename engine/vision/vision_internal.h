@@ -215,8 +215,20 @@ int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_
 
 /* ---- row-parallel element-wise helpers (vit_ops.c) ---- */
 
+/* Where a pass's output goes: as computed, or rounded to F16 as it is
+ * written, for products that all read it as F16 anyway (F16 weights at
+ * exact precision: seer_matmul_batch_f16_in then skips its own rounding
+ * pass; the values are the same). */
+typedef enum vit_rows_out { VIT_OUT_F32, VIT_OUT_F16 } vit_rows_out;
 void vit_norm_rows(seer_pool *pool, vit_norm kind, const float *x, float *out, const vit_norm_params *p,
                    int64_t n_rows, int64_t n, float eps);
+void vit_norm_rows_to(seer_pool *pool, vit_norm kind, const float *x, float *out, const vit_norm_params *p,
+                      int64_t n_rows, int64_t n, float eps, vit_rows_out to);
+/* The MLP's activation in place over x: act(x), or with up (gated) x =
+ * gelu(x) · up as llama.cpp's GeGLU rounds it for VIT_ACT_GELU_TANH, else
+ * silu(x) · up. vit_act_rows, vit_swiglu_rows and vit_geglu_rows are its
+ * cases with the outputs as computed. */
+void vit_mlp_act_rows(seer_pool *pool, vit_act act, float *x, const float *up, int64_t n_elems, vit_rows_out to);
 void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems);
 void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems);
 /* gate = gelu(gate) · up, tanh GELU as llama.cpp's GeGLU rounds it (gemma4v). */

@@ -30,11 +30,28 @@ const float *vit_linear_input(const vit_linear *lin, const float *x, int64_t n, 
     return buf;
 }
 
-void vit_linear_apply(const seer_vision *v, seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y,
-                      double *flops) {
-    vit_matmul(v, pool, &lin->w, x, n, y, lin->b);
+/* Whether lin reads its input as F16 values: F16 weights at exact
+ * precision with nothing between (a clamp). A pass whose every reader is
+ * such a linear writes its output rounded (vit_rows_out), and the
+ * products skip their own pass over it. */
+static bool reads_f16(const seer_vision *v, const vit_linear *lin) {
+    return v->precision != SEER_VISION_BF16 && lin->w.type == SEER_TYPE_F16 && !lin->clip_in;
+}
+
+static vit_rows_out out_for(bool all_read_f16) { return all_read_f16 ? VIT_OUT_F16 : VIT_OUT_F32; }
+
+/* vit_linear_apply; x_f16: x rounded to F16 by the pass that made it */
+static void linear_apply(const seer_vision *v, seer_pool *pool, const vit_linear *lin, const float *x, int64_t n,
+                         float *y, double *flops, bool x_f16) {
+    if (x_f16) seer_matmul_batch_f16_in(pool, &lin->w, x, n, y, lin->b);
+    else vit_matmul(v, pool, &lin->w, x, n, y, lin->b);
     if (lin->clip_out) clamp_rows(y, n * lin->w.n_out, lin->clamp[2], lin->clamp[3], y);
     if (flops) *flops += 2.0 * (double)n * (double)lin->w.n_in * (double)lin->w.n_out;
+}
+
+void vit_linear_apply(const seer_vision *v, seer_pool *pool, const vit_linear *lin, const float *x, int64_t n, float *y,
+                      double *flops) {
+    linear_apply(v, pool, lin, x, n, y, flops, false);
 }
 
 /* Working memory of one encode, carved from one allocation. x, h and the
@@ -144,11 +161,12 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     const vit_block *b = &v->blocks[il];
     int64_t d = hp->n_embd, ff = hp->n_ff;
 
-    vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln1, n_seq, d, hp->eps);
+    const bool qkv_f16 = reads_f16(v, &b->q) && reads_f16(v, &b->k) && reads_f16(v, &b->v);
+    vit_norm_rows_to(pool, v->cfg.norm, s->x, s->h, &b->ln1, n_seq, d, hp->eps, out_for(qkv_f16));
     /* h feeds q, k and v: a clamped input goes to its own copy */
-    vit_linear_apply(v, pool, &b->q, vit_linear_input(&b->q, s->h, n_seq, s->clamped), n_seq, s->q, flops);
-    vit_linear_apply(v, pool, &b->k, vit_linear_input(&b->k, s->h, n_seq, s->clamped), n_seq, s->k, flops);
-    vit_linear_apply(v, pool, &b->v, vit_linear_input(&b->v, s->h, n_seq, s->clamped), n_seq, s->v, flops);
+    linear_apply(v, pool, &b->q, vit_linear_input(&b->q, s->h, n_seq, s->clamped), n_seq, s->q, flops, qkv_f16);
+    linear_apply(v, pool, &b->k, vit_linear_input(&b->k, s->h, n_seq, s->clamped), n_seq, s->k, flops, qkv_f16);
+    linear_apply(v, pool, &b->v, vit_linear_input(&b->v, s->h, n_seq, s->clamped), n_seq, s->v, flops, qkv_f16);
     qkv_norms(v, pool, b, s, n_seq);
     if (v->cfg.rope2d || v->cfg.rope2d_halves) {
         rope_job rj = {.q = s->q, .k = s->k, .n = n_seq, .n_head = hp->n_head, .d = v->head_dim,
@@ -164,21 +182,25 @@ static void run_block(const seer_vision *v, seer_pool *pool, int il, const vit_l
     if (b->attn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->q, s->q, &(vit_norm_params){.w = b->attn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->q, b->ls1, n_seq, d);
 
-    vit_norm_rows(pool, v->cfg.norm, s->x, s->h, &b->ln2, n_seq, d, hp->eps);
+    const bool gated = v->cfg.gated_mlp;
+    const bool up_f16 = reads_f16(v, &b->ff_first) && (!gated || reads_f16(v, &b->ff_gate));
+    const bool down_f16 = reads_f16(v, &b->ff_second);
+    vit_norm_rows_to(pool, v->cfg.norm, s->x, s->h, &b->ln2, n_seq, d, hp->eps, out_for(up_f16));
     for (int64_t r0 = 0; r0 < n_seq; r0 += s->ffn_rows) {
         int64_t n = n_seq - r0 < s->ffn_rows ? n_seq - r0 : s->ffn_rows;
         float *h = s->h + r0 * d; /* these rows' output replaces their input */
-        vit_linear_apply(v, pool, &b->ff_first, vit_linear_input(&b->ff_first, h, n, s->clamped), n, s->ff, flops);
+        linear_apply(v, pool, &b->ff_first, vit_linear_input(&b->ff_first, h, n, s->clamped), n, s->ff, flops, up_f16);
         float *act_out = s->ff;
-        if (v->cfg.gated_mlp) {
-            vit_linear_apply(v, pool, &b->ff_gate, vit_linear_input(&b->ff_gate, h, n, s->clamped), n, s->gate, flops);
-            if (v->cfg.act == VIT_ACT_GELU_TANH) vit_geglu_rows(pool, s->gate, s->ff, n * ff);
-            else vit_swiglu_rows(pool, s->gate, s->ff, n * ff); /* gate = silu(gate) · up */
+        if (gated) { /* gate = act(gate) · up */
+            linear_apply(v, pool, &b->ff_gate, vit_linear_input(&b->ff_gate, h, n, s->clamped), n, s->gate, flops,
+                         up_f16);
+            vit_mlp_act_rows(pool, v->cfg.act, s->gate, s->ff, n * ff, out_for(down_f16));
             act_out = s->gate;
         } else {
-            vit_act_rows(pool, v->cfg.act, s->ff, n * ff);
+            vit_mlp_act_rows(pool, v->cfg.act, s->ff, NULL, n * ff, out_for(down_f16));
         }
-        vit_linear_apply(v, pool, &b->ff_second, vit_linear_input(&b->ff_second, act_out, n, act_out), n, h, flops);
+        linear_apply(v, pool, &b->ff_second, vit_linear_input(&b->ff_second, act_out, n, act_out), n, h, flops,
+                     down_f16);
     }
     if (b->ffn_post_norm) vit_norm_rows(pool, VIT_NORM_RMS, s->h, s->h, &(vit_norm_params){.w = b->ffn_post_norm}, n_seq, d, hp->eps);
     vit_add_scaled_rows(pool, s->x, s->h, b->ls2, n_seq, d);

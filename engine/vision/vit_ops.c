@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seer/ops.h"
+#include "seer/tensor.h"
 #include "vision/vision_internal.h"
 #include "ops/exp_kernels.h"
 
@@ -17,55 +18,78 @@ typedef struct rows_job {
     const vit_norm_params *p;
     int64_t n_rows, n;
     float eps;
+    bool geglu;   /* gate_range: llama.cpp's GeGLU (aux the up rows) */
+    bool f16_out; /* outputs rounded to F16 as they are made (vit_rows_out) */
 } rows_job;
+
+/* A row (or a piece of an element pass) rounded while still in L1: the
+ * products that read it as F16 then skip a pass over all of it. */
+static void round_out(const rows_job *j, float *out, int64_t n) {
+    if (j->f16_out) seer_f32_round_fp16_row(out, out, n);
+}
 
 static void norm_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     (void)ith;
     const rows_job *j = ctx;
-    const float *x = j->x + r0 * j->n;
-    float *out = j->out + r0 * j->n;
-    if (j->kind == VIT_NORM_LAYER) {
-        seer_layernorm(x, out, j->p->w, j->p->b, r1 - r0, j->n, j->eps);
-        return;
+    for (int64_t r = r0; r < r1; r++) {
+        const float *x = j->x + r * j->n;
+        float *out = j->out + r * j->n;
+        if (j->kind == VIT_NORM_LAYER) {
+            seer_layernorm(x, out, j->p->w, j->p->b, 1, j->n, j->eps);
+        } else {
+            if (out != x) memcpy(out, x, (size_t)j->n * sizeof(float));
+            seer_rmsnorm(out, j->p->w, 1, j->n, j->eps);
+            if (j->p->b) seer_add(out, j->p->b, j->n);
+        }
+        round_out(j, out, j->n);
     }
-    if (out != x) memcpy(out, x, (size_t)((r1 - r0) * j->n) * sizeof(float));
-    seer_rmsnorm(out, j->p->w, r1 - r0, j->n, j->eps);
-    if (j->p->b)
-        for (int64_t r = 0; r < r1 - r0; r++) seer_add(out + r * j->n, j->p->b, j->n);
+}
+
+void vit_norm_rows_to(seer_pool *pool, vit_norm kind, const float *x, float *out, const vit_norm_params *p,
+                      int64_t n_rows, int64_t n, float eps, vit_rows_out to) {
+    rows_job j = {.kind = kind, .x = x, .out = out, .p = p, .n_rows = n_rows, .n = n, .eps = eps,
+                  .f16_out = to == VIT_OUT_F16};
+    seer_pool_for(pool, n_rows, 1, norm_range, &j);
 }
 
 void vit_norm_rows(seer_pool *pool, vit_norm kind, const float *x, float *out, const vit_norm_params *p,
                    int64_t n_rows, int64_t n, float eps) {
-    rows_job j = {.kind = kind, .x = x, .out = out, .p = p, .n_rows = n_rows, .n = n, .eps = eps};
-    seer_pool_for(pool, n_rows, 1, norm_range, &j);
+    vit_norm_rows_to(pool, kind, x, out, p, n_rows, n, eps, VIT_OUT_F32);
 }
 
 /* Element passes go in multiples of 64 so threads do not share cache lines. */
 #define ELEM_GRAIN 64
+/* An element pass's piece: made, then rounded while in L1 (a multiple of ELEM_GRAIN). */
+#define ELEM_PIECE 4096
 
-static void act_range(void *ctx, int64_t b, int64_t e, int ith) {
+/* The gate over elements [b, e) in pieces; up (aux) is NULL for a plain activation. */
+static void gate_range(void *ctx, int64_t b, int64_t e, int ith) {
     (void)ith;
     const rows_job *j = ctx;
-    if (e <= b) return;
     static const seer_gate_kind kinds[] = {[VIT_ACT_QUICK_GELU] = SEER_GATE_QUICK_GELU,
                                           [VIT_ACT_GELU_TANH] = SEER_GATE_GELU_TANH, [VIT_ACT_SILU] = SEER_GATE_SILU};
-    seer_exp_gate(kinds[j->act], j->out + b, NULL, e - b);
+    for (int64_t p = b; p < e; p += ELEM_PIECE) {
+        const int64_t n = e - p < ELEM_PIECE ? e - p : ELEM_PIECE;
+        const float *up = j->aux ? j->aux + p : NULL;
+        if (j->geglu) seer_geglu_f16(j->out + p, up, n);
+        else seer_exp_gate(kinds[j->act], j->out + p, up, n);
+        round_out(j, j->out + p, n);
+    }
+}
+
+void vit_mlp_act_rows(seer_pool *pool, vit_act act, float *x, const float *up, int64_t n_elems, vit_rows_out to) {
+    const bool geglu = up && act == VIT_ACT_GELU_TANH;
+    rows_job j = {.act = up && !geglu ? VIT_ACT_SILU : act, .geglu = geglu, .out = x, .aux = up, .n = n_elems,
+                  .f16_out = to == VIT_OUT_F16};
+    seer_pool_for(pool, j.n, ELEM_GRAIN, gate_range, &j);
 }
 
 void vit_act_rows(seer_pool *pool, vit_act act, float *x, int64_t n_elems) {
-    rows_job j = {.act = act, .out = x, .n = n_elems};
-    seer_pool_for(pool, j.n, ELEM_GRAIN, act_range, &j);
-}
-
-static void swiglu_range(void *ctx, int64_t b, int64_t e, int ith) {
-    (void)ith;
-    const rows_job *j = ctx;
-    if (e > b) seer_exp_gate(SEER_GATE_SILU, j->out + b, j->aux + b, e - b); /* silu(gate)·up */
+    vit_mlp_act_rows(pool, act, x, NULL, n_elems, VIT_OUT_F32);
 }
 
 void vit_swiglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems) {
-    rows_job j = {.out = gate, .aux = up, .n = n_elems};
-    seer_pool_for(pool, j.n, ELEM_GRAIN, swiglu_range, &j);
+    vit_mlp_act_rows(pool, VIT_ACT_SILU, gate, up, n_elems, VIT_OUT_F32);
 }
 
 static void add_range(void *ctx, int64_t b, int64_t e, int ith) {
@@ -99,15 +123,8 @@ void vit_add_scaled_rows(seer_pool *pool, float *dst, const float *src, const fl
     seer_pool_for(pool, n_rows, 1, add_scaled_range, &j);
 }
 
-static void geglu_range(void *ctx, int64_t b, int64_t e, int ith) {
-    (void)ith;
-    const rows_job *j = ctx;
-    if (e > b) seer_geglu_f16(j->out + b, j->aux + b, e - b);
-}
-
 void vit_geglu_rows(seer_pool *pool, float *gate, const float *up, int64_t n_elems) {
-    rows_job j = {.out = gate, .aux = up, .n = n_elems};
-    seer_pool_for(pool, j.n, ELEM_GRAIN, geglu_range, &j);
+    vit_mlp_act_rows(pool, VIT_ACT_GELU_TANH, gate, up, n_elems, VIT_OUT_F32);
 }
 
 static void scale_range(void *ctx, int64_t b, int64_t e, int ith) {

@@ -11,7 +11,9 @@
  *   them; the weights as stored): |got - ref| <= K·2^-24·Σ|a·w|, the
  *   bound of a float sum of K terms, which a dropped K value, a lost
  *   slice or a shifted panel row exceeds many times over;
- * - one thread and two: the same floats, bit for bit. */
+ * - one thread and two: the same floats, bit for bit;
+ * - a block's outputs the same floats wherever it writes them from, and
+ *   activations rounded beforehand (seer_matmul_batch_f16_in) the same. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +80,45 @@ static void check_shape(seer_pool *pool, int type, int64_t n_in, int64_t n_out, 
     free(wf), free(x), free(xr), free(bias), free(y1), free(y2), free(data), free(q);
 }
 
+/* Where a block's outputs go does not change them: the first n outputs
+ * of a product whose last block ends inside a panel (written back from
+ * the block's buffer) against the same outputs of a wider product (its
+ * blocks whole, written from the kernel's registers), bit for bit, with
+ * a bias and over several K slices (a whole block's later slices add to
+ * c itself). And activations rounded to F16 beforehand, given to
+ * seer_matmul_batch_f16_in, give the same floats as seer_matmul_batch on
+ * the activations as they are. */
+static void check_block_exits(seer_pool *pool, int64_t n_in, int64_t n, int64_t wide, int64_t n_rows) {
+    const size_t row_bytes = seer_row_bytes(SEER_TYPE_F16, n_in);
+    char *data = malloc(row_bytes * (size_t)wide);
+    float *row = malloc(sizeof(float) * (size_t)n_in), *bias = malloc(sizeof(float) * (size_t)wide);
+    float *x = malloc(sizeof(float) * (size_t)(n_in * n_rows)), *xr = malloc(sizeof(float) * (size_t)(n_in * n_rows));
+    float *yn = malloc(sizeof(float) * (size_t)(n * n_rows)), *yw = malloc(sizeof(float) * (size_t)(wide * n_rows));
+    float *yr = malloc(sizeof(float) * (size_t)(wide * n_rows));
+    for (int64_t o = 0; o < wide; o++) {
+        for (int64_t k = 0; k < n_in; k++) row[k] = rnd() * 0.5f;
+        seer_quantize_row(SEER_TYPE_F16, row, data + (size_t)o * row_bytes, n_in);
+        bias[o] = rnd();
+    }
+    for (int64_t i = 0; i < n_in * n_rows; i++) x[i] = rnd() * 3.0f;
+    seer_f32_round_fp16_row(x, xr, n_in * n_rows);
+    seer_weight wn = {.type = SEER_TYPE_F16, .n_in = n_in, .n_out = n, .data = data, .row_bytes = row_bytes};
+    seer_weight ww = wn;
+    ww.n_out = wide;
+    seer_matmul_path(pool, &wn, x, n_rows, yn, bias, SEER_MATMUL_GEMM_F32);
+    seer_matmul_path(pool, &ww, x, n_rows, yw, bias, SEER_MATMUL_GEMM_F32);
+    for (int64_t r = 0; r < n_rows; r++)
+        CHECK_MSG(memcmp(yn + r * n, yw + r * wide, sizeof(float) * (size_t)n) == 0,
+                  "%s, %lld of %lld outputs x %lld: row %lld differs from the wider product's", seer_f32_kernel_get().name,
+                  (long long)n, (long long)wide, (long long)n_in, (long long)r);
+    seer_matmul_batch(pool, &ww, x, n_rows, yw, bias);
+    seer_matmul_batch_f16_in(pool, &ww, xr, n_rows, yr, bias);
+    CHECK_MSG(memcmp(yw, yr, sizeof(float) * (size_t)(wide * n_rows)) == 0,
+              "%s, %lld x %lld: activations rounded beforehand give other outputs", seer_f32_kernel_get().name,
+              (long long)wide, (long long)n_in);
+    free(data), free(row), free(bias), free(x), free(xr), free(yn), free(yw), free(yr);
+}
+
 int main(void) {
     seer_pool *pool = seer_pool_create(2);
     const int types[] = {SEER_TYPE_F16, SEER_TYPE_F32, SEER_TYPE_BF16};
@@ -96,6 +137,8 @@ int main(void) {
         /* 4096-wide rows; two whole K slices of this kernel and a tail */
         check_shape(pool, SEER_TYPE_F16, 4096, 20, 7, false);
         check_shape(pool, SEER_TYPE_F16, 2 * seer_f32_kernel_get().kc + 92, 20, 7, false);
+        check_block_exits(pool, 77, 70, 80, 13);
+        check_block_exits(pool, 2 * seer_f32_kernel_get().kc + 92, 70, 128, 7);
         printf("FP32 GEMM, %s: worst |error| / Σ|a·w| %.3g (bound K·2^-24)\n", seer_f32_kernel_get().name, worst);
     }
     seer_simd_set_level(-1);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "seer/cpu.h"
+#include "seer/tensor.h"
 #include "seer/threadpool.h"
 #include "seer/vision.h"
 #include "test_vision_synth.h"
@@ -257,6 +258,43 @@ static void test_exp_batches(void) {
         }
     }
     seer_simd_set_level(-1);
+}
+
+/* Passes whose readers all take F16 (vit_rows_out): each output is what
+ * the plain pass gives, rounded to F16 (the products then skip their own
+ * rounding pass, so a missed piece would change the embeddings), for the
+ * norms and every MLP activation, over rows longer than a piece. */
+static void rows_out_f16(seer_pool *pool) {
+    enum { ROWS = 10, D = 1000, N = ROWS * D };
+    float *x = malloc(sizeof(float) * N), *up = malloc(sizeof(float) * N), *w = malloc(sizeof(float) * D);
+    float *plain = malloc(sizeof(float) * N), *rounded = malloc(sizeof(float) * N);
+    for (int i = 0; i < N; i++) x[i] = 4.0f * sinf(0.37f * (float)i), up[i] = cosf(0.11f * (float)i);
+    for (int i = 0; i < D; i++) w[i] = 0.5f + 0.001f * (float)i;
+    const vit_norm_params np = {.w = w, .b = up};
+    for (int kind = 0; kind < 2; kind++) {
+        vit_norm_rows(pool, kind ? VIT_NORM_RMS : VIT_NORM_LAYER, x, plain, &np, ROWS, D, 1e-6f);
+        vit_norm_rows_to(pool, kind ? VIT_NORM_RMS : VIT_NORM_LAYER, x, rounded, &np, ROWS, D, 1e-6f, VIT_OUT_F16);
+        seer_f32_round_fp16_row(plain, plain, N);
+        CHECK_MSG(memcmp(plain, rounded, sizeof(float) * N) == 0, "norm %d: F16 outputs are not the plain ones rounded", kind);
+    }
+    const vit_act acts[] = {VIT_ACT_QUICK_GELU, VIT_ACT_GELU_TANH, VIT_ACT_SILU};
+    for (int a = 0; a < 3; a++)
+        for (int gated = 0; gated < 2; gated++) {
+            memcpy(plain, x, sizeof(float) * N);
+            memcpy(rounded, x, sizeof(float) * N);
+            vit_mlp_act_rows(pool, acts[a], plain, gated ? up : NULL, N, VIT_OUT_F32);
+            vit_mlp_act_rows(pool, acts[a], rounded, gated ? up : NULL, N, VIT_OUT_F16);
+            seer_f32_round_fp16_row(plain, plain, N);
+            CHECK_MSG(memcmp(plain, rounded, sizeof(float) * N) == 0,
+                      "activation %d%s: F16 outputs are not the plain ones rounded", a, gated ? " gated" : "");
+        }
+    free(x), free(up), free(w), free(plain), free(rounded);
+}
+
+/* without a pool, one range of whole pieces and a part */
+static void test_rows_out_f16(seer_pool *pool) {
+    rows_out_f16(pool);
+    rows_out_f16(NULL);
 }
 
 static char *tmp_path(const char *name) {
@@ -566,6 +604,7 @@ int main(int argc, char **argv) {
     test_attention(pool);
     test_simd_math();
     test_exp_batches();
+    test_rows_out_f16(pool);
     test_unsupported_projector();
     test_legacy_swap(pool);
     test_mlp_norm(pool);
