@@ -54,6 +54,33 @@ static void test_greedy(void) {
     seer_sampler_free(s);
 }
 
+/* Greedy over a vocabulary of any length is a plain scan's first best:
+ * NaNs never chosen (but for logit 0 being one), +0 and -0 tied, ties to
+ * the lowest id, in every place of the chains and the tail. */
+static void test_greedy_scan(void) {
+    enum { N = 1000 };
+    static float l[N];
+    seer_sampling sp = plain(0.0f);
+    unsigned r = 12345;
+    for (int t = 0; t < 3000; t++) {
+        const int n = 1 + t % 300 + (t % 7 == 0 ? 600 : 0);
+        for (int i = 0; i < n; i++) {
+            r = r * 1103515245u + 12345u;
+            const unsigned k = (r >> 16) % 12;
+            l[i] = k == 0 ? NAN : k == 1 ? 0.0f : k == 2 ? -0.0f : (float)((int)((r >> 8) % 9) - 4);
+        }
+        if (t % 5 == 0) l[0] = NAN;
+        int want = 0;
+        for (int i = 1; i < n; i++)
+            if (l[i] > l[want]) want = i;
+        seer_sampler *s = seer_sampler_new(&sp, n);
+        const int got = seer_sampler_sample(s, l, NULL);
+        seer_sampler_free(s);
+        CHECK_MSG(got == want, "greedy over %d logits: %d, a plain scan %d", n, got, want);
+        if (got != want) break;
+    }
+}
+
 static void test_distribution(void) {
     const float logits[V] = {1.0f, 2.0f, 0.0f, 1.5f, -1.0f, 0.5f, 2.2f, -3.0f};
     for (int t = 0; t < 2; t++) {
@@ -320,6 +347,7 @@ static void test_extreme_logits(void) {
 
 int main(void) {
     test_greedy();
+    test_greedy_scan();
     test_top_k_large();
     test_no_top_k_large();
     test_distribution();
