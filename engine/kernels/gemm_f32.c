@@ -106,10 +106,10 @@ void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a
     float buf[SEER_F32_MAX_ROWS * SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS];
     const size_t ldb = SEER_F32_MAX_PANELS * SEER_F32_PANEL_COLS;
     /* A block as wide as the kernel writes takes its last run straight to
-     * c, the bias joining the sum in the kernel's registers: copied out of
-     * the buffer afterwards (and the bias added by a pass of 128-bit
-     * vectors), a SmolVLM encoder's 768 x 768 product with its bias ran at
-     * 189 GFLOP/s against 207 without (one Zen 5 core). */
+     * c, the bias joining the sum in the kernel's registers, not copied
+     * out of the buffer afterwards with the bias added by a pass of
+     * 128-bit vectors (those two were 4.5% of a SmolVLM encode's samples
+     * at two threads). */
     const bool whole = cols == SEER_F32_PANEL_COLS * np;
     const float *prev = NULL;
     size_t ldp = 0;
