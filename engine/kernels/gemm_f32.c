@@ -115,8 +115,8 @@ void seer_f32_block_runs(const seer_f32_kernel *kern, int64_t kc, const float *a
     size_t ldp = 0;
     if (add && whole) {
         prev = c, ldp = ldc;
-    } else if (add) { /* the columns past cols: not garbage */
-        if (cols < SEER_F32_PANEL_COLS * np) memset(buf, 0, sizeof buf);
+    } else if (add) {
+        memset(buf, 0, sizeof buf); /* the columns past cols: not garbage */
         for (int r = 0; r < nr; r++) memcpy(buf + r * ldb, c + r * ldc, (size_t)cols * sizeof(float));
         prev = buf, ldp = ldb;
     }

@@ -946,16 +946,21 @@ static int64_t batch_gemm_min_rows(const seer_weight *w) {
     return w->interleaved ? gemm_min_rows(w->type, true) : 1;
 }
 
+/* seer_matmul_batch; x_f16: x's values are F16 values already */
+static void matmul_batch(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
+                         const float *bias, bool x_f16) {
+    const bool many = w && n_rows >= batch_gemm_min_rows(w);
+    matmul_path(pool, w, x, n_rows, y, bias, many ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO, x_f16);
+}
+
 void seer_matmul_batch(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
                        const float *bias) {
-    const bool many = w && n_rows >= batch_gemm_min_rows(w);
-    seer_matmul_path(pool, w, x, n_rows, y, bias, many ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO);
+    matmul_batch(pool, w, x, n_rows, y, bias, false);
 }
 
 void seer_matmul_batch_f16_in(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
                               const float *bias) {
-    const bool many = w && n_rows >= batch_gemm_min_rows(w);
-    matmul_path(pool, w, x, n_rows, y, bias, many ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO, true);
+    matmul_batch(pool, w, x, n_rows, y, bias, true);
 }
 
 void seer_matmul_bf16(seer_pool *pool, const seer_weight *w, const float *x, int64_t n_rows, float *y,
