@@ -40,6 +40,9 @@
  * chunk; a 4096-patch one of 3420 two; 4 MiB chunks repacked them 5
  * times, 0.74-0.80 -> 0.79-0.89 of the FP32 peak on 4096x1280x3420). */
 #define ACT_CHUNK_BYTES (16u << 20)
+/* The panel GEMMs' smallest unit of work: a block of panels times this
+ * many rows or more (units_set). */
+#define F32_PART_ROWS 256
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static void blas_single_thread(void) {
@@ -115,6 +118,7 @@ typedef struct matmul_job {
     size_t act_row_bytes;
     /* gemm path: rows [row0, row0 + chunk_rows) as f32 (rounded through act_type), tiles */
     int64_t row0, chunk_rows;
+    int64_t unit_panels, part_rows, row_parts; /* a unit of work (units_set): unit_panels panels × part_rows rows */
     float *xf;
     void *qrows;    /* one quantized row per thread, for the rounding */
     float *tiles;   /* per thread: panel_group packed f32 panels + 16 weight rows */
@@ -266,21 +270,62 @@ static void round_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
  * (seer_f32_gemm_packed: K slices, blocks of rows, blocks of panels). Each
  * output's sum runs over the same slices in the same order whatever the
  * split: results do not depend on the threads. */
-static void f32_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
-    const matmul_job *j = ctx;
+/* Panels [p0, p1) times the chunk's rows [r0, r1), a group of panels at a
+ * time (packed by this thread, then met by every row). */
+static void f32_panels_rows(const matmul_job *j, int64_t p0, int64_t p1, int64_t r0, int64_t r1, int ith) {
     const seer_weight *w = j->w;
     const int64_t n_out = w->n_out, n_in = w->n_in;
     const size_t pf = seer_f32_panel_floats(n_in);
     float *pack = j->tiles + (size_t)ith * ((size_t)j->panel_group + 1) * pf;
     float *tmp = pack + (size_t)j->panel_group * pf; /* 16 dequantized rows */
-    float *y = j->y + j->row0 * n_out;
+    float *y = j->y + (j->row0 + r0) * n_out;
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         const int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++) seer_f32_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pf, tmp);
         const int64_t o1 = 16 * g1 < n_out ? 16 * g1 : n_out;
-        seer_f32_gemm_packed_bias(&j->f32, j->chunk_rows, o1 - 16 * g0, n_in, j->xf, (size_t)n_in, pack, y + 16 * g0,
-                                  (size_t)n_out, j->bias ? j->bias + 16 * g0 : NULL);
+        seer_f32_gemm_packed_bias(&j->f32, r1 - r0, o1 - 16 * g0, n_in, j->xf + r0 * n_in, (size_t)n_in, pack,
+                                  y + 16 * g0, (size_t)n_out, j->bias ? j->bias + 16 * g0 : NULL);
     }
+}
+
+/* The panel GEMMs' units of work (FP32, BF16): unit u is part
+ * u % row_parts of the rows times block u / row_parts of unit_panels
+ * panels. With whole blocks of all the rows as units, the thread that
+ * finished first waited for up to a block of 4 panels × every row of the
+ * pass; parts of ~F32_PART_ROWS rows are what the threads' last claims
+ * take. Returns the number of units for n_rows rows, parts whole
+ * multiples of row_align rows. */
+static int64_t units_set(matmul_job *j, int64_t n_rows, int64_t row_align, int64_t unit_panels) {
+    const int64_t parts = n_rows / F32_PART_ROWS > 1 ? n_rows / F32_PART_ROWS : 1;
+    j->unit_panels = unit_panels;
+    j->part_rows = ((n_rows + parts - 1) / parts + row_align - 1) / row_align * row_align;
+    j->row_parts = n_rows > 0 ? (n_rows + j->part_rows - 1) / j->part_rows : 1;
+    return ((j->w->n_out + 15) / 16 + unit_panels - 1) / unit_panels * j->row_parts;
+}
+
+/* Panels [p0, p1) times rows [r0, r1) of the pass. */
+typedef void (*panels_rows_fn)(const matmul_job *j, int64_t p0, int64_t p1, int64_t r0, int64_t r1, int ith);
+
+/* Units [u0, u1) of a pass of n_rows rows: a claim's whole blocks go to fn
+ * together (a group's panels packed once for all the rows); a block
+ * whose parts are split between claims is packed by each. */
+static void units_walk(const matmul_job *j, int64_t u0, int64_t u1, int ith, int64_t n_rows, panels_rows_fn fn) {
+    const int64_t rp = j->row_parts, bp = j->unit_panels, n_panels = (j->w->n_out + 15) / 16;
+    while (u0 < u1) {
+        const int64_t b = u0 / rp, part = u0 % rp;
+        int64_t b1 = b + 1, part1 = rp; /* up to block b1 (whole blocks) or part part1 of block b */
+        if (part == 0 && u1 - u0 >= rp) b1 = b + (u1 - u0) / rp;
+        else if (u1 < (b + 1) * rp) part1 = u1 - b * rp;
+        const int64_t p0 = b * bp, p1 = b1 * bp < n_panels ? b1 * bp : n_panels;
+        const int64_t r0 = part * j->part_rows, r1 = part1 * j->part_rows < n_rows ? part1 * j->part_rows : n_rows;
+        fn(j, p0, p1, r0, r1, ith);
+        u0 = b1 > b + 1 ? b1 * rp : b * rp + part1;
+    }
+}
+
+static void f32_gemm_range(void *ctx, int64_t u0, int64_t u1, int ith) {
+    const matmul_job *j = ctx;
+    units_walk(j, u0, u1, ith, j->chunk_rows, f32_panels_rows);
 }
 
 /* The sum of 32 signed bytes (4 words), a word at a time: each byte + 128
@@ -660,7 +705,7 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
         if (j->chunk_rows > n_rows - j->row0) j->chunk_rows = n_rows - j->row0;
         if (rounded) seer_pool_for(pool, j->chunk_rows, 1, round_act_range, j);
         else j->xf = (float *)j->x + j->row0 * n_in;
-        seer_pool_for(pool, (w->n_out + 15) / 16, bp, f32_gemm_range, j);
+        seer_pool_for(pool, units_set(j, j->chunk_rows, j->f32.row_block, bp), 1, f32_gemm_range, j);
     }
 done:
     free(owned_x);
@@ -762,11 +807,11 @@ static void bf16_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     for (int64_t r = r0; r < r1; r++) seer_bf16_act_row(j->x + r * n_in, n_in, j->act_pairs + r * np);
 }
 
-/* Panels [p0, p1) of 16 weight rows: packed a group at a time (the group
- * stays in L2), then every block of SEER_BF16_ROWS activation rows times
- * SEER_BF16_PANELS panels of the group. */
-static void bf16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
-    const matmul_job *j = ctx;
+/* Panels [p0, p1) of 16 weight rows times activation rows [r0, r1):
+ * packed a group at a time (the group stays in L2), then every block of
+ * SEER_BF16_ROWS activation rows times SEER_BF16_PANELS panels of the
+ * group. */
+static void bf16_panels_rows(const matmul_job *j, int64_t p0, int64_t p1, int64_t r0, int64_t r1, int ith) {
     const seer_weight *w = j->w;
     const int64_t n_out = w->n_out, n_in = w->n_in, n_pairs = seer_bf16_pairs(n_in);
     const size_t pb = seer_bf16_panel_bytes(n_in);
@@ -775,8 +820,8 @@ static void bf16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
     for (int64_t g0 = p0; g0 < p1; g0 += j->panel_group) {
         const int64_t g1 = g0 + j->panel_group < p1 ? g0 + j->panel_group : p1;
         for (int64_t p = g0; p < g1; p++) seer_bf16_panel_pack(w, 16 * p, pack + (size_t)(p - g0) * pb, tmp);
-        for (int64_t r = 0; r < j->n_rows; r += SEER_BF16_ROWS) {
-            const int nr = j->n_rows - r < SEER_BF16_ROWS ? (int)(j->n_rows - r) : SEER_BF16_ROWS;
+        for (int64_t r = r0; r < r1; r += SEER_BF16_ROWS) {
+            const int nr = r1 - r < SEER_BF16_ROWS ? (int)(r1 - r) : SEER_BF16_ROWS;
             for (int64_t p = g0; p < g1; p += SEER_BF16_PANELS) {
                 const int np = g1 - p < SEER_BF16_PANELS ? (int)(g1 - p) : SEER_BF16_PANELS;
                 const int64_t o0 = 16 * p;
@@ -785,6 +830,11 @@ static void bf16_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
             }
         }
     }
+}
+
+static void bf16_gemm_range(void *ctx, int64_t u0, int64_t u1, int ith) {
+    const matmul_job *j = ctx;
+    units_walk(j, u0, u1, ith, j->n_rows, bf16_panels_rows);
 }
 
 static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
@@ -800,7 +850,7 @@ static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
     j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[2]);
     if (j->act_pairs && j->qrows && j->panels) {
         seer_pool_for(pool, j->n_rows, 1, bf16_act_range, j);
-        seer_pool_for(pool, (j->w->n_out + 15) / 16, SEER_BF16_PANELS, bf16_gemm_range, j);
+        seer_pool_for(pool, units_set(j, j->n_rows, SEER_BF16_ROWS, SEER_BF16_PANELS), 1, bf16_gemm_range, j);
     }
     for (int i = 0; i < 3; i++) free(owned[i]);
 }

@@ -1,7 +1,8 @@
 /* The BF16 GEMM (seer_matmul_bf16, --vision-precision bf16) on F16, F32
  * and BF16 weights, odd and even K, output widths that end inside a panel
  * and inside a block of panels, several panel groups, row counts that end
- * inside a block of rows, with and without bias, one thread and two:
+ * inside a block of rows, rows in several parts claimed at random lengths,
+ * with and without bias, one thread and two:
  * - against a double-precision sum of the same BF16-rounded products
  *   (tight: the products are exact in FP32, only the order and rounding of
  *   the sums differ): |got - ref| <= K·2^-24·Σ|a·w|, which a dropped K
@@ -95,6 +96,14 @@ int main(void) {
     /* 48 KB panels: groups of 12 panels, 25 panels in all (3 groups, the
      * last of one panel); K of 1500 is 46 whole steps of 32 and a tail of 28 */
     check_shape(pool, SEER_TYPE_F16, 1500, 400, 67, true);
+    /* rows in several parts (units of a block of panels × 256 or more
+     * rows), claimed at random lengths, then in the pool's own claims */
+    setenv("SEER_POOL_SHAKE", "1", 1);
+    seer_pool *shaken = seer_pool_create(2);
+    unsetenv("SEER_POOL_SHAKE");
+    check_shape(shaken, SEER_TYPE_F16, 40, 200, 1100, true);
+    check_shape(pool, SEER_TYPE_F16, 24, 1000, 1100, false);
+    seer_pool_destroy(shaken);
     printf("BF16 GEMM: worst |error| / Σ|a·w|: %.3g against the BF16-rounded reference, %.3g against f32\n",
            worst_tight, worst_loose);
     seer_pool_destroy(pool);

@@ -4,8 +4,8 @@
  * packing block (5), K tails past whole K slices (2·kc + 92), output
  * widths ending inside a panel and inside a block of panels, several
  * panel groups, one activation row, row counts ending inside a block of
- * rows, 4096-wide rows, with and without
- * bias; one thread and two:
+ * rows, 4096-wide rows, rows in several parts claimed at random lengths,
+ * with and without bias; one thread and two:
  * - against a double-precision sum of the same products (the activations
  *   rounded through the weight type's vec_dot type as the GEMM rounds
  *   them; the weights as stored): |got - ref| <= K·2^-24·Σ|a·w|, the
@@ -121,6 +121,9 @@ static void check_block_exits(seer_pool *pool, int64_t n_in, int64_t n, int64_t 
 
 int main(void) {
     seer_pool *pool = seer_pool_create(2);
+    setenv("SEER_POOL_SHAKE", "1", 1);
+    seer_pool *shaken = seer_pool_create(2);
+    unsetenv("SEER_POOL_SHAKE");
     const int types[] = {SEER_TYPE_F16, SEER_TYPE_F32, SEER_TYPE_BF16};
     for (int level = seer_simd_allowed(); level >= 0; level--) {
         seer_simd_set_level(level);
@@ -137,11 +140,17 @@ int main(void) {
         /* 4096-wide rows; two whole K slices of this kernel and a tail */
         check_shape(pool, SEER_TYPE_F16, 4096, 20, 7, false);
         check_shape(pool, SEER_TYPE_F16, 2 * seer_f32_kernel_get().kc + 92, 20, 7, false);
+        /* rows in several parts (units of a block of panels × 256 or more
+         * rows), claimed at random lengths: some blocks' parts go to
+         * different claims */
+        check_shape(shaken, SEER_TYPE_F16, 40, 200, 1100, true);
+        check_shape(pool, SEER_TYPE_F16, 24, 1000, 1100, false);
         check_block_exits(pool, 77, 70, 80, 13);
         check_block_exits(pool, 2 * seer_f32_kernel_get().kc + 92, 70, 128, 7);
         printf("FP32 GEMM, %s: worst |error| / Σ|a·w| %.3g (bound K·2^-24)\n", seer_f32_kernel_get().name, worst);
     }
     seer_simd_set_level(-1);
     seer_pool_destroy(pool);
+    seer_pool_destroy(shaken);
     TEST_MAIN_END();
 }
