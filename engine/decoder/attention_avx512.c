@@ -54,6 +54,7 @@ static inline __attribute__((always_inline)) void scores(const float *q, int gro
     int r = 0;
     for (; r + 8 <= nk; r += 8) {
         const char *k = (const char *)K + (long)r * hd * esize;
+        attn_prefetch_block(k, 8 * hd * esize);
         for (int g = 0; g < group; g++) {
             const float *qg = q + (long)g * hd;
             __m512 acc[8];
