@@ -1,7 +1,8 @@
 /* Kernel benchmark: memory bandwidth, decode matmul (1 row, memory-bound)
  * and prefill matmul (512 rows, compute-bound) against plain sgemm, with 1
  * and 2 threads, and the dot/gemm crossover. Build and run: tools/kernel-bench/run.sh
- * Options: -n N_IN (4096) -m N_OUT (4096) -r PREFILL_ROWS (512) -q (quick)
+ * Options: -n N_IN (4096; a multiple of 32: types whose blocks do not divide it are left out)
+ * -m N_OUT (4096) -r PREFILL_ROWS (512) -q (quick)
  * -d (decode only) -P (prefill only) -R N (prefill: best of N calls, 3) -w (wall time also for 1 thread; default is its CPU time)
  * -t TYPE (that weight type alone, by its name: f16, q4_K, ...).
  * Weights are interleaved in groups of 16 rows where the type has them, as
@@ -100,8 +101,8 @@ int main(int argc, char **argv) {
         else if (opt == 't') only_type = optarg;
         else { fprintf(stderr, "usage: %s [-n n_in] [-m n_out] [-r prefill_rows] [-q quick] [-d decode only] [-P prefill only] [-R prefill reps] [-w wall time for 1 thread] [-t weight type]\n", argv[0]); return 2; }
     }
-    if (n_in < 256 || n_in % 256 || n_out < 16 || n_out % 16 || prefill_rows < 1) {
-        fprintf(stderr, "kernel-bench: -n must be a multiple of 256 (a K-quant super-block), -m of 16 (a group), -r at least 1\n");
+    if (n_in < 32 || n_in % 32 || n_out < 16 || n_out % 16 || prefill_rows < 1) {
+        fprintf(stderr, "kernel-bench: -n must be a multiple of 32 (a block; the K-quants' 256), -m of 16 (a group), -r at least 1\n");
         return 2;
     }
     int types[] = {SEER_TYPE_Q8_0, SEER_TYPE_Q4_K, SEER_TYPE_Q6_K, SEER_TYPE_Q5_K, SEER_TYPE_IQ4_XS, SEER_TYPE_Q5_0, SEER_TYPE_Q4_0,
@@ -117,6 +118,16 @@ int main(int argc, char **argv) {
             return 2;
         }
         n_types = 1;
+    }
+    /* the types whose blocks divide a row of n_in (SmolVLM's 576: not the K-quants) */
+    int kept = 0;
+    for (int t = 0; t < n_types; t++)
+        if (n_in % seer_type_get(types[t])->block_size == 0) types[kept++] = types[t];
+    if (kept < n_types) printf("(types whose blocks do not divide %lld inputs left out)\n", (long long)n_in);
+    n_types = kept;
+    if (n_types == 0) {
+        fprintf(stderr, "kernel-bench: no type asked for has rows of %lld inputs\n", (long long)n_in);
+        return 2;
     }
     seer_pool *pools[2] = {seer_pool_create(1), seer_pool_create(2)};
     printf("1-thread columns: %s\n", single_thread_cpu_time ? "thread CPU time" : "wall time");
@@ -214,7 +225,7 @@ int main(int argc, char **argv) {
         }
 
         printf("\ncrossover, 1 thread, ms (dot path / best gemm path):\n");
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < 2 && t < n_types; t++) {
             seer_weight w;
             void *data = make_weight(types[t], n_in, n_out, &w);
             printf("  %-5s", seer_type_name(types[t]));
