@@ -46,7 +46,35 @@ static inline __m256 sum8(const __m512 a[8]) {
     return _mm256_add_ps(_mm256_permute2f128_ps(t0, t1, 0x20), _mm256_permute2f128_ps(t0, t1, 0x31));
 }
 
-/* Eight keys at a time per query head, one accumulator per key. */
+/* Eight keys' scores for NH (1, 2) query heads from g, one accumulator
+ * per head and key: with two heads, sixteen independent sums (eight left
+ * each FMA waiting on the one before it in its sum) and each key vector
+ * loaded once for both. Every sum adds the same products in the same order
+ * as one head at a time. */
+static inline __attribute__((always_inline)) void heads_block(const float *q, int g, const char *k, int hd, int nk,
+                                                              __m256 vscale, float *s, const int NH, bool f16) {
+    __m512 acc[2][8];
+#pragma GCC unroll 2
+    for (int h = 0; h < NH; h++)
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; j++) acc[h][j] = _mm512_setzero_ps();
+    for (int d = 0; d < hd; d += 16) {
+        const __mmask16 m = tail_mask(hd - d);
+        __m512 qv[2];
+#pragma GCC unroll 2
+        for (int h = 0; h < NH; h++) qv[h] = load16(q + (long)(g + h) * hd + d, m);
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; j++) {
+            const __m512 kv = load_kv(k, (long)j * hd + d, m, f16);
+#pragma GCC unroll 2
+            for (int h = 0; h < NH; h++) acc[h][j] = _mm512_fmadd_ps(qv[h], kv, acc[h][j]);
+        }
+    }
+#pragma GCC unroll 2
+    for (int h = 0; h < NH; h++) _mm256_storeu_ps(s + (long)(g + h) * nk, _mm256_mul_ps(sum8(acc[h]), vscale));
+}
+
+/* Eight keys at a time, the group's heads two at a time. */
 static inline __attribute__((always_inline)) void scores(const float *q, int group, const void *K, int nk, int hd,
                                                          float scale, float *s, bool f16) {
     const long esize = f16 ? 2 : 4;
@@ -55,19 +83,9 @@ static inline __attribute__((always_inline)) void scores(const float *q, int gro
     for (; r + 8 <= nk; r += 8) {
         const char *k = (const char *)K + (long)r * hd * esize;
         attn_prefetch_block(k, 8 * hd * esize);
-        for (int g = 0; g < group; g++) {
-            const float *qg = q + (long)g * hd;
-            __m512 acc[8];
-#pragma GCC unroll 8
-            for (int j = 0; j < 8; j++) acc[j] = _mm512_setzero_ps();
-            for (int d = 0; d < hd; d += 16) {
-                const __mmask16 m = tail_mask(hd - d);
-                const __m512 qv = load16(qg + d, m);
-#pragma GCC unroll 8
-                for (int j = 0; j < 8; j++) acc[j] = _mm512_fmadd_ps(qv, load_kv(k, (long)j * hd + d, m, f16), acc[j]);
-            }
-            _mm256_storeu_ps(s + (long)g * nk + r, _mm256_mul_ps(sum8(acc), vscale));
-        }
+        int g = 0;
+        for (; g + 2 <= group; g += 2) heads_block(q, g, k, hd, nk, vscale, s + r, 2, f16);
+        if (g < group) heads_block(q, g, k, hd, nk, vscale, s + r, 1, f16);
     }
     for (; r < nk; r++)
         for (int g = 0; g < group; g++)
