@@ -42,7 +42,7 @@
 #define ACT_CHUNK_BYTES (16u << 20)
 /* The panel GEMMs' smallest unit of work: a block of panels times this
  * many rows or more (units_set). */
-#define F32_PART_ROWS 256
+#define GEMM_PART_ROWS 256
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 static void blas_single_thread(void) {
@@ -265,13 +265,11 @@ static void round_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     }
 }
 
-/* Panels [p0, p1) of 16 weight rows for the chunk's rows: packed a group
- * at a time (the group stays in L2), then multiplied as a packed operand
- * (seer_f32_gemm_packed: K slices, blocks of rows, blocks of panels). Each
- * output's sum runs over the same slices in the same order whatever the
- * split: results do not depend on the threads. */
-/* Panels [p0, p1) times the chunk's rows [r0, r1), a group of panels at a
- * time (packed by this thread, then met by every row). */
+/* Panels [p0, p1) of 16 weight rows times the chunk's rows [r0, r1):
+ * packed a group at a time (the group stays in L2), then multiplied as a
+ * packed operand (seer_f32_gemm_packed: K slices, blocks of rows, blocks of
+ * panels). Each output's sum runs over the same slices in the same order
+ * whatever the split: results do not depend on the threads. */
 static void f32_panels_rows(const matmul_job *j, int64_t p0, int64_t p1, int64_t r0, int64_t r1, int ith) {
     const seer_weight *w = j->w;
     const int64_t n_out = w->n_out, n_in = w->n_in;
@@ -292,11 +290,11 @@ static void f32_panels_rows(const matmul_job *j, int64_t p0, int64_t p1, int64_t
  * u % row_parts of the rows times block u / row_parts of unit_panels
  * panels. With whole blocks of all the rows as units, the thread that
  * finished first waited for up to a block of 4 panels × every row of the
- * pass; parts of ~F32_PART_ROWS rows are what the threads' last claims
+ * pass; parts of ~GEMM_PART_ROWS rows are what the threads' last claims
  * take. Returns the number of units for n_rows rows, parts whole
  * multiples of row_align rows. */
 static int64_t units_set(matmul_job *j, int64_t n_rows, int64_t row_align, int64_t unit_panels) {
-    const int64_t parts = n_rows / F32_PART_ROWS > 1 ? n_rows / F32_PART_ROWS : 1;
+    const int64_t parts = n_rows / GEMM_PART_ROWS > 1 ? n_rows / GEMM_PART_ROWS : 1;
     j->unit_panels = unit_panels;
     j->part_rows = ((n_rows + parts - 1) / parts + row_align - 1) / row_align * row_align;
     j->row_parts = n_rows > 0 ? (n_rows + j->part_rows - 1) / j->part_rows : 1;
