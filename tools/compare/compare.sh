@@ -55,6 +55,7 @@ if [ ${#lanes[@]} -eq 0 ]; then
   [ -n "${IK_LLAMA_CPP_SRC:-}${COMPARE_BIN_IK:-}" ] && lanes+=(ik)
 fi
 mkdir -p "$dir" "$models_dir"
+dir=$(realpath "$dir") models_dir=$(realpath "$models_dir") # the engines run from $dir (below)
 log=$dir/compare.log
 : >"$log"
 say() { echo "compare: $*" >&2; }
@@ -133,6 +134,7 @@ for m in $models; do
 done
 image=${COMPARE_IMAGE:-$src/tools/mtmd/test-1.jpeg}
 [ -f "$image" ] || { say "no image at $image"; exit 1; }
+image=$(realpath "$image")
 
 # ---- measuring ----
 json_field() {
@@ -140,8 +142,13 @@ json_field() {
     console.log(typeof v === "object" ? JSON.stringify(v) : v)' "$1"
 }
 
+# The other engines run from $dir: ik_llama.cpp's tools write a llama.log
+# into the folder they start in (it was left in the checkout make compare
+# ran from).
 llama_speeds() { # BIN MODEL THREADS PROMPT [EXTRA...] -> "pp tg" (one repetition)
-  "$1/llama-bench" -m "$2" -p "$4" -n 32 -t "$3" -r 1 "${@:5}" -o json 2>>"$log" |
+  local bin
+  bin=$(realpath "$1")
+  (cd "$dir" && "$bin/llama-bench" -m "$2" -p "$4" -n 32 -t "$3" -r 1 "${@:5}" -o json 2>>"$log") |
     node -e 'const a=JSON.parse(require("fs").readFileSync(0,"utf8"));
       const ts=f=>a.filter(f).map(t=>t.avg_ts)[0];
       console.log(ts(t=>t.n_prompt>0&&t.n_gen==0), ts(t=>t.n_gen>0&&t.n_prompt==0))'
@@ -151,8 +158,10 @@ llama_encode_ms() { # BIN MODEL MMPROJ THREADS -> every image chunk's encode sum
   # the synthetic files have no chat template; the template does not change the encode.
   # -c 4096: llama.cpp would otherwise size the KV cache for the model's whole
   # training context (262k tokens for Qwen3-VL: tens of GB)
-  "$1/llama-mtmd-cli" -m "$2" --mmproj "$3" --image "$image" -p "Describe this image." -n 1 -t "$4" -c 4096 --chat-template chatml \
-    --temp 0 2>&1 | tee -a "$log" | sed -n 's/.*\(slice encoded\|batch encoding done\) in \([0-9]*\) ms.*/\2/p' | awk '{s+=$1} END {print s+0}'
+  local bin
+  bin=$(realpath "$1")
+  (cd "$dir" && "$bin/llama-mtmd-cli" -m "$2" --mmproj "$3" --image "$image" -p "Describe this image." -n 1 -t "$4" -c 4096 \
+    --chat-template chatml --temp 0 2>&1) | tee -a "$log" | sed -n 's/.*\(slice encoded\|batch encoding done\) in \([0-9]*\) ms.*/\2/p' | awk '{s+=$1} END {print s+0}'
 }
 
 # The better of two values: the larger for speeds, the smaller (non-zero) for times.
