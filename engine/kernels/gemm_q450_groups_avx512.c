@@ -20,11 +20,16 @@
  * are bit-identical to it (test_interleave compares them). */
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
+#include "kernels/prefetch.h"
 
 #if defined(__x86_64__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
 #include <immintrin.h>
 
 #define MAX_NR 6
+
+_Static_assert(offsetof(block_q8_0x16, d) == 0 && offsetof(block_q4_0x16, d) == 0 && offsetof(block_q5_0x16, d) == 0 &&
+                   offsetof(block_q4_1x16, d) == 0 && offsetof(block_q5_1x16, d) == 0,
+               "a pair of blocks starts with its first block's scales");
 
 /* NG groups (1, 2) × NR activation rows (1..6): two groups six rows at a
  * time, each broadcast activation serving both groups' vectors (one Zen 5
@@ -40,10 +45,12 @@
 static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, const uint8_t *const grp[2],
                                                               const int8_t *act, size_t act_stride, const float *act_d,
                                                               const int32_t *act_corr, const float *act_s,
-                                                              size_t d_stride, float *const out[2], const int NR,
-                                                              const int NG, const bool Q5, const bool MIN,
-                                                              const bool Q8) {
+                                                              size_t d_stride, float *const out[2], bool ahead,
+                                                              const int NR, const int NG, const bool Q5,
+                                                              const bool MIN, const bool Q8) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16), top = _mm512_set1_epi8((char)0x80);
+    /* a pair of blocks' lines before its quants: scales (and mins, fifth bits) */
+    const int HEAD_LINES = Q8 ? (int)(offsetof(block_q8_0x16, qs) / 64) : seer_q450_head_lines(Q5, MIN);
     __m512 acc[2][MAX_NR];
 #pragma GCC unroll 2
     for (int gi = 0; gi < NG; gi++)
@@ -57,6 +64,9 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
             q8[gi] = (const block_q8_0x16 *)grp[gi] + b / 2;
             blk[gi] = Q8 ? (seer_q450_block){q8[gi]->d[b % 2], NULL, NULL, NULL} : seer_q450_block_at(grp[gi], b, Q5, MIN);
         }
+        if (ahead && b % 2 == 0) /* the pair's head lines ahead (its first bytes: d); its quants' as they are read */
+            for (int gi = 0; gi < NG; gi++)
+                for (int l = 0; l < HEAD_LINES; l++) seer_prefetch_group_line((const uint8_t *)blk[gi].d + 64 * l);
         __m512i qh[2];
 #pragma GCC unroll 2
         for (int gi = 0; gi < NG; gi++) qh[gi] = Q5 ? _mm512_load_si512((const void *)blk[gi].qh) : _mm512_setzero_si512();
@@ -70,8 +80,10 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
         for (int g = 0; g < 8 && Q8; g++) { /* weights 4g..4g+3 */
             __m512i w[2];
 #pragma GCC unroll 2
-            for (int gi = 0; gi < NG; gi++)
+            for (int gi = 0; gi < NG; gi++) {
                 w[gi] = _mm512_xor_si512(_mm512_load_si512((const void *)q8[gi]->qs[b % 2][g]), top);
+                if (ahead) seer_prefetch_group_line(q8[gi]->qs[b % 2][g]);
+            }
 #pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
                 const __m512i bc = _mm512_set1_epi32(seer_load_i32(a + r * act_stride + 4 * g));
@@ -85,6 +97,7 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
 #pragma GCC unroll 2
             for (int gi = 0; gi < NG; gi++) {
                 const __m512i q = _mm512_load_si512((const void *)blk[gi].qs[g]);
+                if (ahead) seer_prefetch_group_line(blk[gi].qs[g]);
                 lo[gi] = _mm512_and_si512(q, m4), hi[gi] = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
                 if (Q5) {
                     lo[gi] = _mm512_mask_add_epi8(lo[gi], _mm512_test_epi8_mask(qh[gi], _mm512_set1_epi8((char)(1 << g))), lo[gi], sixteen);
@@ -124,13 +137,13 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
 }
 
 #define CALL(NR, NG, Q5, MIN, Q8)                                                                                     \
-    q450_groups(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, NR, NG, Q5, MIN, Q8)
+    q450_groups(n_blocks, grp, act, act_stride, act_d, act_corr, act_s, d_stride, out, ahead, NR, NG, Q5, MIN, Q8)
 #define ROWS(NG, Q5, MIN, Q8) SEER_Q8_ROWS_DISPATCH(nr, CALL, NG, Q5, MIN, Q8)
 
 /* grp[0] and grp[1] together, or grp[0] alone (grp[1] NULL). */
 static void groups_rows(int type, int64_t n_blocks, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
                         const float *act_d, const int32_t *act_corr, const float *act_s, size_t d_stride, int nr,
-                        float *const out[2]) {
+                        float *const out[2], bool ahead) {
     const bool q5 = type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q5_1, min = type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1;
     if (type == SEER_TYPE_Q8_0) {
         if (grp[1]) ROWS(2, false, false, true)
@@ -150,15 +163,15 @@ static void groups_rows(int type, int64_t n_blocks, const uint8_t *const grp[2],
 
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
-                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1) {
+                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1, bool ahead) {
     groups_rows(type, n_blocks, (const uint8_t *const[2]){group0, group1}, act, act_stride, act_d, act_corr, act_s,
-                d_stride, nr, (float *const[2]){out0, out1});
+                d_stride, nr, (float *const[2]){out0, out1}, ahead);
 }
 #else
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
-                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1) {
+                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1, bool ahead) {
     (void)type; (void)n_blocks; (void)group0; (void)group1; (void)act; (void)act_stride; (void)act_d;
-    (void)act_corr; (void)act_s; (void)d_stride; (void)nr; (void)out0; (void)out1;
+    (void)act_corr; (void)act_s; (void)d_stride; (void)nr; (void)out0; (void)out1; (void)ahead;
 }
 #endif

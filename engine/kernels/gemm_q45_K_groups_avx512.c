@@ -19,6 +19,7 @@
  * compares the products through the file's layout and the groups). */
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
+#include "kernels/prefetch.h"
 
 #if defined(__x86_64__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
 #include <immintrin.h>
@@ -31,9 +32,11 @@
 static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, const uint8_t *const grp[2],
                                                                const int8_t *act, size_t act_stride,
                                                                const float *act_d, const int16_t *act_sums,
-                                                               size_t d_stride, float *const out[2], const int NR,
-                                                               const int NG, const bool Q5) {
+                                                               size_t d_stride, float *const out[2], bool ahead,
+                                                               const int NR, const int NG, const bool Q5) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
+    const size_t SB_BYTES = Q5 ? sizeof(block_q5_Kx16) : sizeof(block_q4_Kx16);
+    const int HEAD_LINES = (int)(SB_BYTES - sizeof(((block_q4_Kx16 *)0)->qs)) / 64;
     for (int64_t sb = 0; sb < n_sb; sb++) {
         const block_q4_Kx16 *x[2];
         const uint8_t(*qh[2])[SEER_ILV_ROWS][4];
@@ -68,6 +71,11 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
 #pragma GCC unroll 2
                     for (int gi = 0; gi < NG; gi++) {
                         const __m512i q = _mm512_load_si512((const void *)x[gi]->qs[c][g]);
+                        if (ahead && h == 0) { /* the super-block's lines ahead, one a vector: */
+                            seer_prefetch_group_line(x[gi]->qs[c][g]); /* its nibbles' */
+                            if (8 * c + g < HEAD_LINES) /* its fifth bits', scales' and mins' */
+                                seer_prefetch_group_line(grp[gi] + sb * SB_BYTES + 64 * (8 * c + g));
+                        }
                         if (Q5) {
                             const __m512i bits = _mm512_load_si512((const void *)qh[gi][g]);
                             w[gi] = _mm512_and_si512(h ? _mm512_srli_epi16(q, 4) : q, m4);
@@ -114,10 +122,11 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
     }
 }
 
-#define CALL(NR, NG, Q5) q45_K_groups(n_sb, grp, act, act_stride, act_d, act_sums, d_stride, out, NR, NG, Q5)
+#define CALL(NR, NG, Q5) q45_K_groups(n_sb, grp, act, act_stride, act_d, act_sums, d_stride, out, ahead, NR, NG, Q5)
 
 static void one_group(bool q5, int64_t n_sb, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
-                      const float *act_d, const int16_t *act_sums, size_t d_stride, int nr, float *const out[2]) {
+                      const float *act_d, const int16_t *act_sums, size_t d_stride, int nr, float *const out[2],
+                      bool ahead) {
     if (q5) SEER_Q8_ROWS_DISPATCH(nr, CALL, 1, true)
     else SEER_Q8_ROWS_DISPATCH(nr, CALL, 1, false)
 }
@@ -133,33 +142,34 @@ static void one_group(bool q5, int64_t n_sb, const uint8_t *const grp[2], const 
  * groups three rows slower on a Zen 5 core (2048 x 2048, 32 rows: 0.59
  * against 0.50 ms). */
 static void two_q4_K_groups(int64_t n_sb, const uint8_t *const grp[2], const int8_t *act, size_t act_stride,
-                            const float *act_d, const int16_t *act_sums, size_t d_stride, int nr, float *const out[2]) {
+                            const float *act_d, const int16_t *act_sums, size_t d_stride, int nr, float *const out[2],
+                            bool ahead) {
     SEER_Q8_ROWS_DISPATCH(nr, CALL, 2, false)
 }
 
 void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                  const int8_t *act, size_t act_stride, const float *act_d, const int16_t *act_sums,
-                                 size_t d_stride, int nr, float *out0, float *out1) {
+                                 size_t d_stride, int nr, float *out0, float *out1, bool ahead) {
     const int64_t n_sb = n_blocks / 8;
     if (!group1 || q5) {
         one_group(q5, n_sb, (const uint8_t *const[2]){group0, NULL}, act, act_stride, act_d, act_sums, d_stride, nr,
-                  (float *const[2]){out0, NULL});
+                  (float *const[2]){out0, NULL}, ahead);
         if (group1)
             one_group(q5, n_sb, (const uint8_t *const[2]){group1, NULL}, act, act_stride, act_d, act_sums, d_stride,
-                      nr, (float *const[2]){out1, NULL});
+                      nr, (float *const[2]){out1, NULL}, ahead);
         return;
     }
     two_q4_K_groups(n_sb, (const uint8_t *const[2]){group0, group1}, act, act_stride, act_d, act_sums, d_stride, nr,
-                    (float *const[2]){out0, out1});
+                    (float *const[2]){out0, out1}, ahead);
 }
 
 bool seer_q8_groups_avx512_built(void) { return true; }
 #else
 void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                  const int8_t *act, size_t act_stride, const float *act_d, const int16_t *act_sums,
-                                 size_t d_stride, int nr, float *out0, float *out1) {
+                                 size_t d_stride, int nr, float *out0, float *out1, bool ahead) {
     (void)q5; (void)n_blocks; (void)group0; (void)group1; (void)act; (void)act_stride; (void)act_d; (void)act_sums;
-    (void)d_stride; (void)nr; (void)out0; (void)out1;
+    (void)d_stride; (void)nr; (void)out0; (void)out1; (void)ahead;
 }
 bool seer_q8_groups_avx512_built(void) { return false; }
 #endif

@@ -153,18 +153,20 @@ void seer_q8_panels_sb_avx512(int64_t n_blocks, const uint8_t *panel0, const uin
  * interleaved groups (block_q4_Kx16, block_q5_Kx16;
  * gemm_q45_K_groups_avx512.c), one group or two (group1 NULL: one), with
  * the activations as signed Q8_K quants (no +128) and act_sums as above:
- * bit-identical results. */
+ * bit-identical results. ahead: the call is the first pass over these
+ * groups, whose bytes come from memory (seer_prefetch_group_line). */
 void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                  const int8_t *act, size_t act_stride, const float *act_d, const int16_t *act_sums,
-                                 size_t d_stride, int nr, float *out0, float *out1);
+                                 size_t d_stride, int nr, float *out0, float *out1, bool ahead);
 /* The panel kernel's products for Q4_0, Q5_0, Q4_1 and Q5_1 (`type`) read
  * in place from their interleaved groups (gemm_q450_groups_avx512.c),
  * with signed activations: bit-identical results. act_corr (Q4_0, Q5_0,
  * Q8_0): per row and block minus the weights' offset (8, 16, 128) times
- * the activation block's sum; act_s (Q4_1, Q5_1): the activation blocks' scaled sums. */
+ * the activation block's sum; act_s (Q4_1, Q5_1): the activation blocks' scaled sums.
+ * ahead: as for seer_q8_groups_q45_K_avx512. */
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
-                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1);
+                                const float *act_s, size_t d_stride, int nr, float *out0, float *out1, bool ahead);
 /* Q4_K and Q5_K on AMX tiles (gemm_q45_K_amx.c): per call the interleaved
  * groups are unpacked (seer_q45_K_amx_pack: n_sb super-blocks of one group
  * into SEER_Q45_K_AMX_SB_BYTES each), then seer_q45_K_amx multiplies nr

@@ -479,11 +479,11 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 else if (j->q45_K_groups)
                     seer_q8_groups_q45_K_avx512(w->type == SEER_TYPE_Q5_K, nb, pan, p + 1 < g1 ? pan + stride : NULL,
                                                 (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
-                                                nr, out[0], out[1]);
+                                                nr, out[0], out[1], r == r0);
                 else if (j->q450_groups)
                     seer_q8_groups_q450_avx512(w->type, nb, pan, p + 1 < g1 ? pan + stride : NULL, (const int8_t *)act,
                                                (size_t)n_in, ad, j->act_corr ? j->act_corr + r * nb : NULL, as, (size_t)nb,
-                                               nr, out[0], out[1]);
+                                               nr, out[0], out[1], r == r0);
                 else if (j->sb_kernel)
                     seer_q8_panels_sb_avx512(nb, pan, p + 1 < g1 ? pan + pb : NULL, act, (size_t)n_in, ad,
                                              j->act_sums ? j->act_sums + r * nb * (j->act_sums_by_16 ? 2 : 1) : NULL,

@@ -127,7 +127,7 @@ static void check_q45_K(bool q5, bool extreme) {
         seer_q45_K_amx(K_SB, panel, act, (size_t)n_in, act_d, sums, (size_t)nb, nr, got);
         for (int r = 0; r < nr; r += 6)
             seer_q8_groups_q45_K_avx512(q5, nb, group, NULL, act + r * n_in, (size_t)n_in, act_d + r * nb, sums + r * nb,
-                                        (size_t)nb, nr - r < 6 ? nr - r : 6, avx[0] + R * r, avx[1]);
+                                        (size_t)nb, nr - r < 6 ? nr - r : 6, avx[0] + R * r, avx[1], r == 0);
         int bad = 0, bad_avx = 0;
         for (int r = 0; r < nr; r++)
             for (int col = 0; col < R; col++) {
