@@ -187,9 +187,11 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     /* dense rows, an expert's or the shared expert's; a decode step holds all its experts' at once */
     size_t F = (size_t)(in->n_ff > m->n_ff_exp ? in->n_ff : m->n_ff_exp); /* n_ff: the widest layer's */
     if ((size_t)m->n_ff_shexp > F) F = (size_t)m->n_ff_shexp;
-    const size_t F_rows = B > (size_t)in->n_expert_used ? B : (size_t)in->n_expert_used;
-    c->ffn_a = alloc_floats(F_rows * F, &total);
-    c->ffn_b = alloc_floats(F_rows * F, &total);
+    size_t ffn_floats = (B > (size_t)in->n_expert_used ? B : (size_t)in->n_expert_used) * F;
+    if (m->moe && B * (size_t)in->n_expert_used * (size_t)m->n_ff_exp > ffn_floats) /* every pick's row */
+        ffn_floats = B * (size_t)in->n_expert_used * (size_t)m->n_ff_exp;
+    c->ffn_a = alloc_floats(ffn_floats, &total);
+    c->ffn_b = alloc_floats(ffn_floats, &total);
     c->rope_cs = alloc_floats(B * (size_t)m->n_rot, &total);
     bool any_swa = false;
     for (int l = 0; l < in->n_layer; l++) any_swa |= m->layers[l].swa;
@@ -203,9 +205,10 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
         c->moe_weights = alloc_floats(B * K, &total);
         c->moe_chosen = (int32_t *)alloc_floats(B * K, &total);
         c->moe_rows = (int32_t *)alloc_floats(B * K, &total);
-        c->moe_x = alloc_floats(B * E, &total);
+        c->moe_pos = (int32_t *)alloc_floats(B * K, &total);
+        c->moe_x = alloc_floats(E, &total);
         c->moe_y = alloc_floats(B * K * E, &total);
-        moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_x && c->moe_y;
+        moe_ok = c->moe_probs && c->moe_weights && c->moe_chosen && c->moe_rows && c->moe_pos && c->moe_x && c->moe_y;
         if (m->moe_dense) {
             c->moe_router_in = alloc_floats(B * E, &total);
             c->moe_dense_out = alloc_floats(B * E, &total);
@@ -297,6 +300,7 @@ void seer_ctx_free(seer_ctx *c) {
     free(c->moe_weights);
     free(c->moe_chosen);
     free(c->moe_rows);
+    free(c->moe_pos);
     free(c->moe_x);
     free(c->moe_y);
     free(c->moe_router_in);

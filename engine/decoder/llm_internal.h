@@ -158,13 +158,15 @@ struct seer_ctx {
     const float *embd_inp;
     bool non_causal;
     /* MoE scratch (NULL otherwise): router probabilities [n_batch][n_expert],
-     * each row's chosen experts and weights [n_batch][n_expert_used], rows
-     * grouped by expert [n_batch·n_expert_used], an expert's gathered rows
-     * (then their output) [n_batch][n_embd], every pick's weighted output
-     * [n_batch][n_expert_used][n_embd]. */
+     * each row's chosen experts and weights [n_batch][n_expert_used], the
+     * picks grouped by expert [n_batch·n_expert_used] and where each went,
+     * one expert's output row of a decode step [n_embd], every pick's input
+     * row and then weighted output [n_batch·n_expert_used][n_embd] (a
+     * decode step's by slot, a prompt's grouped by expert). ffn_a / ffn_b
+     * hold every pick's row. */
     float *moe_probs, *moe_weights, *moe_x, *moe_y;
     float *moe_router_in, *moe_dense_out; /* gemma4: [n_batch][n_embd] each, else NULL */
-    int32_t *moe_chosen, *moe_rows;
+    int32_t *moe_chosen, *moe_rows, *moe_pos;
     void *embd_row;              /* one token embedding row as stored, read from the file */
     /* Per-layer embeddings: each row's inputs [n_batch][n_layer][P], a
      * layer's gated activations [n_batch][P], one table row as stored and as f32. */

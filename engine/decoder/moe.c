@@ -6,9 +6,11 @@
  * file (llm_expert views into the 3-D tensors): a decode step touches only
  * the experts its row chose, their gate and up products in one dispatch. A
  * prompt's rows are grouped by expert, so each chosen expert's weights go
- * through one batched product for all its rows. Qwen3.5 MoE adds a shared
- * expert every row runs, its output scaled by sigmoid(shexp_inp·x). */
+ * through one batched product for all its rows; the experts are shared out
+ * among the threads, each expert whole on one thread. Qwen3.5 MoE adds a
+ * shared expert every row runs, its output scaled by sigmoid(shexp_inp·x). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decoder/llm_internal.h"
@@ -43,22 +45,26 @@ static void expert_gate(const seer_llm *m, float *a, const float *b, int64_t n) 
     else seer_exp_gate(SEER_GATE_SILU, a, b, n);
 }
 
-/* Pick t's (row t / K, slot t % K) expert output, weighted (and scaled by
- * its expert's output scale where the layer has them), into moe_y. */
-static void weigh_pick(seer_ctx *c, const llm_layer *L, int t, const float *y) {
-    const int E = c->m->info.n_embd;
+/* Pick t's (row t / K, slot t % K) expert output y, weighted (and scaled by
+ * its expert's output scale where the layer has them), into dst. */
+static void weigh_pick(seer_ctx *c, const llm_layer *L, int t, float *dst, const float *y) {
     const float w = c->moe_weights[t] * (L->expert_scale ? L->expert_scale[c->moe_chosen[t]] : 1.0f);
-    seer_scale(c->moe_y + (size_t)t * E, y, w, E);
+    seer_scale(dst, y, w, c->m->info.n_embd);
 }
 
-/* Each row's weighted expert outputs summed slot by slot, in the order
- * llama.cpp adds them (the sums of a quantized model stay the same bits). */
-static void sum_picks(seer_ctx *c, int n) {
+/* Rows [i0, i1)'s weighted expert outputs summed slot by slot, in the order
+ * llama.cpp adds them (the sums of a quantized model stay the same bits):
+ * pick t = row·K + slot sits in moe_y's row pos[t] (pos NULL: row t). */
+static void sum_picks(seer_ctx *c, const int32_t *pos, int64_t i0, int64_t i1) {
     const int E = c->m->info.n_embd, K = c->m->info.n_expert_used;
-    for (int i = 0; i < n; i++) {
+    for (int64_t i = i0; i < i1; i++) {
         float *out = c->xn + (size_t)i * E;
-        memcpy(out, c->moe_y + (size_t)i * K * E, sizeof(float) * (size_t)E);
-        for (int s = 1; s < K; s++) seer_add(out, c->moe_y + ((size_t)i * K + s) * E, E);
+        for (int s = 0; s < K; s++) {
+            const int64_t t = i * K + s;
+            const float *y = c->moe_y + (size_t)(pos ? pos[t] : t) * E;
+            if (s == 0) memcpy(out, y, sizeof(float) * (size_t)E);
+            else seer_add(out, y, E);
+        }
     }
 }
 
@@ -78,7 +84,7 @@ static void down_range(void *ctx, int64_t s0, int64_t s1, int ith) {
         const seer_weight down = llm_expert(&j->L->down_exps, c->moe_chosen[s], j->L->down_exps.n_out);
         float *y = c->moe_y + (size_t)s * E;
         seer_matmul(NULL, &down, c->ffn_a + (size_t)s * F, 1, y, NULL);
-        weigh_pick(c, j->L, (int)s, y);
+        weigh_pick(c, j->L, (int)s, y, y);
     }
 }
 
@@ -115,10 +121,10 @@ static void one_row(seer_ctx *c, const llm_layer *L) {
         for (int s = 0; s < K; s++) {
             const seer_weight down = llm_expert(&L->down_exps, c->moe_chosen[s], L->down_exps.n_out);
             seer_matmul(c->pool, &down, c->ffn_a + (size_t)s * F, 1, c->moe_x, NULL);
-            weigh_pick(c, L, s, c->moe_x);
+            weigh_pick(c, L, s, c->moe_y + (size_t)s * m->info.n_embd, c->moe_x);
         }
     }
-    sum_picks(c, 1);
+    sum_picks(c, NULL, 0, 1);
 }
 
 /* The shared expert of rows [0, n) of c->xn into c->shexp_out, each row
@@ -148,42 +154,103 @@ void llm_moe_ffn(seer_ctx *c, int l, int n, const float *router_in) {
     if (L->shexp_inp) seer_add(c->xn, c->shexp_out, (int64_t)n * c->m->info.n_embd);
 }
 
+/* A prompt's experts, each whole on the thread that claims it, largest
+ * first: with every expert's products on one thread (seer_matmul without
+ * the pool) the threads never wait for each other between experts, and
+ * the gathering, the gate and the weighting run on all of them (on one
+ * pool-wide product per expert, those were serial: a tenth of a Gemma 4
+ * 26B-A4B prompt at two threads). Expert e's picks are moe_rows[start[e]
+ * .. start[e + 1]), their rows the same rows of moe_y (gathered inputs,
+ * then the weighted outputs) and of ffn_a / ffn_b. */
+typedef struct experts_job {
+    seer_ctx *c;
+    const llm_layer *L;
+    const int *start, *order;
+} experts_job;
+
+static void experts_range(void *ctx, int64_t i0, int64_t i1, int ith) {
+    (void)ith;
+    const experts_job *j = ctx;
+    seer_ctx *c = j->c;
+    const llm_layer *L = j->L;
+    const int E = c->m->info.n_embd, K = c->m->info.n_expert_used, F = c->m->n_ff_exp;
+    for (int64_t i = i0; i < i1; i++) {
+        const int e = j->order[i], first = j->start[e], cnt = j->start[e + 1] - first;
+        if (cnt == 0) continue;
+        const int32_t *picks = c->moe_rows + first;
+        float *rows = c->moe_y + (size_t)first * E, *a = c->ffn_a + (size_t)first * F, *b = c->ffn_b + (size_t)first * F;
+        for (int k = 0; k < cnt; k++)
+            memcpy(rows + (size_t)k * E, c->xn + (size_t)(picks[k] / K) * E, sizeof(float) * (size_t)E);
+        const seer_weight gate = llm_expert(&L->gate_exps, e, L->gate_up_stride),
+                          up = llm_expert(&L->up_exps, e, L->gate_up_stride),
+                          down = llm_expert(&L->down_exps, e, L->down_exps.n_out);
+        const seer_weight *gate_up[2] = {&gate, &up};
+        seer_matmul_multi(NULL, 2, gate_up, rows, cnt, (float *const[]){a, b}, NULL);
+        expert_gate(c->m, a, b, (int64_t)cnt * F);
+        seer_matmul(NULL, &down, a, cnt, rows, NULL); /* the gathered rows are used up */
+        for (int k = 0; k < cnt; k++) weigh_pick(c, L, picks[k], rows + (size_t)k * E, rows + (size_t)k * E);
+    }
+}
+
+typedef struct sum_job {
+    seer_ctx *c;
+} sum_job;
+
+static void sum_range(void *ctx, int64_t i0, int64_t i1, int ith) {
+    (void)ith;
+    seer_ctx *c = ((const sum_job *)ctx)->c;
+    sum_picks(c, c->moe_pos, i0, i1);
+}
+
+static void route_range(void *ctx, int64_t i0, int64_t i1, int ith) {
+    (void)ith;
+    seer_ctx *c = ((const sum_job *)ctx)->c;
+    const int X = c->m->info.n_expert, K = c->m->info.n_expert_used;
+    for (int64_t i = i0; i < i1; i++)
+        route_row(c->moe_probs + (size_t)i * X, X, K, c->moe_chosen + (size_t)i * K, c->moe_weights + (size_t)i * K);
+}
+
+static int compare_keys(const void *a, const void *b) {
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *router_in) {
     const seer_llm *m = c->m;
-    const int E = m->info.n_embd, X = m->info.n_expert, K = m->info.n_expert_used, F = m->n_ff_exp;
+    const int X = m->info.n_expert, K = m->info.n_expert_used;
     seer_matmul(c->pool, &L->router, router_in, n, c->moe_probs, NULL);
-    for (int i = 0; i < n; i++)
-        route_row(c->moe_probs + (size_t)i * X, X, K, c->moe_chosen + (size_t)i * K, c->moe_weights + (size_t)i * K);
+    sum_job rows_job = {.c = c};
     if (n == 1) {
+        route_range(&rows_job, 0, 1, 0);
         one_row(c, L);
         return;
     }
+    seer_pool_for(c->pool, n, 16, route_range, &rows_job);
 
-    /* counting sort of the (row, slot) picks by expert: start[e] .. start[e+1] */
+    /* counting sort of the (row, slot) picks by expert: start[e] .. start[e+1];
+     * moe_pos[t]: where pick t went */
     int start[MOE_MAX_EXPERTS + 1];
     memset(start, 0, sizeof(int) * (size_t)(X + 1));
     for (int t = 0; t < n * K; t++) start[c->moe_chosen[t] + 1]++;
     for (int e = 0; e < X; e++) start[e + 1] += start[e];
     int fill[MOE_MAX_EXPERTS];
     memcpy(fill, start, sizeof(int) * (size_t)X);
-    for (int t = 0; t < n * K; t++) c->moe_rows[fill[c->moe_chosen[t]]++] = t; /* t = row·K + slot */
-
-    for (int e = 0; e < X; e++) {
-        const int cnt = start[e + 1] - start[e];
-        if (cnt == 0) continue;
-        const int32_t *picks = c->moe_rows + start[e];
-        for (int j = 0; j < cnt; j++)
-            memcpy(c->moe_x + (size_t)j * E, c->xn + (size_t)(picks[j] / K) * E, sizeof(float) * (size_t)E);
-        const seer_weight gate = llm_expert(&L->gate_exps, e, L->gate_up_stride),
-                          up = llm_expert(&L->up_exps, e, L->gate_up_stride),
-                          down = llm_expert(&L->down_exps, e, L->down_exps.n_out);
-        const seer_weight *gate_up[2] = {&gate, &up};
-        seer_matmul_multi(c->pool, 2, gate_up, c->moe_x, cnt, (float *const[]){c->ffn_a, c->ffn_b}, NULL);
-        expert_gate(c->m, c->ffn_a, c->ffn_b, (int64_t)cnt * F);
-        seer_matmul(c->pool, &down, c->ffn_a, cnt, c->moe_x, NULL); /* the gathered rows are used up */
-        for (int j = 0; j < cnt; j++) weigh_pick(c, L, picks[j], c->moe_x + (size_t)j * E);
+    for (int t = 0; t < n * K; t++) {
+        const int at = fill[c->moe_chosen[t]]++;
+        c->moe_rows[at] = t; /* t = row·K + slot */
+        c->moe_pos[t] = at;
     }
-    sum_picks(c, n);
+    /* the experts by descending pick count (ties by id), so that the last
+     * ones claimed are the smallest */
+    int64_t keys[MOE_MAX_EXPERTS];
+    for (int e = 0; e < X; e++) keys[e] = (int64_t)(n - (start[e + 1] - start[e])) * MOE_MAX_EXPERTS + e;
+    qsort(keys, (size_t)X, sizeof keys[0], compare_keys);
+    int order[MOE_MAX_EXPERTS];
+    for (int e = 0; e < X; e++) order[e] = (int)(keys[e] % MOE_MAX_EXPERTS);
+
+    experts_job j = {.c = c, .L = L, .start = start, .order = order};
+    seer_pool_for_fixed(c->pool, X, 1, experts_range, &j);
+    seer_pool_for(c->pool, n, 16, sum_range, &rows_job);
 }
 
 void llm_moe_beside_dense(seer_ctx *c, int l, int n) {
