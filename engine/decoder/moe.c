@@ -166,6 +166,7 @@ typedef struct experts_job {
     seer_ctx *c;
     const llm_layer *L;
     const int *start, *order;
+    int n; /* the prompt's rows */
 } experts_job;
 
 static void experts_range(void *ctx, int64_t i0, int64_t i1, int ith) {
@@ -185,9 +186,9 @@ static void experts_range(void *ctx, int64_t i0, int64_t i1, int ith) {
                           up = llm_expert(&L->up_exps, e, L->gate_up_stride),
                           down = llm_expert(&L->down_exps, e, L->down_exps.n_out);
         const seer_weight *gate_up[2] = {&gate, &up};
-        seer_matmul_multi(NULL, 2, gate_up, rows, cnt, (float *const[]){a, b}, NULL);
+        seer_matmul_multi_share(NULL, 2, gate_up, rows, cnt, j->n, (float *const[]){a, b}, NULL);
         expert_gate(c->m, a, b, (int64_t)cnt * F);
-        seer_matmul(NULL, &down, a, cnt, rows, NULL); /* the gathered rows are used up */
+        seer_matmul_multi_share(NULL, 1, (const seer_weight *const[]){&down}, a, cnt, j->n, &rows, NULL); /* the gathered rows are used up */
         for (int k = 0; k < cnt; k++) weigh_pick(c, L, picks[k], rows + (size_t)k * E, rows + (size_t)k * E);
     }
 }
@@ -248,7 +249,7 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
     int order[MOE_MAX_EXPERTS];
     for (int e = 0; e < X; e++) order[e] = (int)(keys[e] % MOE_MAX_EXPERTS);
 
-    experts_job j = {.c = c, .L = L, .start = start, .order = order};
+    experts_job j = {.c = c, .L = L, .start = start, .order = order, .n = n};
     seer_pool_for_fixed(c->pool, X, 1, experts_range, &j);
     seer_pool_for(c->pool, n, 16, sum_range, &rows_job);
 }

@@ -859,6 +859,15 @@ static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
  * wins from a few rows: a SmolVLM-256M-layout Q8_0 encoder on AVX-512 VNNI
  * without AMX, 13 tiles, 2 threads, went from 58.4 to 34.6 s of CPU; its
  * F16 original takes 42.4). */
+/* Whether the int8 GEMM reads the type's interleaved groups in place at a
+ * few rows, where it beats the several-row dot kernels (below). */
+static bool in_place_wins(int type, bool interleaved) {
+    return interleaved && seer_int8_gemm_supports(type) && seer_q8_panel_get() && seer_vec_dot16_rows_get(type) &&
+           seer_q8_groups_avx512_built() && groups_below(type) > 16 && seer_simd_level() >= SEER_SIMD_AVX512 &&
+           !seer_cpu_avx512_halved() && !(type == SEER_TYPE_Q8_0 && seer_q8_panel_amx_ready());
+}
+
+
 static int64_t gemm_min_rows(int type, bool interleaved) {
     bool int8_gemm = seer_int8_gemm_supports(type) && seer_q8_panel_get();
     /* Without AMX tiles, the interleaved groups' several-row dot kernel
@@ -870,8 +879,6 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * several-row kernels (SDOT) take prompts the same way instead of
      * dequantize + sgemm. */
     if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && type == SEER_TYPE_Q8_0 && seer_q8_panel_amx_ready())) {
-        const bool in_place_groups =
-            seer_q8_groups_avx512_built() && groups_below(type) > 16;
         /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's
          * register-blocked kernel (gemm_q8_avx512.c) wins from 64 rows,
          * Q6_K (see below) too: 2048 x 2048 on one
@@ -907,7 +914,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * than 16 rows (a few conversations decoding together) keep the
          * decode kernels' numbers. */
         if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
-            return in_place_groups || type == SEER_TYPE_Q3_K ? 16 : type == SEER_TYPE_Q6_K ? 32 : 64;
+            return in_place_wins(type, interleaved) || type == SEER_TYPE_Q3_K ? 16 : type == SEER_TYPE_Q6_K ? 32 : 64;
         /* Q8_0 is the exception since the int8 kernel keeps its
          * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
          * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
@@ -1021,20 +1028,46 @@ void seer_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t 
     seer_matmul_path(pool, w, x, n_rows, y, bias, SEER_MATMUL_AUTO);
 }
 
-void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
-                       float *const y[], const float *const bias[]) {
+/* seer_matmul_multi taking the int8 GEMM from gemm_from rows */
+static void matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
+                         int64_t gemm_from, float *const y[], const float *const bias[]) {
     if (n <= 0 || n_rows <= 0) return;
     const seer_type_info *ti = seer_type_get(w[0]->type);
     bool fuse = n <= MAX_PARTS && ti;
     for (int i = 1; i < n && fuse; i++) fuse = w[i]->type == w[0]->type && w[i]->n_in == w[0]->n_in;
     matmul_job j = job_init(n, w, x, n_rows, y, bias);
-    if (fuse && n_rows < gemm_min_rows(w[0]->type, w[0]->interleaved != NULL)) {
+    if (fuse && n_rows < gemm_from) {
         matmul_dot(pool, &j);
     } else if (fuse && seer_int8_gemm_supports(w[0]->type) && seer_q8_panel_get()) {
         matmul_gemm_q8(pool, &j);
     } else { /* dequantize + sgemm reads the activations as f32 anyway */
         for (int i = 0; i < n; i++) seer_matmul(pool, w[i], x, n_rows, y[i], bias ? bias[i] : NULL);
     }
+}
+
+void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
+                       float *const y[], const float *const bias[]) {
+    if (n > 0) matmul_multi(pool, n, w, x, n_rows, gemm_min_rows(w[0]->type, w[0]->interleaved != NULL), y, bias);
+}
+
+/* A share of a batch's rows takes the GEMM that reads w in place from
+ * SHARE_GEMM_ROWS rows, where the whole batch would take the GEMM (so
+ * that below gemm_min_rows a batch's rows still agree with decode steps).
+ * A mixture of experts' weights come from memory for each prompt; one
+ * Zen 5 core, 128 experts in turn, dot kernels -> in place: Q4_K 2816 x
+ * 1408 (gate and up) 8 rows 320 -> 451 GOP/s, 12 rows 357 -> 495; Q5_0
+ * 704 x 2816 (down) 8 rows 274 -> 283, 12 rows 286 -> 360, but 4 rows
+ * 265 -> 214. */
+#define SHARE_GEMM_ROWS 8
+
+void seer_matmul_multi_share(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
+                             int64_t batch_rows, float *const y[], const float *const bias[]) {
+    if (n <= 0) return;
+    const int type = w[0]->type;
+    int64_t from = gemm_min_rows(type, w[0]->interleaved != NULL);
+    if (batch_rows >= from && from > SHARE_GEMM_ROWS && in_place_wins(type, w[0]->interleaved != NULL))
+        from = SHARE_GEMM_ROWS;
+    matmul_multi(pool, n, w, x, n_rows, from, y, bias);
 }
 
 /* Q8_0 read in place: the interleaved groups are the AMX kernel's B tiles. */

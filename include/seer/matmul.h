@@ -75,6 +75,12 @@ bool seer_matmul_bf16_takes(const seer_weight *w);
 #define SEER_MATMUL_MAX_PARTS 16
 void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
                        float *const y[], const float *const bias[]);
+/* seer_matmul_multi for n_rows rows taken from a batch of batch_rows (a
+ * prompt's rows that chose one expert): where the batch's own rows take
+ * the int8 GEMM, so do as few as 8 of these if it reads w in place. Same
+ * numbers as seer_matmul_multi at batch_rows below its GEMM's rows. */
+void seer_matmul_multi_share(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
+                             int64_t batch_rows, float *const y[], const float *const bias[]);
 
 /* For callers that split a prompt's rows over the pool themselves and take
  * their rows through several steps in one dispatch (the decoder): y = x ·
