@@ -224,6 +224,32 @@ static void check_fused(int type, seer_pool *p1, seer_pool *p2, int64_t n_rows) 
     free(x);
 }
 
+/* seer_matmul_multi_share (a prompt's rows that chose one expert): 10 rows
+ * of a batch below the GEMM's rows give what seer_matmul_multi gives them
+ * (decode's numbers); of a 512-row batch, where the GEMM reads the groups
+ * in place from 16 rows, the GEMM's numbers, elsewhere again
+ * seer_matmul_multi's. */
+static void check_share(int type, seer_pool *pool) {
+    const int64_t n_in = 512, n_out = 48, n_rows = 10;
+    uint8_t *data = make_rows(type, n_in, n_out, 0);
+    seer_weight w = weight_of(type, data, n_in, n_out);
+    void *buf = interleave(&w, pool);
+    const seer_weight *wp[1] = {&w};
+    float *x = malloc(sizeof(float) * (size_t)(n_rows * n_in));
+    float *got = malloc(sizeof(float) * (size_t)(n_rows * n_out)), *want = malloc(sizeof(float) * (size_t)(n_rows * n_out));
+    for (int64_t i = 0; i < n_rows * n_in; i++) x[i] = rnd_float(-2, 2);
+    const size_t bytes = sizeof(float) * (size_t)(n_rows * n_out);
+    seer_matmul_multi_share(pool, 1, wp, x, n_rows, 12, &got, NULL);
+    seer_matmul_multi(pool, 1, wp, x, n_rows, &want, NULL);
+    CHECK_MSG(memcmp(got, want, bytes) == 0, "%s: an expert's rows of a 12-row batch differ from decode's", seer_type_name(type));
+    const bool in_place = seer_matmul_weight_gemm_min_rows(&w) == 16 && type != SEER_TYPE_Q3_K;
+    seer_matmul_multi_share(pool, 1, wp, x, n_rows, 512, &got, NULL);
+    seer_matmul_path(pool, &w, x, n_rows, want, NULL, in_place ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO);
+    CHECK_MSG(memcmp(got, want, bytes) == 0, "%s: an expert's rows of a 512-row batch are not the %s's", seer_type_name(type),
+              in_place ? "in-place GEMM" : "dot kernels");
+    free(buf); free(data); free(x); free(got); free(want);
+}
+
 /* seer_matmul_rows (a thread's own prompt rows, the decoder's one-dispatch
  * layers): rows taken in uneven pieces give bit for bit what
  * seer_matmul_multi gives for all of them at once, biases included. Runs
@@ -300,6 +326,7 @@ int main(void) {
          * (one part is not interleaved), each alone read in place */
         const int64_t fused_rows[] = {1, 6, 40};
         for (int i = 0; i < 3; i++) check_fused(type, pools[1], pools[2], fused_rows[i]);
+        check_share(type, pools[2]);
         /* a row count no group size divides stays in the file's layout */
         seer_weight odd = weight_of(type, NULL, 256, 40);
         CHECK(seer_weight_interleaved_bytes(&odd) == 0);
