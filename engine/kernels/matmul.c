@@ -33,6 +33,7 @@
 #include "seer/ops.h"
 #include "tensor/quantize_internal.h"
 #include "threads/pool_scratch.h"
+#include "threads/thread_scratch.h"
 
 /* Rounded f32 activations of the FP32 GEMM path: at most about this many
  * bytes at a time, at the price of packing each weight panel once per
@@ -80,14 +81,10 @@ void seer_weight_get_row(const seer_weight *w, int64_t row, float *dst) {
     }
 }
 
-/* Scratch from the pool, or from the heap when there is no pool (then the
- * caller frees *owned). */
-static void *scratch(seer_pool *pool, int slot, size_t bytes, void **owned) {
-    if (pool) return seer_pool_scratch_get(pool, slot, bytes);
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) return NULL;
-    *owned = p;
-    return p;
+/* Scratch from the pool, or the calling thread's own when there is no
+ * pool. */
+static void *scratch(seer_pool *pool, int slot, size_t bytes) {
+    return pool ? seer_pool_scratch_get(pool, slot, bytes) : seer_thread_scratch_get(slot, bytes);
 }
 
 /* One weight of a fused product: several weights that read the same input
@@ -585,10 +582,9 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     int64_t n_in = j->w->n_in, nb = n_in / 32;
     bool has_min = j->w->type == SEER_TYPE_Q4_K || j->w->type == SEER_TYPE_Q5_K || j->w->type == SEER_TYPE_Q4_1 ||
                    j->w->type == SEER_TYPE_Q5_1 || j->w->type == SEER_TYPE_Q2_K;
-    void *owned[5] = {NULL, NULL, NULL, NULL, NULL};
     j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
-    j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in, &owned[0]);
-    j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[1]);
+    j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in);
+    j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float));
     const int t0 = j->w->type;
     /* AMX tiles take Q8_0 read in place (below) and, from 32 rows, Q4_K,
      * Q5_K and Q6_K with the block scales unpacked into the quants; the
@@ -605,12 +601,12 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->sb_kernel = seer_q8_sb_kernel_takes(t0) && j->act_type == SEER_TYPE_Q8_K;
     j->q450_groups = !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() &&
                      j->n_rows < groups_below(t0) && parts_interleaved_alike(j);
-    void *sums = has_min || j->q450_groups ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float), &owned[4]) : NULL;
+    void *sums = has_min || j->q450_groups ? scratch(pool, SEER_SCRATCH_MATMUL_ACT_S, (size_t)j->n_rows * (size_t)nb * sizeof(float)) : NULL;
     j->act_s = j->sb_kernel || !has_min ? NULL : sums;
     j->act_corr = j->q450_groups && !has_min ? sums : NULL;
     j->act_sums = j->sb_kernel ? sums : NULL; /* a float per block: room for Q2_K's two int16 */
     j->act_sums_by_16 = seer_q8_panel_halves(j->w->type); /* with mins, as the kernel reads them: Q2_K */
-    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[2]);
+    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth);
     size_t pb = job_panel_bytes(j, j->w);
     /* two panels at least where two fit in L2: the kernels take panels in
      * pairs, each activation broadcast serving both, and a group of one (a
@@ -632,7 +628,7 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
      * one alone, at 6 rows a call, was 8% of a 512-token prompt's kernel time) */
     if (j->q45_K_groups || j->q450_groups) j->panel_group = panel_group_of(seer_interleave_group_bytes(t0, n_in), 2) / 2 * 2;
     /* read in place, nothing is packed: no per-thread panel buffers */
-    j->panels = reads_groups(j) ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[3]);
+    j->panels = reads_groups(j) ? NULL : scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb);
     if (j->act_u8 && j->act_d && j->qrows && (j->panels || reads_groups(j)) && (sums || !has_min)) {
         /* Q8_0 read in place: each thread takes its share of the rows
          * through every part (nothing is packed, so nothing twice), the
@@ -648,34 +644,30 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
             seer_pool_for(pool, n_panels, 2, q8_gemm_range, j); /* the kernel takes panels in pairs */
         }
     }
-    for (int i = 0; i < 5; i++) free(owned[i]);
 }
 
 static void matmul_dot(seer_pool *pool, matmul_job *j) {
     const seer_weight *w = j->w;
     int64_t n_out = 0;
     for (int p = 0; p < j->n_parts; p++) n_out += j->parts[p].w->n_out;
-    void *owned = NULL;
     if (j->act_type == SEER_TYPE_F32) {
         j->act = j->x;
         j->act_row_bytes = (size_t)w->n_in * sizeof(float);
     } else {
         j->act_row_bytes = seer_row_bytes(j->act_type, w->n_in);
-        j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows, &owned);
+        j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows);
         if (!j->act) return;
         /* a few rows: not worth waking the workers for */
         if (j->n_rows < 4) quantize_act_range(j, 0, j->n_rows, 0);
         else seer_pool_for(pool, j->n_rows, 1, quantize_act_range, j);
     }
     seer_pool_for_streams(pool, n_out, 16, dot_range, j);
-    free(owned);
 }
 
 static void matmul_gemm(seer_pool *pool, matmul_job *j) {
     const seer_weight *w = j->w;
     int nth = seer_pool_size(pool);
     int64_t n_in = w->n_in;
-    void *owned_x = NULL, *owned_q = NULL, *owned_t = NULL;
     j->f32 = seer_f32_kernel_get();
 
     /* (rounding x to F16 again would give x back) */
@@ -687,17 +679,17 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
     if (j->chunk_rows > j->n_rows) j->chunk_rows = j->n_rows;
     if (rounded) {
         j->act_row_bytes = seer_row_bytes(j->act_type, n_in);
-        j->xf = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->chunk_rows * (size_t)n_in * sizeof(float), &owned_x);
-        j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned_q);
-        if (!j->xf || !j->qrows) goto done;
+        j->xf = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->chunk_rows * (size_t)n_in * sizeof(float));
+        j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth);
+        if (!j->xf || !j->qrows) return;
     }
     /* whole blocks of panels per group, so that a group's blocks are full but for the matrix's last */
     const size_t pf = seer_f32_panel_floats(n_in);
     const int64_t bp = j->f32.panels;
     j->panel_group = (panel_group_of(pf * sizeof(float), bp) + bp - 1) / bp * bp;
     /* per thread: the group's panels, then 16 dequantized weight rows */
-    j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * ((size_t)j->panel_group + 1) * pf * sizeof(float), &owned_t);
-    if (!j->tiles) goto done;
+    j->tiles = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * ((size_t)j->panel_group + 1) * pf * sizeof(float));
+    if (!j->tiles) return;
     int64_t n_rows = j->n_rows;
     for (j->row0 = 0; j->row0 < n_rows; j->row0 += j->chunk_rows) {
         if (j->chunk_rows > n_rows - j->row0) j->chunk_rows = n_rows - j->row0;
@@ -705,10 +697,6 @@ static void matmul_gemm(seer_pool *pool, matmul_job *j) {
         else j->xf = (float *)j->x + j->row0 * n_in;
         seer_pool_for(pool, units_set(j, j->chunk_rows, j->f32.row_block, bp), 1, f32_gemm_range, j);
     }
-done:
-    free(owned_x);
-    free(owned_q);
-    free(owned_t);
 }
 
 /* AMX-BF16 tiles (gemm_f16_internal.h): the activation rows in tile
@@ -781,20 +769,18 @@ static void tile_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
 static void matmul_gemm_tiles(seer_pool *pool, matmul_job *j, int parts) {
     const int nth = seer_pool_size(pool);
     const int64_t n_in = j->w->n_in, blocks = (j->n_rows + 15) / 16;
-    void *owned[3] = {NULL, NULL, NULL};
     j->tile_parts = parts;
     /* per thread: an F16 activation row, or 16 weight rows as f32 for the BF16 packing (which holds a row's pairs too) */
     j->act_row_bytes = parts == 2 ? (size_t)n_in * sizeof(uint16_t) : 16 * (size_t)n_in * sizeof(float);
-    j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)blocks * seer_tile_act_block_elems(n_in, parts) * sizeof(uint16_t), &owned[0]);
-    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
+    j->act_bf16 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)blocks * seer_tile_act_block_elems(n_in, parts) * sizeof(uint16_t));
+    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth);
     const size_t pb = seer_tile_panel_bytes(n_in, parts);
     j->panel_group = panel_group_of(pb, 2); /* the kernel takes panels in pairs */
-    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[2]);
+    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb);
     if (j->act_bf16 && j->qrows && j->panels) {
         seer_pool_for(pool, j->n_rows, 1, tile_act_range, j);
         seer_pool_for(pool, (j->w->n_out + 15) / 16, 2, tile_gemm_range, j);
     }
-    for (int i = 0; i < 3; i++) free(owned[i]);
 }
 
 /* BF16 products (gemm_bf16_internal.h): the activation rows as BF16 pairs. */
@@ -838,19 +824,17 @@ static void bf16_gemm_range(void *ctx, int64_t u0, int64_t u1, int ith) {
 static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
     const int nth = seer_pool_size(pool);
     const int64_t n_in = j->w->n_in;
-    void *owned[3] = {NULL, NULL, NULL};
     j->act_row_bytes = 16 * (size_t)n_in * sizeof(float); /* 16 weight rows as f32 per thread, for the packing */
-    j->act_pairs = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)seer_bf16_pairs(n_in) * 4, &owned[0]);
-    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth, &owned[1]);
+    j->act_pairs = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)seer_bf16_pairs(n_in) * 4);
+    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, j->act_row_bytes * (size_t)nth);
     const size_t pb = seer_bf16_panel_bytes(n_in);
     /* whole blocks of panels per group, so that a group's blocks are full but for the matrix's last */
     j->panel_group = (panel_group_of(pb, SEER_BF16_PANELS) + SEER_BF16_PANELS - 1) / SEER_BF16_PANELS * SEER_BF16_PANELS;
-    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb, &owned[2]);
+    j->panels = scratch(pool, SEER_SCRATCH_MATMUL_TILE, (size_t)nth * (size_t)j->panel_group * pb);
     if (j->act_pairs && j->qrows && j->panels) {
         seer_pool_for(pool, j->n_rows, 1, bf16_act_range, j);
         seer_pool_for(pool, units_set(j, j->n_rows, SEER_BF16_ROWS, SEER_BF16_PANELS), 1, bf16_gemm_range, j);
     }
-    for (int i = 0; i < 3; i++) free(owned[i]);
 }
 
 /* interleaved: whether the weight has the decode kernels' copy, which the
