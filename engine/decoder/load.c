@@ -750,6 +750,19 @@ static bool bind_per_layer_embd(seer_llm *m, seer_error *err) {
 }
 
 /* A Gated DeltaNet layer's mixer (gated_delta.c). */
+/* The depthwise kernel [channels][K] (the file's, converted: the model's
+ * own copy) rearranged to [K][channels] in place, so that a tap's weights
+ * are one contiguous row for the convolution's vector loop. */
+static bool taps_outer(float *w, int64_t ch, int K) {
+    float *t = malloc(sizeof *t * (size_t)(ch * K));
+    if (!t) return false;
+    for (int64_t e = 0; e < ch; e++)
+        for (int k = 0; k < K; k++) t[(size_t)k * ch + e] = w[(size_t)e * K + k];
+    memcpy(w, t, sizeof *t * (size_t)(ch * K));
+    free(t);
+    return true;
+}
+
 static bool bind_gdn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
     const llm_gdn_dims *g = &m->gdn;
     const int64_t E = m->info.n_embd, ch = llm_gdn_channels(g), vd = (int64_t)g->n_v * g->d;
@@ -763,6 +776,10 @@ static bool bind_gdn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
         !bind_matrix(m, &L->gdn_out, NAME("ssm_out.weight"), vd, E, err))
         return false;
     L->gdn_conv = bind_floats(m, NAME("ssm_conv1d.weight"), g->conv_len, ch, true, err, &failed);
+    if (!failed && !taps_outer((float *)L->gdn_conv, ch, g->conv_len)) {
+        seer_error_set(err, "out of memory converting '%s'", n);
+        failed = true;
+    }
     if (!failed) L->gdn_dt_bias = bind_vector(m, NAME("ssm_dt.bias"), g->n_v, true, err, &failed);
     if (!failed) L->gdn_a = bind_vector(m, NAME("ssm_a"), g->n_v, true, err, &failed);
     if (!failed) L->gdn_norm = bind_vector(m, NAME("ssm_norm.weight"), g->d, true, err, &failed);
