@@ -57,8 +57,7 @@ typedef struct llm_layer {
     /* A Gated DeltaNet layer (qwen35*, gated_delta.c) in place of attention:
      * in_proj rows [q | k | v] (gdn_qkv), the output gate z (gdn_z), beta
      * and alpha [n_embd → n_v], the causal depthwise kernel [K][channels]
- * (rearranged at load from the file's [channels][K]),
-     * dt bias and A (log-decay rate, negative) per value head, the output
+     * (rearranged at load from the file's [channels][K]), dt bias and A (log-decay rate, negative) per value head, the output
      * norm [d_v] and out_proj. */
     bool gdn;
     seer_weight gdn_qkv, gdn_z, gdn_beta, gdn_alpha, gdn_out;

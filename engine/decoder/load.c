@@ -749,7 +749,6 @@ static bool bind_per_layer_embd(seer_llm *m, seer_error *err) {
     return !failed;
 }
 
-/* A Gated DeltaNet layer's mixer (gated_delta.c). */
 /* The depthwise kernel [channels][K] (the file's, converted: the model's
  * own copy) rearranged to [K][channels] in place, so that a tap's weights
  * are one contiguous row for the convolution's vector loop. */
@@ -763,6 +762,7 @@ static bool taps_outer(float *w, int64_t ch, int K) {
     return true;
 }
 
+/* A Gated DeltaNet layer's mixer (gated_delta.c). */
 static bool bind_gdn(seer_llm *m, llm_layer *L, int l, seer_error *err) {
     const llm_gdn_dims *g = &m->gdn;
     const int64_t E = m->info.n_embd, ch = llm_gdn_channels(g), vd = (int64_t)g->n_v * g->d;

@@ -188,24 +188,26 @@ static void experts_range(void *ctx, int64_t i0, int64_t i1, int ith) {
         const seer_weight *gate_up[2] = {&gate, &up};
         seer_matmul_multi_share(NULL, 2, gate_up, rows, cnt, j->n, (float *const[]){a, b}, NULL);
         expert_gate(c->m, a, b, (int64_t)cnt * F);
-        seer_matmul_multi_share(NULL, 1, (const seer_weight *const[]){&down}, a, cnt, j->n, &rows, NULL); /* the gathered rows are used up */
+        const seer_weight *down_w[1] = {&down};
+        seer_matmul_multi_share(NULL, 1, down_w, a, cnt, j->n, &rows, NULL); /* the gathered rows are used up */
         for (int k = 0; k < cnt; k++) weigh_pick(c, L, picks[k], rows + (size_t)k * E, rows + (size_t)k * E);
     }
 }
 
-typedef struct sum_job {
+/* Work over a prompt's rows: the routing, then the picks' sums. */
+typedef struct rows_job {
     seer_ctx *c;
-} sum_job;
+} rows_job;
 
 static void sum_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     (void)ith;
-    seer_ctx *c = ((const sum_job *)ctx)->c;
+    seer_ctx *c = ((const rows_job *)ctx)->c;
     sum_picks(c, c->moe_pos, i0, i1);
 }
 
 static void route_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     (void)ith;
-    seer_ctx *c = ((const sum_job *)ctx)->c;
+    seer_ctx *c = ((const rows_job *)ctx)->c;
     const int X = c->m->info.n_expert, K = c->m->info.n_expert_used;
     for (int64_t i = i0; i < i1; i++)
         route_row(c->moe_probs + (size_t)i * X, X, K, c->moe_chosen + (size_t)i * K, c->moe_weights + (size_t)i * K);
@@ -220,13 +222,13 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
     const seer_llm *m = c->m;
     const int X = m->info.n_expert, K = m->info.n_expert_used;
     seer_matmul(c->pool, &L->router, router_in, n, c->moe_probs, NULL);
-    sum_job rows_job = {.c = c};
+    rows_job rj = {.c = c};
     if (n == 1) {
-        route_range(&rows_job, 0, 1, 0);
+        route_range(&rj, 0, 1, 0);
         one_row(c, L);
         return;
     }
-    seer_pool_for(c->pool, n, 16, route_range, &rows_job);
+    seer_pool_for(c->pool, n, 16, route_range, &rj);
 
     /* counting sort of the (row, slot) picks by expert: start[e] .. start[e+1];
      * moe_pos[t]: where pick t went */
@@ -251,7 +253,7 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
 
     experts_job j = {.c = c, .L = L, .start = start, .order = order, .n = n};
     seer_pool_for_fixed(c->pool, X, 1, experts_range, &j);
-    seer_pool_for(c->pool, n, 16, sum_range, &rows_job);
+    seer_pool_for(c->pool, n, 16, sum_range, &rj);
 }
 
 void llm_moe_beside_dense(seer_ctx *c, int l, int n) {
