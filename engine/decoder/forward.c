@@ -66,11 +66,10 @@ void llm_rope_tables(seer_ctx *c, int n, const float *rows_pos) {
  * thread always gets the same rows, the ones it also multiplies where the
  * products split by rows (SEER_MATMUL_ROW_GRAIN): the passes are short and
  * cache-bound, and rows another core wrote cost a transfer each. */
-typedef void (*rows_fn)(seer_ctx *c, int l, int64_t r0, int64_t r1);
 typedef struct rows_job {
     seer_ctx *c;
     int layer;
-    rows_fn fn;
+    llm_rows_fn fn;
 } rows_job;
 
 static void rows_range(void *ctx, int64_t r0, int64_t r1, int ith) {
@@ -80,7 +79,7 @@ static void rows_range(void *ctx, int64_t r0, int64_t r1, int ith) {
 }
 
 #define PARALLEL_MIN_ROWS 16
-static void for_rows(seer_ctx *c, int l, int n, rows_fn fn) {
+void llm_for_rows(seer_ctx *c, int l, int n, llm_rows_fn fn) {
     if (n < PARALLEL_MIN_ROWS) {
         fn(c, l, 0, n);
         return;
@@ -202,7 +201,7 @@ void llm_dense_ffn(seer_ctx *c, int l, int n) {
     const seer_weight *gate_up[2] = {&L->w_gate, &L->w_up};
     seer_matmul_multi(c->pool, 2, gate_up, c->xn, n, (float *const[]){c->ffn_a, c->ffn_b},
                       (const float *const[]){L->b_gate, L->b_up});
-    for_rows(c, l, n, ffn_gate_pass);
+    llm_for_rows(c, l, n, ffn_gate_pass);
     seer_matmul(c->pool, &L->w_down, c->ffn_a, n, c->xn, L->b_down);
 }
 
@@ -231,20 +230,20 @@ static void attention_mixer(seer_ctx *c, int l, int n) {
     const seer_weight *qkv[3] = {&L->wq, &L->wk, &L->wv};
     seer_matmul_multi(c->pool, llm_qkv_count(L), qkv, c->xn, n, (float *const[]){L->q_gate ? c->q_gated : c->q, c->k, c->v},
                       (const float *const[]){L->bq, L->bk, L->bv});
-    if (L->q_gate) for_rows(c, l, n, split_gate_pass);
+    if (L->q_gate) llm_for_rows(c, l, n, split_gate_pass);
     if (c->multi) {
         llm_multi_attention(c, l); /* each row against its own context */
     } else {
-        for_rows(c, l, n, llm_rope_store_rows);
+        llm_for_rows(c, l, n, llm_rope_store_rows);
         llm_attention(c, l, n);
     }
-    if (L->q_gate) for_rows(c, l, n, apply_gate_pass);
+    if (L->q_gate) llm_for_rows(c, l, n, apply_gate_pass);
     seer_matmul(c->pool, &L->wo, c->attn, n, c->xn, L->bo);
 }
 
 static void block(seer_ctx *c, int l, int n) {
     const llm_layer *L = &c->m->layers[l];
-    if (l == 0) for_rows(c, l, n, attn_norm_pass); /* later layers': the previous ffn_residual_pass */
+    if (l == 0) llm_for_rows(c, l, n, attn_norm_pass); /* later layers': the previous ffn_residual_pass */
     if (L->conv) {
         seer_matmul(c->pool, &L->conv_in, c->xn, n, c->conv_bcx, NULL);
         if (c->multi) llm_multi_shortconv(c, l);
@@ -255,19 +254,19 @@ static void block(seer_ctx *c, int l, int n) {
     } else {
         attention_mixer(c, l, n);
     }
-    for_rows(c, l, n, attn_residual_pass);
+    llm_for_rows(c, l, n, attn_residual_pass);
     if (c->m->moe_dense) llm_moe_beside_dense(c, l, n);
     else if (c->m->moe) llm_moe_ffn(c, l, n, c->xn);
     else llm_dense_ffn(c, l, n);
-    for_rows(c, l, n, ffn_residual_pass);
+    llm_for_rows(c, l, n, ffn_residual_pass);
     if (c->m->ple_dim) {
         llm_ple_layer(c, l, n);
-        for_rows(c, l, n, layer_end_pass);
+        llm_for_rows(c, l, n, layer_end_pass);
     }
 }
 
 /* A prompt on a model whose products all go through seer_matmul_rows
- * (c->rows_scratch): each thread takes its rows (split as for_rows) from
+ * (c->rows_scratch): each thread takes its rows (split as llm_for_rows) from
  * one attention to the next in one dispatch: the output projection, the
  * FFN and its residuals of layer l, then layer l + 1's Q, K, V and RoPE.
  * Attention is the only step that reads other threads' rows (their keys

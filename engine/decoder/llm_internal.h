@@ -322,6 +322,10 @@ void llm_moe_ffn(seer_ctx *c, int l, int n, const float *router_in);
 void llm_moe_beside_dense(seer_ctx *c, int l, int n);
 /* The dense gated FFN of layer l on rows [0, n) of c->xn, into c->xn (forward.c). */
 void llm_dense_ffn(seer_ctx *c, int l, int n);
+/* fn over batch rows [0, n) of layer l, split over the pool by rows
+ * (forward.c), or on the caller for a few rows. */
+typedef void (*llm_rows_fn)(seer_ctx *c, int l, int64_t r0, int64_t r1);
+void llm_for_rows(seer_ctx *c, int l, int n, llm_rows_fn fn);
 
 /* Matrices of a layer bound as seer_weight (load.c's layer_matrices and the
  * per-layer-embedding pair). */

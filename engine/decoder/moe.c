@@ -256,24 +256,44 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
     seer_pool_for(c->pool, n, 16, sum_range, &rj);
 }
 
-void llm_moe_beside_dense(seer_ctx *c, int l, int n) {
+/* Gemma 4's row passes around its two FFNs, rows [r0, r1) of layer l. x
+ * is still the layer's attention output: the router's input comes from it
+ * (normed, scaled), the dense FFN's is xn. */
+static void router_in_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     const seer_llm *m = c->m;
-    const llm_layer *L = &m->layers[l];
     const int E = m->info.n_embd;
-    const size_t all = (size_t)n * (size_t)E;
-    /* x is still the layer's attention output: the experts' and the
-     * router's inputs come from it, the dense FFN's from xn */
-    memcpy(c->moe_router_in, c->x, sizeof(float) * all);
-    seer_rmsnorm(c->moe_router_in, NULL, n, E, m->norm_eps);
-    const float inv = 1.0f / sqrtf((float)E);
-    for (int i = 0; i < n; i++)
-        for (int d = 0; d < E; d++) c->moe_router_in[(size_t)i * E + d] *= inv * L->router_in_scale[d];
+    const float *scale = m->layers[l].router_in_scale, inv = 1.0f / sqrtf((float)E);
+    float *r = c->moe_router_in + (size_t)r0 * E;
+    memcpy(r, c->x + (size_t)r0 * E, sizeof(float) * (size_t)((r1 - r0) * E));
+    seer_rmsnorm(r, NULL, r1 - r0, E, m->norm_eps);
+    for (int64_t i = 0; i < r1 - r0; i++)
+        for (int d = 0; d < E; d++) r[(size_t)i * E + d] *= inv * scale[d];
+}
+
+/* the dense FFN's output normed aside; xn = the experts' input, from x */
+static void experts_in_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    const seer_llm *m = c->m;
+    const int E = m->info.n_embd;
+    const size_t at = (size_t)r0 * E, len = sizeof(float) * (size_t)((r1 - r0) * E);
+    seer_rmsnorm(c->xn + at, m->layers[l].ffn_post_norm_1, r1 - r0, E, m->norm_eps);
+    memcpy(c->moe_dense_out + at, c->xn + at, len);
+    memcpy(c->xn + at, c->x + at, len);
+    seer_rmsnorm(c->xn + at, m->layers[l].ffn_pre_norm_2, r1 - r0, E, m->norm_eps);
+}
+
+/* xn = the experts' output normed + the dense FFN's */
+static void ffns_sum_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
+    const seer_llm *m = c->m;
+    const int E = m->info.n_embd;
+    const size_t at = (size_t)r0 * E;
+    seer_rmsnorm(c->xn + at, m->layers[l].ffn_post_norm_2, r1 - r0, E, m->norm_eps);
+    seer_add(c->xn + at, c->moe_dense_out + at, (r1 - r0) * E);
+}
+
+void llm_moe_beside_dense(seer_ctx *c, int l, int n) {
+    llm_for_rows(c, l, n, router_in_pass);
     llm_dense_ffn(c, l, n);
-    seer_rmsnorm(c->xn, L->ffn_post_norm_1, n, E, m->norm_eps);
-    memcpy(c->moe_dense_out, c->xn, sizeof(float) * all);
-    memcpy(c->xn, c->x, sizeof(float) * all);
-    seer_rmsnorm(c->xn, L->ffn_pre_norm_2, n, E, m->norm_eps);
+    llm_for_rows(c, l, n, experts_in_pass);
     llm_moe_ffn(c, l, n, c->moe_router_in);
-    seer_rmsnorm(c->xn, L->ffn_post_norm_2, n, E, m->norm_eps);
-    seer_add(c->xn, c->moe_dense_out, (int64_t)all);
+    llm_for_rows(c, l, n, ffns_sum_pass);
 }
