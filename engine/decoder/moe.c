@@ -177,7 +177,6 @@ static void experts_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     const int E = c->m->info.n_embd, K = c->m->info.n_expert_used, F = c->m->n_ff_exp;
     for (int64_t i = i0; i < i1; i++) {
         const int e = j->order[i], first = j->start[e], cnt = j->start[e + 1] - first;
-        if (cnt == 0) continue;
         const int32_t *picks = c->moe_rows + first;
         float *rows = c->moe_y + (size_t)first * E, *a = c->ffn_a + (size_t)first * F, *b = c->ffn_b + (size_t)first * F;
         for (int k = 0; k < cnt; k++)
@@ -248,11 +247,14 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
     int64_t keys[MOE_MAX_EXPERTS];
     for (int e = 0; e < X; e++) keys[e] = (int64_t)(n - (start[e + 1] - start[e])) * MOE_MAX_EXPERTS + e;
     qsort(keys, (size_t)X, sizeof keys[0], compare_keys);
-    int order[MOE_MAX_EXPERTS];
-    for (int e = 0; e < X; e++) order[e] = (int)(keys[e] % MOE_MAX_EXPERTS);
+    int order[MOE_MAX_EXPERTS], used = 0; /* the experts with picks come first */
+    for (int e = 0; e < X; e++) {
+        order[e] = (int)(keys[e] % MOE_MAX_EXPERTS);
+        used += start[order[e] + 1] > start[order[e]];
+    }
 
     experts_job j = {.c = c, .L = L, .start = start, .order = order, .n = n};
-    seer_pool_for_fixed(c->pool, X, 1, experts_range, &j);
+    seer_pool_for_fixed(c->pool, used, 1, experts_range, &j);
     seer_pool_for(c->pool, n, 16, sum_range, &rj);
 }
 

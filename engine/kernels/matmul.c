@@ -851,7 +851,6 @@ static bool in_place_wins(int type, bool interleaved) {
            !seer_cpu_avx512_halved() && !(type == SEER_TYPE_Q8_0 && seer_q8_panel_amx_ready());
 }
 
-
 static int64_t gemm_min_rows(int type, bool interleaved) {
     bool int8_gemm = seer_int8_gemm_supports(type) && seer_q8_panel_get();
     /* Without AMX tiles, the interleaved groups' several-row dot kernel

@@ -297,9 +297,7 @@ void seer_pool_range(int64_t n, int ith, int nth, int64_t *begin, int64_t *end) 
     *end = b + base + (ith < extra ? 1 : 0);
 }
 
-void *seer_pool_scratch_get(seer_pool *p, int slot, size_t bytes) {
-    if (!p || slot < 0 || slot >= SEER_POOL_SCRATCH_SLOTS) return NULL;
-    seer_pool_scratch *s = &p->scratch[slot];
+void *seer_scratch_slot_get(seer_pool_scratch *s, size_t bytes) {
     if (s->size < bytes) {
         size_t want = bytes + bytes / 4;
         void *nd = seer_buffer_alloc(want); /* a prompt's activations and panels: megabytes */
@@ -309,4 +307,9 @@ void *seer_pool_scratch_get(seer_pool *p, int slot, size_t bytes) {
         s->size = want;
     }
     return s->data;
+}
+
+void *seer_pool_scratch_get(seer_pool *p, int slot, size_t bytes) {
+    if (!p || slot < 0 || slot >= SEER_POOL_SCRATCH_SLOTS) return NULL;
+    return seer_scratch_slot_get(&p->scratch[slot], bytes);
 }

@@ -26,4 +26,9 @@ typedef struct seer_pool_scratch {
  * when p is NULL. The previous contents are not preserved when it grows. */
 void *seer_pool_scratch_get(seer_pool *p, int slot, size_t bytes);
 
+/* The growing rule both owners of slots share (the pool's, and each
+ * thread's own in thread_scratch.c): a slot under `bytes` is replaced by a
+ * 64-byte aligned buffer a quarter larger. NULL on allocation failure. */
+void *seer_scratch_slot_get(seer_pool_scratch *s, size_t bytes);
+
 #endif

@@ -13,8 +13,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "seer/common.h"
-
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -36,14 +34,5 @@ void *seer_thread_scratch_get(int slot, size_t bytes) {
             return NULL;
         }
     }
-    seer_pool_scratch *s = &slots[slot];
-    if (s->size < bytes) {
-        size_t want = bytes + bytes / 4;
-        void *nd = seer_buffer_alloc(want);
-        if (!nd) return NULL;
-        free(s->data);
-        s->data = nd;
-        s->size = want;
-    }
-    return s->data;
+    return seer_scratch_slot_get(&slots[slot], bytes);
 }
