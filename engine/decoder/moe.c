@@ -193,20 +193,17 @@ static void experts_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     }
 }
 
-/* Work over a prompt's rows: the routing, then the picks' sums. */
-typedef struct rows_job {
-    seer_ctx *c;
-} rows_job;
-
+/* Work over a prompt's rows (ctx: the seer_ctx): the routing, then the
+ * picks' sums. */
 static void sum_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     (void)ith;
-    seer_ctx *c = ((const rows_job *)ctx)->c;
+    seer_ctx *c = ctx;
     sum_picks(c, c->moe_pos, i0, i1);
 }
 
 static void route_range(void *ctx, int64_t i0, int64_t i1, int ith) {
     (void)ith;
-    seer_ctx *c = ((const rows_job *)ctx)->c;
+    seer_ctx *c = ctx;
     const int X = c->m->info.n_expert, K = c->m->info.n_expert_used;
     for (int64_t i = i0; i < i1; i++)
         route_row(c->moe_probs + (size_t)i * X, X, K, c->moe_chosen + (size_t)i * K, c->moe_weights + (size_t)i * K);
@@ -221,13 +218,12 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
     const seer_llm *m = c->m;
     const int X = m->info.n_expert, K = m->info.n_expert_used;
     seer_matmul(c->pool, &L->router, router_in, n, c->moe_probs, NULL);
-    rows_job rj = {.c = c};
     if (n == 1) {
-        route_range(&rj, 0, 1, 0);
+        route_range(c, 0, 1, 0);
         one_row(c, L);
         return;
     }
-    seer_pool_for(c->pool, n, 16, route_range, &rj);
+    seer_pool_for(c->pool, n, 16, route_range, c);
 
     /* counting sort of the (row, slot) picks by expert: start[e] .. start[e+1];
      * moe_pos[t]: where pick t went */
@@ -255,7 +251,7 @@ static void routed_experts(seer_ctx *c, const llm_layer *L, int n, const float *
 
     experts_job j = {.c = c, .L = L, .start = start, .order = order, .n = n};
     seer_pool_for_fixed(c->pool, used, 1, experts_range, &j);
-    seer_pool_for(c->pool, n, 16, sum_range, &rj);
+    seer_pool_for(c->pool, n, 16, sum_range, c);
 }
 
 /* Gemma 4's row passes around its two FFNs, rows [r0, r1) of layer l. x
