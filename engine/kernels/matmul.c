@@ -1033,24 +1033,47 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
     if (n > 0) matmul_multi(pool, n, w, x, n_rows, gemm_min_rows(w[0]->type, w[0]->interleaved != NULL), y, bias);
 }
 
-/* A share of a batch's rows takes the GEMM that reads w in place from
- * SHARE_GEMM_ROWS rows, where the whole batch would take the GEMM (so
- * that below gemm_min_rows a batch's rows still agree with decode steps).
- * A mixture of experts' weights come from memory for each prompt; one
- * Zen 5 core, 128 experts in turn, dot kernels -> in place: Q4_K 2816 x
- * 1408 (gate and up) 8 rows 320 -> 451 GOP/s, 12 rows 357 -> 495; Q5_0
- * 704 x 2816 (down) 8 rows 274 -> 283, 12 rows 286 -> 360, but 4 rows
- * 265 -> 214. */
-#define SHARE_GEMM_ROWS 8
+/* From how many of a batch's rows a share of them (a prompt's rows that
+ * chose one expert) takes the GEMM that reads w's groups in place, where
+ * the whole batch takes the GEMM; below gemm_min_rows a batch's rows keep
+ * the decode kernels, so that they agree with decode steps. A mixture of
+ * experts' weights come from memory for each prompt, each expert on one
+ * thread: one Zen 5 core, 1024-row matrices of each type, ~96 MB of them
+ * called in turn, CPU time, dot kernels' time / in place's at 1..16
+ * rows; the longer the rows, the fewer the GEMM needs: Q4_K 2048 wide 2 rows 1.07, 4 rows
+ * 1.40, 6 rows 1.51, 8 rows 1.35; 1024-1536 wide 3 rows 1.06-1.18; 512
+ * and 768 wide 8 rows 0.88-0.93, from 10-12 rows level or ahead. Q5_K,
+ * whose decode kernel takes more to unpack its fifth bits, from 1 row
+ * (1.06-1.22) at every width. Q4_0, Q5_0 and Q8_0 768-2816 wide from 5
+ * rows (1.05-1.65; 4 rows 0.79-1.30); 512 wide from 8 (Q5_0 from 9). Q4_1
+ * and Q5_1 from 2048 wide (5 rows 1.09-1.43; 512-768 wide not ahead
+ * below 16). Whole prompts, one thread, CPU time, one process switching
+ * between 8 rows for all and these each prompt, medians: Qwen3.5
+ * 35B-A3B's layout (half the experts) 64 tokens 1020 -> 974 ms, Gemma 4
+ * 26B-A4B's (6 layers) 128 tokens 421 -> 401 ms, Qwen3-VL-30B-A3B's 128
+ * tokens level (1684 -> 1684). */
+static int64_t share_gemm_rows(int type, int64_t n_in) {
+    switch (type) {
+    case SEER_TYPE_Q5_K: return 1;
+    case SEER_TYPE_Q4_K: return n_in >= 2048 ? 2 : n_in >= 1024 ? 3 : 12;
+    case SEER_TYPE_Q4_0: case SEER_TYPE_Q8_0: return n_in >= 768 ? 5 : 8;
+    case SEER_TYPE_Q5_0: return n_in >= 768 ? 5 : 9;
+    case SEER_TYPE_Q4_1: case SEER_TYPE_Q5_1: return n_in >= 2048 ? 5 : INT64_MAX;
+    default: return INT64_MAX;
+    }
+}
+
+int64_t seer_matmul_share_gemm_rows(const seer_weight *w, int64_t batch_rows) {
+    const bool interleaved = w->interleaved != NULL;
+    const int64_t from = gemm_min_rows(w->type, interleaved);
+    if (batch_rows < from || !in_place_wins(w->type, interleaved)) return from;
+    const int64_t share = share_gemm_rows(w->type, w->n_in);
+    return share < from ? share : from;
+}
 
 void seer_matmul_multi_share(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
                              int64_t batch_rows, float *const y[], const float *const bias[]) {
-    if (n <= 0) return;
-    const int type = w[0]->type;
-    int64_t from = gemm_min_rows(type, w[0]->interleaved != NULL);
-    if (batch_rows >= from && from > SHARE_GEMM_ROWS && in_place_wins(type, w[0]->interleaved != NULL))
-        from = SHARE_GEMM_ROWS;
-    matmul_multi(pool, n, w, x, n_rows, from, y, bias);
+    if (n > 0) matmul_multi(pool, n, w, x, n_rows, seer_matmul_share_gemm_rows(w[0], batch_rows), y, bias);
 }
 
 /* Q8_0 read in place: the interleaved groups are the AMX kernel's B tiles. */

@@ -15,6 +15,9 @@ int64_t seer_matmul_gemm_min_rows(int type);
 /* The same for w as it is (with or without the interleaved copy): from how
  * many rows SEER_MATMUL_AUTO takes the batched algorithm for it. */
 int64_t seer_matmul_weight_gemm_min_rows(const seer_weight *w);
+/* From how many rows seer_matmul_multi_share takes the int8 GEMM for rows
+ * of a batch of batch_rows whose first weight is w. */
+int64_t seer_matmul_share_gemm_rows(const seer_weight *w, int64_t batch_rows);
 
 /* GEMM: the best batched algorithm (int8 GEMM where the type and CPU allow,
  * else dequantize + sgemm); GEMM_F32 forces dequantize + sgemm; GEMM_BF16

@@ -77,7 +77,8 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
                        float *const y[], const float *const bias[]);
 /* seer_matmul_multi for n_rows rows taken from a batch of batch_rows (a
  * prompt's rows that chose one expert): where the batch's own rows take
- * the int8 GEMM, so do as few as 8 of these if it reads w in place. Same
+ * the int8 GEMM, so do a few of these if it reads w in place (how few
+ * depends on w's type and row length). Same
  * numbers as seer_matmul_multi at batch_rows below its GEMM's rows. */
 void seer_matmul_multi_share(seer_pool *pool, int n, const seer_weight *const w[], const float *x, int64_t n_rows,
                              int64_t batch_rows, float *const y[], const float *const bias[]);

@@ -224,30 +224,39 @@ static void check_fused(int type, seer_pool *p1, seer_pool *p2, int64_t n_rows) 
     free(x);
 }
 
-/* seer_matmul_multi_share (a prompt's rows that chose one expert): 10 rows
- * of a batch below the GEMM's rows give what seer_matmul_multi gives them
- * (decode's numbers); of a 512-row batch, where the GEMM reads the groups
- * in place from 16 rows, the GEMM's numbers, elsewhere again
- * seer_matmul_multi's. */
+/* seer_matmul_multi_share (a prompt's rows that chose one expert): the
+ * rows of a batch below the GEMM's rows give what seer_matmul_multi gives
+ * them (decode's numbers); of a 512-row batch, from as many rows as
+ * seer_matmul_share_gemm_rows names (it depends on the type and the row
+ * length), the GEMM's numbers, below that again seer_matmul_multi's. */
 static void check_share(int type, seer_pool *pool) {
-    const int64_t n_in = 512, n_out = 48, n_rows = 10;
-    uint8_t *data = make_rows(type, n_in, n_out, 0);
-    seer_weight w = weight_of(type, data, n_in, n_out);
-    void *buf = interleave(&w, pool);
-    const seer_weight *wp[1] = {&w};
-    float *x = malloc(sizeof(float) * (size_t)(n_rows * n_in));
-    float *got = malloc(sizeof(float) * (size_t)(n_rows * n_out)), *want = malloc(sizeof(float) * (size_t)(n_rows * n_out));
-    for (int64_t i = 0; i < n_rows * n_in; i++) x[i] = rnd_float(-2, 2);
-    const size_t bytes = sizeof(float) * (size_t)(n_rows * n_out);
-    seer_matmul_multi_share(pool, 1, wp, x, n_rows, 12, &got, NULL);
-    seer_matmul_multi(pool, 1, wp, x, n_rows, &want, NULL);
-    CHECK_MSG(memcmp(got, want, bytes) == 0, "%s: an expert's rows of a 12-row batch differ from decode's", seer_type_name(type));
-    const bool in_place = seer_matmul_weight_gemm_min_rows(&w) == 16 && type != SEER_TYPE_Q3_K;
-    seer_matmul_multi_share(pool, 1, wp, x, n_rows, 512, &got, NULL);
-    seer_matmul_path(pool, &w, x, n_rows, want, NULL, in_place ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO);
-    CHECK_MSG(memcmp(got, want, bytes) == 0, "%s: an expert's rows of a 512-row batch are not the %s's", seer_type_name(type),
-              in_place ? "in-place GEMM" : "dot kernels");
-    free(buf); free(data); free(x); free(got); free(want);
+    const int64_t n_ins[2] = {512, 2048}, n_out = 48, max_rows = 12;
+    for (int i = 0; i < 2; i++) {
+        const int64_t n_in = n_ins[i];
+        uint8_t *data = make_rows(type, n_in, n_out, 0);
+        seer_weight w = weight_of(type, data, n_in, n_out);
+        void *buf = interleave(&w, pool);
+        const seer_weight *wp[1] = {&w};
+        float *x = malloc(sizeof(float) * (size_t)(max_rows * n_in));
+        float *got = malloc(sizeof(float) * (size_t)(max_rows * n_out)), *want = malloc(sizeof(float) * (size_t)(max_rows * n_out));
+        for (int64_t k = 0; k < max_rows * n_in; k++) x[k] = rnd_float(-2, 2);
+        const int64_t from = seer_matmul_share_gemm_rows(&w, 512);
+        CHECK_MSG(seer_matmul_share_gemm_rows(&w, 12) == seer_matmul_weight_gemm_min_rows(&w),
+                  "%s: a 12-row batch's shares do not keep the batch's own rows", seer_type_name(type));
+        for (int64_t n_rows = 1; n_rows <= max_rows; n_rows++) {
+            const size_t bytes = sizeof(float) * (size_t)(n_rows * n_out);
+            seer_matmul_multi_share(pool, 1, wp, x, n_rows, 12, &got, NULL);
+            seer_matmul_multi(pool, 1, wp, x, n_rows, &want, NULL);
+            CHECK_MSG(memcmp(got, want, bytes) == 0, "%s %lld wide: %lld of a 12-row batch's rows differ from decode's",
+                      seer_type_name(type), (long long)n_in, (long long)n_rows);
+            const bool gemm = n_rows >= from;
+            seer_matmul_multi_share(pool, 1, wp, x, n_rows, 512, &got, NULL);
+            seer_matmul_path(pool, &w, x, n_rows, want, NULL, gemm ? SEER_MATMUL_GEMM : SEER_MATMUL_AUTO);
+            CHECK_MSG(memcmp(got, want, bytes) == 0, "%s %lld wide: %lld of a 512-row batch's rows are not the %s's",
+                      seer_type_name(type), (long long)n_in, (long long)n_rows, gemm ? "GEMM" : "dot kernels");
+        }
+        free(buf); free(data); free(x); free(got); free(want);
+    }
 }
 
 /* seer_matmul_rows (a thread's own prompt rows, the decoder's one-dispatch
