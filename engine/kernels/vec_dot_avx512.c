@@ -122,12 +122,29 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
  * row's float steps are exactly those of NR = 1, so a prompt's rows get
  * the numbers decode gives them. Q5 (block_q5_Kx16): the same with each
  * nibble's fifth bit added as 16 where qh has it (a byte mask test and a
- * masked add per half); the high values then no longer fit in place and
- * are shifted down first. */
+ * masked add per half; the high values then no longer fit in place and
+ * are shifted down first), except at one row (decode), where each half's
+ * fifth bits are summed apart: qh's byte holds the bit of one value in
+ * each of the 8 blocks, so bit 2c (2c + 1) masked out of it is 0 or
+ * 2^(2c) (2^(2c+1)), VPDPBUSD's unsigned operand as it is; that sum,
+ * shifted to 16 times the bits' own once per sub-block, is added to the
+ * nibbles' (exactly the integers of the other way). Two more VPDPBUSD a
+ * vector for an AND each instead of a mask test, a masked add and a
+ * shift: one Zen 5 core, 1024 x 2048, CPU time, 67 matrices in turn from
+ * memory, one row 75-80 -> 84-87 GOP/s; at 2-4 rows slower (150 -> 135,
+ * 220 -> 170), so those keep the masks. Qwen2.5-VL-3B's layout as Q5_K_M,
+ * `seer bench -p 1 -n 64 -r 3`, three alternated rounds: one thread
+ * 11.3-12.5 -> 12.3-12.7 tok/s, two threads 20.9-21.6 -> 22.2-23.1. */
+/* v times 2^s (s > 0) or divided by 2^-s (s < 0, v a multiple of it). */
+static inline __m512i shift_epi32(__m512i v, int s) {
+    return s > 0 ? _mm512_slli_epi32(v, (unsigned)s) : s < 0 ? _mm512_srai_epi32(v, (unsigned)-s) : v;
+}
+
 static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, const void *w, const void *a,
                                                                     size_t act_stride, const int NR, const int Q5,
                                                                     float *out) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
+    const bool apart = Q5 && NR == 1; /* Q5's fifth bits summed apart (one row: see above) */
     __m512 acc[4], acc_mins[4];
     #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = acc_mins[r] = _mm512_setzero_ps();
@@ -152,29 +169,36 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
         for (int r = 0; r < NR; r++) isum[r] = msum[r] = _mm512_setzero_si512();
         #pragma GCC unroll 4
         for (int c = 0; c < 4; c++) {
-            __m512i lo[4], hi[4];
+            __m512i lo[4], hi[4], fifth_lo[4], fifth_hi[4];
             #pragma GCC unroll 4
-            for (int r = 0; r < NR; r++) lo[r] = hi[r] = _mm512_setzero_si512();
+            for (int r = 0; r < NR; r++) lo[r] = hi[r] = fifth_lo[r] = fifth_hi[r] = _mm512_setzero_si512();
             #pragma GCC unroll 8
             for (int g = 0; g < 8; g++) {
                 stream_prefetch(&pf, 1);
-                __m512i q = _mm512_loadu_si512((const void *)x->qs[c][g][0]);
-                __m512i q_lo = _mm512_and_si512(q, m4), q_hi;
+                const __m512i q = _mm512_loadu_si512((const void *)x->qs[c][g][0]);
+                __m512i q_lo = _mm512_and_si512(q, m4), q_hi = _mm512_andnot_si512(m4, q), b_lo = q_lo, b_hi = q_hi;
                 if (Q5) {
-                    __m512i bits = _mm512_loadu_si512((const void *)qh[g][0]);
-                    __mmask64 k_lo = _mm512_test_epi8_mask(bits, _mm512_set1_epi8((char)(1 << (2 * c))));
-                    __mmask64 k_hi = _mm512_test_epi8_mask(bits, _mm512_set1_epi8((char)(2 << (2 * c))));
-                    q_lo = _mm512_mask_add_epi8(q_lo, k_lo, q_lo, sixteen);
-                    q_hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
-                    q_hi = _mm512_mask_add_epi8(q_hi, k_hi, q_hi, sixteen);
-                } else {
-                    q_hi = _mm512_andnot_si512(m4, q);
+                    const __m512i bits = _mm512_loadu_si512((const void *)qh[g][0]);
+                    const __m512i bit_lo = _mm512_set1_epi8((char)(1 << (2 * c))), bit_hi = _mm512_set1_epi8((char)(2 << (2 * c)));
+                    if (apart) {
+                        b_lo = _mm512_and_si512(bits, bit_lo);
+                        b_hi = _mm512_and_si512(bits, bit_hi);
+                    } else { /* the fifth bits added to the values, the high ones shifted down first */
+                        q_lo = _mm512_mask_add_epi8(q_lo, _mm512_test_epi8_mask(bits, bit_lo), q_lo, sixteen);
+                        q_hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
+                        q_hi = _mm512_mask_add_epi8(q_hi, _mm512_test_epi8_mask(bits, bit_hi), q_hi, sixteen);
+                    }
                 }
                 #pragma GCC unroll 4
                 for (int r = 0; r < NR; r++) {
                     const uint8_t *qa = (const uint8_t *)y[r]->qs + 64 * c + 4 * g;
-                    lo[r] = _mm512_dpbusd_epi32(lo[r], q_lo, _mm512_set1_epi32((int)load_u32(qa)));
-                    hi[r] = _mm512_dpbusd_epi32(hi[r], q_hi, _mm512_set1_epi32((int)load_u32(qa + 32)));
+                    const __m512i a_lo = _mm512_set1_epi32((int)load_u32(qa)), a_hi = _mm512_set1_epi32((int)load_u32(qa + 32));
+                    lo[r] = _mm512_dpbusd_epi32(lo[r], q_lo, a_lo);
+                    hi[r] = _mm512_dpbusd_epi32(hi[r], q_hi, a_hi);
+                    if (apart) {
+                        fifth_lo[r] = _mm512_dpbusd_epi32(fifth_lo[r], b_lo, a_lo);
+                        fifth_hi[r] = _mm512_dpbusd_epi32(fifth_hi[r], b_hi, a_hi);
+                    }
                 }
             }
             __m512i sc_lo = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x->scales[2 * c]));
@@ -182,8 +206,12 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
             __m512i mins = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)x->mins[c][0]));
             #pragma GCC unroll 4
             for (int r = 0; r < NR; r++) {
-                __m512i h = Q5 ? hi[r] : _mm512_srai_epi32(hi[r], 4);
-                isum[r] = _mm512_add_epi32(isum[r], _mm512_add_epi32(_mm512_mullo_epi32(lo[r], sc_lo),
+                __m512i l = lo[r], h = Q5 && !apart ? hi[r] : _mm512_srai_epi32(hi[r], 4);
+                if (apart) { /* the fifth bits' sums as 16 times their own (exact: multiples of 2^(2c), 2^(2c+1)) */
+                    l = _mm512_add_epi32(l, shift_epi32(fifth_lo[r], 4 - 2 * c));
+                    h = _mm512_add_epi32(h, shift_epi32(fifth_hi[r], 3 - 2 * c));
+                }
+                isum[r] = _mm512_add_epi32(isum[r], _mm512_add_epi32(_mm512_mullo_epi32(l, sc_lo),
                                                                      _mm512_mullo_epi32(h, sc_hi)));
                 msum[r] = _mm512_add_epi32(msum[r], _mm512_madd_epi16(mins, _mm512_set1_epi32(pair_sums[r][c])));
             }
