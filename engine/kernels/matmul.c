@@ -1039,15 +1039,14 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
  * the decode kernels, so that they agree with decode steps. A mixture of
  * experts' weights come from memory for each prompt, each expert on one
  * thread: one Zen 5 core, 1024-row matrices of each type, ~96 MB of them
- * called in turn, CPU time, dot kernels' time / in place's at 1..16
- * rows; the longer the rows, the fewer the GEMM needs: Q4_K 2048 wide 2 rows 1.07, 4 rows
- * 1.40, 6 rows 1.51, 8 rows 1.35; 1024-1536 wide 3 rows 1.06-1.18; 512
- * and 768 wide 8 rows 0.88-0.93, from 10-12 rows level or ahead. Q5_K,
- * whose decode kernel takes more to unpack its fifth bits, from 1 row
- * (1.06-1.22) at every width. Q4_0, Q5_0 and Q8_0 768-2816 wide from 5
- * rows (1.05-1.65; 4 rows 0.79-1.30); 512 wide from 8 (Q5_0 from 9). Q4_1
- * and Q5_1 from 2048 wide (5 rows 1.09-1.43; 512-768 wide not ahead
- * below 16). Whole prompts, one thread, CPU time, one process switching
+ * called in turn, CPU time, dot kernels' time / in place's at 1..16 rows;
+ * the longer the rows, the fewer the GEMM needs: Q4_K 2048 wide 2 rows
+ * 1.07, 4 rows 1.40, 6 rows 1.51, 8 rows 1.35; 1024-1536 wide 3 rows
+ * 1.06-1.18; 512 and 768 wide 8 rows 0.88-0.93, from 10-12 rows level or
+ * ahead. Q5_K from 1 row (1.06-1.22) at every width. Q4_0, Q5_0 and Q8_0
+ * 768-2816 wide from 5 rows (1.05-1.65; 4 rows 0.79-1.30); 512 wide from
+ * 8 (Q5_0 from 9). Q4_1 and Q5_1 from 2048 wide (5 rows 1.09-1.43;
+ * 512-768 wide not ahead below 16). Whole prompts, one thread, CPU time, one process switching
  * between 8 rows for all and these each prompt, medians: Qwen3.5
  * 35B-A3B's layout (half the experts) 64 tokens 1020 -> 974 ms, Gemma 4
  * 26B-A4B's (6 layers) 128 tokens 421 -> 401 ms, Qwen3-VL-30B-A3B's 128
