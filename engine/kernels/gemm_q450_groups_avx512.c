@@ -51,6 +51,8 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
     const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16), top = _mm512_set1_epi8((char)0x80);
     /* a pair of blocks' lines before its quants: scales (and mins, fifth bits) */
     const int HEAD_LINES = Q8 ? (int)(offsetof(block_q8_0x16, qs) / 64) : seer_q450_head_lines(Q5, MIN);
+    const size_t pair_skip = NG == 2 ? (size_t)(grp[1] - grp[0]) : 0;
+    const uint8_t *const grp_end[2] = {grp[0] + pair_skip, NG == 2 ? grp[1] + pair_skip : NULL};
     __m512 acc[2][MAX_NR];
 #pragma GCC unroll 2
     for (int gi = 0; gi < NG; gi++)
@@ -66,7 +68,7 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
         }
         if (ahead && b % 2 == 0) /* the pair's head lines ahead (its first bytes: d); its quants' as they are read */
             for (int gi = 0; gi < NG; gi++)
-                for (int l = 0; l < HEAD_LINES; l++) seer_prefetch_group_line((const uint8_t *)blk[gi].d + 64 * l);
+                for (int l = 0; l < HEAD_LINES; l++) seer_prefetch_group_line((const uint8_t *)blk[gi].d + 64 * l, grp_end[gi], pair_skip);
         __m512i qh[2];
 #pragma GCC unroll 2
         for (int gi = 0; gi < NG; gi++) qh[gi] = Q5 ? _mm512_load_si512((const void *)blk[gi].qh) : _mm512_setzero_si512();
@@ -82,7 +84,7 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
 #pragma GCC unroll 2
             for (int gi = 0; gi < NG; gi++) {
                 w[gi] = _mm512_xor_si512(_mm512_load_si512((const void *)q8[gi]->qs[b % 2][g]), top);
-                if (ahead) seer_prefetch_group_line(q8[gi]->qs[b % 2][g]);
+                if (ahead) seer_prefetch_group_line(q8[gi]->qs[b % 2][g], grp_end[gi], pair_skip);
             }
 #pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
@@ -97,7 +99,7 @@ static inline __attribute__((always_inline)) void q450_groups(int64_t n_blocks, 
 #pragma GCC unroll 2
             for (int gi = 0; gi < NG; gi++) {
                 const __m512i q = _mm512_load_si512((const void *)blk[gi].qs[g]);
-                if (ahead) seer_prefetch_group_line(blk[gi].qs[g]);
+                if (ahead) seer_prefetch_group_line(blk[gi].qs[g], grp_end[gi], pair_skip);
                 lo[gi] = _mm512_and_si512(q, m4), hi[gi] = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
                 if (Q5) {
                     lo[gi] = _mm512_mask_add_epi8(lo[gi], _mm512_test_epi8_mask(qh[gi], _mm512_set1_epi8((char)(1 << g))), lo[gi], sixteen);

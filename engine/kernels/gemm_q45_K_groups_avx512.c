@@ -37,6 +37,8 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
     const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
     const size_t SB_BYTES = Q5 ? sizeof(block_q5_Kx16) : sizeof(block_q4_Kx16);
     const int HEAD_LINES = (int)(SB_BYTES - sizeof(((block_q4_Kx16 *)0)->qs)) / 64;
+    const size_t pair_skip = NG == 2 ? (size_t)(grp[1] - grp[0]) : 0;
+    const uint8_t *const grp_end[2] = {grp[0] + pair_skip, NG == 2 ? grp[1] + pair_skip : NULL};
     for (int64_t sb = 0; sb < n_sb; sb++) {
         const block_q4_Kx16 *x[2];
         const uint8_t(*qh[2])[SEER_ILV_ROWS][4];
@@ -72,9 +74,9 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
                     for (int gi = 0; gi < NG; gi++) {
                         const __m512i q = _mm512_load_si512((const void *)x[gi]->qs[c][g]);
                         if (ahead && h == 0) { /* the super-block's lines ahead, one a vector: */
-                            seer_prefetch_group_line(x[gi]->qs[c][g]); /* its nibbles' */
+                            seer_prefetch_group_line(x[gi]->qs[c][g], grp_end[gi], pair_skip); /* its nibbles' */
                             if (8 * c + g < HEAD_LINES) /* its fifth bits', scales' and mins' */
-                                seer_prefetch_group_line(grp[gi] + sb * SB_BYTES + 64 * (8 * c + g));
+                                seer_prefetch_group_line(grp[gi] + sb * SB_BYTES + 64 * (8 * c + g), grp_end[gi], pair_skip);
                         }
                         if (Q5) {
                             const __m512i bits = _mm512_load_si512((const void *)qh[gi][g]);

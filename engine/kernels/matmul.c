@@ -1039,25 +1039,26 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
  * the decode kernels, so that they agree with decode steps. A mixture of
  * experts' weights come from memory for each prompt, each expert on one
  * thread: one Zen 5 core, 1024-row matrices of each type, ~96 MB of them
- * called in turn, CPU time, dot kernels' time / in place's at 1..16 rows;
- * the longer the rows, the fewer the GEMM needs: Q4_K 2048 wide 2 rows
- * 1.07, 4 rows 1.40, 6 rows 1.51, 8 rows 1.35; 1024-1536 wide 3 rows
- * 1.06-1.18; 512 and 768 wide 8 rows 0.88-0.93, from 10-12 rows level or
- * ahead. Q5_K from 1 row (1.06-1.22) at every width. Q4_0, Q5_0 and Q8_0
- * 768-2816 wide from 5 rows (1.05-1.65; 4 rows 0.79-1.30); 512 wide from
- * 8 (Q5_0 from 9). Q4_1 and Q5_1 from 2048 wide (5 rows 1.09-1.43;
- * 512-768 wide not ahead below 16). Whole prompts, one thread, CPU time, one process switching
- * between 8 rows for all and these each prompt, medians: Qwen3.5
- * 35B-A3B's layout (half the experts) 64 tokens 1020 -> 974 ms, Gemma 4
- * 26B-A4B's (6 layers) 128 tokens 421 -> 401 ms, Qwen3-VL-30B-A3B's 128
- * tokens level (1684 -> 1684). */
+ * called in turn, CPU time, dot kernels' time / in place's (asking ahead
+ * along the pairs of groups, prefetch.h) at 1..16 rows, 512-2816 wide: Q4_K 2 rows 1.09-1.26, 4-16 rows 1.09-1.76; Q4_0 2 rows
+ * 1.05-1.23; Q4_1 2 rows 1.07-1.17 (7-8 rows 0.95-1.00 at 512 and 2048
+ * wide); Q5_K from 1 row at every width (1.06-1.22); Q8_0 4 rows 0.93-1.06
+ * below 1536 wide, 1.16-1.25 from it, 5 rows 1.49-1.62; Q5_0 from 3 rows
+ * at 1024 wide and more (1.06-1.34), at 512 and 768 wide level at 4-8 rows
+ * (0.89-1.36), ahead from 9; Q5_1 from 9 rows at 2048 wide, 12 from 768,
+ * never at 512. Whole prompts, one thread, CPU time, one process switching
+ * between the rule before (Q4_K 12 rows below 1024 wide, 3 below 2048; Q4_0
+ * and Q8_0 5, or 8 below 768; Q4_1 none below 2048) and this one each
+ * prompt, best of 7: Qwen3.5 35B-A3B's layout (half the experts, its down
+ * products 512 wide) 128 tokens 1812 -> 1766 ms, 64 tokens 995 -> 983;
+ * Qwen3-VL-30B-A3B's 128 tokens 2078 -> 2068. */
 static int64_t share_gemm_rows(int type, int64_t n_in) {
     switch (type) {
     case SEER_TYPE_Q5_K: return 1;
-    case SEER_TYPE_Q4_K: return n_in >= 2048 ? 2 : n_in >= 1024 ? 3 : 12;
-    case SEER_TYPE_Q4_0: case SEER_TYPE_Q8_0: return n_in >= 768 ? 5 : 8;
-    case SEER_TYPE_Q5_0: return n_in >= 768 ? 5 : 9;
-    case SEER_TYPE_Q4_1: case SEER_TYPE_Q5_1: return n_in >= 2048 ? 5 : INT64_MAX;
+    case SEER_TYPE_Q4_K: case SEER_TYPE_Q4_0: case SEER_TYPE_Q4_1: return 2;
+    case SEER_TYPE_Q8_0: return n_in >= 1536 ? 4 : 5;
+    case SEER_TYPE_Q5_0: return n_in >= 1024 ? 3 : 9;
+    case SEER_TYPE_Q5_1: return n_in >= 2048 ? 9 : n_in >= 768 ? 12 : INT64_MAX;
     default: return INT64_MAX;
     }
 }
