@@ -1062,13 +1062,14 @@ void seer_matmul_multi(seer_pool *pool, int n, const seer_weight *const w[], con
  * experts' weights come from memory for each prompt, each expert on one
  * thread: one Zen 5 core, 1024-row matrices of each type, ~96 MB of them
  * called in turn, CPU time, dot kernels' time / in place's (asking ahead
- * along the pairs of groups, prefetch.h) at 1..16 rows, 512-2816 wide: Q4_K 2 rows 1.09-1.26, 4-16 rows 1.09-1.76; Q4_0 2 rows
- * 1.05-1.23; Q4_1 2 rows 1.07-1.17 (7-8 rows 0.95-1.00 at 512 and 2048
- * wide); Q5_K from 1 row at every width (1.06-1.22); Q8_0 4 rows 0.93-1.06
- * below 1536 wide, 1.16-1.25 from it, 5 rows 1.49-1.62; Q5_0 from 3 rows
- * at 1024 wide and more (1.06-1.34), at 512 and 768 wide level at 4-8 rows
- * (0.89-1.36), ahead from 9; Q5_1 from 9 rows at 2048 wide, 12 from 768,
- * never at 512. Whole prompts, one thread, CPU time, one process switching
+ * along the pairs of groups, prefetch.h) at 1..16 rows, 512-2816 wide:
+ * Q4_K 2 rows 1.09-1.26, 4-16 rows 1.09-1.76; Q4_0 2 rows 1.05-1.23; Q4_1
+ * 2 rows 1.07-1.17 (7-8 rows 0.95-1.00 at 512 and 2048 wide); Q5_K from 1
+ * row at every width (1.06-1.22); Q8_0 4 rows 0.93-1.06 below 1536 wide,
+ * 1.16-1.25 from it, 5 rows 1.49-1.62; Q5_0 from 3 rows at 1024 wide and
+ * more (1.06-1.34), at 512 and 768 wide level at 4-8 rows (0.89-1.36),
+ * ahead from 9; Q5_1 from 9 rows at 2048 wide, 12 from 768, never at 512.
+ * Whole prompts, one thread, CPU time, one process switching
  * between the rule before (Q4_K 12 rows below 1024 wide, 3 below 2048; Q4_0
  * and Q8_0 5, or 8 below 768; Q4_1 none below 2048) and this one each
  * prompt, best of 7: Qwen3.5 35B-A3B's layout (half the experts, its down

@@ -55,8 +55,8 @@ static inline void seer_prefetch_rows_ahead(const void *const rows[16], size_t a
  * matrices in turn, alternated, 246-258 -> 398-423 GOP/s; 2048 x 768
  * 248-291 -> 390-495; 2816 x 704 Q5_0 222 -> 285, Q8_0 273-293 -> 351-390;
  * 1408 x 2816 Q4_K (whose groups are long) 408-427 -> 462-488; one matrix
- * in cache level.
- * 3 KiB ahead is as good at 512 wide, 4 KiB better at 704-2048. */
+ * in cache level. 3 KiB ahead is as good at 512 wide, 4 KiB better at
+ * 704-2048. */
 #define SEER_GROUPS_AHEAD 4096
 static inline void seer_prefetch_group_line(const void *line, const void *group_end, size_t pair_skip) {
     const char *ahead = (const char *)line + SEER_GROUPS_AHEAD;
