@@ -32,7 +32,7 @@ static const char *const accepted[SEER_SIMD_LEVELS] = {"scalar", "avx2", "avx512
 static int cpu_best;        /* set once by init */
 static int avx2_build;      /* SEER_AVX2_* */
 static int env_level;       /* SEER_SIMD applied to cpu_best */
-static bool avx512_halved;  /* set once by init */
+static int amd_family;      /* set once by init */
 static char env_problem[160];
 static atomic_int active = -1; /* what seer_simd_level returns; -1 until init */
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -79,20 +79,20 @@ int seer_simd_parse(const char *value, int best) {
     return -1;
 }
 
-static bool detect_avx512_halved(void) {
+static int detect_amd_family(void) {
 #if defined(__x86_64__)
     unsigned a, b, c, d;
-    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u) return false; /* "Auth"enticAMD */
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
-    return ((a >> 8) & 0xF) + ((a >> 20) & 0xFF) == 0x19;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u) return 0; /* "Auth"enticAMD */
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    return (int)(((a >> 8) & 0xF) + ((a >> 20) & 0xFF));
 #else
-    return false;
+    return 0;
 #endif
 }
 
 static void init(void) {
     cpu_best = detect_best();
-    avx512_halved = detect_avx512_halved();
+    amd_family = detect_amd_family();
 #if defined(__x86_64__)
     avx2_build = detect_avx2_build(cpu_best, getenv("SEER_AVX2_VNNI"));
 #endif
@@ -117,7 +117,12 @@ static void init(void) {
  * is asked once. */
 bool seer_cpu_avx512_halved(void) {
     pthread_once(&init_once, init);
-    return avx512_halved;
+    return amd_family == 0x19;
+}
+
+int seer_cpu_amd_family(void) {
+    pthread_once(&init_once, init);
+    return amd_family;
 }
 
 long seer_cpu_l2_bytes(void) {

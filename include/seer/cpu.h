@@ -44,6 +44,10 @@ int seer_cpu_avx2_build(void);
  * AVX-512 (Zen 5, Intel) are not the fastest choice. */
 bool seer_cpu_avx512_halved(void);
 
+/* An AMD CPU's family (0x19: Zen 3 and Zen 4, 0x1A: Zen 5), 0 on any
+ * other CPU. */
+int seer_cpu_amd_family(void);
+
 /* L2 bytes per core, 1 MiB where the system does not say; asked once
  * (glibc answers from CPUID, a VM exit each time on some hosts), and any
  * thread may ask first. */

@@ -99,7 +99,31 @@ static bool cpuinfo_has(const char *flag) {
     if (f) fclose(f);
     return found;
 }
+
+/* The family /proc/cpuinfo gives an AMD CPU ("cpu family"), 0 for another
+ * vendor's: what seer's prefetch distances and Zen 4's kernel choices key on. */
+static int cpuinfo_amd_family(void) {
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    bool amd = false;
+    int family = -1;
+    while (f && family < 0 && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "vendor_id", 9) == 0) amd = strstr(line, "AuthenticAMD") != NULL;
+        else if (strncmp(line, "cpu family", 10) == 0) family = atoi(strchr(line, ':') + 1);
+    }
+    if (f) fclose(f);
+    return amd && family > 0 ? family : 0;
+}
 #endif
+
+static void check_amd_family(void) {
+#if defined(__x86_64__)
+    CHECK(seer_cpu_amd_family() == cpuinfo_amd_family());
+    CHECK(seer_cpu_avx512_halved() == (seer_cpu_amd_family() == 0x19));
+#else
+    CHECK(seer_cpu_amd_family() == 0);
+#endif
+}
 
 /* The AVX2 level's build follows SEER_AVX2_VNNI (run_unit.sh runs this
  * test with 0, 1 and, where the CPU has both encodings, evex) and names
@@ -122,6 +146,7 @@ static void check_avx2_build(void) {
 int main(void) {
     check_parse();
     check_avx2_build();
+    check_amd_family();
     const int top = seer_simd_allowed();
     CHECK(seer_simd_level() == top && top <= seer_cpu_simd_best());
     printf("levels: scalar..%s (CPU best %s)\n", seer_simd_level_name(top), seer_simd_level_name(seer_cpu_simd_best()));
