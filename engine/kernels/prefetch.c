@@ -40,7 +40,7 @@
  *   SmolVLM 178 -> 182 and 293 -> 303. 1 KiB / 4 KiB and 2 KiB / 4 KiB
  *   lay between; 3 KiB / 3 KiB a little behind; 5-6 KiB level; 8 KiB /
  *   16 KiB, 4 KiB / 16 KiB and 2 KiB / 8 KiB behind 4 KiB / 8 KiB, which
- *   was level with 4 KiB / 4 KiB on the K-quants and 4-6% behind on
+ *   was level with 4 KiB / 4 KiB on the K-quants and 5-7% behind on
  *   SmolVLM. Later AMD families get these values too (untimed).
  * Other CPUs get Intel's values. SEER_PREFETCH=L1,L2 fixes both
  * for every level (for measuring). */
