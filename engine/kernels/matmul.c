@@ -35,6 +35,10 @@
 #include "threads/pool_scratch.h"
 #include "threads/thread_scratch.h"
 
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
 /* Rounded f32 activations of the FP32 GEMM path: at most about this many
  * bytes at a time, at the price of packing each weight panel once per
  * chunk of rows (16 MiB: a 1024-patch feed-forward input, 12 MB, is one
@@ -431,16 +435,41 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     }
 }
 
+/* A whole 64-byte line of results to y with streaming stores, which write
+ * the line without first reading it in: a prompt's outputs (5-45 MB at
+ * 128-512 rows) are far larger than the caches, so every ordinary store
+ * to them began with a read of the line from memory. The caller fences
+ * (stream_fence) before its results are read. */
+static inline void stream_line(float *y, const float *line) {
+#if defined(__x86_64__)
+    for (int q = 0; q < 16; q += 4) _mm_stream_ps(y + q, _mm_loadu_ps(line + q));
+#else
+    memcpy(y, line, 64);
+#endif
+}
+
+static inline void stream_fence(void) {
+#if defined(__x86_64__)
+    _mm_sfence(); /* streaming stores are not ordered with the pool's signal that the job is done */
+#endif
+}
+
 /* One block of results (nr prompt rows × cnt ≤ 16 weight rows, in rows
  * of 16) into y, whose rows are ld apart (+ bias from the block's first
- * column, or NULL). The bias test is outside the row so that the copy is
- * a vector move: with it inside, the stores were 10% of a prompt. */
+ * column, or NULL). Whole aligned lines go out streaming (stream_line);
+ * the bias test is outside the row so that the copy is a vector move:
+ * with it inside, the stores were 10% of a prompt. */
 static inline void store_block(float *y, int64_t ld, const float *bias, const float *out, int nr, int64_t cnt) {
+    const bool lines = cnt == SEER_Q8_PANEL_ROWS && ((uintptr_t)y & 63) == 0 && ld % 16 == 0;
     for (int k = 0; k < nr; k++) {
         float *d = y + k * ld;
         const float *o = out + SEER_Q8_PANEL_ROWS * k;
-        if (bias) seer_add_into(d, o, bias, cnt); /* one pass, no read-back of what the copy wrote */
-        else if (cnt == SEER_Q8_PANEL_ROWS) memcpy(d, o, sizeof(float) * SEER_Q8_PANEL_ROWS); /* inlined */
+        if (lines && bias) {
+            float sum[SEER_Q8_PANEL_ROWS];
+            seer_add_into(sum, o, bias, SEER_Q8_PANEL_ROWS);
+            stream_line(d, sum);
+        } else if (lines) stream_line(d, o);
+        else if (bias) seer_add_into(d, o, bias, cnt); /* one pass, no read-back of what the copy wrote */
         else memcpy(d, o, sizeof(float) * (size_t)cnt);
     }
 }
@@ -519,6 +548,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
             }
         }
     }
+    stream_fence();
     seer_amx_tiles_release(); /* the tile kernels leave them configured from call to call */
 }
 
