@@ -187,6 +187,29 @@ static void dot_rows(const matmul_job *j, const matmul_part *pt, int64_t o0, int
     }
 }
 
+/* A whole 64-byte line of results to y with streaming stores, which write
+ * the line without first reading it in: a prompt's outputs (5-45 MB at
+ * 128-512 rows) are far larger than the caches, so every ordinary store
+ * to them began with a read of the line from memory. Products of fewer
+ * than STREAM_MIN_ROWS rows (decode, a few conversations decoding
+ * together, a mixture's experts) keep ordinary stores: their outputs are
+ * small and read at once, from cache. The caller fences (stream_fence)
+ * before its results are read. */
+#define STREAM_MIN_ROWS 16
+static inline void stream_line(float *y, const float *line) {
+#if defined(__x86_64__)
+    for (int q = 0; q < 16; q += 4) _mm_stream_ps(y + q, _mm_loadu_ps(line + q));
+#else
+    memcpy(y, line, 64);
+#endif
+}
+
+static inline void stream_fence(void) {
+#if defined(__x86_64__)
+    _mm_sfence(); /* streaming stores are not ordered with the pool's signal that the job is done */
+#endif
+}
+
 /* A group's passes after its first (the several-row kernels take 4
  * activation rows a pass) find it in cache and ask nothing of memory, so
  * the next group's first pass started cold. Where groups are small (an
@@ -217,6 +240,7 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
      * 3 core (512 KiB of L2) ran Q4_K 2048 x 4096 at 132 GOP/s there against
      * 176 at 128 rows. A group is read again for every block, a few KB
      * against a block's many MOP of work. */
+    const bool stream = j->n_rows >= STREAM_MIN_ROWS;
     int64_t block = ((int64_t)256 << 10) / (int64_t)j->act_row_bytes / SEER_DOT16_MAX_ROWS * SEER_DOT16_MAX_ROWS;
     if (block < 4 * SEER_DOT16_MAX_ROWS) block = 4 * SEER_DOT16_MAX_ROWS;
     for (int64_t r0 = 0; r0 < j->n_rows; r0 += block) {
@@ -240,12 +264,14 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
                 }
                 for (int i = 0; i < nr; i++, r++) {
                     float *y = pt->y + r * w->n_out + g * SEER_ILV_ROWS;
-                    memcpy(y, v[i], sizeof v[i]); /* inlined: one vector store, not 16 scalar ones */
-                    if (pt->bias) seer_add(y, pt->bias + g * SEER_ILV_ROWS, SEER_ILV_ROWS);
+                    if (pt->bias) seer_add(v[i], pt->bias + g * SEER_ILV_ROWS, SEER_ILV_ROWS);
+                    if (stream && ((uintptr_t)y & 63) == 0) stream_line(y, v[i]);
+                    else memcpy(y, v[i], sizeof v[i]); /* inlined: one vector store, not 16 scalar ones */
                 }
             }
         }
     }
+    stream_fence();
 }
 
 /* Rows [g0, g1) of all parts' outputs laid end to end. */
@@ -435,32 +461,15 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
     }
 }
 
-/* A whole 64-byte line of results to y with streaming stores, which write
- * the line without first reading it in: a prompt's outputs (5-45 MB at
- * 128-512 rows) are far larger than the caches, so every ordinary store
- * to them began with a read of the line from memory. The caller fences
- * (stream_fence) before its results are read. */
-static inline void stream_line(float *y, const float *line) {
-#if defined(__x86_64__)
-    for (int q = 0; q < 16; q += 4) _mm_stream_ps(y + q, _mm_loadu_ps(line + q));
-#else
-    memcpy(y, line, 64);
-#endif
-}
-
-static inline void stream_fence(void) {
-#if defined(__x86_64__)
-    _mm_sfence(); /* streaming stores are not ordered with the pool's signal that the job is done */
-#endif
-}
-
 /* One block of results (nr prompt rows × cnt ≤ 16 weight rows, in rows
  * of 16) into y, whose rows are ld apart (+ bias from the block's first
- * column, or NULL). Whole aligned lines go out streaming (stream_line);
+ * column, or NULL). Whole aligned lines go out streaming (stream_line)
+ * where the product streams;
  * the bias test is outside the row so that the copy is a vector move:
  * with it inside, the stores were 10% of a prompt. */
-static inline void store_block(float *y, int64_t ld, const float *bias, const float *out, int nr, int64_t cnt) {
-    const bool lines = cnt == SEER_Q8_PANEL_ROWS && ((uintptr_t)y & 63) == 0 && ld % 16 == 0;
+static inline void store_block(float *y, int64_t ld, const float *bias, const float *out, int nr, int64_t cnt,
+                               bool stream) {
+    const bool lines = stream && cnt == SEER_Q8_PANEL_ROWS && ((uintptr_t)y & 63) == 0 && ld % 16 == 0;
     for (int k = 0; k < nr; k++) {
         float *d = y + k * ld;
         const float *o = out + SEER_Q8_PANEL_ROWS * k;
@@ -541,7 +550,8 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
                 for (int64_t q = p; q < p + panels_step && q < g1; q++) {
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
-                    store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt);
+                    store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt,
+                                j->n_rows >= STREAM_MIN_ROWS);
                 }
                 _Static_assert(SEER_Q45_K_AMX_ROWS * SEER_Q8_PANEL_ROWS <= sizeof(float[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS]) / sizeof(float),
                                "32 rows of one panel fit out");
@@ -809,7 +819,8 @@ static void tile_gemm_range(void *ctx, int64_t p0, int64_t p1, int ith) {
                     const int64_t o0 = 16 * q, cnt = n_out - o0 < 16 ? n_out - o0 : 16;
                     for (int h = 0; 16 * h < nr; h++)
                         store_block(j->y + (r + 16 * h) * n_out + o0, n_out, j->bias ? j->bias + o0 : NULL,
-                                    out[2 * h + (q - p)], nr - 16 * h < 16 ? nr - 16 * h : 16, cnt);
+                                    out[2 * h + (q - p)], nr - 16 * h < 16 ? nr - 16 * h : 16, cnt,
+                                    false); /* the encoders' outputs: streaming them was slower (FP32, Zen 5) */
                 }
             }
         }
