@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "seer/tensor.h"
 #include "tensor/blocks.h"
@@ -271,6 +272,25 @@ seer_vec_dot16_fn seer_vec_dot16_kernel(int level, int type);
 #define SEER_DOT16_MAX_ROWS 4
 typedef void (*seer_vec_dot16_rows_fn)(int64_t n, const void *group, const void *act, size_t act_stride, int nr,
                                        float *out);
+/* A Q8_0 activation row handed to the several-row kernels (Q8_0, Q4_0,
+ * Q5_0 and IQ4_NL weights) is its n/32 blocks followed by each block's sum
+ * of quants as an int16 (seer_q8_0_sums_fill), so act_stride is at least
+ * seer_q8_0_rows_bytes(n): the kernels that multiply unsigned weights take
+ * a multiple of that sum off each block's products, and computed it again
+ * for every group of 16 weight rows. The one-row kernels (decode) are
+ * given plain rows. */
+static inline size_t seer_q8_0_rows_bytes(int64_t n) {
+    return (size_t)(n / 32) * (sizeof(block_q8_0) + sizeof(int16_t));
+}
+/* Block b's sum in such a row of n activations. */
+static inline int seer_q8_0_row_sum(const void *row, int64_t n, int64_t b) {
+    int16_t s;
+    memcpy(&s, (const char *)row + (size_t)(n / 32) * sizeof(block_q8_0) + sizeof s * (size_t)b, sizeof s);
+    return s;
+}
+/* Writes the sums after a row of n activations quantized to Q8_0. */
+void seer_q8_0_sums_fill(void *row, int64_t n);
+
 /* The kernel at seer_simd_level(), or NULL when that level has none for `type`. */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type);
 /* The same at a given level (NULL for a level this CPU lacks). */

@@ -114,6 +114,15 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type) {
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) { return seer_vec_dot16_rows_kernel(seer_simd_level(), type); }
 
+void seer_q8_0_sums_fill(void *row, int64_t n) {
+    const block_q8_0 *blocks = row;
+    for (int64_t b = 0; b < n / 32; b++) {
+        int16_t sum = 0;
+        for (int i = 0; i < 32; i++) sum = (int16_t)(sum + blocks[b].qs[i]);
+        memcpy((char *)row + (size_t)(n / 32) * sizeof(block_q8_0) + sizeof sum * (size_t)b, &sum, sizeof sum);
+    }
+}
+
 const char *seer_simd_name(void) { return seer_simd_level_name(seer_simd_level()); }
 
 seer_q8_panel_fn seer_q8_panel_kernel(void) {

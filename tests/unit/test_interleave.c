@@ -128,11 +128,15 @@ static void check_dot16_rows(int type, int level, int64_t n_in) {
     uint8_t *data = make_rows(type, n_in, 16, 0);
     seer_weight w = weight_of(type, data, n_in, 16);
     void *ilv = interleave(&w, NULL);
-    size_t act_bytes = seer_row_bytes(ti->vec_dot_type, n_in);
+    /* Q8_0 rows as the several-row kernels take them: their blocks' sums after them */
+    const bool sums = ti->vec_dot_type == SEER_TYPE_Q8_0;
+    size_t act_bytes = sums ? seer_q8_0_rows_bytes(n_in) : seer_row_bytes(ti->vec_dot_type, n_in);
     uint8_t *act = malloc(act_bytes * SEER_DOT16_MAX_ROWS);
-    for (int r = 0; r < SEER_DOT16_MAX_ROWS; r++)
+    for (int r = 0; r < SEER_DOT16_MAX_ROWS; r++) {
         for (int64_t b = 0; b < n_in / ai->block_size; b++)
             make_block(ti->vec_dot_type, r % 3, true, act + act_bytes * r + (size_t)b * ai->block_bytes);
+        if (sums) seer_q8_0_sums_fill(act + act_bytes * r, n_in);
+    }
     for (int nr = 1; nr <= SEER_DOT16_MAX_ROWS; nr++) {
         float out[SEER_DOT16_MAX_ROWS * 16], one[16];
         rows(n_in, ilv, act, act_bytes, nr, out);
