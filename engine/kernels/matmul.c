@@ -272,7 +272,7 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
             }
         }
     }
-    stream_fence();
+    if (stream) stream_fence();
 }
 
 /* Rows [g0, g1) of all parts' outputs laid end to end. */
@@ -465,10 +465,9 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
 
 /* One block of results (nr prompt rows × cnt ≤ 16 weight rows, in rows
  * of 16) into y, whose rows are ld apart (+ bias from the block's first
- * column, or NULL). Whole aligned lines go out streaming (stream_line)
- * where the product streams;
- * the bias test is outside the row so that the copy is a vector move:
- * with it inside, the stores were 10% of a prompt. */
+ * column, or NULL); with stream, whole aligned lines go out as streaming
+ * stores (stream_line). The bias test is outside the row so that the copy
+ * is a vector move: with it inside, the stores were 10% of a prompt. */
 static inline void store_block(float *y, int64_t ld, const float *bias, const float *out, int nr, int64_t cnt,
                                bool stream) {
     const bool lines = stream && cnt == SEER_Q8_PANEL_ROWS && ((uintptr_t)y & 63) == 0 && ld % 16 == 0;
@@ -560,7 +559,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
             }
         }
     }
-    stream_fence();
+    if (j->n_rows >= STREAM_MIN_ROWS) stream_fence();
     seer_amx_tiles_release(); /* the tile kernels leave them configured from call to call */
 }
 
