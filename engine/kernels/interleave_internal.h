@@ -277,8 +277,9 @@ typedef void (*seer_vec_dot16_rows_fn)(int64_t n, const void *group, const void 
  * of quants as an int16 (seer_q8_0_sums_fill), so act_stride is at least
  * seer_q8_0_rows_bytes(n): the kernels that multiply unsigned weights take
  * a multiple of that sum off each block's products, and computed it again
- * for every group of 16 weight rows. The one-row kernels (decode) are
- * given plain rows. */
+ * for every group of 16 weight rows. The dot path hands decode's one row
+ * to the several-row kernel too, where the type has one; the one-row
+ * kernels (seer_vec_dot16_fn) are given plain rows. */
 static inline size_t seer_q8_0_rows_bytes(int64_t n) {
     return (size_t)(n / 32) * (sizeof(block_q8_0) + sizeof(int16_t));
 }
