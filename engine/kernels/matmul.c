@@ -197,6 +197,8 @@ static void dot_rows(const matmul_job *j, const matmul_part *pt, int64_t o0, int
  * small and read at once, from cache. The caller fences (stream_fence)
  * before its results are read. */
 #define STREAM_MIN_ROWS 16
+static inline bool job_streams(const matmul_job *j) { return j->n_rows >= STREAM_MIN_ROWS; }
+
 static inline void stream_line(float *y, const float *line) {
 #if defined(__x86_64__)
     for (int q = 0; q < 16; q += 4) _mm_stream_ps(y + q, _mm_loadu_ps(line + q));
@@ -241,7 +243,7 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
      * 3 core (512 KiB of L2) ran Q4_K 2048 x 4096 at 132 GOP/s there against
      * 176 at 128 rows. A group is read again for every block, a few KB
      * against a block's many MOP of work. */
-    const bool stream = j->n_rows >= STREAM_MIN_ROWS;
+    const bool stream = job_streams(j);
     int64_t block = ((int64_t)256 << 10) / (int64_t)j->act_row_bytes / SEER_DOT16_MAX_ROWS * SEER_DOT16_MAX_ROWS;
     if (block < 4 * SEER_DOT16_MAX_ROWS) block = 4 * SEER_DOT16_MAX_ROWS;
     for (int64_t r0 = 0; r0 < j->n_rows; r0 += block) {
@@ -377,20 +379,6 @@ static void f32_gemm_range(void *ctx, int64_t u0, int64_t u1, int ith) {
     units_walk(j, u0, u1, ith, j->chunk_rows, f32_panels_rows);
 }
 
-/* The sum of 32 signed bytes (4 words), a word at a time: each byte + 128
- * as unsigned, pairs of bytes added into 16-bit lanes (at most 2040 each
- * over the 4 words), the lanes added by one multiply: 4 steps a word
- * instead of 32 byte additions a block. */
-static inline int signed_bytes_sum32(const uint64_t words[4]) {
-    const uint64_t bytes = 0x00FF00FF00FF00FFu;
-    uint64_t lanes = 0;
-    for (int k = 0; k < 4; k++) {
-        const uint64_t u = words[k] ^ 0x8080808080808080u;
-        lanes += (u & bytes) + ((u >> 8) & bytes);
-    }
-    return (int)((lanes * 0x0001000100010001u) >> 48) - 32 * 128;
-}
-
 /* Activations for the int8 GEMM, quantized to the weight type's vec_dot
  * type as llama.cpp does (Q8_0, Q8_1 for Q4_1 / Q5_1, or Q8_K for K-quants), stored as unsigned
  * bytes q+128 with a float scale per block of 32 and, for weights with
@@ -454,7 +442,7 @@ static void q8_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
             memcpy(words, qs, 32);
             const bool q8_1 = j->act_type == SEER_TYPE_Q8_1;
             /* the block's quants, for the groups' offset or the mins' term */
-            const int sum = j->act_corr || (j->act_s && !q8_1) ? signed_bytes_sum32(words) : 0;
+            const int sum = j->act_corr || (j->act_s && !q8_1) ? seer_signed_bytes_sum32(words) : 0;
             for (int k = 0; k < 4; k++) words[k] ^= offset * 0x0101010101010101u;
             memcpy(j->act_u8 + r * n_in + 32 * b, words, 32);
             if (j->act_corr) j->act_corr[r * nb + b] = corr_mul * sum;
@@ -552,14 +540,14 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                 for (int64_t q = p; q < p + panels_step && q < g1; q++) {
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
                     store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt,
-                                j->n_rows >= STREAM_MIN_ROWS);
+                                job_streams(j));
                 }
                 _Static_assert(SEER_Q45_K_AMX_ROWS * SEER_Q8_PANEL_ROWS <= sizeof(float[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS]) / sizeof(float),
                                "32 rows of one panel fit out");
             }
         }
     }
-    if (j->n_rows >= STREAM_MIN_ROWS) stream_fence();
+    if (job_streams(j)) stream_fence();
     seer_amx_tiles_release(); /* the tile kernels leave them configured from call to call */
 }
 

@@ -117,10 +117,10 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) { return seer_vec_dot16
 void seer_q8_0_sums_fill(void *row, int64_t n) {
     const block_q8_0 *blocks = row;
     for (int64_t b = 0; b < n / 32; b++) {
-        int total = 0;
-        for (int i = 0; i < 32; i++) total += blocks[b].qs[i];
-        const int16_t sum = (int16_t)total; /* |Σ| <= 32 · 127 */
-        memcpy((char *)row + (size_t)(n / 32) * sizeof(block_q8_0) + sizeof sum * (size_t)b, &sum, sizeof sum);
+        uint64_t words[4];
+        memcpy(words, blocks[b].qs, sizeof words);
+        const int16_t sum = (int16_t)seer_signed_bytes_sum32(words); /* |Σ| <= 32 · 128 */
+        memcpy((char *)row + seer_q8_0_row_sum_at(n, b), &sum, sizeof sum);
     }
 }
 
