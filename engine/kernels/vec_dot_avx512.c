@@ -440,14 +440,7 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
         __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d[s]));
 #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
-            int sum_a; /* Σ a: after the row where several rows come (act_stride), else byte sums of a + 128, less 32 · 128 */
-            if (act_stride) {
-                sum_a = seer_q8_0_row_sum((const char *)a + (size_t)r * act_stride, n, b);
-            } else {
-                __m256i a8 = _mm256_loadu_si256((const __m256i *)y[r]->qs);
-                __m256i sad = _mm256_sad_epu8(_mm256_xor_si256(a8, _mm256_set1_epi8((char)0x80)), _mm256_setzero_si256());
-                sum_a = hsum_i32(sad) - 32 * 128;
-            }
+            const int sum_a = q8_0_act_block_sum(a, act_stride, r, n, b, y[r]->qs);
             __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(128 * sum_a));
             acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r]->d))), _mm512_cvtepi32_ps(isum), acc[r]);
         }
@@ -508,8 +501,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
 #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) {
             const int sum_a = !offset ? 0
-                              : act_stride ? seer_q8_0_row_sum((const char *)a + (size_t)r * act_stride, n, b)
-                                           : q8_0_act_sum(y[r].qs);
+                              : q8_0_act_block_sum(a, act_stride, r, n, b, y[r].qs);
             const __m512i isum = offset ? _mm512_sub_epi32(sum[r], _mm512_set1_epi32(offset * sum_a)) : sum[r];
             const __m512 dd = _mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r].d)));
             if (min) /* the block's d · sum + m · s, then added, as the row kernels */
