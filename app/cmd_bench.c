@@ -100,7 +100,7 @@ static void usage(FILE *out) {
             "  throughput, then the efficiencies relating the two.\n"
             "  --synth writes a random-weight model with a real layout; NAME is one of:");
     for (const char *const *n = seer_bench_synth_names(); *n; n++) fprintf(out, " %s", *n);
-    fprintf(out, "\n  (a Q4_K_M one's NAME-q5_k_m: the same model as a Q5_K_M file)\n");
+    fprintf(out, "\n  (a Q4_K_M one's NAME-q5_k_m or NAME-q8_0: the same model as a Q5_K_M or Q8_0 file)\n");
     fprintf(out, "example: seer bench -m qwen2.5-vl-3b-q4_k_m.gguf --mmproj mmproj-f16.gguf --image photo.jpg -t 2\n");
 }
 

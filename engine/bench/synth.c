@@ -982,21 +982,35 @@ static int write_vit(const vit_spec *s, const char *path, seer_error *err) {
     return rc;
 }
 
-/* The layout called `name`: one of MODELS, or a Q4_K_M one's name + Q5_SUFFIX
- * (the same model as a Q5_K_M file, the other common download), written
- * into *spec. */
-#define Q5_SUFFIX "-q5_k_m"
+/* The layout called `name`: one of MODELS, or a Q4_K_M one's name + one of
+ * REQUANT's suffixes (the same model as the other common downloads of it),
+ * written into *spec. */
+static const struct {
+    const char *suffix;
+    quant_scheme quant;
+} REQUANT[] = {{"-q5_k_m", QUANT_Q5_K_M}, {"-q8_0", QUANT_Q8_0}};
+
 static bool find_model(const char *name, model_spec *spec) {
     if (!name) return false;
-    const size_t len = strlen(name), suffix = strlen(Q5_SUFFIX);
-    const bool q5 = len > suffix && strcmp(name + len - suffix, Q5_SUFFIX) == 0;
+    const size_t len = strlen(name);
+    size_t base_len = len;
+    quant_scheme quant = QUANT_Q4_K_M;
+    for (size_t r = 0; r < sizeof REQUANT / sizeof REQUANT[0]; r++) {
+        const size_t suffix = strlen(REQUANT[r].suffix);
+        if (len > suffix && strcmp(name + len - suffix, REQUANT[r].suffix) == 0) {
+            base_len = len - suffix;
+            quant = REQUANT[r].quant;
+        }
+    }
     for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++) {
         const model_spec *m = &MODELS[i];
-        if (q5 ? strlen(m->name) == len - suffix && strncmp(m->name, name, len - suffix) == 0 && m->llm.quant == QUANT_Q4_K_M
-               : strcmp(m->name, name) == 0) {
+        const bool match = base_len < len ? strlen(m->name) == base_len && strncmp(m->name, name, base_len) == 0 &&
+                                                m->llm.quant == QUANT_Q4_K_M
+                                          : strcmp(m->name, name) == 0;
+        if (match) {
             *spec = *m;
             spec->name = name;
-            if (q5) spec->llm.quant = QUANT_Q5_K_M;
+            spec->llm.quant = base_len < len ? quant : m->llm.quant;
             return true;
         }
     }

@@ -423,10 +423,12 @@ static void test_later_families(void) {
 int main(void) {
     seer_error err = {{0}};
     CHECK(seer_bench_synth("no-such-model", test_tmpdir(), &err) == -1 && strstr(err.msg, "unknown synthetic"));
-    /* NAME-q5_k_m names the Q5_K_M file of a Q4_K_M layout only */
+    /* NAME-q5_k_m / NAME-q8_0 name the other files of a Q4_K_M layout only */
     CHECK(seer_bench_synth("tiny-q5_k_m", test_tmpdir(), &err) == -1 && strstr(err.msg, "unknown synthetic"));
     CHECK(seer_bench_synth("-q5_k_m", test_tmpdir(), &err) == -1 && strstr(err.msg, "unknown synthetic"));
     CHECK(seer_bench_synth("qwen25vl-3-q5_k_m", test_tmpdir(), &err) == -1 && strstr(err.msg, "unknown synthetic"));
+    CHECK(seer_bench_synth("tiny-q8_0", test_tmpdir(), &err) == -1 && strstr(err.msg, "unknown synthetic"));
+    CHECK(seer_bench_synth("-q8_0", test_tmpdir(), &err) == -1 && strstr(err.msg, "unknown synthetic"));
     if (seer_bench_synth("tiny", test_tmpdir(), &err) != 0) {
         fprintf(stderr, "synth failed: %s\n", err.msg);
         return 1;
