@@ -49,6 +49,7 @@ typedef struct bench_result {
     double machine_gb_s, machine_gb_spread, machine_gflop_s, machine_encode_gflop_s;
     int encode_gemm[3]; /* its sizes: M, N, K */
     seer_bench_llm_work work;
+    double kv_read_per_token; /* KV cache bytes a generated token reads, the generation's mean */
     seer_bench_efficiency eff;
     seer_bench_peaks peaks;                   /* the machine's arithmetic peaks on these threads */
     double peak_prompt_gop_s, peak_encode_gop_s; /* the ones the prompt's and the encoder's kernels run on */
@@ -389,6 +390,10 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     r->weight_mb = (seer_bench_tensor_bytes(seer_llm_gguf(llm)) +
                     (vision ? seer_bench_tensor_bytes(seer_vision_gguf(vision)) : 0)) / MB;
     r->kv_mb = seer_kv_cache_bytes(info, n_ctx, o->kv_type) / MB;
+    /* generated token i attends over the prompt, the tokens before it and itself */
+    r->kv_read_per_token = 0;
+    for (int i = 0; i < o->n_gen; i++) r->kv_read_per_token += seer_llm_kv_read_bytes(llm, o->n_prompt + 1 + i, o->kv_type);
+    if (o->n_gen > 0) r->kv_read_per_token /= o->n_gen;
 
     /* The host's bandwidth can move by half within seconds, so each
      * repetition's decode is related to the bandwidth probed around it and
@@ -435,6 +440,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             .n_prompt = o->n_prompt,
             .pp_seconds = pp[rep] > 0 ? o->n_prompt / pp[rep] : 0,
             .tg_seconds_per_token = tg[rep] > 0 ? 1.0 / tg[rep] : 0,
+            .kv_bytes_per_token = r->kv_read_per_token,
             .encode_flops = r->encode_flops,
             .encode_seconds = enc[rep] / 1e3,
             .machine_gb_s = gb_s[rep],
@@ -506,7 +512,8 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     printf("\"ttft_ms\": %.1f, \"ttft_ms_spread\": %.1f, \"peak_rss_mb\": %.1f, \"weight_mb\": %.1f, "
            "\"kv_mb\": %.1f, \"memory_overhead\": %.3f, ",
            r->ttft_ms, r->ttft_spread, r->peak_rss_mb, r->weight_mb, r->kv_mb, r->eff.memory_overhead);
-    printf("\"weight_bytes_per_token\": %.0f, \"encode_gflop\": %.3f, ", r->work.bytes_per_token, r->encode_flops / 1e9);
+    printf("\"weight_bytes_per_token\": %.0f, \"kv_bytes_per_token\": %.0f, \"encode_gflop\": %.3f, ",
+           r->work.bytes_per_token, r->kv_read_per_token, r->encode_flops / 1e9);
     printf("\"machine_gb_s\": %.2f, \"machine_gb_s_spread\": %.2f, \"machine_gflop_s\": %.2f, "
            "\"machine_encode_gflop_s\": %.2f, ",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, r->machine_encode_gflop_s);
@@ -527,7 +534,7 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
 
 static void print_text(const bench_opts *o, const seer_llm_info *info, const bench_result *r, int threads) {
     char *name = seer_text_sanitize_dup(r->name, strlen(r->name), 0);
-    printf("model        %s (%s, %.1f M params, %.1f MB read per token)\n", name ? name : "?",
+    printf("model        %s (%s, %.1f M params, %.1f MB of weights read per token)\n", name ? name : "?",
            seer_type_name(info->weight_type), (double)info->n_params / 1e6, r->work.bytes_per_token / 1e6);
     free(name);
     printf("threads      %d, %d reps (median, spread = max - min)\n", threads, o->reps);
@@ -555,8 +562,9 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
     printf("prompt       %.1f tok/s (±%.1f) for %d tokens   %.2f of the %s peak (prefill_flop_efficiency %.2f "
            "against the f32 GEMM)\n",
            r->pp_tok_s, r->pp_spread, o->n_prompt, r->eff.prefill_peak, r->peak_prompt_name, r->eff.prefill_flop);
-    printf("generation   %.2f tok/s (±%.2f) for %d tokens   decode_bw_efficiency %.2f\n", r->tg_tok_s, r->tg_spread,
-           o->n_gen, r->eff.decode_bw);
+    printf("generation   %.2f tok/s (±%.2f) for %d tokens   decode_bw_efficiency %.2f (the weights and %.1f MB of "
+           "KV cache a token)\n",
+           r->tg_tok_s, r->tg_spread, o->n_gen, r->eff.decode_bw, r->kv_read_per_token / 1e6);
     if (o->mmproj) {
         printf("image        %.0f ms (±%.0f) to encode %d input(s) into %d tokens, %.1f GFLOP   %.2f of the %s "
                "peak (encode_flop_efficiency %.2f)\n",

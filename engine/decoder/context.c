@@ -47,6 +47,19 @@ double seer_kv_cache_bytes(const seer_llm_info *in, int n_ctx, seer_kv_type kv) 
     return 2.0 * (double)in->n_kv_floats * (double)n_ctx * (double)llm_kv_elt_bytes(kv);
 }
 
+double seer_llm_kv_read_bytes(const seer_llm *m, int n_rows, seer_kv_type kv) {
+    const int n_swa = m->info.n_swa;
+    double floats = 0;
+    for (int l = 0; l < m->info.n_layer; l++) {
+        const llm_layer *L = &m->layers[l];
+        if (L->conv || L->gdn) continue; /* no attention: a recurrent state, not rows */
+        /* as the decode attention reads them: a window's rows (attention.c), a shared cache again */
+        const int rows = L->swa && n_swa > 0 && n_rows > n_swa ? n_swa : n_rows;
+        floats += (double)L->n_head_kv * (double)L->head_dim * (double)rows;
+    }
+    return 2.0 * floats * (double)llm_kv_elt_bytes(kv);
+}
+
 /* Each thread's scratch for seer_matmul_rows when every layer weight is
  * one it takes, for the most rows seer_pool_split gives a thread of a
  * batch; else 0 (the forward pass then dispatches product by product). */

@@ -101,6 +101,7 @@ typedef struct seer_bench_measure {
     int n_prompt;
     double pp_seconds;         /* time to process n_prompt tokens */
     double tg_seconds_per_token;
+    double kv_bytes_per_token; /* KV cache bytes a generated token's attention reads, over the generation's mean */
     double encode_flops;       /* of all encoder inputs of the image */
     double encode_seconds;
     double machine_gb_s, machine_gflop_s;
@@ -112,7 +113,7 @@ typedef struct seer_bench_measure {
 } seer_bench_measure;
 
 typedef struct seer_bench_efficiency {
-    double decode_bw;     /* (bytes_per_token / s per token) / bandwidth */
+    double decode_bw;     /* ((bytes_per_token + kv_bytes_per_token) / s per token) / bandwidth */
     double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s at the prompt's sizes */
     double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s at the encoder's sizes */
     double memory_overhead; /* peak resident / (weights + KV cache) − 1: the scratch share */

@@ -77,6 +77,10 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
 int seer_ctx_reserve(seer_ctx *c, int n_tokens, seer_error *err);
 /* Bytes of the KV cache of an n_ctx-token context (K and V per layer). */
 double seer_kv_cache_bytes(const seer_llm_info *info, int n_ctx, seer_kv_type kv);
+/* Bytes of K and V one decode step reads with n_rows rows in the cache (its
+ * own included): every attention layer's rows, a sliding-window layer's last
+ * n_swa, a layer sharing an earlier one's cache that cache again. */
+double seer_llm_kv_read_bytes(const seer_llm *m, int n_rows, seer_kv_type kv);
 seer_kv_type seer_ctx_kv_type(const seer_ctx *c);
 void seer_ctx_free(seer_ctx *c);
 int seer_ctx_size(const seer_ctx *c);     /* n_ctx */

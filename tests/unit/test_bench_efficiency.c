@@ -31,6 +31,10 @@ static void test_efficiencies(void) {
     CHECK_NEAR(e.decode_bw, 0.8, 1e-12);
     CHECK_NEAR(e.prefill_flop, 0.5, 1e-12);
     CHECK_NEAR(e.encode_flop, 250 / 204.8, 1e-12);
+    /* the KV cache's bytes count with the weights': (4 + 0.5) GB / 0.5 s = 9 GB/s */
+    m.kv_bytes_per_token = 0.5e9;
+    CHECK_NEAR(seer_bench_efficiencies(&m).decode_bw, 0.9, 1e-12);
+    m.kv_bytes_per_token = 0;
     /* against the hardware peaks: 102.4 GOP/s of a 409.6 GOP/s int8 peak, 250 of a 1000 GFLOP/s FMA peak */
     m.peak_prompt_gop_s = 409.6;
     m.peak_encode_gop_s = 1000;

@@ -338,6 +338,16 @@ static void test_later_families(void) {
         gguf_close(f);
     }
     run_pair(llm, mmproj, true);
+    /* what a decode step reads of the cache (seer bench's decode figure):
+     * 2 KV heads of 32 on 6 layers, layers 0-4 sliding over 8 rows */
+    seer_llm *lm = seer_llm_load(llm, NULL, NULL, &err);
+    CHECK_MSG(lm != NULL, "%s", err.msg);
+    if (lm) {
+        CHECK_NEAR(seer_llm_kv_read_bytes(lm, 4, SEER_KV_F16), 6 * 4 * 64 * 2 * 2, 1e-9);
+        CHECK_NEAR(seer_llm_kv_read_bytes(lm, 100, SEER_KV_F16), (5 * 8 + 100) * 64 * 2 * 2, 1e-9);
+        CHECK_NEAR(seer_llm_kv_read_bytes(lm, 100, SEER_KV_F32), (5 * 8 + 100) * 64 * 2 * 4, 1e-9);
+        seer_llm_free(lm);
+    }
 
     write_synth("tiny-lfm2", llm, mmproj);
     f = gguf_open(llm, &err);
@@ -360,8 +370,12 @@ static void test_later_families(void) {
         gguf_close(f);
     }
     run_pair(llm, mmproj, false);
-    seer_llm *lm = seer_llm_load(llm, NULL, NULL, &err);
+    lm = seer_llm_load(llm, NULL, NULL, &err);
     CHECK_MSG(lm && seer_llm_get_info(lm)->n_layer_kv == 1, "%s", err.msg);
+    if (lm) { /* the one attention layer's rows; the convolutions read none */
+        const double rows10 = seer_kv_cache_bytes(seer_llm_get_info(lm), 10, SEER_KV_F16);
+        CHECK(rows10 > 0 && seer_llm_kv_read_bytes(lm, 10, SEER_KV_F16) == rows10);
+    }
     seer_llm_free(lm);
 
     write_synth("tiny-pixtral", llm, mmproj);
