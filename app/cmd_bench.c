@@ -392,7 +392,8 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     r->kv_mb = seer_kv_cache_bytes(info, n_ctx, o->kv_type) / MB;
     /* generated token i attends over the prompt, the tokens before it and itself */
     r->kv_read_per_token = 0;
-    for (int i = 0; i < o->n_gen; i++) r->kv_read_per_token += seer_llm_kv_read_bytes(llm, o->n_prompt + 1 + i, o->kv_type);
+    for (int i = 0; i < o->n_gen; i++)
+        r->kv_read_per_token += seer_llm_kv_read_bytes(llm, o->n_prompt + 1 + i, o->kv_type);
     if (o->n_gen > 0) r->kv_read_per_token /= o->n_gen;
 
     /* The host's bandwidth can move by half within seconds, so each

@@ -101,7 +101,7 @@ typedef struct seer_bench_measure {
     int n_prompt;
     double pp_seconds;         /* time to process n_prompt tokens */
     double tg_seconds_per_token;
-    double kv_bytes_per_token; /* KV cache bytes a generated token's attention reads, over the generation's mean */
+    double kv_bytes_per_token; /* KV cache bytes a generated token's attention reads, averaged over the generation */
     double encode_flops;       /* of all encoder inputs of the image */
     double encode_seconds;
     double machine_gb_s, machine_gflop_s;
