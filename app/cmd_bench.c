@@ -47,6 +47,7 @@ typedef struct bench_result {
     double peak_rss_mb, weight_mb, kv_mb;
     char name[256];
     double machine_gb_s, machine_gb_spread, machine_gflop_s, machine_encode_gflop_s;
+    double weights_gb_s, weights_gb_spread; /* the same read of the decode kernels' weights; 0 without a copy */
     int encode_gemm[3]; /* its sizes: M, N, K */
     seer_bench_llm_work work;
     double kv_read_per_token; /* KV cache bytes a generated token reads, the generation's mean */
@@ -204,6 +205,8 @@ static bool reset_peak_rss(void) {
 typedef struct machine_probe {
     seer_pool *pool;
     double *peak; /* NULL: do not measure (no clear_refs) */
+    const void *weights; /* the decode kernels' copy of the weights, or NULL */
+    size_t weights_bytes;
 } machine_probe;
 
 static double probe_bandwidth(const machine_probe *mp) {
@@ -213,6 +216,13 @@ static double probe_bandwidth(const machine_probe *mp) {
     double gb_s = seer_bench_mem_bandwidth(mp->pool, BANDWIDTH_BYTES, 2);
     (void)reset_peak_rss();
     return gb_s;
+}
+
+/* The same read of the model's own weights (at most BANDWIDTH_BYTES of
+ * them, spread over the copy): what decode's memory gives, whatever the
+ * fresh buffer above got. 0 without a copy. */
+static double probe_weights(const machine_probe *mp) {
+    return seer_bench_read_gb_s(mp->pool, mp->weights, mp->weights_bytes, BANDWIDTH_BYTES, 2);
 }
 
 /* A test card at the encoder's native size when no image is given. */
@@ -235,12 +245,15 @@ static seer_sampler *greedy_sampler(int n_vocab) {
     return seer_sampler_new(&(seer_sampling){.temp = 0.0f, .repeat_penalty = 1.0f}, n_vocab);
 }
 
+static double larger(double a, double b) { return a > b ? a : b; }
+
 /* Prompt processing then generation in a fresh context; *gb_s is the
  * larger of the bandwidths probed right before and right after generation
  * (the host's share moves within seconds; the larger one is the limit
- * decode could have had). */
+ * decode could have had), *weights_gb_s the same for the weights' read. */
 static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *o, uint32_t seed,
-                    const machine_probe *mp, double *pp_s, double *tg_s_per_tok, double *gb_s, seer_error *err) {
+                    const machine_probe *mp, double *pp_s, double *tg_s_per_tok, double *gb_s, double *weights_gb_s,
+                    seer_error *err) {
     int32_t *tokens = malloc((size_t)o->n_prompt * sizeof *tokens);
     seer_sampler *greedy = greedy_sampler(info->n_vocab);
     if (!tokens || !greedy) {
@@ -257,7 +270,7 @@ static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *
     *pp_s = (seer_time_ms() - t0) / 1e3;
     free(tokens);
     int32_t next = rc == 0 ? seer_sampler_sample(greedy, seer_ctx_logits(ctx, 0), NULL) : 0;
-    double before = rc == 0 ? probe_bandwidth(mp) : 0;
+    double before = rc == 0 ? probe_bandwidth(mp) : 0, weights_before = rc == 0 ? probe_weights(mp) : 0;
     t0 = seer_time_ms();
     for (int i = 0; i < o->n_gen && rc == 0; i++) {
         seer_batch one = {.n = 1, .tokens = &next};
@@ -267,8 +280,8 @@ static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *
     *tg_s_per_tok = o->n_gen ? (seer_time_ms() - t0) / 1e3 / o->n_gen : 0;
     seer_sampler_free(greedy);
     if (rc != 0) return -1;
-    double after = probe_bandwidth(mp);
-    *gb_s = before > after ? before : after;
+    *weights_gb_s = larger(weights_before, probe_weights(mp));
+    *gb_s = larger(before, probe_bandwidth(mp));
     return 0;
 }
 
@@ -402,6 +415,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
      * peak memory can be restarted after the bandwidth buffer; else all to
      * one measurement after the last repetition). */
     double pp[MAX_REPS], tg[MAX_REPS], enc[MAX_REPS], ttft[MAX_REPS], gb_s[MAX_REPS], gflop_s[MAX_REPS];
+    double weights_gb_s[MAX_REPS], eff_tg_weights[MAX_REPS];
     double enc_gflop_s[MAX_REPS];
     /* the encoder's GEMMs: one input's patches × its MLP */
     const seer_vision_hparams *vhp = vision ? seer_vision_get_hparams(vision) : NULL;
@@ -411,10 +425,12 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     r->peak_rss_mb = 0;
     bool paired = reset_peak_rss();
     machine_probe mp = {.pool = pool, .peak = paired ? &r->peak_rss_mb : NULL};
+    mp.weights = seer_llm_weights_copy(llm, &mp.weights_bytes);
     const double steal0 = seer_bench_steal_seconds(), reps_t0 = seer_time_ms();
     for (int rep = 0; rep < o->reps; rep++) {
         double pp_s, tg_s;
-        if (run_text(ctx, info, o, 1234u + (uint32_t)rep, &mp, &pp_s, &tg_s, &gb_s[rep], err) != 0) goto done;
+        if (run_text(ctx, info, o, 1234u + (uint32_t)rep, &mp, &pp_s, &tg_s, &gb_s[rep], &weights_gb_s[rep], err) != 0)
+            goto done;
         pp[rep] = pp_s > 0 ? o->n_prompt / pp_s : 0;
         tg[rep] = tg_s > 0 ? 1.0 / tg_s : 0;
         enc[rep] = ttft[rep] = 0;
@@ -445,6 +461,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             .encode_flops = r->encode_flops,
             .encode_seconds = enc[rep] / 1e3,
             .machine_gb_s = gb_s[rep],
+            .weights_read_gb_s = weights_gb_s[rep],
             .machine_gflop_s = gflop_s[rep],
             .machine_encode_gflop_s = enc_gflop_s[rep],
             .peak_rss_bytes = r->peak_rss_mb * MB,
@@ -454,7 +471,8 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             .peak_encode_gop_s = r->peak_encode_gop_s,
         };
         seer_bench_efficiency e = seer_bench_efficiencies(&m);
-        eff_tg[rep] = e.decode_bw, eff_pp[rep] = e.prefill_flop, eff_enc[rep] = e.encode_flop;
+        eff_tg[rep] = e.decode_bw, eff_tg_weights[rep] = e.decode_weights_bw;
+        eff_pp[rep] = e.prefill_flop, eff_enc[rep] = e.encode_flop;
         eff_pp_peak[rep] = e.prefill_peak, eff_enc_peak[rep] = e.encode_peak;
         r->eff.memory_overhead = e.memory_overhead;
     }
@@ -465,10 +483,12 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
         r->ttft_ms = seer_bench_median(ttft, o->reps, &r->ttft_spread);
     }
     r->machine_gb_s = seer_bench_median(gb_s, o->reps, &r->machine_gb_spread);
+    r->weights_gb_s = seer_bench_median(weights_gb_s, o->reps, &r->weights_gb_spread);
     r->machine_gflop_s = seer_bench_median(gflop_s, o->reps, NULL);
     r->machine_encode_gflop_s = vision ? seer_bench_median(enc_gflop_s, o->reps, NULL) : 0;
     if (vhp) r->encode_gemm[0] = enc_rows, r->encode_gemm[1] = vhp->n_ff, r->encode_gemm[2] = vhp->n_embd;
     r->eff.decode_bw = seer_bench_median(eff_tg, o->reps, NULL);
+    r->eff.decode_weights_bw = seer_bench_median(eff_tg_weights, o->reps, NULL);
     r->eff.prefill_flop = seer_bench_median(eff_pp, o->reps, NULL);
     r->eff.encode_flop = vision ? seer_bench_median(eff_enc, o->reps, NULL) : 0;
     r->eff.prefill_peak = seer_bench_median(eff_pp_peak, o->reps, NULL);
@@ -518,6 +538,7 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     printf("\"machine_gb_s\": %.2f, \"machine_gb_s_spread\": %.2f, \"machine_gflop_s\": %.2f, "
            "\"machine_encode_gflop_s\": %.2f, ",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, r->machine_encode_gflop_s);
+    printf("\"weights_read_gb_s\": %.2f, \"weights_read_gb_s_spread\": %.2f, ", r->weights_gb_s, r->weights_gb_spread);
     printf("\"peaks\": {\"fp32_gflop_s\": %.1f, \"fp32_kernel\": \"%s\", \"int8_gop_s\": %.1f, \"int8_kernel\": \"%s\", "
            "\"bf16_gflop_s\": %.1f, \"bf16_kernel\": \"%s\", \"amx_int8_gop_s\": %.1f, \"amx_int8_kernel\": \"%s\", "
            "\"amx_bf16_gflop_s\": %.1f, \"amx_bf16_kernel\": \"%s\"}, ",
@@ -529,8 +550,9 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
            r->eff.prefill_peak, r->peak_prompt_name, r->eff.encode_peak, r->peak_encode_name);
     if (r->steal >= 0) printf("\"steal_fraction\": %.3f, ", r->steal);
     else printf("\"steal_fraction\": null, ");
-    printf("\"decode_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, \"encode_flop_efficiency\": %.3f}\n",
-           r->eff.decode_bw, r->eff.prefill_flop, r->eff.encode_flop);
+    printf("\"decode_bw_efficiency\": %.3f, \"decode_weights_bw_efficiency\": %.3f, \"prefill_flop_efficiency\": %.3f, "
+           "\"encode_flop_efficiency\": %.3f}\n",
+           r->eff.decode_bw, r->eff.decode_weights_bw, r->eff.prefill_flop, r->eff.encode_flop);
 }
 
 static void print_text(const bench_opts *o, const seer_llm_info *info, const bench_result *r, int threads) {
@@ -566,6 +588,10 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
     printf("generation   %.2f tok/s (±%.2f) for %d tokens   decode_bw_efficiency %.2f (the weights and %.1f MB of "
            "KV cache a token)\n",
            r->tg_tok_s, r->tg_spread, o->n_gen, r->eff.decode_bw, r->kv_read_per_token / 1e6);
+    if (r->weights_gb_s > 0)
+        printf("             %.2f of the %.1f GB/s (±%.1f) the same read gets from the model's own weights "
+               "(decode_weights_bw_efficiency)\n",
+               r->eff.decode_weights_bw, r->weights_gb_s, r->weights_gb_spread);
     if (o->mmproj) {
         printf("image        %.0f ms (±%.0f) to encode %d input(s) into %d tokens, %.1f GFLOP   %.2f of the %s "
                "peak (encode_flop_efficiency %.2f)\n",

@@ -59,6 +59,40 @@ static void fill_words(void *ctx, int ith, int nth) {
     for (int64_t i = begin; i < end; i++) t->buf[i] = (uint64_t)i * 0x9e3779b97f4a7c15ull;
 }
 
+/* The best GB/s of `reps` passes over each of the prefetch distances
+ * below, reading the pieces of *st (st->buf, st->n_words words a piece,
+ * pieces `stride` words apart) one after another, each by every thread. */
+static double read_passes(seer_pool *pool, stream_task *st, int pieces, size_t stride, int reps) {
+    seer_prefetch_choose();
+    /* The best of the kernels' distances and a few others: which one a
+     * plain read loop likes can differ from what the kernels like (on a Zen
+     * 4 core the kernels streamed 23 GB/s with 256 / 2048 bytes, the
+     * earlier eight-scalar-loads loop 12.5 with those and 17.7 with 1 KiB /
+     * 4 KiB), and the probe is meant to say what the machine can read. */
+    const seer_prefetch_distances tries[] = {seer_prefetch_at[seer_simd_level()], {1024, 4096}, {256, 2048}};
+    const uint64_t *first = st->buf;
+    double best = 0;
+    for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
+        if (k > 0 && tries[k].l1 == tries[0].l1 && tries[k].l2 == tries[0].l2) continue;
+        st->ahead = tries[k];
+        for (int r = 0; r < (reps > 0 ? reps : 1); r++) {
+            double t0 = seer_time_ms();
+            for (int p = 0; p < pieces; p++) {
+                st->buf = first + (size_t)p * stride;
+                seer_pool_run(pool, stream_read, st);
+            }
+            double s = (seer_time_ms() - t0) / 1e3;
+            double gb_s = s > 0 ? (double)(st->n_words * sizeof *st->buf) * pieces / s / 1e9 : 0;
+            if (gb_s > best) best = gb_s;
+        }
+    }
+    st->buf = first;
+    volatile uint64_t sink = 0;
+    for (int i = 0; i < 64; i++) sink += st->sums[i];
+    (void)sink;
+    return best;
+}
+
 double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     size_t n_words = bytes / 64 * 8;
     if (n_words == 0) return 0;
@@ -68,31 +102,22 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     seer_prefetch_choose();
     fill_task ft = {buf, n_words};
     seer_pool_run(pool, fill_words, &ft);
-    /* The best of the kernels' distances and a few others: which one a
-     * plain read loop likes can differ from what the kernels like (on a Zen
-     * 4 core the kernels streamed 23 GB/s with 256 / 2048 bytes, the
-     * earlier eight-scalar-loads loop 12.5 with those and 17.7 with 1 KiB /
-     * 4 KiB), and the probe is meant to say what the machine can read. */
-    const seer_prefetch_distances tries[] = {seer_prefetch_at[seer_simd_level()], {1024, 4096}, {256, 2048}};
-    stream_task st = {.buf = buf, .n_words = n_words, .ahead = tries[0]};
+    stream_task st = {.buf = buf, .n_words = n_words, .ahead = seer_prefetch_at[seer_simd_level()]};
     seer_pool_run(pool, stream_read, &st); /* warm-up */
-    double best = 0;
-    for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
-        if (k > 0 && tries[k].l1 == tries[0].l1 && tries[k].l2 == tries[0].l2) continue;
-        st.ahead = tries[k];
-        for (int r = 0; r < (reps > 0 ? reps : 1); r++) {
-            double t0 = seer_time_ms();
-            seer_pool_run(pool, stream_read, &st);
-            double s = (seer_time_ms() - t0) / 1e3;
-            double gb_s = s > 0 ? (double)(n_words * sizeof *buf) / s / 1e9 : 0;
-            if (gb_s > best) best = gb_s;
-        }
-    }
-    volatile uint64_t sink = 0;
-    for (int i = 0; i < 64; i++) sink += st.sums[i];
-    (void)sink;
+    double best = read_passes(pool, &st, 1, 0, reps);
     free(buf);
     return best;
+}
+
+double seer_bench_read_gb_s(seer_pool *pool, const void *buf, size_t bytes, size_t max_bytes, int reps) {
+    const uintptr_t start = ((uintptr_t)buf + 63) / 64 * 64;
+    if (!buf || bytes < 64 * 16 || max_bytes < 64 * 16) return 0;
+    const size_t lines = (bytes - (size_t)(start - (uintptr_t)buf)) / 64;
+    /* past max_bytes: 16 pieces spread evenly over the buffer */
+    const int pieces = lines * 64 > max_bytes ? 16 : 1;
+    const size_t piece_lines = pieces > 1 ? max_bytes / 64 / 16 : lines;
+    stream_task st = {.buf = (const uint64_t *)start, .n_words = piece_lines * 8};
+    return read_passes(pool, &st, pieces, pieces > 1 ? lines / 16 * 8 : 0, reps);
 }
 
 /* n values uniform in [-1, 1) */

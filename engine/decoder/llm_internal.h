@@ -128,6 +128,7 @@ struct seer_llm {
     const float *output_norm;
     llm_layer *layers;
     char *arena;                 /* the interleaved matrices (seer_weight_interleave), or NULL */
+    size_t arena_bytes;
     float **owned;               /* 1-D tensors converted to f32 */
     int n_owned;
 };

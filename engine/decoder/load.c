@@ -933,6 +933,7 @@ static bool layer_geometry(seer_llm *m, const arch_desc *ad, seer_error *err) {
 static void interleave_all(seer_llm *m, seer_progress_fn progress, void *ud) {
     size_t bytes;
     m->arena = arena_new(m, &bytes);
+    m->arena_bytes = m->arena ? bytes : 0;
     char *next = m->arena;
     seer_pool *pool = next ? seer_pool_create(0) : NULL;
     interleave(m, &m->output, pool, &next);
@@ -1063,6 +1064,11 @@ void seer_llm_free(seer_llm *m) {
 const seer_llm_info *seer_llm_get_info(const seer_llm *m) { return m ? &m->info : NULL; }
 const seer_vocab *seer_llm_vocab(const seer_llm *m) { return m ? m->vocab : NULL; }
 const gguf_file *seer_llm_gguf(const seer_llm *m) { return m ? m->gguf : NULL; }
+
+const void *seer_llm_weights_copy(const seer_llm *m, size_t *bytes) {
+    *bytes = m ? m->arena_bytes : 0;
+    return m ? m->arena : NULL;
+}
 
 /* The file's bytes of w, unless the interleaved copy replaced them. */
 static void page_in(const seer_llm *m, const seer_weight *w) {

@@ -13,6 +13,13 @@
 /* Read bandwidth in GB/s (1e9 bytes/s): a buffer of `bytes` streamed by all
  * pool threads, best of `reps` passes. 0 on allocation failure. */
 double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps);
+/* The same read of memory that is already there (a model's weights): `bytes`
+ * from buf, or past max_bytes 16 pieces of max_bytes / 16 spread evenly over
+ * it, in GB/s, best of `reps` passes. How fast a stream can be depends on
+ * where its pages landed: on one VM two buffers of the same process read up
+ * to 20% apart, so decode is related to its own weights' read as well as to
+ * the fresh buffer above. 0 when buf is NULL or smaller than 1 KiB. */
+double seer_bench_read_gb_s(seer_pool *pool, const void *buf, size_t bytes, size_t max_bytes, int reps);
 /* f32 GEMM throughput in GFLOP/s of seer_sgemm on C[m][n] = A[m][k]·B^T,
  * best of `reps`. 0 on allocation failure. */
 double seer_bench_sgemm_gflops(seer_pool *pool, int m, int n, int k, int reps);
@@ -105,6 +112,7 @@ typedef struct seer_bench_measure {
     double encode_flops;       /* of all encoder inputs of the image */
     double encode_seconds;
     double machine_gb_s, machine_gflop_s;
+    double weights_read_gb_s;      /* the same read of the model's own weights (seer_bench_read_gb_s); 0: none */
     double machine_encode_gflop_s; /* the encoder's F16 GEMM at its sizes; 0: use machine_gflop_s */
     double peak_rss_bytes, weight_bytes, kv_bytes; /* resident peak; the budget's parts */
     /* the hardware peaks the prompt's and the encoder's kernels run on
@@ -114,6 +122,7 @@ typedef struct seer_bench_measure {
 
 typedef struct seer_bench_efficiency {
     double decode_bw;     /* ((bytes_per_token + kv_bytes_per_token) / s per token) / bandwidth */
+    double decode_weights_bw; /* the same over weights_read_gb_s */
     double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s at the prompt's sizes */
     double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s at the encoder's sizes */
     double memory_overhead; /* peak resident / (weights + KV cache) − 1: the scratch share */

@@ -54,6 +54,10 @@ void seer_llm_free(seer_llm *m);
 const seer_llm_info *seer_llm_get_info(const seer_llm *m);
 const seer_vocab *seer_llm_vocab(const seer_llm *m);
 const gguf_file *seer_llm_gguf(const seer_llm *m);
+/* The copy of the model's matrices the decode kernels read (their groups of
+ * 16 rows, one allocation) and its bytes; NULL and 0 where they read the
+ * file's own layout. */
+const void *seer_llm_weights_copy(const seer_llm *m, size_t *bytes);
 /* Reads one byte of every page of the weights still read from the file
  * (the interleaved copies are resident already), so that a first timed
  * decode does not pay for paging them in. The token embedding is left out:

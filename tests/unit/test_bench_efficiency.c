@@ -35,6 +35,12 @@ static void test_efficiencies(void) {
     m.kv_bytes_per_token = 0.5e9;
     CHECK_NEAR(seer_bench_efficiencies(&m).decode_bw, 0.9, 1e-12);
     m.kv_bytes_per_token = 0;
+    /* against the same read of the model's own weights (8 GB/s): 1.0; none measured: 0 */
+    CHECK(seer_bench_efficiencies(&m).decode_weights_bw == 0);
+    m.weights_read_gb_s = 8;
+    CHECK_NEAR(seer_bench_efficiencies(&m).decode_weights_bw, 1.0, 1e-12);
+    CHECK_NEAR(seer_bench_efficiencies(&m).decode_bw, 0.8, 1e-12);
+    m.weights_read_gb_s = 0;
     /* against the hardware peaks: 102.4 GOP/s of a 409.6 GOP/s int8 peak, 250 of a 1000 GFLOP/s FMA peak */
     m.peak_prompt_gop_s = 409.6;
     m.peak_encode_gop_s = 1000;
@@ -65,6 +71,27 @@ static void test_efficiencies(void) {
     CHECK_NEAR(seer_bench_prompt_flops(&m.llm, 512), 2 * (0.75e9 * 512 + 0.25e9), 1e-3);
     CHECK_NEAR(e.prefill_peak, 2 * (0.75e9 * 512 + 0.25e9) / 10 / 409.6e9, 1e-12);
     CHECK(seer_bench_prompt_flops(&m.llm, 0) == 0);
+}
+
+/* The read probe on memory that is already there: a rate for a buffer
+ * read whole or, past the cap, in pieces spread over it (the sanitizer
+ * lane's bounds checks see every load); nothing for no buffer or one
+ * under 1 KiB. */
+static void test_read_probe(void) {
+    seer_pool *pool = seer_pool_create(2);
+    const size_t bytes = (3u << 20) + 100;
+    char *buf = malloc(bytes);
+    CHECK(buf != NULL);
+    if (buf) {
+        memset(buf, 1, bytes);
+        CHECK(seer_bench_read_gb_s(pool, buf, bytes, bytes, 1) > 0);
+        CHECK(seer_bench_read_gb_s(pool, buf + 3, bytes - 3, 1u << 20, 2) > 0); /* unaligned, in 16 pieces */
+        CHECK(seer_bench_read_gb_s(pool, buf, 1000, 1u << 20, 1) == 0);
+        CHECK(seer_bench_read_gb_s(pool, buf, bytes, 1000, 1) == 0);
+    }
+    CHECK(seer_bench_read_gb_s(pool, NULL, bytes, bytes, 1) == 0);
+    free(buf);
+    seer_pool_destroy(pool);
 }
 
 /* The peaks are measured by running their kernels: each kind the CPU has
@@ -270,6 +297,7 @@ static void test_encode_kernels(void) {
 }
 
 int main(void) {
+    test_read_probe();
     test_kernels();
     test_encode_kernels();
     test_steal();

@@ -102,6 +102,14 @@ static void test_loads_and_runs(void) {
     CHECK_MSG(vis != NULL, "mmproj load: %s", err.msg);
     if (m) {
         seer_pool *pool = seer_pool_create(1);
+        /* the decode kernels' copy of its Q8_0 matrices: every matrix a token
+         * reads but the norms, in the file's bytes (34 a block of 32 either way) */
+        size_t copy_bytes = 0;
+        const void *copy = seer_llm_weights_copy(m, &copy_bytes);
+        const double per_token = seer_bench_llm_work_of(seer_llm_gguf(m)).bytes_per_token;
+        CHECK_MSG(copy && copy_bytes > 0.9 * per_token && copy_bytes <= per_token, "copy %zu bytes, a token reads %.0f",
+                  copy_bytes, per_token);
+        CHECK(seer_bench_read_gb_s(pool, copy, copy_bytes, copy_bytes, 1) > 0);
         seer_ctx *ctx = seer_ctx_new(m, 64, SEER_KV_F16, pool, &err);
         CHECK_MSG(ctx != NULL, "%s", err.msg);
         if (ctx) {
