@@ -298,7 +298,7 @@ static void quantize_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
         const float *src = j->x + r * j->w->n_in;
         void *dst = (char *)j->act + (size_t)r * j->act_row_bytes;
         seer_quantize_row(j->act_type, src, dst, j->w->n_in);
-        if (j->act_sums_tail) seer_q8_0_sums_fill(dst, j->w->n_in);
+        if (j->act_sums_tail) seer_q8_0_tail_fill(dst, j->w->n_in);
     }
 }
 

@@ -114,13 +114,15 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type) {
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) { return seer_vec_dot16_rows_kernel(seer_simd_level(), type); }
 
-void seer_q8_0_sums_fill(void *row, int64_t n) {
+void seer_q8_0_tail_fill(void *row, int64_t n) {
     const block_q8_0 *blocks = row;
     for (int64_t b = 0; b < n / 32; b++) {
         uint64_t words[4];
         memcpy(words, blocks[b].qs, sizeof words);
         const int16_t sum = (int16_t)seer_signed_bytes_sum32(words); /* |Σ| <= 32 · 128 */
         memcpy((char *)row + seer_q8_0_row_sum_at(n, b), &sum, sizeof sum);
+        const float d = seer_fp16_to_f32(blocks[b].d);
+        memcpy((char *)row + seer_q8_0_row_scale_at(n, b), &d, sizeof d);
     }
 }
 

@@ -442,7 +442,8 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
         for (int r = 0; r < NR; r++) {
             const int sum_a = q8_0_act_block_sum(a, act_stride, r, n, b, y[r]->qs);
             __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(128 * sum_a));
-            acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r]->d))), _mm512_cvtepi32_ps(isum), acc[r]);
+            const __m512 dd = _mm512_mul_ps(d16, _mm512_set1_ps(q8_0_act_block_scale(a, act_stride, r, n, b, y[r]->d)));
+            acc[r] = _mm512_fmadd_ps(dd, _mm512_cvtepi32_ps(isum), acc[r]);
         }
     }
 #pragma GCC unroll 4
@@ -503,7 +504,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
             const int sum_a = !offset ? 0
                               : q8_0_act_block_sum(a, act_stride, r, n, b, y[r].qs);
             const __m512i isum = offset ? _mm512_sub_epi32(sum[r], _mm512_set1_epi32(offset * sum_a)) : sum[r];
-            const __m512 dd = _mm512_mul_ps(d16, _mm512_set1_ps(h2f(y[r].d)));
+            const __m512 dd = _mm512_mul_ps(d16, _mm512_set1_ps(min ? h2f(y[r].d) : q8_0_act_block_scale(a, act_stride, r, n, b, y[r].d)));
             if (min) /* the block's d · sum + m · s, then added, as the row kernels */
                 acc[r] = _mm512_add_ps(acc[r], _mm512_fmadd_ps(dd, _mm512_cvtepi32_ps(isum),
                                                                _mm512_mul_ps(m16, _mm512_set1_ps(h2f(y[r].s)))));

@@ -135,7 +135,7 @@ static void check_dot16_rows(int type, int level, int64_t n_in) {
     for (int r = 0; r < SEER_DOT16_MAX_ROWS; r++) {
         for (int64_t b = 0; b < n_in / ai->block_size; b++)
             make_block(ti->vec_dot_type, r % 3, true, act + act_bytes * r + (size_t)b * ai->block_bytes);
-        if (sums) seer_q8_0_sums_fill(act + act_bytes * r, n_in);
+        if (sums) seer_q8_0_tail_fill(act + act_bytes * r, n_in);
     }
     for (int nr = 1; nr <= SEER_DOT16_MAX_ROWS; nr++) {
         float out[SEER_DOT16_MAX_ROWS * 16], one[16];
