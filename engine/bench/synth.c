@@ -992,6 +992,7 @@ static const struct {
 
 static bool find_model(const char *name, model_spec *spec) {
     if (!name) return false;
+    /* NAME-q5_k_m, NAME-q8_0: a Q4_K_M layout written with that scheme */
     const size_t len = strlen(name);
     size_t base_len = len;
     quant_scheme quant = QUANT_Q4_K_M;
@@ -1000,17 +1001,19 @@ static bool find_model(const char *name, model_spec *spec) {
         if (len > suffix && strcmp(name + len - suffix, REQUANT[r].suffix) == 0) {
             base_len = len - suffix;
             quant = REQUANT[r].quant;
+            break;
         }
     }
+    const bool requant = base_len < len;
     for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++) {
         const model_spec *m = &MODELS[i];
-        const bool match = base_len < len ? strlen(m->name) == base_len && strncmp(m->name, name, base_len) == 0 &&
-                                                m->llm.quant == QUANT_Q4_K_M
-                                          : strcmp(m->name, name) == 0;
+        const bool match = requant ? strlen(m->name) == base_len && strncmp(m->name, name, base_len) == 0 &&
+                                         m->llm.quant == QUANT_Q4_K_M
+                                   : strcmp(m->name, name) == 0;
         if (match) {
             *spec = *m;
             spec->name = name;
-            spec->llm.quant = base_len < len ? quant : m->llm.quant;
+            if (requant) spec->llm.quant = quant;
             return true;
         }
     }
