@@ -22,7 +22,10 @@
 # (the peak of the lane's SIMD level), generation against the read bandwidth
 # at that thread count, the image encode against the FP32 FMA peak. Both
 # engines do the same work on the same file, so llama.cpp's fraction is
-# seer's times the ratio of their rates.
+# seer's times the ratio of their rates. Generation's cell also gives
+# seer's fraction of the same read of its own weights (seer bench's
+# decode_weights_bw_efficiency: the memory it streams, where the probe's
+# fresh buffer can land in faster or slower pages).
 # Environment: COMPARE_DIR (~/.cache/seer/compare), BENCH_DIR (the synthetic
 # models, ~/.cache/seer/bench-models), COMPARE_MODELS, COMPARE_THREADS ("2 1"),
 # COMPARE_PROMPTS (prompt lengths, one line each: "128"), COMPARE_REPS (3),
@@ -223,7 +226,7 @@ for lane in "${lanes[@]}"; do
         # the two alternate, one repetition each, and each keeps its best: a
         # shared host's slow spells then hit both sides alike. seer's fraction
         # of a limit comes from the run that gave its best rate
-        l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc="" f_pp=0 f_tg=0 f_enc=0 loads=""
+        l_pp="" l_tg="" l_enc="" s_pp="" s_tg="" s_enc="" f_pp=0 f_tg=0 f_tgw=0 f_enc=0 loads=""
         ticks_before=$(cpu_ticks)
         for _ in $(seq "$reps"); do
           loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
@@ -242,16 +245,18 @@ for lane in "${lanes[@]}"; do
           s=$(env $env_set "$seer" bench -m "$llm" "${image_args[@]}" -p "$p" -n 32 -t "$t" -r 1 --json 2>>"$log")
           pp=$(json_field pp_tok_s <<<"$s") tg=$(json_field tg_tok_s <<<"$s") enc=$(json_field encode_ms <<<"$s")
           if better max "$s_pp" "$pp"; then s_pp=$pp f_pp=$(json_field prefill_peak_efficiency <<<"$s"); fi
-          if better max "$s_tg" "$tg"; then s_tg=$tg f_tg=$(json_field decode_bw_efficiency <<<"$s"); fi
+          if better max "$s_tg" "$tg"; then
+            s_tg=$tg f_tg=$(json_field decode_bw_efficiency <<<"$s") f_tgw=$(json_field decode_weights_bw_efficiency <<<"$s")
+          fi
           if [ "$encode" = 1 ] && better min "$s_enc" "$enc"; then s_enc=$enc f_enc=$(json_field encode_peak_efficiency <<<"$s"); fi
         done
         enc_cells="- | -"
         [ "$encode" = 1 ] && enc_cells=$(printf '%.0f / %.0f = %s | %.2f / %s' "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")" \
           "$f_enc" "$(scaled "$f_enc" "$s_enc" "$l_enc")")
         loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
-        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s | %s | %s | %s |\n' "$m" "$t" "$p" \
-          "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$f_pp" "$(scaled "$f_pp" "$l_pp" "$s_pp")" \
-          "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "$enc_cells" \
+        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s (seer %.2f of its weights) | %s | %s | %s |\n' \
+          "$m" "$t" "$p" "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$f_pp" "$(scaled "$f_pp" "$l_pp" "$s_pp")" \
+          "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "${f_tgw:-0}" "$enc_cells" \
           "$(tr ' ' '\n' <<<"$loads" | awk 'NF { if (lo == "" || $1 < lo) lo = $1; if ($1 > hi) hi = $1 } END { print lo "-" hi }')" \
           "$(steal_share "$ticks_before" "$(cpu_ticks)")"
         echo "  seer kernels: $(json_field kernels <<<"$s")" >>"$log"
