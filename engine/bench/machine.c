@@ -110,8 +110,8 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
 }
 
 double seer_bench_read_gb_s(seer_pool *pool, const void *buf, size_t bytes, size_t max_bytes, int reps) {
-    const uintptr_t start = ((uintptr_t)buf + 63) / 64 * 64;
     if (!buf || bytes < 64 * 16 || max_bytes < 64 * 16) return 0;
+    const uintptr_t start = ((uintptr_t)buf + 63) / 64 * 64;
     const size_t lines = (bytes - (size_t)(start - (uintptr_t)buf)) / 64;
     /* past max_bytes: 16 pieces spread evenly over the buffer */
     const int pieces = lines * 64 > max_bytes ? 16 : 1;

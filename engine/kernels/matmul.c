@@ -114,7 +114,7 @@ typedef struct matmul_job {
     seer_vec_dot4_fn dot4; /* NULL when the type has no four-row kernel */
     seer_vec_dot16_fn dot16; /* for interleaved weights */
     seer_vec_dot16_rows_fn dot16_rows; /* the same for several activation rows, or NULL */
-    bool act_sums_tail;                /* act's Q8_0 rows carry their blocks' sums (seer_q8_0_rows_bytes) */
+    bool act_sums_tail;                /* act's Q8_0 rows carry their blocks' sums and scales (seer_q8_0_rows_bytes) */
     /* dot path: activation rows in act_type */
     const void *act;
     size_t act_row_bytes;
@@ -705,7 +705,7 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         j->act = j->x;
         j->act_row_bytes = (size_t)w->n_in * sizeof(float);
     } else {
-        /* the several-row kernels take Q8_0 rows with their blocks' sums after them */
+        /* the several-row kernels take Q8_0 rows with their blocks' sums and scales after them */
         j->act_sums_tail = j->dot16_rows && j->act_type == SEER_TYPE_Q8_0;
         j->act_row_bytes = j->act_sums_tail ? seer_q8_0_rows_bytes(w->n_in) : seer_row_bytes(j->act_type, w->n_in);
         j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows);
