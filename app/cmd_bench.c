@@ -3,6 +3,7 @@
  *   seer bench -m LLM.gguf [--mmproj P.gguf] [--image IMG] [-p N] [-n N] [-t N] [-r N] [--json]
  *   seer bench --synth NAME --out DIR      (writes NAME-llm.gguf + NAME-mmproj.gguf)
  * Exit status: 0 ok, 1 load/run failure, 2 usage. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,8 +246,6 @@ static seer_sampler *greedy_sampler(int n_vocab) {
     return seer_sampler_new(&(seer_sampling){.temp = 0.0f, .repeat_penalty = 1.0f}, n_vocab);
 }
 
-static double larger(double a, double b) { return a > b ? a : b; }
-
 /* Prompt processing then generation in a fresh context; *gb_s is the
  * larger of the bandwidths probed right before and right after generation
  * (the host's share moves within seconds; the larger one is the limit
@@ -280,8 +279,8 @@ static int run_text(seer_ctx *ctx, const seer_llm_info *info, const bench_opts *
     *tg_s_per_tok = o->n_gen ? (seer_time_ms() - t0) / 1e3 / o->n_gen : 0;
     seer_sampler_free(greedy);
     if (rc != 0) return -1;
-    *weights_gb_s = larger(weights_before, probe_weights(mp));
-    *gb_s = larger(before, probe_bandwidth(mp));
+    *weights_gb_s = fmax(weights_before, probe_weights(mp));
+    *gb_s = fmax(before, probe_bandwidth(mp));
     return 0;
 }
 

@@ -16,41 +16,71 @@ typedef struct stream_task {
     const uint64_t *buf;
     size_t n_words;
     seer_prefetch_distances ahead;
+    int width; /* bytes a load: 16, 32 or 64 (widest_load) */
     uint64_t sums[64]; /* one per thread, so the reads cannot be optimised away */
 } stream_task;
 
-/* Two words a load: a line in four loads, as vector code reads it (eight
- * scalar loads a line left a Zen 4 core at 17 GB/s where the decode
- * kernels read 23). */
-typedef uint64_t words2 __attribute__((vector_size(16)));
+/* The probe's loop, built once per load width: a line in 64 / BYTES
+ * loads into four accumulators (loads, not additions, are the limit),
+ * `ask` adding the decode kernels' requests ahead into L1 and L2 for each
+ * line (kernels/prefetch.c). A step takes four vectors (1, 2 or 4 lines);
+ * the tail goes line by line. */
+#define DEFINE_READ_LINES(NAME, BYTES, TARGET)                                                                       \
+    typedef uint64_t NAME##_vec __attribute__((vector_size(BYTES)));                                                \
+    TARGET static inline __attribute__((always_inline)) uint64_t NAME##_body(const char *p, int64_t lines,          \
+                                                                             seer_prefetch_distances ahead,          \
+                                                                             const bool ask) {                       \
+        enum { STEP = 4 * BYTES / 64 };                                                                              \
+        NAME##_vec a0 = {0}, a1 = a0, a2 = a0, a3 = a0;                                                              \
+        int64_t i = 0;                                                                                               \
+        for (; i + STEP <= lines; i += STEP, p += 64 * STEP) {                                                       \
+            _Pragma("GCC unroll 4") for (int l = 0; l < STEP && ask; l++) {                                           \
+                __builtin_prefetch(p + 64 * l + ahead.l1);                                                           \
+                __builtin_prefetch(p + 64 * l + ahead.l2, 0, 2);                                                     \
+            }                                                                                                        \
+            const NAME##_vec *v = (const NAME##_vec *)p;                                                             \
+            a0 += v[0], a1 += v[1], a2 += v[2], a3 += v[3];                                                          \
+        }                                                                                                            \
+        for (; i < lines; i++, p += 64)                                                                              \
+            for (int k = 0; k < 64 / BYTES; k++) a0 += ((const NAME##_vec *)p)[k];                                   \
+        const NAME##_vec a = a0 + a1 + a2 + a3;                                                                      \
+        uint64_t sum = 0;                                                                                            \
+        for (int k = 0; k < BYTES / 8; k++) sum += a[k];                                                             \
+        return sum;                                                                                                  \
+    }                                                                                                                \
+    /* the requests' test outside the timed loop: a pass without them carries none */                             \
+    TARGET static uint64_t NAME(const char *p, int64_t lines, seer_prefetch_distances ahead) {                     \
+        return ahead.l1 || ahead.l2 ? NAME##_body(p, lines, ahead, true) : NAME##_body(p, lines, ahead, false);      \
+    }
+
+DEFINE_READ_LINES(read_lines16, 16, )
+#if defined(__x86_64__)
+DEFINE_READ_LINES(read_lines32, 32, __attribute__((target("avx2"))))
+DEFINE_READ_LINES(read_lines64, 64, __attribute__((target("avx512f"))))
+#endif
+
+/* The widest loads the kernels' SIMD level runs (SEER_SIMD lowers it). */
+static int widest_load(void) {
+#if defined(__x86_64__)
+    if (seer_simd_level() >= SEER_SIMD_AVX512) return 64;
+    if (seer_simd_level() >= SEER_SIMD_AVX2) return 32;
+#endif
+    return 16;
+}
 
 static void stream_read(void *ctx, int ith, int nth) {
     stream_task *t = ctx;
     int64_t begin, end;
     seer_pool_range((int64_t)(t->n_words / 8), ith, nth, &begin, &end);
-    const uint64_t *p = t->buf + begin * 8;
-    /* eight independent accumulators: loads, not additions, are the limit;
-     * each line asked for ahead into L1 and L2 as the decode kernels do
-     * (kernels/prefetch.c; on some CPUs a core streams faster with it: 18
-     * against 15 GB/s measured on a Xeon with one 4 KiB prefetch, and the
-     * pair reads 1-2% more than that one) */
-    const char *l1 = (const char *)p + t->ahead.l1, *l2 = (const char *)p + t->ahead.l2;
-    words2 a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0;
-    if (t->ahead.l1 == 0 && t->ahead.l2 == 0) { /* none: the hardware prefetchers alone */
-        for (int64_t i = begin; i < end; i++, p += 8) {
-            const words2 *v = (const words2 *)p;
-            a0 += v[0]; a1 += v[1]; a2 += v[2]; a3 += v[3];
-        }
-    } else {
-        for (int64_t i = begin; i < end; i++, p += 8, l1 += 64, l2 += 64) {
-            __builtin_prefetch(l1);
-            __builtin_prefetch(l2, 0, 2);
-            const words2 *v = (const words2 *)p;
-            a0 += v[0]; a1 += v[1]; a2 += v[2]; a3 += v[3];
-        }
-    }
-    words2 a = a0 + a1 + a2 + a3;
-    if (ith < 64) t->sums[ith] = a[0] + a[1];
+    const char *p = (const char *)(t->buf + begin * 8);
+    uint64_t sum;
+#if defined(__x86_64__)
+    if (t->width == 64) sum = read_lines64(p, end - begin, t->ahead);
+    else if (t->width == 32) sum = read_lines32(p, end - begin, t->ahead);
+    else
+#endif
+        sum = read_lines16(p, end - begin, t->ahead);
+    if (ith < 64) t->sums[ith] = sum;
 }
 
 typedef struct fill_task {
@@ -81,18 +111,24 @@ static double read_passes(seer_pool *pool, stream_task *st, int pieces, size_t s
     const seer_prefetch_distances tries[] = {seer_prefetch_at[seer_simd_level()], {1024, 4096}, {256, 2048}, {0, 0}};
     const uint64_t *first = st->buf;
     double best = 0;
-    for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
-        if (k > 0 && tries[k].l1 == tries[0].l1 && tries[k].l2 == tries[0].l2) continue;
-        st->ahead = tries[k];
-        for (int r = 0; r < (reps > 0 ? reps : 1); r++) {
-            double t0 = seer_time_ms();
-            for (int p = 0; p < pieces; p++) {
-                st->buf = first + (size_t)p * stride;
-                seer_pool_run(pool, stream_read, st);
+    /* Every load width the CPU runs: which one reads most moved with the
+     * buffer on a Zen 5 VM (one 1 GiB buffer, alternated, one core: 64-byte
+     * loads 33.1 GB/s against 16-byte 31.1; another buffer 32-byte 37.3,
+     * 16-byte 35.4, 64-byte 33.9; 2026-12-05). */
+    for (st->width = 16; st->width <= widest_load(); st->width *= 2) {
+        for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
+            if (k > 0 && tries[k].l1 == tries[0].l1 && tries[k].l2 == tries[0].l2) continue;
+            st->ahead = tries[k];
+            for (int r = 0; r < (reps > 0 ? reps : 1); r++) {
+                double t0 = seer_time_ms();
+                for (int p = 0; p < pieces; p++) {
+                    st->buf = first + (size_t)p * stride;
+                    seer_pool_run(pool, stream_read, st);
+                }
+                double s = (seer_time_ms() - t0) / 1e3;
+                double gb_s = s > 0 ? (double)(st->n_words * sizeof *st->buf) * pieces / s / 1e9 : 0;
+                if (gb_s > best) best = gb_s;
             }
-            double s = (seer_time_ms() - t0) / 1e3;
-            double gb_s = s > 0 ? (double)(st->n_words * sizeof *st->buf) * pieces / s / 1e9 : 0;
-            if (gb_s > best) best = gb_s;
         }
     }
     st->buf = first;
@@ -111,7 +147,7 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     seer_prefetch_choose();
     fill_task ft = {buf, n_words};
     seer_pool_run(pool, fill_words, &ft);
-    stream_task st = {.buf = buf, .n_words = n_words, .ahead = seer_prefetch_at[seer_simd_level()]};
+    stream_task st = {.buf = buf, .n_words = n_words, .ahead = seer_prefetch_at[seer_simd_level()], .width = 16};
     seer_pool_run(pool, stream_read, &st); /* warm-up */
     double best = read_passes(pool, &st, 1, 0, reps);
     free(buf);

@@ -114,7 +114,7 @@ typedef struct matmul_job {
     seer_vec_dot4_fn dot4; /* NULL when the type has no four-row kernel */
     seer_vec_dot16_fn dot16; /* for interleaved weights */
     seer_vec_dot16_rows_fn dot16_rows; /* the same for several activation rows, or NULL */
-    bool act_sums_tail;                /* act's Q8_0 rows carry their blocks' sums and scales (seer_q8_0_rows_bytes) */
+    bool act_rows_tail;                /* act's Q8_0 rows carry their blocks' sums and scales (seer_q8_0_rows_bytes) */
     /* dot path: activation rows in act_type */
     const void *act;
     size_t act_row_bytes;
@@ -298,7 +298,7 @@ static void quantize_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
         const float *src = j->x + r * j->w->n_in;
         void *dst = (char *)j->act + (size_t)r * j->act_row_bytes;
         seer_quantize_row(j->act_type, src, dst, j->w->n_in);
-        if (j->act_sums_tail) seer_q8_0_tail_fill(dst, j->w->n_in);
+        if (j->act_rows_tail) seer_q8_0_tail_fill(dst, j->w->n_in);
     }
 }
 
@@ -706,8 +706,8 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         j->act_row_bytes = (size_t)w->n_in * sizeof(float);
     } else {
         /* the several-row kernels take Q8_0 rows with their blocks' sums and scales after them */
-        j->act_sums_tail = j->dot16_rows && j->act_type == SEER_TYPE_Q8_0;
-        j->act_row_bytes = j->act_sums_tail ? seer_q8_0_rows_bytes(w->n_in) : seer_row_bytes(j->act_type, w->n_in);
+        j->act_rows_tail = j->dot16_rows && j->act_type == SEER_TYPE_Q8_0;
+        j->act_row_bytes = j->act_rows_tail ? seer_q8_0_rows_bytes(w->n_in) : seer_row_bytes(j->act_type, w->n_in);
         j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows);
         if (!j->act) return;
         /* a few rows: not worth waking the workers for */
