@@ -11,7 +11,8 @@
 /* ---- the machine ---- */
 
 /* Read bandwidth in GB/s (1e9 bytes/s): a buffer of `bytes` streamed by all
- * pool threads, best of `reps` passes. 0 on allocation failure. */
+ * pool threads, the best of `reps` passes at each load width the CPU runs
+ * and each of a few prefetch distances. 0 on allocation failure. */
 double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps);
 /* The same read of memory that is already there (a model's weights): `bytes`
  * from buf, or past max_bytes 16 pieces of max_bytes / 16 spread evenly over
