@@ -12,11 +12,14 @@
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 
+/* Reads `lines` lines from p and returns their sum (read_lines16 etc.). */
+typedef uint64_t (*read_lines_fn)(const char *p, int64_t lines, seer_prefetch_distances ahead);
+
 typedef struct stream_task {
     const uint64_t *buf;
     size_t n_words;
     seer_prefetch_distances ahead;
-    int width; /* bytes a load: 16, 32 or 64 (widest_load) */
+    read_lines_fn read_lines; /* one load width's loop (read_lines_of) */
     uint64_t sums[64]; /* one per thread, so the reads cannot be optimised away */
 } stream_task;
 
@@ -68,18 +71,21 @@ static int widest_load(void) {
     return 16;
 }
 
+/* The loop of `width`-byte loads (16, or up to widest_load()). */
+static read_lines_fn read_lines_of(int width) {
+#if defined(__x86_64__)
+    if (width == 64) return read_lines64;
+    if (width == 32) return read_lines32;
+#endif
+    (void)width;
+    return read_lines16;
+}
+
 static void stream_read(void *ctx, int ith, int nth) {
     stream_task *t = ctx;
     int64_t begin, end;
     seer_pool_range((int64_t)(t->n_words / 8), ith, nth, &begin, &end);
-    const char *p = (const char *)(t->buf + begin * 8);
-    uint64_t sum;
-#if defined(__x86_64__)
-    if (t->width == 64) sum = read_lines64(p, end - begin, t->ahead);
-    else if (t->width == 32) sum = read_lines32(p, end - begin, t->ahead);
-    else
-#endif
-        sum = read_lines16(p, end - begin, t->ahead);
+    const uint64_t sum = t->read_lines((const char *)(t->buf + begin * 8), end - begin, t->ahead);
     if (ith < 64) t->sums[ith] = sum;
 }
 
@@ -115,7 +121,8 @@ static double read_passes(seer_pool *pool, stream_task *st, int pieces, size_t s
      * buffer on a Zen 5 VM (one 1 GiB buffer, alternated, one core: 64-byte
      * loads 33.1 GB/s against 16-byte 31.1; another buffer 32-byte 37.3,
      * 16-byte 35.4, 64-byte 33.9; 2026-12-05). */
-    for (st->width = 16; st->width <= widest_load(); st->width *= 2) {
+    for (int width = 16; width <= widest_load(); width *= 2) {
+        st->read_lines = read_lines_of(width);
         for (size_t k = 0; k < sizeof tries / sizeof tries[0]; k++) {
             if (k > 0 && tries[k].l1 == tries[0].l1 && tries[k].l2 == tries[0].l2) continue;
             st->ahead = tries[k];
@@ -147,7 +154,8 @@ double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     seer_prefetch_choose();
     fill_task ft = {buf, n_words};
     seer_pool_run(pool, fill_words, &ft);
-    stream_task st = {.buf = buf, .n_words = n_words, .ahead = seer_prefetch_at[seer_simd_level()], .width = 16};
+    stream_task st = {.buf = buf, .n_words = n_words, .ahead = seer_prefetch_at[seer_simd_level()],
+                      .read_lines = read_lines16};
     seer_pool_run(pool, stream_read, &st); /* warm-up */
     double best = read_passes(pool, &st, 1, 0, reps);
     free(buf);

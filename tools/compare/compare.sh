@@ -254,9 +254,12 @@ for lane in "${lanes[@]}"; do
         [ "$encode" = 1 ] && enc_cells=$(printf '%.0f / %.0f = %s | %.2f / %s' "$s_enc" "$l_enc" "$(ratio "$l_enc" "$s_enc")" \
           "$f_enc" "$(scaled "$f_enc" "$s_enc" "$l_enc")")
         loads="$loads $(cut -d' ' -f1 /proc/loadavg)"
-        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s (seer %.2f of its weights) | %s | %s | %s |\n' \
+        # the weights' own read where the run measured one (none: no bracket, not "0.00")
+        weights_cell=""
+        awk -v f="${f_tgw:-0}" 'BEGIN { exit !(f + 0 > 0) }' && weights_cell=$(printf ' (seer %.2f of its weights)' "$f_tgw")
+        printf '| %s | %s | %s | %.1f / %.1f = %s | %.2f / %s | %.2f / %.2f = %s | %.2f / %s%s | %s | %s | %s |\n' \
           "$m" "$t" "$p" "$s_pp" "$l_pp" "$(ratio "$s_pp" "$l_pp")" "$f_pp" "$(scaled "$f_pp" "$l_pp" "$s_pp")" \
-          "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "${f_tgw:-0}" "$enc_cells" \
+          "$s_tg" "$l_tg" "$(ratio "$s_tg" "$l_tg")" "$f_tg" "$(scaled "$f_tg" "$l_tg" "$s_tg")" "$weights_cell" "$enc_cells" \
           "$(tr ' ' '\n' <<<"$loads" | awk 'NF { if (lo == "" || $1 < lo) lo = $1; if ($1 > hi) hi = $1 } END { print lo "-" hi }')" \
           "$(steal_share "$ticks_before" "$(cpu_ticks)")"
         echo "  seer kernels: $(json_field kernels <<<"$s")" >>"$log"
