@@ -460,8 +460,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
                                                                    size_t act_stride, const int NR, const bool q5,
                                                                    const bool nl, const bool min, float *out) {
     const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10);
-    const __m512i table = _mm512_broadcast_i32x4(
-        _mm_xor_si128(_mm_loadu_si128((const __m128i *)seer_iq4_values), _mm_set1_epi8((char)0x80)));
+    const __m512i table = _mm512_broadcast_i32x4(iq4_values_shifted());
     const int offset = min ? 0 : nl ? 128 : q5 ? 16 : 8;
     __m512 acc[4];
 #pragma GCC unroll 4
@@ -537,8 +536,7 @@ Q450_XN_512(q4_1, false, false, true)
 static inline __attribute__((always_inline)) void dot16xn_iq4_xs_512(int64_t n, const void *w, const void *a,
                                                                      size_t act_stride, const int NR, float *out) {
     const block_iq4_xsx16 *x = w;
-    const __m512i table = _mm512_broadcast_i32x4(
-        _mm_xor_si128(_mm_loadu_si128((const __m128i *)seer_iq4_values), _mm_set1_epi8((char)0x80)));
+    const __m512i table = _mm512_broadcast_i32x4(iq4_values_shifted());
     const __m512i low4 = _mm512_set1_epi8(0x0F);
     __m512 acc[4];
 #pragma GCC unroll 4
