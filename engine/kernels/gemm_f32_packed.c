@@ -100,8 +100,7 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
  * at 0.50-0.78 of the FMA peak against 0.77-0.88 now (one Sapphire Rapids
  * core, the ViTs' 768-4096 shapes, 577-1024 rows). */
 static void gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
-                        const float *panels, float *c, size_t ldc, bool add, const float *bias) {
-    const size_t pf = seer_f32_panel_floats(k);
+                        const float *panels, size_t pf, float *c, size_t ldc, bool add, const float *bias) {
     const int64_t n_panels = (n + SEER_F32_PANEL_COLS - 1) / SEER_F32_PANEL_COLS;
     for (int64_t k0 = 0; k0 < k; k0 += kern->kc) {
         const int64_t kc = k - k0 < kern->kc ? k - k0 : kern->kc;
@@ -125,10 +124,15 @@ static void gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64
 
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
                           const float *panels, float *c, size_t ldc, bool add) {
-    gemm_packed(kern, m, n, k, a, lda, panels, c, ldc, add, NULL);
+    gemm_packed(kern, m, n, k, a, lda, panels, seer_f32_panel_floats(k), c, ldc, add, NULL);
+}
+
+void seer_f32_gemm_packed_prefix(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a,
+                                 size_t lda, const float *panels, int64_t packed_k, float *c, size_t ldc) {
+    gemm_packed(kern, m, n, k, a, lda, panels, seer_f32_panel_floats(packed_k), c, ldc, false, NULL);
 }
 
 void seer_f32_gemm_packed_bias(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a,
                                size_t lda, const float *panels, float *c, size_t ldc, const float *bias) {
-    gemm_packed(kern, m, n, k, a, lda, panels, c, ldc, false, bias);
+    gemm_packed(kern, m, n, k, a, lda, panels, seer_f32_panel_floats(k), c, ldc, false, bias);
 }

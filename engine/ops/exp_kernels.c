@@ -21,11 +21,15 @@ void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64
     }
 }
 
-float seer_exp_softmax_scalar(float *x, int64_t n) {
+float seer_exp_softmax_scalar(float *x, int64_t n, float scale) {
     if (n <= 0) return -INFINITY;
-    float max = x[0], sum = 0;
-    for (int64_t i = 1; i < n; i++) max = x[i] > max ? x[i] : max;
-    for (int64_t i = 0; i < n; i++) sum += x[i] = expf(x[i] - max);
+    float hi = x[0], lo = x[0], sum = 0;
+    for (int64_t i = 1; i < n; i++) {
+        hi = x[i] > hi ? x[i] : hi;
+        lo = x[i] < lo ? x[i] : lo;
+    }
+    const float max = seer_exp_scaled_max(hi, lo, scale);
+    for (int64_t i = 0; i < n; i++) sum += x[i] = expf(x[i] * scale - max);
     float inv = 1.0f / sum;
     for (int64_t i = 0; i < n; i++) x[i] *= inv;
     return max + logf(sum);
@@ -69,12 +73,14 @@ void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
     }
 }
 
-float seer_exp_softmax(float *x, int64_t n) {
+float seer_exp_softmax_scaled(float *x, int64_t n, float scale) {
     switch (seer_simd_level()) {
 #if defined(__x86_64__)
-    case SEER_SIMD_AVX512: return seer_exp_softmax_avx512(x, n);
-    case SEER_SIMD_AVX2: return seer_exp_softmax_avx2(x, n);
+    case SEER_SIMD_AVX512: return seer_exp_softmax_avx512(x, n, scale);
+    case SEER_SIMD_AVX2: return seer_exp_softmax_avx2(x, n, scale);
 #endif
-    default: return seer_exp_softmax_scalar(x, n);
+    default: return seer_exp_softmax_scalar(x, n, scale);
     }
 }
+
+float seer_exp_softmax(float *x, int64_t n) { return seer_exp_softmax_scaled(x, n, 1.0f); }

@@ -18,6 +18,10 @@ void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n);
 /* In-place softmax of one row (max subtracted). Returns log Σ exp(x), the
  * log of what it divided by (chunks of a softmax merge with it). */
 float seer_exp_softmax(float *x, int64_t n);
+/* The same of scale·x, each product rounded as a multiply pass before the
+ * softmax would round it (a prompt's attention scores, scaled after the
+ * product as llama.cpp does), without that pass over the row. */
+float seer_exp_softmax_scaled(float *x, int64_t n, float scale);
 
 /* x = e^x in place (the gated delta's decays within a chunk); below about
  * −87 the result is the smallest normal float's neighbourhood, not 0. */
@@ -33,14 +37,19 @@ void seer_exp_row_scalar(float *x, int64_t n);
 void seer_exp_row_avx2(float *x, int64_t n);
 void seer_exp_row_avx512(float *x, int64_t n);
 void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-float seer_exp_softmax_scalar(float *x, int64_t n);
+float seer_exp_softmax_scalar(float *x, int64_t n, float scale);
 void seer_exp_softcap_scalar(float *x, int64_t n, float cap);
 void seer_exp_softcap_avx2(float *x, int64_t n, float cap);
 void seer_exp_softcap_avx512(float *x, int64_t n, float cap);
 void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-float seer_exp_softmax_avx2(float *x, int64_t n);
+float seer_exp_softmax_avx2(float *x, int64_t n, float scale);
 void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n);
-float seer_exp_softmax_avx512(float *x, int64_t n);
+float seer_exp_softmax_avx512(float *x, int64_t n, float scale);
+
+/* The largest of scale·x over a row whose largest value is hi and smallest
+ * lo: rounding keeps their order, so hi's product for a positive scale, lo's
+ * for a negative one (a file's attention scale may be anything). */
+static inline float seer_exp_scaled_max(float hi, float lo, float scale) { return scale >= 0.0f ? hi * scale : lo * scale; }
 
 #define SEER_GELU_K 0.7978845608028654f /* √(2/π) */
 

@@ -63,18 +63,26 @@ static inline float hmax8(__m256 v) {
     return _mm_cvtss_f32(s);
 }
 
-float seer_exp_softmax_avx2(float *x, int64_t n) {
-    if (n < 8) return seer_exp_softmax_scalar(x, n);
+float seer_exp_softmax_avx2(float *x, int64_t n, float scale) {
+    if (n < 8) return seer_exp_softmax_scalar(x, n, scale);
     int64_t i;
-    __m256 vmax = _mm256_loadu_ps(x);
-    for (i = 8; i + 8 <= n; i += 8) vmax = _mm256_max_ps(vmax, _mm256_loadu_ps(x + i));
-    float max = hmax8(vmax);
-    for (; i < n; i++) max = x[i] > max ? x[i] : max;
+    __m256 vmax = _mm256_loadu_ps(x), vmin = vmax;
+    for (i = 8; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        vmax = _mm256_max_ps(vmax, v);
+        vmin = _mm256_min_ps(vmin, v);
+    }
+    float hi = hmax8(vmax), lo = -hmax8(_mm256_sub_ps(_mm256_setzero_ps(), vmin));
+    for (; i < n; i++) {
+        hi = x[i] > hi ? x[i] : hi;
+        lo = x[i] < lo ? x[i] : lo;
+    }
+    const float max = seer_exp_scaled_max(hi, lo, scale);
     __m256 vsum = _mm256_setzero_ps();
-    i = whole_vectors(&(row_pass){.kind = ROW_SOFTMAX_EXP, .max = max}, x, n, &vsum);
+    i = whole_vectors(&(row_pass){.kind = ROW_SOFTMAX_EXP, .scale = scale, .max = max}, x, n, &vsum);
     float sum = hsum8(vsum);
     for (; i < n; i++) {
-        __m256 e = exp8(_mm256_set1_ps(x[i] - max));
+        __m256 e = exp8(_mm256_set1_ps(x[i] * scale - max));
         x[i] = _mm256_cvtss_f32(e);
         sum += x[i];
     }
@@ -95,5 +103,5 @@ void seer_exp_softcap_avx2(float *x, int64_t n, float cap) {
 void seer_exp_row_avx2(float *x, int64_t n) { seer_exp_row_scalar(x, n); }
 void seer_exp_softcap_avx2(float *x, int64_t n, float cap) { seer_exp_softcap_scalar(x, n, cap); }
 void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
-float seer_exp_softmax_avx2(float *x, int64_t n) { return seer_exp_softmax_scalar(x, n); }
+float seer_exp_softmax_avx2(float *x, int64_t n, float scale) { return seer_exp_softmax_scalar(x, n, scale); }
 #endif

@@ -67,15 +67,17 @@ void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64
     }
 }
 
-float seer_exp_softmax_avx512(float *x, int64_t n) {
+float seer_exp_softmax_avx512(float *x, int64_t n, float scale) {
     if (n <= 0) return -INFINITY;
-    __m512 vmax = _mm512_set1_ps(-INFINITY);
+    __m512 vmax = _mm512_set1_ps(-INFINITY), vmin = _mm512_set1_ps(INFINITY);
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = tail_mask(n - i);
-        vmax = _mm512_mask_max_ps(vmax, m, vmax, load16(x + i, m));
+        const __m512 v = load16(x + i, m);
+        vmax = _mm512_mask_max_ps(vmax, m, vmax, v);
+        vmin = _mm512_mask_min_ps(vmin, m, vmin, v);
     }
-    const float max = _mm512_reduce_max_ps(vmax);
-    float sum = _mm512_reduce_add_ps(run_row(&(row_pass){.kind = ROW_SOFTMAX_EXP, .max = max}, x, n));
+    const float max = seer_exp_scaled_max(_mm512_reduce_max_ps(vmax), _mm512_reduce_min_ps(vmin), scale);
+    float sum = _mm512_reduce_add_ps(run_row(&(row_pass){.kind = ROW_SOFTMAX_EXP, .scale = scale, .max = max}, x, n));
     __m512 inv = _mm512_set1_ps(1.0f / sum);
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 m = tail_mask(n - i);
@@ -89,5 +91,5 @@ void seer_exp_softcap_avx512(float *x, int64_t n, float cap) { run_row(&(row_pas
 void seer_exp_row_avx512(float *x, int64_t n) { seer_exp_row_scalar(x, n); }
 void seer_exp_softcap_avx512(float *x, int64_t n, float cap) { seer_exp_softcap_scalar(x, n, cap); }
 void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64_t n) { seer_exp_gate_scalar(kind, x, mul, n); }
-float seer_exp_softmax_avx512(float *x, int64_t n) { return seer_exp_softmax_scalar(x, n); }
+float seer_exp_softmax_avx512(float *x, int64_t n, float scale) { return seer_exp_softmax_scalar(x, n, scale); }
 #endif

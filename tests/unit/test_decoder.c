@@ -264,6 +264,24 @@ static double max_err(const float *got, const double *want, int n) {
     return e;
 }
 
+/* pre rows, then a batch of n on top of them with every row's logits,
+ * against the reference. */
+static void check_batch_on_cache(const ref_model *m, seer_ctx *c, int pre, int n) {
+    int32_t seq[64];
+    for (int i = 0; i < pre + n; i++) seq[i] = (i * 7 + 3) % V;
+    double *want = malloc(sizeof *want * (size_t)(pre + n) * V);
+    reference_tokens(m, seq, pre + n, want);
+    seer_error err = {{0}};
+    seer_ctx_truncate(c, 0, 0);
+    seer_batch head = {.n = pre, .tokens = seq};
+    seer_batch body = {.n = n, .tokens = seq + pre, .logits_all = true};
+    CHECK(pre == 0 || seer_ctx_decode(c, &head, NULL, &err) == 0);
+    CHECK(seer_ctx_decode(c, &body, NULL, &err) == 0);
+    for (int i = 0; i < n; i++)
+        CHECK_MSG(max_err(seer_ctx_logits(c, i), want + (pre + i) * V, V) < 2e-5, "batch of %d on %d rows: row %d", n, pre, i);
+    free(want);
+}
+
 enum { N = 9 };
 
 static void test_llama(seer_pool *pool) {
@@ -338,24 +356,22 @@ static void test_llama(seer_pool *pool) {
     CHECK(max_err(seer_ctx_logits(c, 0), want2 + 4 * V, V) < 2e-5);
 
     /* a long batch on top of cached rows (the tiled GEMM attention of
-     * prefill, across a tile boundary) against the reference, every row */
-    {
-        enum { P = 3, LONG = 45 };
-        int32_t seq[P + LONG];
-        for (int i = 0; i < P + LONG; i++) seq[i] = (i * 7 + 3) % V;
-        double *w3 = malloc(sizeof *w3 * (P + LONG) * V);
-        reference_tokens(&m, seq, P + LONG, w3);
-        seer_ctx_truncate(c, 0, 0);
-        seer_batch head = {.n = P, .tokens = seq};
-        seer_batch body = {.n = LONG, .tokens = seq + P, .logits_all = true};
-        CHECK(seer_ctx_decode(c, &head, NULL, &err) == 0);
-        CHECK(seer_ctx_decode(c, &body, NULL, &err) == 0);
-        for (int i = 0; i < LONG; i++)
-            CHECK_MSG(max_err(seer_ctx_logits(c, i), w3 + (P + i) * V, V) < 2e-5, "long batch row %d", i);
-        free(w3);
-        seer_ctx_truncate(c, 2, 2);
-        CHECK(seer_ctx_decode(c, &ab, NULL, &err) == 0);
+     * prefill, across a tile boundary) against the reference, every row;
+     * then on one thread, which takes every tile of both KV heads in one
+     * call (packed keys and values reused from one tile to the next): that
+     * batch, and one of a single tile a head */
+    check_batch_on_cache(&m, c, 3, 45);
+    seer_pool *one_thread = seer_pool_create(1);
+    seer_ctx *c1 = seer_ctx_new(llm, 64, SEER_KV_F32, one_thread, &err);
+    CHECK_MSG(c1 != NULL, "ctx: %s", err.msg);
+    if (c1) {
+        check_batch_on_cache(&m, c1, 3, 45);
+        check_batch_on_cache(&m, c1, 0, 20);
     }
+    seer_ctx_free(c1);
+    seer_pool_destroy(one_thread);
+    seer_ctx_truncate(c, 2, 2);
+    CHECK(seer_ctx_decode(c, &ab, NULL, &err) == 0);
 
     /* decode over more keys than one attention chunk holds (the split-K
      * path and its merge): a few rows at once, then one by one, on top of

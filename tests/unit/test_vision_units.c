@@ -206,6 +206,23 @@ static void test_simd_math(void) {
                           len, i);
         }
     }
+    /* The scaled softmax (a prompt's attention scores) gives the very floats
+     * of a multiply pass and then the softmax, negative scales included. */
+    const float scales[] = {0.125f, 0.08838835f, 1.0f, -0.3f};
+    for (int lvl = 0; lvl <= top; lvl++) {
+        seer_simd_set_level(lvl);
+        for (size_t s = 0; s < sizeof scales / sizeof scales[0]; s++)
+            for (int len = 1; len <= N; len += 7) {
+                float y[N], z[N];
+                for (int i = 0; i < len; i++) {
+                    y[i] = x[(i * 29) % N] * 3.0f;
+                    z[i] = y[i] * scales[s];
+                }
+                const float lz = seer_exp_softmax(z, len), ly = seer_exp_softmax_scaled(y, len, scales[s]);
+                CHECK_MSG(memcmp(y, z, sizeof(float) * (size_t)len) == 0 && lz == ly, "scaled softmax level %d scale %g len %d",
+                          lvl, (double)scales[s], len);
+            }
+    }
     for (int lvl = 0; lvl <= top; lvl++) {
         seer_simd_set_level(lvl);
         for (int len = 1; len <= N; len += 17) {
