@@ -72,6 +72,7 @@ float seer_exp_softmax_avx2(float *x, int64_t n, float scale) {
         vmax = _mm256_max_ps(vmax, v);
         vmin = _mm256_min_ps(vmin, v);
     }
+    /* the least value: minus the largest of the negated ones */
     float hi = hmax8(vmax), lo = -hmax8(_mm256_sub_ps(_mm256_setzero_ps(), vmin));
     for (; i < n; i++) {
         hi = x[i] > hi ? x[i] : hi;
