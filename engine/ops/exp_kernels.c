@@ -29,7 +29,13 @@ float seer_exp_softmax_scalar(float *x, int64_t n, float scale) {
         lo = x[i] < lo ? x[i] : lo;
     }
     const float max = seer_exp_scaled_max(hi, lo, scale);
-    for (int64_t i = 0; i < n; i++) sum += x[i] = expf(x[i] * scale - max);
+    for (int64_t i = 0; i < n; i++) {
+        /* the product rounded in a statement of its own: a compiler that
+         * fuses a multiply and a subtraction within one expression (clang
+         * by default) would otherwise not round it */
+        const float scaled = x[i] * scale;
+        sum += x[i] = expf(scaled - max);
+    }
     float inv = 1.0f / sum;
     for (int64_t i = 0; i < n; i++) x[i] *= inv;
     return max + logf(sum);

@@ -83,7 +83,8 @@ float seer_exp_softmax_avx2(float *x, int64_t n, float scale) {
     i = whole_vectors(&(row_pass){.kind = ROW_SOFTMAX_EXP, .scale = scale, .max = max}, x, n, &vsum);
     float sum = hsum8(vsum);
     for (; i < n; i++) {
-        __m256 e = exp8(_mm256_set1_ps(x[i] * scale - max));
+        const float scaled = x[i] * scale; /* rounded on its own, as in the scalar version */
+        __m256 e = exp8(_mm256_set1_ps(scaled - max));
         x[i] = _mm256_cvtss_f32(e);
         sum += x[i];
     }
