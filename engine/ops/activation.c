@@ -1,10 +1,9 @@
 /* Element-wise activations in exact float math (the conformance tolerances
  * are set for exact math; llama.cpp's FP16 lookup tables are not emulated,
- * but for the decoders' GeGLU, seer_geglu_f16), except SiLU and SwiGLU, which go to the SIMD exp kernels: the decoder runs
+ * but for the decoders' GeGLU, geglu_f16.c), except SiLU and SwiGLU, which go to the SIMD exp kernels: the decoder runs
  * SwiGLU on the FFN width of one row between two matrix products, alone on one core while the others wait (libm's expf
  * there cost 5% of a decode step); Qwen3.5's gated delta runs SiLU on every in_proj channel of a prompt. */
 #include <math.h>
-#include <pthread.h>
 
 #include "ops/exp_kernels.h"
 #include "seer/ops.h"
@@ -33,36 +32,6 @@ void seer_quick_gelu(float *x, int64_t n) {
 void seer_swiglu(float *a, const float *b, int64_t n) { seer_exp_gate(SEER_GATE_SILU, a, b, n); }
 
 void seer_softcap(float *x, int64_t n, float cap) { seer_exp_softcap(x, n, cap); }
-
-/* GELU of every FP16 value, rounded to FP16, as ggml's CPU backend builds
- * its table (tanh form in float). */
-static uint16_t gelu_f16_table[1 << 16];
-static pthread_once_t gelu_f16_once = PTHREAD_ONCE_INIT;
-
-static void gelu_f16_fill(void) {
-    for (int i = 0; i < 1 << 16; i++) {
-        const float x = seer_fp16_to_f32((uint16_t)i);
-        gelu_f16_table[i] = seer_f32_to_fp16(0.5f * x * (1.0f + tanhf(SEER_GELU_K * x * (1.0f + 0.044715f * x * x))));
-    }
-}
-
-/* In chunks: the row conversions to and from FP16 have SIMD versions. */
-void seer_geglu_f16(float *a, const float *b, int64_t n) {
-    pthread_once(&gelu_f16_once, gelu_f16_fill);
-    enum { CHUNK = 256 };
-    uint16_t h[CHUNK];
-    float g[CHUNK];
-    for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {
-        const int64_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
-        seer_quantize_row(SEER_TYPE_F16, a + i0, h, m);
-        for (int64_t k = 0; k < m; k++) h[k] = gelu_f16_table[h[k]];
-        seer_dequantize_row(SEER_TYPE_F16, h, g, m);
-        for (int64_t k = 0; k < m; k++) {
-            const float x = a[i0 + k];
-            a[i0 + k] = x <= -10.0f ? 0.0f : x >= 10.0f ? x * b[i0 + k] : g[k] * b[i0 + k];
-        }
-    }
-}
 
 /* 4 floats at a time as a GCC vector (SSE or NEON, which every build has):
  * -O2's cost model leaves the plain loop scalar, and the encoders add a

@@ -7,6 +7,7 @@
 
 #include "seer/cpu.h"
 #include "seer/ops.h"
+#include "seer/tensor.h"
 #include "testlib.h"
 
 static unsigned rng_state = 12345;
@@ -122,6 +123,41 @@ static void test_activations(void) {
     for (int i = 0; i < N; i++) CHECK(y[i] == w * g[i]);
 }
 
+/* The decoders' GeGLU through llama.cpp's FP16 GELU table: near the
+ * formula (the F16 roundings apart), exact 0 at -10 and below, x·b at 10
+ * and above, and at every SIMD level the scalar code's floats bit for bit
+ * over every FP16 input (the table's whole domain), on lengths with tails. */
+static void test_geglu_f16(void) {
+    enum { N = (1 << 16) + 4099 };
+    static float x[N], b[N], ref[N], got[N];
+    fill(b, N, 1.0f);
+    for (int i = 0; i < N; i++) x[i] = i < 1 << 16 ? seer_fp16_to_f32((uint16_t)i) : frand() * 6.0f;
+    x[N - 1] = -10.0f, x[N - 2] = 10.0f, x[N - 3] = -10.5f, x[N - 4] = 10.5f, x[N - 5] = -9.99f;
+    seer_simd_force_scalar(true);
+    memcpy(ref, x, sizeof ref);
+    seer_geglu_f16(ref, b, N);
+    for (int i = 0; i < N; i++) {
+        const double v = seer_fp16_to_f32(seer_f32_to_fp16(x[i]));
+        if (isnan(x[i]) || isinf(x[i])) continue;
+        if (x[i] <= -10.0f) CHECK_MSG(ref[i] == 0.0f && !signbit(ref[i]), "geglu of %g is %g, not 0", x[i], ref[i]);
+        else if (x[i] >= 10.0f) CHECK_MSG(ref[i] == x[i] * b[i], "geglu of %g is %g, not x·b", x[i], ref[i]);
+        else {
+            const double g = 0.5 * v * (1 + tanh(sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+            CHECK_NEAR(ref[i], g * b[i], (fabs(g) / 1024 + 1e-6 * fabs(v) + 6e-8) * fabs(b[i]));
+        }
+    }
+    for (int n = N - 8; n <= N; n += 3)
+        for (int level = SEER_SIMD_SCALAR + 1; level <= seer_simd_allowed(); level++) {
+            seer_simd_set_level(level);
+            memcpy(got, x, sizeof(float) * (size_t)n);
+            seer_geglu_f16(got, b, n);
+            int differ = 0;
+            for (int i = 0; i < n; i++) differ += !(isnan(got[i]) && isnan(ref[i])) && memcmp(&got[i], &ref[i], sizeof(float)) != 0;
+            CHECK_MSG(differ == 0, "geglu of %d values under %s: %d differ from the scalar code", n, seer_simd_level_name(level), differ);
+        }
+    seer_simd_set_level(-1);
+}
+
 static void test_softmax(void) {
     enum { N = 64 };
     float x[N], y[N];
@@ -209,6 +245,7 @@ int main(void) {
     test_layernorm();
     test_norms_same_at_every_level();
     test_activations();
+    test_geglu_f16();
     test_softmax();
     test_rope();
     test_rope_apply_exact();
