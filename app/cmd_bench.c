@@ -52,6 +52,7 @@ typedef struct bench_result {
     int encode_gemm[3]; /* its sizes: M, N, K */
     seer_bench_llm_work work;
     double kv_read_per_token; /* KV cache bytes a generated token reads, the generation's mean */
+    double state_per_token;   /* recurrent state bytes a generated token reads and writes back */
     seer_bench_efficiency eff;
     seer_bench_peaks peaks;                   /* the machine's arithmetic peaks on these threads */
     double peak_prompt_gop_s, peak_encode_gop_s; /* the ones the prompt's and the encoder's kernels run on */
@@ -407,6 +408,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
     for (int i = 0; i < o->n_gen; i++)
         r->kv_read_per_token += seer_llm_kv_read_bytes(llm, o->n_prompt + 1 + i, o->kv_type);
     if (o->n_gen > 0) r->kv_read_per_token /= o->n_gen;
+    r->state_per_token = 2.0 * (double)info->state_bytes;
 
     /* The host's bandwidth can move by half within seconds, so each
      * repetition's decode is related to the bandwidth probed around it and
@@ -457,6 +459,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
             .pp_seconds = pp[rep] > 0 ? o->n_prompt / pp[rep] : 0,
             .tg_seconds_per_token = tg[rep] > 0 ? 1.0 / tg[rep] : 0,
             .kv_bytes_per_token = r->kv_read_per_token,
+            .state_bytes_per_token = r->state_per_token,
             .encode_flops = r->encode_flops,
             .encode_seconds = enc[rep] / 1e3,
             .machine_gb_s = gb_s[rep],
@@ -532,8 +535,9 @@ static void print_json(const bench_opts *o, const seer_llm_info *info, const ben
     printf("\"ttft_ms\": %.1f, \"ttft_ms_spread\": %.1f, \"peak_rss_mb\": %.1f, \"weight_mb\": %.1f, "
            "\"kv_mb\": %.1f, \"memory_overhead\": %.3f, ",
            r->ttft_ms, r->ttft_spread, r->peak_rss_mb, r->weight_mb, r->kv_mb, r->eff.memory_overhead);
-    printf("\"weight_bytes_per_token\": %.0f, \"kv_bytes_per_token\": %.0f, \"encode_gflop\": %.3f, ",
-           r->work.bytes_per_token, r->kv_read_per_token, r->encode_flops / 1e9);
+    printf("\"weight_bytes_per_token\": %.0f, \"kv_bytes_per_token\": %.0f, \"state_bytes_per_token\": %.0f, "
+           "\"encode_gflop\": %.3f, ",
+           r->work.bytes_per_token, r->kv_read_per_token, r->state_per_token, r->encode_flops / 1e9);
     printf("\"machine_gb_s\": %.2f, \"machine_gb_s_spread\": %.2f, \"machine_gflop_s\": %.2f, "
            "\"machine_encode_gflop_s\": %.2f, ",
            r->machine_gb_s, r->machine_gb_spread, r->machine_gflop_s, r->machine_encode_gflop_s);
@@ -585,8 +589,10 @@ static void print_text(const bench_opts *o, const seer_llm_info *info, const ben
            "against the f32 GEMM)\n",
            r->pp_tok_s, r->pp_spread, o->n_prompt, r->eff.prefill_peak, r->peak_prompt_name, r->eff.prefill_flop);
     printf("generation   %.2f tok/s (±%.2f) for %d tokens   decode_bw_efficiency %.2f (the weights and %.1f MB of "
-           "KV cache a token)\n",
+           "KV cache a token",
            r->tg_tok_s, r->tg_spread, o->n_gen, r->eff.decode_bw, r->kv_read_per_token / 1e6);
+    if (r->state_per_token > 0) printf(", its %.1f MB recurrent state read and written back", r->state_per_token / 2e6);
+    printf(")\n");
     if (r->weights_gb_s > 0)
         printf("             %.2f of the %.1f GB/s (±%.1f) the same read gets from the model's own weights "
                "(decode_weights_bw_efficiency)\n",

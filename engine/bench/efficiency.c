@@ -14,7 +14,8 @@ double seer_bench_prompt_flops(const seer_bench_llm_work *w, int n_prompt) {
 seer_bench_efficiency seer_bench_efficiencies(const seer_bench_measure *m) {
     seer_bench_efficiency e = {0};
     if (m->tg_seconds_per_token > 0) {
-        const double read = (m->llm.bytes_per_token + m->kv_bytes_per_token) / m->tg_seconds_per_token;
+        const double read =
+            (m->llm.bytes_per_token + m->kv_bytes_per_token + m->state_bytes_per_token) / m->tg_seconds_per_token;
         e.decode_bw = ratio(read, m->machine_gb_s * 1e9);
         e.decode_weights_bw = ratio(read, m->weights_read_gb_s * 1e9);
     }

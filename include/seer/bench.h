@@ -110,6 +110,9 @@ typedef struct seer_bench_measure {
     double pp_seconds;         /* time to process n_prompt tokens */
     double tg_seconds_per_token;
     double kv_bytes_per_token; /* KV cache bytes a generated token's attention reads, averaged over the generation */
+    /* a recurrent state's bytes a decode step moves: it reads the whole
+     * state (short-conv rows, DeltaNet matrices) and writes it back, 2 × its size */
+    double state_bytes_per_token;
     double encode_flops;       /* of all encoder inputs of the image */
     double encode_seconds;
     double machine_gb_s, machine_gflop_s;
@@ -122,7 +125,7 @@ typedef struct seer_bench_measure {
 } seer_bench_measure;
 
 typedef struct seer_bench_efficiency {
-    double decode_bw;     /* ((bytes_per_token + kv_bytes_per_token) / s per token) / bandwidth */
+    double decode_bw;     /* ((bytes_per_token + kv_ + state_bytes_per_token) / s per token) / bandwidth */
     double decode_weights_bw; /* the same over weights_read_gb_s */
     double prefill_flop;  /* (2 · params · n_prompt / pp s) / GEMM FLOP/s at the prompt's sizes */
     double encode_flop;   /* (encode FLOPs / encode s) / GEMM FLOP/s at the encoder's sizes */

@@ -35,6 +35,10 @@ static void test_efficiencies(void) {
     m.kv_bytes_per_token = 0.5e9;
     CHECK_NEAR(seer_bench_efficiencies(&m).decode_bw, 0.9, 1e-12);
     m.kv_bytes_per_token = 0;
+    /* so do a recurrent state's, read and written back (Qwen3.5's DeltaNet) */
+    m.state_bytes_per_token = 0.5e9;
+    CHECK_NEAR(seer_bench_efficiencies(&m).decode_bw, 0.9, 1e-12);
+    m.state_bytes_per_token = 0;
     /* against the same read of the model's own weights (8 GB/s): 1.0; none measured: 0 */
     CHECK(seer_bench_efficiencies(&m).decode_weights_bw == 0);
     m.weights_read_gb_s = 8;
