@@ -10,6 +10,7 @@
 
 #include "decoder/llm_internal.h"
 #include "kernels/matmul_internal.h"
+#include "ops/exp_kernels.h"
 #include "seer/ops.h"
 
 /* x = each row's embedding: a token's (×embd_scale), or the first n_embd
@@ -214,14 +215,18 @@ static void split_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
             memcpy(c->q + ((size_t)i * nh + h) * hd, c->q_gated + ((size_t)i * nh + h) * 2 * hd, sizeof(float) * (size_t)hd);
 }
 
-/* attention output × sigmoid(gate), element by element */
+/* attention output × sigmoid(gate), element by element, in the SIMD exp
+ * kernels: the gate's half of q_gated (not read again) takes σ(gate) · out,
+ * which then goes to out (with libm's expf one value at a time this was
+ * 0.7% of a Qwen3.5-4B 128-token prompt's samples, now about 0.2%) */
 static void apply_gate_pass(seer_ctx *c, int l, int64_t r0, int64_t r1) {
     const int hd = c->m->layers[l].head_dim, nh = c->m->info.n_head;
     for (int64_t i = r0; i < r1; i++)
         for (int h = 0; h < nh; h++) {
             float *out = c->attn + ((size_t)i * nh + h) * hd;
-            const float *gate = c->q_gated + ((size_t)i * nh + h) * 2 * hd + hd;
-            for (int d = 0; d < hd; d++) out[d] *= 1.0f / (1.0f + expf(-gate[d]));
+            float *gate = c->q_gated + ((size_t)i * nh + h) * 2 * hd + hd;
+            seer_exp_gate(SEER_GATE_SIGMOID, gate, out, hd);
+            memcpy(out, gate, sizeof(float) * (size_t)hd);
         }
 }
 

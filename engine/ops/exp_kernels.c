@@ -8,7 +8,8 @@ static float gate_arg(seer_gate_kind kind, float v) {
     switch (kind) {
     case SEER_GATE_QUICK_GELU: return 1.702f * v;
     case SEER_GATE_GELU_TANH: return 2.0f * SEER_GELU_K * (v + 0.044715f * v * v * v);
-    case SEER_GATE_SILU: return v;
+    case SEER_GATE_SILU:
+    case SEER_GATE_SIGMOID: return v;
     }
     return v;
 }
@@ -16,7 +17,7 @@ static float gate_arg(seer_gate_kind kind, float v) {
 void seer_exp_gate_scalar(seer_gate_kind kind, float *x, const float *mul, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         float g = gate_arg(kind, x[i]);
-        float y = x[i] / (1.0f + expf(-g));
+        float y = (kind == SEER_GATE_SIGMOID ? 1.0f : x[i]) / (1.0f + expf(-g));
         x[i] = mul ? y * mul[i] : y;
     }
 }

@@ -7,11 +7,13 @@
 
 #include <stdint.h>
 
-/* x·σ(g(x)) with g per kind; then ·mul[i] when mul != NULL (SwiGLU). */
+/* x·σ(g(x)) with g per kind (σ(x) alone for SEER_GATE_SIGMOID); then
+ * ·mul[i] when mul != NULL (SwiGLU, an output gate). */
 typedef enum seer_gate_kind {
     SEER_GATE_QUICK_GELU, /* g = 1.702x */
     SEER_GATE_GELU_TANH,  /* g = 2·√(2/π)(x + 0.044715x³): x·σ(g) = 0.5x(1 + tanh(g/2)) */
     SEER_GATE_SILU,       /* g = x */
+    SEER_GATE_SIGMOID,    /* σ(x), not times x (Qwen3.5's attention output gate) */
 } seer_gate_kind;
 
 void seer_exp_gate(seer_gate_kind kind, float *x, const float *mul, int64_t n);

@@ -45,6 +45,7 @@ void seer_exp_gate_avx2(seer_gate_kind kind, float *x, const float *mul, int64_t
     case SEER_GATE_QUICK_GELU: i = whole_vectors(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_QUICK_GELU, .mul = mul}, x, n, NULL); break;
     case SEER_GATE_GELU_TANH: i = whole_vectors(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_GELU_TANH, .mul = mul}, x, n, NULL); break;
     case SEER_GATE_SILU: i = whole_vectors(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_SILU, .mul = mul}, x, n, NULL); break;
+    case SEER_GATE_SIGMOID: i = whole_vectors(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_SIGMOID, .mul = mul}, x, n, NULL); break;
     }
     if (i < n) seer_exp_gate_scalar(kind, x + i, mul ? mul + i : NULL, n - i);
 }

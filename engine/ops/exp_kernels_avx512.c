@@ -64,6 +64,7 @@ void seer_exp_gate_avx512(seer_gate_kind kind, float *x, const float *mul, int64
     case SEER_GATE_QUICK_GELU: run_row(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_QUICK_GELU, .mul = mul}, x, n); return;
     case SEER_GATE_GELU_TANH: run_row(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_GELU_TANH, .mul = mul}, x, n); return;
     case SEER_GATE_SILU: run_row(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_SILU, .mul = mul}, x, n); return;
+    case SEER_GATE_SIGMOID: run_row(&(row_pass){.kind = ROW_GATE, .gate = SEER_GATE_SIGMOID, .mul = mul}, x, n); return;
     }
 }
 

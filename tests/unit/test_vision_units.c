@@ -169,18 +169,19 @@ static void test_simd_math(void) {
         x[i] = -120.0f + 240.0f * (float)i / (N - 1); /* includes |x| > 88 */
         up[i] = 0.5f + 0.01f * i;
     }
-    for (int kind = SEER_GATE_QUICK_GELU; kind <= SEER_GATE_SILU; kind++) {
+    for (int kind = SEER_GATE_QUICK_GELU; kind <= SEER_GATE_SIGMOID; kind++) {
+        const bool times_up = kind == SEER_GATE_SILU || kind == SEER_GATE_SIGMOID; /* SwiGLU, an output gate */
         for (int lvl = 0; lvl <= top; lvl++) {
             seer_simd_set_level(lvl);
             for (int len = 1; len <= N; len += 13) {
                 float y[N], z[N];
                 for (int i = 0; i < len; i++) y[i] = z[i] = x[(i * 7) % N] * 0.05f * (float)(1 + i % 5);
-                seer_exp_gate((seer_gate_kind)kind, y, kind == SEER_GATE_SILU ? up : NULL, len);
+                seer_exp_gate((seer_gate_kind)kind, y, times_up ? up : NULL, len);
                 for (int i = 0; i < len; i++) {
                     double v = z[i], g = kind == SEER_GATE_QUICK_GELU ? 1.702 * v
                                          : kind == SEER_GATE_GELU_TANH ? 2.0 * 0.7978845608028654 * (v + 0.044715 * v * v * v)
                                                                       : v;
-                    double ref = v / (1.0 + exp(-g)) * (kind == SEER_GATE_SILU ? up[i] : 1.0);
+                    double ref = (kind == SEER_GATE_SIGMOID ? 1.0 : v) / (1.0 + exp(-g)) * (times_up ? up[i] : 1.0);
                     /* float rounding of g moves exp(-g) by about |g|·ulp */
                     CHECK_MSG(fabs(y[i] - ref) <= 3e-7 * (2 + fabs(g)) * fabs(ref) + 1e-30, "gate %d level %d x=%g: %g vs %g", kind,
                               lvl, v, (double)y[i], ref);
