@@ -1,6 +1,7 @@
 /* The decoders' GeGLU as llama.cpp's CPU backend computes it: GELU (tanh
  * form) looked up in a table of every FP16 value, the input rounded to
- * FP16 first, the result rounded to FP16; exact 0 below -10 and x above 10. */
+ * FP16 first, the result rounded to FP16; exactly 0 at x <= -10 and x
+ * itself at x >= 10 (then times b). */
 #include <math.h>
 #include <pthread.h>
 
