@@ -7,7 +7,6 @@
 
 #include "ops/exp_kernels.h"
 #include "seer/ops.h"
-#include "seer/tensor.h"
 
 static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 

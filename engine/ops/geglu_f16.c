@@ -55,6 +55,8 @@ static uint32_t gelu_f16_table_warm(void) {
 
 void seer_geglu_f16(float *a, const float *b, int64_t n) {
     pthread_once(&gelu_f16_once, gelu_f16_fill);
+    /* a row as wide as an FFN's; fewer values (the per-layer embeddings'
+     * 256) would look up fewer lines than the warm-up reads */
     if (n >= 4096) {
         volatile uint32_t loaded = gelu_f16_table_warm();
         (void)loaded;
