@@ -172,7 +172,7 @@ static void attn_tile_range(void *ctx, int64_t t0, int64_t t1, int ith) {
                 for (int k = b; k < len; k++) row[k] = 0.0f;
             }
             seer_f32_gemm_packed_prefix(&kern, rows, hd, len, S, (size_t)len, kv.V, kv.len,
-                                        c->attn + (size_t)i0 * ld + (size_t)h * hd, (size_t)ld);
+                                        c->attn + (size_t)i0 * ld + (size_t)h * hd, (size_t)ld, false);
         }
     }
 }

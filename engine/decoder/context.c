@@ -174,7 +174,6 @@ seer_ctx *seer_ctx_new(const seer_llm *m, int n_ctx, seer_kv_type kv, seer_pool 
     c->kv_type = kv;
     c->attn_k = attn_kernels_select(kv == SEER_KV_F16);
     c->delta_step = delta_step_select();
-    seer_blas_init(); /* BLAS single-threaded: prefill attention calls it inside pool tasks */
     const size_t B = (size_t)c->n_batch, E = (size_t)in->n_embd, Dq = (size_t)m->max_q_dim;
     size_t cap = LOGITS_ALL_BYTES / (sizeof(float) * (size_t)in->n_vocab);
     c->logits_cap = cap < 1 ? 1 : cap > B ? (int)B : (int)cap;

@@ -18,7 +18,6 @@
  * so the work is GEMMs and one triangular solve per head and chunk instead
  * of 2·d² scalar updates per row. Every exponent is ≤ 0 (no overflow).
  * Decode rows (a few) take the recurrence one row at a time (delta_step.h). */
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -73,11 +72,11 @@ static const gdn_seq *seq_of_row(const gdn_job *j, int64_t row) {
     return &j->seq[s];
 }
 
-/* L2 norm as llama.cpp computes it: x / sqrt(Σx² + eps), then ×scale. */
+/* L2 norm as llama.cpp computes it: x / sqrt(Σx² + eps), then ×scale; the
+ * sum in double as ggml sums it (one float running sum before waited on
+ * its add's latency every value: 2 × 16 heads of 128 a row of Qwen3.5-4B). */
 static void l2_norm(float *x, int n, float eps, float scale) {
-    float sum = 0.0f;
-    for (int i = 0; i < n; i++) sum += x[i] * x[i];
-    const float f = scale / sqrtf(sum + eps);
+    const float f = scale / sqrtf((float)seer_sum_squares(x, n) + eps);
     seer_scale(x, x, f, n);
 }
 
@@ -156,10 +155,32 @@ static void head_rows(seer_ctx *c, int h, int t0, int t1, float *S, float *u) {
     }
 }
 
+/* (I + L)·U = R for the chunk's C rows, R in U, L given negated (Lneg,
+ * C floats a row; its upper part is not read): forward substitution a row
+ * at a time, U_t = R_t + Σ_{s<t} Lneg[t][s]·U_s, each sum one product on
+ * seer's FP32 GEMM against the rows solved before it, which are packed
+ * into Up (U as columns over C rows: what the products after the solve
+ * read) as each is solved. cblas_strsm before: its kernels followed
+ * OpenBLAS's CPU detection (AVX2 ones under OPENBLAS_CORETYPE=Haswell),
+ * and its packing and blocking were most of its time at these sizes. */
+static void solve_unit_lower(const seer_f32_kernel *kern, int C, int d, const float *Lneg, float *U, float *Up) {
+    const size_t pf = seer_f32_panel_floats(C);
+    for (int t = 0; t < C; t++) {
+        float *Ut = U + (size_t)t * d;
+        if (t > 0) seer_f32_gemm_packed_prefix(kern, 1, d, t, Lneg + (size_t)t * C, (size_t)C, Up, C, Ut, (size_t)d, true);
+        for (int c0 = 0; c0 < d; c0 += SEER_F32_PANEL_COLS) { /* row t: line t of each panel, zeros past d */
+            float *line = Up + (size_t)(c0 / SEER_F32_PANEL_COLS) * pf + (size_t)SEER_F32_PANEL_COLS * t;
+            const int cols = d - c0 < SEER_F32_PANEL_COLS ? d - c0 : SEER_F32_PANEL_COLS;
+            memcpy(line, Ut + c0, (size_t)cols * sizeof(float));
+            for (int c = cols; c < SEER_F32_PANEL_COLS; c++) line[c] = 0.0f;
+        }
+    }
+}
+
 /* The chunked form for head h over rows [t0, t0 + C) (see the top). The
- * products run on seer's FP32 GEMM (not OpenBLAS, whose kernel set follows
- * its CPU detection: OPENBLAS_CORETYPE=Haswell ran them on AVX2 kernels);
- * the triangular solve, a few percent of the chunk, stays cblas_strsm. */
+ * products and the triangular solve run on seer's FP32 GEMM (not
+ * OpenBLAS, whose kernel set follows its CPU detection:
+ * OPENBLAS_CORETYPE=Haswell ran them on AVX2 kernels). */
 static void head_chunk(seer_ctx *c, const seer_f32_kernel *kern, int h, int t0, int C, float *S, float *work) {
     const llm_gdn_dims *g = &c->m->gdn;
     const int d = g->d, nv = g->n_v, ch = llm_gdn_channels(g), ldo = nv * d;
@@ -187,14 +208,12 @@ static void head_chunk(seer_ctx *c, const seer_f32_kernel *kern, int h, int t0, 
         for (int s = 0; s < t; s++) D[s] = G[t] - G[s];
         seer_exp_row(D, t);
         for (int s = 0; s < t; s++) {
-            Lt[s] *= beta * D[s];
+            Lt[s] *= -beta * D[s]; /* L negated for the solve */
             Pt[s] *= D[s];
         }
         for (int s = t + 1; s < C; s++) Pt[s] = 0.0f;
     }
-    /* (I + L)·U = R: unit lower triangle, its upper part is not read */
-    cblas_strsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, C, d, 1.0f, Lm, C, U, d);
-    seer_f32_pack_cols(U, false, (size_t)d, C, d, Up);
+    solve_unit_lower(kern, C, d, Lm, U, Up);
     seer_f32_gemm_packed(kern, C, d, C, P, (size_t)C, Up, O, (size_t)ldo, true);
     /* S = e^(G_C)·S + (e^(G_C−G_s)·k_s)ᵀ·U, the decayed keys transposed (d rows of C) */
     const float last = G[C - 1], e_last = expf(last);

@@ -56,9 +56,8 @@ int seer_blas_narrower_warning(const seer_blas_info *b, char *buf, size_t cap) {
     if (cap) buf[0] = 0;
     if (!b->vector_bits || !b->cpu_vector_bits || b->vector_bits >= b->cpu_vector_bits) return 0;
     snprintf(buf, cap,
-             "warning: OpenBLAS runs its %s kernels (%d-bit) on a CPU with %d-bit vectors%s: MiniCPM-V's "
-             "resampler's F32 products and the gated-delta layers' (Qwen3.5) triangular solves are slower than this "
-             "CPU allows",
+             "warning: OpenBLAS runs its %s kernels (%d-bit) on a CPU with %d-bit vectors%s: seer's own kernels "
+             "do not use OpenBLAS, but `seer bench`'s OpenBLAS f32 GEMM figure is lower than this CPU allows",
              b->core, b->vector_bits, b->cpu_vector_bits,
              getenv("OPENBLAS_CORETYPE") ? " (OPENBLAS_CORETYPE is set)" : "");
     return 1;

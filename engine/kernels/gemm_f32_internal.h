@@ -95,11 +95,12 @@ void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t 
  * Also the weight products' loop (a group of packed weight panels). */
 void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a, size_t lda,
                           const float *panels, float *c, size_t ldc, bool add);
-/* c = a · the first k values of an operand packed over packed_k >= k (its
- * panels packed_k values long): a prompt tile's values, multiplied from a
- * longer tile's packing. */
+/* c = (or += when add) a · the first k values of an operand packed over
+ * packed_k >= k (its panels packed_k values long): a prompt tile's values,
+ * multiplied from a longer tile's packing; a triangular solve's rows against
+ * the rows solved so far. */
 void seer_f32_gemm_packed_prefix(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a,
-                                 size_t lda, const float *panels, int64_t packed_k, float *c, size_t ldc);
+                                 size_t lda, const float *panels, int64_t packed_k, float *c, size_t ldc, bool add);
 /* c = a · the packed operand + bias[0, n) on every row: the bias joins each
  * output as it is written the last time (the same float sum as adding it
  * after the product). */

@@ -128,8 +128,8 @@ void seer_f32_gemm_packed(const seer_f32_kernel *kern, int64_t m, int64_t n, int
 }
 
 void seer_f32_gemm_packed_prefix(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a,
-                                 size_t lda, const float *panels, int64_t packed_k, float *c, size_t ldc) {
-    gemm_packed(kern, m, n, k, a, lda, panels, seer_f32_panel_floats(packed_k), c, ldc, false, NULL);
+                                 size_t lda, const float *panels, int64_t packed_k, float *c, size_t ldc, bool add) {
+    gemm_packed(kern, m, n, k, a, lda, panels, seer_f32_panel_floats(packed_k), c, ldc, add, NULL);
 }
 
 void seer_f32_gemm_packed_bias(const seer_f32_kernel *kern, int64_t m, int64_t n, int64_t k, const float *a,

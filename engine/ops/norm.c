@@ -30,6 +30,8 @@ static double sum_pow(const float *x, int64_t n, double c, int pow) {
     return s;
 }
 
+double seer_sum_squares(const float *x, int64_t n) { return sum_pow(x, n, 0.0, 2); }
+
 void seer_rmsnorm(float *x, const float *w, int64_t n_rows, int64_t n, float eps) {
     for (int64_t r = 0; r < n_rows; r++) {
         float *row = x + r * n;

@@ -1,6 +1,8 @@
 /* Non-causal multi-head attention of the ViT, blocked: work units are (segment,
  * head, query tile); a unit computes the tile's scores against its segment's
- * keys, softmaxes them and multiplies by the values. Memory is one
+ * keys, softmaxes them and multiplies by the values. A segment's queries are
+ * its own rows (self-attention) or another sequence's (a resampler's learned
+ * queries attending to the patches). Memory is one
  * tile × segment score block per thread, never [heads × n × n], plus the
  * segment's keys and values of one head packed for seer's FP32 GEMM
  * (gemm_f32_packed.c), reused by the thread's next units of that head.
@@ -46,7 +48,8 @@ typedef struct attn_job {
     float *out;
     int n_head, d, tile;
     int64_t width;         /* n_head · d: row stride */
-    const int *seg_start;
+    const int *seg_start;  /* the segments' key (and value) rows */
+    const int *q_start;    /* their query rows (seg_start in self-attention) */
     int n_segments;
     const int64_t *unit_start; /* first unit of each segment; [n_segments] = total */
     float scale;
@@ -70,11 +73,12 @@ static int find_segment(const attn_job *j, int64_t unit) {
 static void attn_unit(const attn_job *j, int64_t unit, float *work, int64_t *packed) {
     int s = find_segment(j, unit);
     int64_t s0 = j->seg_start[s], len = j->seg_start[s + 1] - s0;
+    int64_t q0 = j->q_start[s], q_len = j->q_start[s + 1] - q0;
     int64_t local = unit - j->unit_start[s];
-    int64_t n_tiles = (len + j->tile - 1) / j->tile;
+    int64_t n_tiles = (q_len + j->tile - 1) / j->tile;
     int h = (int)(local / n_tiles);
-    int64_t t0 = s0 + (local % n_tiles) * j->tile;
-    int64_t m = s0 + len - t0 < j->tile ? s0 + len - t0 : j->tile;
+    int64_t t0 = q0 + (local % n_tiles) * j->tile;
+    int64_t m = q0 + q_len - t0 < j->tile ? q0 + q_len - t0 : j->tile;
     int64_t off = (int64_t)h * j->d;
     float *scores = work, *keys = work + j->keys_offset, *values = work + j->values_offset;
     if (*packed != (int64_t)s * j->n_head + h) {
@@ -101,8 +105,8 @@ static void attn_range(void *ctx, int64_t u0, int64_t u1, int ith) {
     for (int64_t u = u0; u < u1; u++) attn_unit(j, u, work, &packed);
 }
 
-void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
-                   const int *seg_start, int n_segments, float *scratch, double *flops) {
+static void attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
+                      const int *seg_start, const int *q_start, int n_segments, float *scratch, double *flops) {
     int64_t max_seg = 0;
     for (int s = 0; s < n_segments; s++)
         if (seg_start[s + 1] - seg_start[s] > max_seg) max_seg = seg_start[s + 1] - seg_start[s];
@@ -111,15 +115,26 @@ void vit_attention(seer_pool *pool, const float *q, const float *k, const float 
     unit_start[0] = 0;
     double fl = 0;
     for (int s = 0; s < n_segments; s++) {
-        int64_t len = seg_start[s + 1] - seg_start[s];
-        unit_start[s + 1] = unit_start[s] + (int64_t)n_head * ((len + tile - 1) / tile);
-        fl += 4.0 * (double)len * (double)len * d * n_head;
+        int64_t len = seg_start[s + 1] - seg_start[s], q_len = q_start[s + 1] - q_start[s];
+        unit_start[s + 1] = unit_start[s] + (int64_t)n_head * ((q_len + tile - 1) / tile);
+        fl += 4.0 * (double)q_len * (double)len * d * n_head;
     }
     attn_job j = {.q = q, .k = k, .v = v, .out = out, .n_head = n_head, .d = d, .tile = tile,
-                  .width = (int64_t)n_head * d, .seg_start = seg_start, .n_segments = n_segments,
+                  .width = (int64_t)n_head * d, .seg_start = seg_start, .q_start = q_start, .n_segments = n_segments,
                   .unit_start = unit_start, .scale = 1.0f / sqrtf((float)d), .scratch = scratch + table_floats(n_segments),
                   .scratch_per_thread = thread_floats(max_seg, d), .keys_offset = scores_floats(max_seg),
                   .values_offset = scores_floats(max_seg) + keys_floats(max_seg, d), .kern = seer_f32_kernel_get()};
     seer_pool_for(pool, unit_start[n_segments], 1, attn_range, &j);
     if (flops) *flops += fl;
+}
+
+void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
+                   const int *seg_start, int n_segments, float *scratch, double *flops) {
+    attention(pool, q, k, v, out, n_head, d, seg_start, seg_start, n_segments, scratch, flops);
+}
+
+void vit_cross_attention(seer_pool *pool, const float *q, int n_q, const float *k, const float *v, int n_kv, float *out,
+                         int n_head, int d, float *scratch, double *flops) {
+    const int keys[2] = {0, n_kv}, queries[2] = {0, n_q};
+    attention(pool, q, k, v, out, n_head, d, keys, queries, 1, scratch, flops);
 }

@@ -8,27 +8,40 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "ops/exp_kernels.h"
 #include "vision/vision_internal.h"
 
 #define RESAMPLER_POS_BASE 10000.0f
 
-/* k = v + the sinusoidal position of each raster patch of a gw-wide grid. */
-static void add_positions(float *k, const float *v, int64_t n, int64_t width, int gw) {
-    int64_t quarter = width / 4;
+/* k = v + the sinusoidal position of each raster patch of a gw-wide grid.
+ * A patch's column and row take a few values each (a grid's width or
+ * height): their sines and cosines come from one table of every
+ * coordinate, the same floats as per patch (libm's sinf, cosf and powf per
+ * patch and frequency were 0.7% of a MiniCPM-V 4.5 encode). -1: no memory. */
+static int add_positions(float *k, const float *v, int64_t n, int64_t width, int gw) {
+    const int64_t quarter = width / 4, coords = gw > (n + gw - 1) / gw ? gw : (n + gw - 1) / gw;
+    float *sc = malloc((size_t)(2 * coords * quarter) * sizeof(float)); /* [coordinate][i]: sin, cos */
+    if (!sc) return -1;
+    for (int64_t i = 0; i < quarter; i++) {
+        const float omega = 1.0f / powf(RESAMPLER_POS_BASE, (float)i / (float)quarter);
+        for (int64_t c = 0; c < coords; c++) {
+            const float a = omega * (float)c;
+            sc[2 * (c * quarter + i)] = sinf(a);
+            sc[2 * (c * quarter + i) + 1] = cosf(a);
+        }
+    }
     for (int64_t t = 0; t < n; t++) {
-        float col = (float)(t % gw), row = (float)(t / gw);
+        const float *col = sc + 2 * (t % gw) * quarter, *row = sc + 2 * (t / gw) * quarter;
         const float *src = v + t * width;
         float *dst = k + t * width;
         for (int64_t i = 0; i < quarter; i++) {
-            float omega = 1.0f / powf(RESAMPLER_POS_BASE, (float)i / (float)quarter);
-            float ax = omega * col, ay = omega * row;
-            dst[i] = src[i] + sinf(ax);
-            dst[quarter + i] = src[quarter + i] + cosf(ax);
-            dst[2 * quarter + i] = src[2 * quarter + i] + sinf(ay);
-            dst[3 * quarter + i] = src[3 * quarter + i] + cosf(ay);
+            dst[i] = src[i] + col[2 * i];
+            dst[quarter + i] = src[quarter + i] + col[2 * i + 1];
+            dst[2 * quarter + i] = src[2 * quarter + i] + row[2 * i];
+            dst[3 * quarter + i] = src[3 * quarter + i] + row[2 * i + 1];
         }
     }
+    free(sc);
+    return 0;
 }
 
 int vit_project_resampler(const seer_vision *v, seer_pool *pool, const float *x, const vit_layout *l, float *out,
@@ -36,30 +49,34 @@ int vit_project_resampler(const seer_vision *v, seer_pool *pool, const float *x,
     const vit_resampler *r = &v->resampler;
     int64_t n = l->n_patches, t = v->hp.n_embd_text, nq = v->hp.n_queries;
     int64_t d = SEER_RESAMPLER_HEAD_DIM, n_head = t / d;
-    /* patches through kv; keys with positions; projected values; queries, attention, output */
-    float *vals = malloc((size_t)(3 * n * t + 3 * nq * t + nq * n) * sizeof(float));
+    /* patches through kv; keys with positions; projected values; queries, attention, output; the attention's
+     * scratch (64-byte aligned) */
+    const size_t rows_floats = (size_t)(3 * n * t + 3 * nq * t + 15) / 16 * 16;
+    const size_t attn_floats = (size_t)vit_attention_scratch_floats(seer_pool_size(pool), 1, n, (int)d);
+    float *vals = aligned_alloc(64, (rows_floats + attn_floats) * sizeof(float));
     if (!vals) {
         seer_error_set(err, "vision: out of memory (resampler)");
         return -1;
     }
     float *keys = vals + n * t, *vproj = keys + n * t, *q = vproj + n * t, *qproj = q + nq * t, *att = qproj + nq * t,
-          *scores = att + nq * t;
+          *attn_work = vals + rows_floats;
 
     vit_linear_apply(v, pool, &r->kv, x, n, vals, flops);
     vit_norm_rows(pool, VIT_NORM_LAYER, vals, vals, &r->ln_kv, n, t, v->hp.eps);
-    add_positions(keys, vals, n, t, l->gw);
+    if (add_positions(keys, vals, n, t, l->gw)) {
+        free(vals);
+        seer_error_set(err, "vision: out of memory (resampler)");
+        return -1;
+    }
     vit_linear_apply(v, pool, &r->v, vals, n, vproj, flops);
     float *kproj = vals; /* the values are projected: their rows take the projected keys */
     vit_linear_apply(v, pool, &r->k, keys, n, kproj, flops);
     vit_norm_rows(pool, VIT_NORM_LAYER, r->query, q, &r->ln_q, nq, t, v->hp.eps);
     vit_linear_apply(v, pool, &r->q, q, nq, qproj, flops);
 
-    for (int64_t h = 0; h < n_head; h++) {
-        seer_sgemm(pool, nq, n, d, 1.0f / sqrtf((float)d), qproj + h * d, t, kproj + h * d, t, true, 0.0f, scores, n);
-        for (int64_t i = 0; i < nq; i++) seer_exp_softmax(scores + i * n, n);
-        seer_sgemm(pool, nq, d, n, 1.0f, scores, n, vproj + h * d, t, false, 0.0f, att + h * d, t);
-    }
-    if (flops) *flops += 4.0 * (double)nq * (double)n * (double)t;
+    /* on seer's FP32 GEMM, as the towers' attention: OpenBLAS's sgemm ran it on whatever kernels its CPU
+     * detection chose (AVX2 ones under OPENBLAS_CORETYPE=Haswell) */
+    vit_cross_attention(pool, qproj, (int)nq, kproj, vproj, (int)n, att, (int)n_head, (int)d, attn_work, flops);
     vit_linear_apply(v, pool, &r->o, att, nq, q, flops);
     vit_norm_rows(pool, VIT_NORM_LAYER, q, q, &r->ln_post, nq, t, v->hp.eps);
     vit_linear_apply(v, pool, &r->proj, q, nq, out, flops);

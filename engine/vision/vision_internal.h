@@ -209,6 +209,12 @@ void vit_rope2d_apply_halves(float *x, int64_t n, int n_head, int d, const float
  * thread, never [heads × n × n]. */
 void vit_attention(seer_pool *pool, const float *q, const float *k, const float *v, float *out, int n_head, int d,
                    const int *seg_start, int n_segments, float *scratch, double *flops);
+/* out = softmax(q·kᵀ·scale)·v per head for n_q query rows against n_kv key
+ * and value rows (q, out: [n_q][n_head·d]; k, v: [n_kv][n_head·d]): a
+ * resampler's queries attending to the patches. Scratch: as vit_attention's
+ * for one segment of n_kv rows. */
+void vit_cross_attention(seer_pool *pool, const float *q, int n_q, const float *k, const float *v, int n_kv, float *out,
+                         int n_head, int d, float *scratch, double *flops);
 /* Floats of scratch (64-byte aligned) vit_attention needs for n_segments
  * segments of up to max_seg rows and heads of d. */
 int64_t vit_attention_scratch_floats(int n_threads, int n_segments, int64_t max_seg, int d);

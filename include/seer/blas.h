@@ -1,10 +1,11 @@
-/* What OpenBLAS runs here. The decoders' F32 attention and gated-delta
- * products and MiniCPM-V's resampler go through it (the vision encoders'
- * matrices and ViT attention run on seer's own FP32 GEMM), and it picks its
- * kernels when it loads, from the CPU or from OPENBLAS_CORETYPE (which some
- * machines set to an older CPU's name): a narrower kernel set than the CPU
- * runs makes those slower with nothing else to tell, so seer info and seer
- * bench say which one runs. */
+/* What OpenBLAS runs here. It picks its kernels when it loads, from the
+ * CPU or from OPENBLAS_CORETYPE (which some machines set to an older CPU's
+ * name). Since 2026-12-05 none of seer's own work goes through it (the
+ * encoders, attention, the gated-delta layers' products and triangular
+ * solve and MiniCPM-V's resampler run on seer's own FP32 GEMM); `seer
+ * bench` still times OpenBLAS's sgemm as a reference figure, which a
+ * narrower kernel set than the CPU runs lowers with nothing else to tell,
+ * so seer info, the chat and seer bench say which one runs. */
 #ifndef SEER_BLAS_H
 #define SEER_BLAS_H
 

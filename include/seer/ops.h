@@ -6,6 +6,8 @@
 
 /* x[i] = x[i] / rms(x) * w[i] (w may be NULL) over rows of n. */
 void seer_rmsnorm(float *x, const float *w, int64_t n_rows, int64_t n, float eps);
+/* Σ x² over x[0, n), summed in double as the norms sum it (SIMD where the CPU has it). */
+double seer_sum_squares(const float *x, int64_t n);
 /* out = (x - mean)/sqrt(var + eps) * w + b (w, b may be NULL); in place if out == x. */
 void seer_layernorm(const float *x, float *out, const float *w, const float *b, int64_t n_rows, int64_t n,
                     float eps);

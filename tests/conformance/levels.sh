@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The conformance cases again at every SIMD level below this CPU's best
 # (SEER_SIMD), with the AMX kernels off (SEER_AMX=0) where the CPU has AMX,
-# and each of those under several OpenBLAS kernel sets: the encoders' and
-# F32 prompts' products go through OpenBLAS, whose kernels (chosen from the
-# CPU, or forced by OPENBLAS_CORETYPE as some machines do) sum in other
-# orders. A case must pass under every choice, so a pass that depends on the
-# host shows on every host. `make test` runs the environment's own setting at
+# and each of those under several OpenBLAS kernel sets (chosen from the CPU,
+# or forced by OPENBLAS_CORETYPE as some machines do): none of seer's
+# products go through OpenBLAS since 2026-12-05 (before, the encoders' and
+# F32 prompts' products did, summed in each kernel set's order), and these
+# runs keep it so: a case must pass under every choice, so a pass that
+# depends on the host shows on every host. `make test` runs the environment's own setting at
 # the best level first; this script runs every other combination.
 #   tests/conformance/levels.sh CONFORMANCE_BIN CASE_DIR...
 set -u

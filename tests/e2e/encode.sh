@@ -119,6 +119,22 @@ c="$dir/cases/llava15-q8_0"
   --image-preproc llamacpp >/dev/null 2>&1 || err "-t 1 failed"
 within "1 vs 2 threads" "$tmp/t1.f32" "$tmp/llava15-q8_0.f32" 0 1e-5 || err "1 and 2 threads give different embeddings"
 
+# OpenBLAS's kernel set (its own choice, or an older CPU's forced through
+# OPENBLAS_CORETYPE as some machines do) changes no bit: none of seer's
+# products go through it. MiniCPM-V's resampler, whose attention was the
+# encoders' last OpenBLAS product until 2026-12-05, shows it.
+if [ "$(uname -m)" = x86_64 ]; then
+  c="$(dirname "$0")/../conformance/cases/minicpmv26-f32"
+  for blas in self Prescott; do
+    choice=(-u OPENBLAS_CORETYPE)
+    [ $blas = self ] || choice=(OPENBLAS_CORETYPE=$blas)
+    env -u OPENBLAS_L2_SIZE "${choice[@]}" "$SEER" encode --mmproj "$c/mmproj.gguf" --image "$dir/images/test-1.jpeg" \
+      -o "$tmp/blas-$blas.f32" -t 2 >/dev/null 2>&1 || err "MiniCPM-V encode with OpenBLAS $blas failed"
+  done
+  cmp -s "$tmp/blas-self.f32" "$tmp/blas-Prescott.f32" ||
+    err "MiniCPM-V's embeddings change with OpenBLAS's kernel set (its own choice vs Prescott's)"
+fi
+
 # --vision-precision bf16: near the exact embeddings (docs/correctness.md:
 # rel_l2 below 0.03 on every case) but not them where the CPU has BF16 dot
 # products; elsewhere one line says so and the embeddings are the exact ones.
