@@ -36,7 +36,7 @@ void seer_rmsnorm(float *x, const float *w, int64_t n_rows, int64_t n, float eps
     for (int64_t r = 0; r < n_rows; r++) {
         float *row = x + r * n;
         const float scale = (float)(1.0 / sqrt(sum_pow(row, n, 0.0, 2) / (double)n + (double)eps));
-        int64_t i = 0;
+        int64_t i = seer_simd_level() >= SEER_SIMD_AVX512 ? seer_rmsnorm_out_avx512(row, w, scale, n) : 0;
         for (; i + 4 <= n; i += 4) { /* (x·scale)·w, as the scalar form rounds it */
             f32x4 v = *(f32x4 *)(row + i) * scale;
             if (w) v *= *(const f32x4 *)(w + i);

@@ -40,7 +40,26 @@ int64_t seer_layernorm_out_avx512(const float *x, float *out, const float *w, co
     }
     return i;
 }
+
+/* (x·scale)·w, two roundings as the portable code's, for the first
+ * n - n % 16 elements; returns how many it did. Its four-float vectors
+ * were 0.56% of a Gemma 4 E4B decode step's caller (eight norms a layer). */
+int64_t seer_rmsnorm_out_avx512(float *x, const float *w, float scale, int64_t n) {
+    const __m512 s = _mm512_set1_ps(scale);
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 v = _mm512_mul_ps(_mm512_loadu_ps(x + i), s);
+        if (w) v = _mm512_mul_ps(v, _mm512_loadu_ps(w + i));
+        _mm512_storeu_ps(x + i, v);
+    }
+    return i;
+}
 #else
+int64_t seer_rmsnorm_out_avx512(float *x, const float *w, float scale, int64_t n) {
+    (void)x; (void)w; (void)scale; (void)n;
+    return 0;
+}
+
 int64_t seer_layernorm_out_avx512(const float *x, float *out, const float *w, const float *b, int64_t n, double mean,
                                   double inv) {
     (void)x; (void)out; (void)w; (void)b; (void)n; (void)mean; (void)inv;

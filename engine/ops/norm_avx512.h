@@ -11,5 +11,8 @@ double seer_norm_sum_avx512(const float *x, int64_t n, double c, int pow);
  * its first n - n % 8 elements: returns how many it wrote. */
 int64_t seer_layernorm_out_avx512(const float *x, float *out, const float *w, const float *b, int64_t n, double mean,
                                   double inv);
+/* RMSNorm's output in place, (x·scale)·w (w may be NULL), for the first
+ * n - n % 16 elements: returns how many it wrote. */
+int64_t seer_rmsnorm_out_avx512(float *x, const float *w, float scale, int64_t n);
 
 #endif

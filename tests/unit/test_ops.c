@@ -70,18 +70,20 @@ static void test_norms_same_at_every_level(void) {
     fill(w, N, 1.0f);
     fill(b, N, 1.0f);
     for (int n = 1; n <= N; n += n < 40 ? 1 : 97) {
-        for (int norm = 0; norm < 2; norm++) {
+        for (int norm = 0; norm < 3; norm++) { /* RMSNorm with weights, LayerNorm, RMSNorm without */
+            const float *wn = norm == 2 ? NULL : w;
             seer_simd_force_scalar(true);
             memcpy(ref, x, sizeof(float) * (size_t)n);
-            if (norm) seer_layernorm(x, ref, w, b, 1, n, 1e-6f);
-            else seer_rmsnorm(ref, w, 1, n, 1e-5f);
+            if (norm == 1) seer_layernorm(x, ref, w, b, 1, n, 1e-6f);
+            else seer_rmsnorm(ref, wn, 1, n, 1e-5f);
             for (int level = SEER_SIMD_SCALAR + 1; level <= seer_simd_allowed(); level++) {
                 seer_simd_set_level(level);
                 memcpy(got, x, sizeof(float) * (size_t)n);
-                if (norm) seer_layernorm(x, got, w, b, 1, n, 1e-6f);
-                else seer_rmsnorm(got, w, 1, n, 1e-5f);
+                if (norm == 1) seer_layernorm(x, got, w, b, 1, n, 1e-6f);
+                else seer_rmsnorm(got, wn, 1, n, 1e-5f);
                 CHECK_MSG(memcmp(got, ref, sizeof(float) * (size_t)n) == 0, "%s of %d under %s differs from the scalar code",
-                          norm ? "layernorm" : "rmsnorm", n, seer_simd_level_name(level));
+                          norm == 1 ? "layernorm" : norm ? "rmsnorm without weights" : "rmsnorm", n,
+                          seer_simd_level_name(level));
             }
             seer_simd_set_level(-1);
         }
