@@ -164,16 +164,10 @@ static void head_rows(seer_ctx *c, int h, int t0, int t1, float *S, float *u) {
  * OpenBLAS's CPU detection (AVX2 ones under OPENBLAS_CORETYPE=Haswell),
  * and its packing and blocking were most of its time at these sizes. */
 static void solve_unit_lower(const seer_f32_kernel *kern, int C, int d, const float *Lneg, float *U, float *Up) {
-    const size_t pf = seer_f32_panel_floats(C);
     for (int t = 0; t < C; t++) {
         float *Ut = U + (size_t)t * d;
         if (t > 0) seer_f32_gemm_packed_prefix(kern, 1, d, t, Lneg + (size_t)t * C, (size_t)C, Up, C, Ut, (size_t)d, true);
-        for (int c0 = 0; c0 < d; c0 += SEER_F32_PANEL_COLS) { /* row t: line t of each panel, zeros past d */
-            float *line = Up + (size_t)(c0 / SEER_F32_PANEL_COLS) * pf + (size_t)SEER_F32_PANEL_COLS * t;
-            const int cols = d - c0 < SEER_F32_PANEL_COLS ? d - c0 : SEER_F32_PANEL_COLS;
-            memcpy(line, Ut + c0, (size_t)cols * sizeof(float));
-            for (int c = cols; c < SEER_F32_PANEL_COLS; c++) line[c] = 0.0f;
-        }
+        seer_f32_pack_cols_lines(U, false, (size_t)d, t, t + 1, d, Up, C);
     }
 }
 

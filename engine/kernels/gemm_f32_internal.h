@@ -88,6 +88,11 @@ void seer_f32_pack_rows(const void *b, bool f16, size_t ldb, int64_t n, int64_t 
 /* Output o is column o of b (k rows of n, ldb apart): for c = a·b (the
  * attention's values). */
 void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t n, float *panels);
+/* Rows [k0, k1) of b only, into the lines [k0, k1) of panels packed over
+ * packed_k >= k1: an operand packed a row at a time as its rows are made
+ * (a triangular solve's, each row solved from those before it). */
+void seer_f32_pack_cols_lines(const void *b, bool f16, size_t ldb, int64_t k0, int64_t k1, int64_t n, float *panels,
+                              int64_t packed_k);
 /* Values a row is widened by at a time while packed (a stack buffer). */
 #define SEER_F32_PACK_RUN 64
 /* c[m × n] (rows ldc apart) = (or += when add) a[m × k] (rows lda apart)

@@ -70,10 +70,15 @@ void seer_f32_pack_rows(const void *b, bool f16, size_t ldb, int64_t n, int64_t 
 }
 
 void seer_f32_pack_cols(const void *b, bool f16, size_t ldb, int64_t k, int64_t n, float *panels) {
-    const size_t elt = f16 ? sizeof(uint16_t) : sizeof(float), pf = seer_f32_panel_floats(k);
+    seer_f32_pack_cols_lines(b, f16, ldb, 0, k, n, panels, k);
+}
+
+void seer_f32_pack_cols_lines(const void *b, bool f16, size_t ldb, int64_t k0, int64_t k1, int64_t n, float *panels,
+                              int64_t packed_k) {
+    const size_t elt = f16 ? sizeof(uint16_t) : sizeof(float), pf = seer_f32_panel_floats(packed_k);
     float run[SEER_F32_PACK_RUN];
     _Static_assert(SEER_F32_PACK_RUN % SEER_F32_PANEL_COLS == 0, "a run fills whole panels' lines");
-    for (int64_t kk = 0; kk < k; kk++)
+    for (int64_t kk = k0; kk < k1; kk++)
         for (int64_t c0 = 0; c0 < n; c0 += SEER_F32_PACK_RUN) { /* row kk's columns [c0, c0 + cn) */
             const int64_t cn = n - c0 < SEER_F32_PACK_RUN ? n - c0 : SEER_F32_PACK_RUN;
             const char *src = (const char *)b + ((size_t)kk * ldb + (size_t)c0) * elt;
