@@ -4,6 +4,7 @@
  * to stdout (made terminal-safe) with timings on stderr, or one JSON object
  * per event with --json. Exit codes: 0 ok, 1 runtime error, 2 usage error,
  * 130 interrupted. */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,9 +99,13 @@ static char *read_prompt_file(const char *path, size_t max) {
     return buf;
 }
 
-static bool is_regular_file(const char *path) {
+/* What keeps path from being read as a file (NULL: nothing): the system's
+ * word when it cannot be looked at, else what it is instead of a file. */
+static const char *file_problem(const char *path) {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (stat(path, &st) != 0) return strerror(errno);
+    if (S_ISDIR(st.st_mode)) return "is a directory, not a file";
+    return S_ISREG(st.st_mode) ? NULL : "not a regular file";
 }
 
 /* The text the tokenizer sees: the prompt as is (--raw) or rendered by the
@@ -462,14 +467,13 @@ static int run_chat(app_options opts) {
     int n_files = 2;
     for (int i = 0; i < opts.n_images; i++) files[n_files++] = opts.images[i];
     if (opts.prompt_file && strcmp(opts.prompt_file, "-") != 0) files[n_files++] = opts.prompt_file;
-    for (int i = 0; i < n_files; i++)
-        if (files[i] && !is_regular_file(files[i])) {
-            char safe[512];
-            seer_text_sanitize(files[i], strlen(files[i]), safe, sizeof safe, 0);
-            fprintf(stderr, "seer: %s: no such file\n", safe);
-            if (opts.json) printf("{\"event\":\"error\",\"message\":\"file not found\"}\n");
+    for (int i = 0; i < n_files; i++) {
+        const char *problem = files[i] ? file_problem(files[i]) : NULL;
+        if (problem) {
+            report_error(&(chat_out){.json = opts.json}, "%.400s: %s", files[i], problem);
             return 2;
         }
+    }
     if (opts.chat_template && seer_chat_from_name(opts.chat_template) == SEER_CHAT_UNKNOWN) {
         fprintf(stderr, "seer: unknown chat template '%.64s' (chatml, vicuna, llama2, llama3, mistral, gemma, smolvlm, "
                         "qwen2vl, qwen3vl, qwen3vl-thinking, qwen3.5, gemma4, glm4, mistral-v7, paddleocr, dots.ocr, hunyuan-vl)\n", opts.chat_template);

@@ -66,7 +66,15 @@ echo "hello" | "$SEER" -m "$tmp/qwen.gguf" -n 2 --temp 0 >/dev/null 2>&1 || err 
 
 # 5. usage errors exit 2, runtime errors 1 with a JSON error event
 "$SEER" -m "$tmp/llama.gguf" -p x --bogus >/dev/null 2>&1; [ $? -eq 2 ] || err "unknown flag: exit not 2"
-"$SEER" -m "$tmp/missing.gguf" -p x >/dev/null 2>&1; [ $? -eq 2 ] || err "missing model: exit not 2"
+"$SEER" -m "$tmp/missing.gguf" -p x >/dev/null 2>"$tmp/err"; [ $? -eq 2 ] || err "missing model: exit not 2"
+[ "$(cat "$tmp/err")" = "seer: $tmp/missing.gguf: No such file or directory" ] || err "missing model: $(cat "$tmp/err")"
+# a folder or a device where a file belongs says which, in one line (and as a JSON error event)
+mkdir -p "$tmp/folder.png"
+out=$("$SEER" -m "$tmp/llama.gguf" --mmproj "$tmp/mmproj.gguf" --image "$tmp/folder.png" -p x --json 2>"$tmp/err"); rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "seer: $tmp/folder.png: is a directory, not a file" ] || err "folder as image: rc $rc, $(cat "$tmp/err")"
+grep -q '"event":"error".*is a directory' <<<"$out" || err "folder as image: no error event: $out"
+"$SEER" -m /dev/null -p x >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "seer: /dev/null: not a regular file" ] || err "device as model: rc $rc, $(cat "$tmp/err")"
 "$SEER" -m "$tmp/llama.gguf" --image "$img" -p x >/dev/null 2>&1; [ $? -eq 2 ] || err "image without mmproj: exit not 2"
 "$SEER" -m "$tmp/llama.gguf" -p x --temp abc >/dev/null 2>&1; [ $? -eq 2 ] || err "bad --temp: exit not 2"
 "$SEER" -m "$tmp/llama.gguf" -p x --chat-template nope >/dev/null 2>&1; [ $? -eq 2 ] || err "bad template: exit not 2"
