@@ -36,7 +36,9 @@ TARGET static inline __attribute__((always_inline)) double run(enum companion ki
     __m512i acc[12], w[2] = {_mm512_set1_epi8(3), _mm512_set1_epi8(5)}, ia[6];
     __m512 f[6];
     const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
-    const __m512i one = _mm512_set1_epi32(1);
+    __m512i one = _mm512_set1_epi32(1), mul = _mm512_set1_epi32(3);
+    KEEP(one); /* opaque to the compiler: a multiply by a known 1 or 3 was folded into adds and shifts */
+    KEEP(mul);
     /* every loop over the arrays unrolled: a loop left rolled kept them on the stack (every pass loading and storing) */
 #pragma GCC unroll 12
     for (int k = 0; k < 12; k++) acc[k] = _mm512_set1_epi32(k);
@@ -64,7 +66,7 @@ TARGET static inline __attribute__((always_inline)) double run(enum companion ki
             if (kind == FMA) f[k] = _mm512_fmadd_ps(f[k], m, c);
             if (kind == CVT) f[k] = _mm512_cvtepi32_ps(_mm512_castps_si512(f[k]));
             if (kind == IADD) ia[k] = _mm512_add_epi32(ia[k], one);
-            if (kind == IMUL) ia[k] = _mm512_add_epi32(_mm512_mullo_epi32(ia[k], one), one);
+            if (kind == IMUL) ia[k] = _mm512_add_epi32(_mm512_mullo_epi32(ia[k], mul), one);
             KEEP(f[k]);
             KEEP(ia[k]);
         }
