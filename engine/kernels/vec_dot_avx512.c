@@ -149,21 +149,16 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
     #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = acc_mins[r] = _mm512_setzero_ps();
     const char *pf = w;
+    int32_t pairs[Q8_K_PAIRS_AHEAD][4][4]; /* the mins' multipliers (q8_K_pair_sums) */
     for (int64_t i = 0; i < n / QK_K; i++) {
         const block_q4_Kx16 *x = Q5 ? &((const block_q5_Kx16 *)w)[i].low : (const block_q4_Kx16 *)w + i;
         const uint8_t(*qh)[SEER_ILV_ROWS][4] = Q5 ? ((const block_q5_Kx16 *)w)[i].qh : NULL;
         /* Q5's bits are the group's first lines */
         stream_prefetch(&pf, Q4_KX16_HEAD_LINES + (Q5 ? (int)(sizeof ((block_q5_Kx16 *)0)->qh / 64) : 0));
         const block_q8_K *y[4];
-        /* per row, the sums of the 8 sub-blocks' activations as 16-bit pairs (2c, 2c+1) */
-        int32_t pair_sums[4][4];
         #pragma GCC unroll 4
-        for (int r = 0; r < NR; r++) {
-            y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
-            __m128i bsums = _mm_hadd_epi16(_mm_loadu_si128((const __m128i *)y[r]->bsums),
-                                           _mm_loadu_si128((const __m128i *)(y[r]->bsums + 8)));
-            _mm_storeu_si128((__m128i *)pair_sums[r], bsums);
-        }
+        for (int r = 0; r < NR; r++) y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
+        const int32_t(*pair_sums)[4] = q8_K_pairs_at(a, act_stride, NR, n / QK_K, i, pairs);
         __m512i isum[4], msum[4];
         #pragma GCC unroll 4
         for (int r = 0; r < NR; r++) isum[r] = msum[r] = _mm512_setzero_si512();

@@ -336,11 +336,14 @@ int main(void) {
     for (int t = 0; t < N_TYPES; t++) {
         int type = types[t];
         for (int mode = 0; mode < 3; mode++) check_blocks_round_trip(type, mode);
+        /* 4352: 17 super-blocks, past the kernels' runs of 16 (Q8_K_PAIRS_AHEAD) */
+        const int64_t widths[] = {256, 1024, 4352};
         for (int level = 0; level < SEER_SIMD_LEVELS; level++)
-            for (int64_t n = 256; n <= 1024; n += 768)
+            for (int k = 0; k < 3; k++)
                 for (int wm = 0; wm < 3; wm++)
-                    for (int am = 0; am < 3; am++) check_dot16(type, level, n, wm, am);
-        for (int level = 0; level < SEER_SIMD_LEVELS; level++) check_dot16_rows(type, level, 1024);
+                    for (int am = 0; am < 3; am++) check_dot16(type, level, widths[k], wm, am);
+        for (int level = 0; level < SEER_SIMD_LEVELS; level++)
+            for (int k = 1; k < 3; k++) check_dot16_rows(type, level, widths[k]);
         for (int p = 0; p < 3; p++) {
             check_matmul(type, pools[p], 512, 64, 1, SEER_MATMUL_AUTO);
             check_matmul(type, pools[p], 256, 48, 5, SEER_MATMUL_DOT);
