@@ -2,11 +2,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "command_parse.h"
 #include "input.h"
 #include "seer/chat.h"
+#include "seer/safe_write.h"
 #include "seer/sanitize.h"
 #include "tui_internal.h"
 
@@ -65,11 +65,6 @@ int tui_add_image(tui *t, const char *path) {
     if (t->state == ST_IDLE) t->state = ST_ENCODING;
     tui_layout(t); /* the preview pane appears with the first image */
     return 0;
-}
-
-static bool is_file(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static void cmd_help(tui *t) {
@@ -236,7 +231,7 @@ void tui_handle_line(tui *t, char *raw) {
     input_remember(line);
     if (tui_find_pick(t, line)) return;
     cmd c;
-    switch (cmd_parse(line, is_file, &c)) {
+    switch (cmd_parse(line, seer_safe_is_regular, &c)) {
     case CMD_NONE: break;
     case CMD_TURN: send_turn(t, c.text); break;
     case CMD_ATTACH: {

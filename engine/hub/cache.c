@@ -55,11 +55,6 @@ bool hub_repo_dir(const char *repo, char *out, size_t cap, seer_error *err) {
     return true;
 }
 
-bool hub_is_file(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 int hub_write_ref(const char *repo_dir, const char *branch, const char *commit, seer_error *err) {
     char dir[PATH_MAX], path[PATH_MAX];
     if (snprintf(dir, sizeof dir, "%s/refs", repo_dir) >= (int)sizeof dir ||
@@ -102,7 +97,7 @@ bool hub_read_ref(const char *repo_dir, char commit[41]) {
     for (struct dirent *e; !found && (e = readdir(d));) {
         char ref[PATH_MAX];
         if (e->d_name[0] == '.' || snprintf(ref, sizeof ref, "%s/%s", path, e->d_name) >= (int)sizeof ref) continue;
-        found = hub_is_file(ref) && read_commit(ref, commit);
+        found = seer_safe_is_regular(ref) && read_commit(ref, commit);
     }
     closedir(d);
     return found;

@@ -96,7 +96,7 @@ static int obtain(const seer_hub_request *req, hub_http *h, fetch_plan *p, const
         seer_error_set(err, "path too long for %.200s", f->path);
         return -1;
     }
-    if (!hub_is_file(snap)) {
+    if (!seer_safe_is_regular(snap)) {
         if (!p->online) {
             seer_error_set(err, "%.200s is not in the cache", f->path);
             return -1;
@@ -114,7 +114,7 @@ static int obtain(const seer_hub_request *req, hub_http *h, fetch_plan *p, const
         memcpy(dir, blob, sizeof dir);
         *strrchr(dir, '/') = 0;
         if (seer_mkdirs(dir, 0755, err)) return -1;
-        if (!hub_is_file(blob)) {
+        if (!seer_safe_is_regular(blob)) {
             char *url = hub_resolve_url(h, p->repo, p->files.commit, f->path);
             if (!url) {
                 seer_error_set(err, "out of memory");

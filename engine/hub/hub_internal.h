@@ -78,7 +78,6 @@ bool hub_read_ref(const char *repo_dir, char commit[41]); /* refs/main, else the
 int hub_cached_listing(const char *repo_dir, hub_listing *out, seer_error *err);
 /* snapshots/<commit>/<path> -> ../../blobs/<oid> (relative, as huggingface_hub makes it). */
 int hub_link_snapshot(const char *snapshot_path, const char *blob_path, seer_error *err);
-bool hub_is_file(const char *path); /* a regular file, following links */
 
 /* ---- http.c: libcurl ---- */
 typedef struct hub_http {
