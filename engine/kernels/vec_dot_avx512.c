@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
     #pragma GCC unroll 4
     for (int r = 0; r < NR; r++) acc[r] = acc_mins[r] = _mm512_setzero_ps();
     const char *pf = w;
-    int32_t pairs[Q8_K_PAIRS_AHEAD][4][4]; /* the mins' multipliers (q8_K_pair_sums) */
+    int32_t pairs[Q8_K_PAIRS_AHEAD][SEER_DOT16_MAX_ROWS][4]; /* the mins' multipliers (q8_K_pair_sums) */
     for (int64_t i = 0; i < n / QK_K; i++) {
         const block_q4_Kx16 *x = Q5 ? &((const block_q5_Kx16 *)w)[i].low : (const block_q4_Kx16 *)w + i;
         const uint8_t(*qh)[SEER_ILV_ROWS][4] = Q5 ? ((const block_q5_Kx16 *)w)[i].qh : NULL;
