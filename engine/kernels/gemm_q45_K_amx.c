@@ -106,20 +106,25 @@ static inline __attribute__((always_inline)) void scale_sb(const q45_K_amx_sb *p
     }
 }
 
-/* TWO: rows 16-31 too (tiles 2, 3, 5). */
-static inline __attribute__((always_inline)) void q45_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act,
-                                                            size_t act_stride, const float *act_d,
-                                                            const int16_t *act_sums, size_t d_stride, int nr,
-                                                            float *out, const bool TWO) {
+/* TWO: rows 16-31 too (tiles 2, 3, 5). np panels (panel_stride bytes
+ * apart) a super-block at a time: each step's activation tiles, read from
+ * L2 (16 rows n_in bytes apart) for the first panel, come from L1 for the
+ * others. */
+static inline __attribute__((always_inline)) void q45_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride,
+                                                            int np, const int8_t *act, size_t act_stride,
+                                                            const float *act_d, const int16_t *act_sums,
+                                                            size_t d_stride, int nr, float *out, const bool TWO) {
     int32_t c[2][4][16 * 16] __attribute__((aligned(64))); /* [turn][tile] the stored sums */
-    const q45_K_amx_sb *p = (const q45_K_amx_sb *)panel;
     const int8_t *act1 = act + 16 * act_stride;
+    const int64_t steps = n_sb * np;
     configure(nr);
-    /* super-block sb's products run on the tiles while sb - 1's sums, stored
-     * the turn before, take their float steps */
-    for (int64_t sb = 0; sb <= n_sb; sb++) {
-        const int t = (int)(sb & 1);
-        if (sb < n_sb) {
+    /* step s (super-block s / np of panel s % np) runs on the tiles while
+     * step s - 1's sums, stored the turn before, take their float steps */
+    for (int64_t s = 0; s <= steps; s++) {
+        const int t = (int)(s & 1);
+        if (s < steps) {
+            const int64_t sb = s / np;
+            const q45_K_amx_sb *p = (const q45_K_amx_sb *)(panel + (size_t)(s % np) * panel_stride) + sb;
             _tile_zero(0);
             _tile_zero(1);
             if (TWO) {
@@ -128,9 +133,9 @@ static inline __attribute__((always_inline)) void q45_K_amx(int64_t n_sb, const 
             }
             for (int k = 0; k < 4; k++) {
                 _tile_loadd(4, act + 256 * sb + 64 * k, (long)act_stride);
-                _tile_loadd(6, p[sb].b[0][k], 64);
+                _tile_loadd(6, p->b[0][k], 64);
                 _tile_dpbsud(0, 4, 6);
-                _tile_loadd(7, p[sb].b[1][k], 64);
+                _tile_loadd(7, p->b[1][k], 64);
                 _tile_dpbsud(1, 4, 7);
                 if (TWO) {
                     _tile_loadd(5, act1 + 256 * sb + 64 * k, (long)act_stride);
@@ -139,11 +144,15 @@ static inline __attribute__((always_inline)) void q45_K_amx(int64_t n_sb, const 
                 }
             }
         }
-        if (sb > 0) {
-            scale_sb(&p[sb - 1], sb - 1, c[1 - t][0], c[1 - t][1], 0, nr < 16 ? nr : 16, act_d, act_sums, d_stride, out);
-            if (TWO) scale_sb(&p[sb - 1], sb - 1, c[1 - t][2], c[1 - t][3], 16, nr, act_d, act_sums, d_stride, out);
+        if (s > 0) {
+            const int64_t sb = (s - 1) / np;
+            const int pi = (int)((s - 1) % np);
+            const q45_K_amx_sb *p = (const q45_K_amx_sb *)(panel + (size_t)pi * panel_stride) + sb;
+            float *o = out + (size_t)pi * SEER_Q45_K_AMX_ROWS * SEER_ILV_ROWS;
+            scale_sb(p, sb, c[1 - t][0], c[1 - t][1], 0, nr < 16 ? nr : 16, act_d, act_sums, d_stride, o);
+            if (TWO) scale_sb(p, sb, c[1 - t][2], c[1 - t][3], 16, nr, act_d, act_sums, d_stride, o);
         }
-        if (sb < n_sb) {
+        if (s < steps) {
             _tile_stored(0, c[t][0], 64);
             _tile_stored(1, c[t][1], 64);
             if (TWO) {
@@ -154,18 +163,20 @@ static inline __attribute__((always_inline)) void q45_K_amx(int64_t n_sb, const 
     }
 }
 
-void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
-                    const int16_t *act_sums, size_t d_stride, int nr, float *out) {
-    if (nr > 16) q45_K_amx(n_sb, panel, act, act_stride, act_d, act_sums, d_stride, nr, out, true);
-    else q45_K_amx(n_sb, panel, act, act_stride, act_d, act_sums, d_stride, nr, out, false);
+void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
+                    size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
+                    float *out) {
+    if (nr > 16) q45_K_amx(n_sb, panel, panel_stride, np, act, act_stride, act_d, act_sums, d_stride, nr, out, true);
+    else q45_K_amx(n_sb, panel, panel_stride, np, act, act_stride, act_d, act_sums, d_stride, nr, out, false);
 }
 #else
 void seer_q45_K_amx_pack(bool q5, const uint8_t *group, int64_t n_sb, uint8_t *panel) {
     (void)q5; (void)group; (void)n_sb; (void)panel;
 }
-void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
-                    const int16_t *act_sums, size_t d_stride, int nr, float *out) {
-    (void)n_sb; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)act_sums; (void)d_stride; (void)nr;
+void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
+                    size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
+                    float *out) {
+    (void)n_sb; (void)panel; (void)panel_stride; (void)np; (void)act; (void)act_stride; (void)act_d; (void)act_sums; (void)d_stride; (void)nr;
     (void)out;
 }
 #endif

@@ -508,42 +508,46 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
         const int rows_step = j->k_amx   ? (w->type == SEER_TYPE_Q6_K ? SEER_Q6_K_AMX_ROWS : SEER_Q45_K_AMX_ROWS)
                               : j->amx_fn ? SEER_Q8_PANEL_ROWS
                                           : SEER_Q8_PANEL_MAX_ROWS;
-        const int panels_step = j->amx_fn || j->k_amx ? 1 : 2;
+        const bool q45_amx = j->k_amx && w->type != SEER_TYPE_Q6_K;
+        const int panels_step = q45_amx ? SEER_Q45_K_AMX_PANELS : j->amx_fn || j->k_amx ? 1 : 2;
+        const size_t out_floats = (size_t)rows_step * R; /* a panel's results in out */
         for (int64_t r = r0; r < r1; r += rows_step) {
             int nr = r1 - r < rows_step ? (int)(r1 - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
-                float out[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS]; /* or 32 rows of one panel */
+                float out[SEER_Q45_K_AMX_PANELS * SEER_Q45_K_AMX_ROWS * SEER_Q8_PANEL_ROWS] __attribute__((aligned(64)));
+                const int np = g1 - p < panels_step ? (int)(g1 - p) : panels_step;
                 const uint8_t *pan = base + (size_t)(p - g0) * stride;
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
-                if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
-                else if (j->k_amx && w->type == SEER_TYPE_Q6_K)
-                    seer_q6_K_amx(nb / 8, pan, (const int8_t *)act, (size_t)n_in, ad, (size_t)nb, nr, out[0]);
-                else if (j->k_amx)
-                    seer_q45_K_amx(nb / 8, pan, (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
-                                   nr, out[0]);
+                if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out);
+                else if (q45_amx)
+                    seer_q45_K_amx(nb / 8, pan, stride, np, (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb,
+                                   (size_t)nb, nr, out);
+                else if (j->k_amx) seer_q6_K_amx(nb / 8, pan, (const int8_t *)act, (size_t)n_in, ad, (size_t)nb, nr, out);
                 else if (j->q45_K_groups)
                     seer_q8_groups_q45_K_avx512(w->type == SEER_TYPE_Q5_K, nb, pan, p + 1 < g1 ? pan + stride : NULL,
                                                 (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
-                                                nr, out[0], out[1], r == r0);
+                                                nr, out, out + out_floats, r == r0);
                 else if (j->q450_groups)
                     seer_q8_groups_q450_avx512(w->type, nb, pan, p + 1 < g1 ? pan + stride : NULL, (const int8_t *)act,
                                                (size_t)n_in, ad, j->act_corr ? j->act_corr + r * nb : NULL, as, (size_t)nb,
-                                               nr, out[0], out[1], r == r0);
+                                               nr, out, out + out_floats, r == r0);
                 else if (j->sb_kernel)
                     seer_q8_panels_sb_avx512(nb, pan, p + 1 < g1 ? pan + pb : NULL, act, (size_t)n_in, ad,
                                              j->act_sums ? j->act_sums + r * nb * (j->act_sums_by_16 ? 2 : 1) : NULL,
-                                             (size_t)nb, nr, out[0], out[1],
+                                             (size_t)nb, nr, out, out + out_floats,
                                              seer_q8_panel_halves(w->type));
-                else if (p + 1 < g1) j->panel2_fn(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0], out[1]);
-                else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out[0]);
-                for (int64_t q = p; q < p + panels_step && q < g1; q++) {
+                else if (p + 1 < g1)
+                    j->panel2_fn(nb, pan, pan + pb, act, (size_t)n_in, ad, as, (size_t)nb, nr, out, out + out_floats);
+                else j->panel_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out);
+                for (int64_t q = p; q < p + np; q++) {
                     int64_t o0 = R * q, cnt = n_out - o0 < R ? n_out - o0 : R;
-                    store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out[q - p], nr, cnt,
-                                job_streams(j));
+                    store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out + (size_t)(q - p) * out_floats, nr,
+                                cnt, job_streams(j));
                 }
-                _Static_assert(SEER_Q45_K_AMX_ROWS * SEER_Q8_PANEL_ROWS <= sizeof(float[2][SEER_Q8_PANEL_ROWS * SEER_Q8_PANEL_ROWS]) / sizeof(float),
-                               "32 rows of one panel fit out");
+                _Static_assert(SEER_Q45_K_AMX_ROWS >= SEER_Q8_PANEL_ROWS && SEER_Q45_K_AMX_PANELS >= 2 &&
+                                   SEER_Q8_PANEL_ROWS >= SEER_Q8_PANEL_MAX_ROWS && SEER_Q45_K_AMX_ROWS >= SEER_Q6_K_AMX_ROWS,
+                               "every kernel's panels fit out");
             }
         }
     }

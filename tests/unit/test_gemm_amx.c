@@ -92,11 +92,14 @@ static void check_q6_K(bool extreme) {
 /* Q4_K and Q5_K groups on AMX tiles (unpacked with the block scales in the
  * quants) against the exact sum in double, and the AVX-512 super-block
  * kernel against the same, 1..32 rows, random and extreme (quants,
- * scales, mins and activations at their largest) super-blocks. */
+ * scales, mins and activations at their largest) super-blocks. Each call
+ * takes 1..SEER_Q45_K_AMX_PANELS packed groups (different weights, one
+ * stride apart), as the GEMM gives it. */
 static void check_q45_K(bool q5, bool extreme) {
-    const size_t sb_bytes = q5 ? sizeof(block_q5_Kx16) : sizeof(block_q4_Kx16);
-    uint8_t *group = aligned_alloc(64, sb_bytes * K_SB), *panel = aligned_alloc(64, SEER_Q45_K_AMX_SB_BYTES * K_SB);
-    for (size_t i = 0; i < sb_bytes * K_SB; i++) group[i] = extreme ? 0xFF : (uint8_t)(next() >> 13);
+    enum { P = SEER_Q45_K_AMX_PANELS };
+    const size_t sb_bytes = q5 ? sizeof(block_q5_Kx16) : sizeof(block_q4_Kx16), panel_bytes = SEER_Q45_K_AMX_SB_BYTES * K_SB;
+    uint8_t *groups = aligned_alloc(64, sb_bytes * K_SB * P), *panels = aligned_alloc(64, panel_bytes * P);
+    for (size_t i = 0; i < sb_bytes * K_SB * P; i++) groups[i] = extreme ? 0xFF : (uint8_t)(next() >> 13);
     const int64_t nb = 8 * K_SB, n_in = 32 * nb;
     int8_t *act = malloc((size_t)(K_ROWS * n_in));
     float act_d[K_ROWS * 8 * K_SB];
@@ -113,50 +116,61 @@ static void check_q45_K(bool q5, bool extreme) {
             sums[r * nb + b] = (int16_t)sum;
             act_d[r * nb + b] = (float)(1 + (r * 7 + b / 8) % 13) / 977.0f; /* one per super-block, as Q8_K */
         }
-    for (int sb = 0; sb < K_SB; sb++) { /* finite positive scales: d ~ 2^-4..2^-2, mins' too */
-        block_q4_Kx16 *x = q5 ? &((block_q5_Kx16 *)group)[sb].low : (block_q4_Kx16 *)group + sb;
-        for (int col = 0; col < 16; col++) {
-            x->d[col] = (uint16_t)(0x2C00 + (next() >> 23));
-            x->dmin[col] = (uint16_t)(0x2C00 + (next() >> 23));
-            for (int j = 0; j < 8; j++) x->scales[j][col] &= 63, x->mins[j / 2][col][j % 2] &= 63;
+    for (int i = 0; i < P; i++) {
+        uint8_t *group = groups + sb_bytes * K_SB * (size_t)i;
+        for (int sb = 0; sb < K_SB; sb++) { /* finite positive scales: d ~ 2^-4..2^-2, mins' too */
+            block_q4_Kx16 *x = q5 ? &((block_q5_Kx16 *)group)[sb].low : (block_q4_Kx16 *)group + sb;
+            for (int col = 0; col < 16; col++) {
+                x->d[col] = (uint16_t)(0x2C00 + (next() >> 23));
+                x->dmin[col] = (uint16_t)(0x2C00 + (next() >> 23));
+                for (int j = 0; j < 8; j++) x->scales[j][col] &= 63, x->mins[j / 2][col][j % 2] &= 63;
+            }
+        }
+        seer_q45_K_amx_pack(q5, group, K_SB, panels + panel_bytes * (size_t)i);
+    }
+    for (int nr = 1; nr <= K_ROWS; nr++) {
+        const int np = 1 + (nr + extreme) % P;
+        float got[P][K_ROWS * R], avx[2][K_ROWS * R];
+        seer_q45_K_amx(K_SB, panels, panel_bytes, np, act, (size_t)n_in, act_d, sums, (size_t)nb, nr, got[0]);
+        for (int i = 0; i < np; i++) {
+            const uint8_t *group = groups + sb_bytes * K_SB * (size_t)i;
+            for (int r = 0; r < nr; r += 6)
+                seer_q8_groups_q45_K_avx512(q5, nb, group, NULL, act + r * n_in, (size_t)n_in, act_d + r * nb,
+                                            sums + r * nb, (size_t)nb, nr - r < 6 ? nr - r : 6, avx[0] + R * r, avx[1],
+                                            r == 0);
+            int bad = 0, bad_avx = 0;
+            for (int r = 0; r < nr; r++)
+                for (int col = 0; col < R; col++) {
+                    double want = 0, mag = 0;
+                    for (int sb = 0; sb < K_SB; sb++) {
+                        const block_q4_Kx16 *x =
+                            q5 ? &((const block_q5_Kx16 *)group)[sb].low : (const block_q4_Kx16 *)group + sb;
+                        const uint8_t(*qh)[SEER_ILV_ROWS][4] = q5 ? ((const block_q5_Kx16 *)group)[sb].qh : NULL;
+                        double sc_sum = 0, min_sum = 0, sc_mag = 0, min_mag = 0;
+                        for (int j = 0; j < 8; j++) {
+                            long s = 0;
+                            for (int k = 32 * j; k < 32 * j + 32; k++)
+                                s += (long)act[r * n_in + 256 * sb + k] * k_quant(x, qh, col, k);
+                            const int m = x->mins[j / 2][col][j % 2], bs = sums[r * nb + 8 * sb + j];
+                            sc_sum += (double)x->scales[j][col] * s, sc_mag += fabs((double)x->scales[j][col] * s);
+                            min_sum += (double)m * bs, min_mag += fabs((double)m * bs);
+                        }
+                        const double d = seer_fp16_to_f32(x->d[col]), dmin = seer_fp16_to_f32(x->dmin[col]),
+                                     ad = act_d[r * nb + 8 * sb];
+                        want += ad * (d * sc_sum - dmin * min_sum);
+                        mag += fabs(ad) * (fabs(d) * sc_mag + fabs(dmin) * min_mag);
+                    }
+                    bad += !(fabs(got[i][R * r + col] - want) <= 2e-6 * mag);
+                    bad_avx += !(fabs(avx[0][R * r + col] - want) <= 2e-6 * mag);
+                }
+            CHECK_MSG(bad == 0, "%s on AMX, %d rows, panel %d of %d, extreme %d: %d of %d outputs off the exact sums",
+                      q5 ? "Q5_K" : "Q4_K", nr, i, np, extreme, bad, nr * R);
+            CHECK_MSG(bad_avx == 0, "%s on AVX-512 (the reference's check), %d rows: %d outputs off",
+                      q5 ? "Q5_K" : "Q4_K", nr, bad_avx);
         }
     }
-    seer_q45_K_amx_pack(q5, group, K_SB, panel);
-    for (int nr = 1; nr <= K_ROWS; nr++) {
-        float got[K_ROWS * R], avx[2][K_ROWS * R];
-        seer_q45_K_amx(K_SB, panel, act, (size_t)n_in, act_d, sums, (size_t)nb, nr, got);
-        for (int r = 0; r < nr; r += 6)
-            seer_q8_groups_q45_K_avx512(q5, nb, group, NULL, act + r * n_in, (size_t)n_in, act_d + r * nb, sums + r * nb,
-                                        (size_t)nb, nr - r < 6 ? nr - r : 6, avx[0] + R * r, avx[1], r == 0);
-        int bad = 0, bad_avx = 0;
-        for (int r = 0; r < nr; r++)
-            for (int col = 0; col < R; col++) {
-                double want = 0, mag = 0;
-                for (int sb = 0; sb < K_SB; sb++) {
-                    const block_q4_Kx16 *x = q5 ? &((const block_q5_Kx16 *)group)[sb].low : (const block_q4_Kx16 *)group + sb;
-                    const uint8_t(*qh)[SEER_ILV_ROWS][4] = q5 ? ((const block_q5_Kx16 *)group)[sb].qh : NULL;
-                    double sc_sum = 0, min_sum = 0, sc_mag = 0, min_mag = 0;
-                    for (int j = 0; j < 8; j++) {
-                        long s = 0;
-                        for (int k = 32 * j; k < 32 * j + 32; k++) s += (long)act[r * n_in + 256 * sb + k] * k_quant(x, qh, col, k);
-                        const int m = x->mins[j / 2][col][j % 2], bs = sums[r * nb + 8 * sb + j];
-                        sc_sum += (double)x->scales[j][col] * s, sc_mag += fabs((double)x->scales[j][col] * s);
-                        min_sum += (double)m * bs, min_mag += fabs((double)m * bs);
-                    }
-                    const double d = seer_fp16_to_f32(x->d[col]), dmin = seer_fp16_to_f32(x->dmin[col]), ad = act_d[r * nb + 8 * sb];
-                    want += ad * (d * sc_sum - dmin * min_sum);
-                    mag += fabs(ad) * (fabs(d) * sc_mag + fabs(dmin) * min_mag);
-                }
-                bad += !(fabs(got[R * r + col] - want) <= 2e-6 * mag);
-                bad_avx += !(fabs(avx[0][R * r + col] - want) <= 2e-6 * mag);
-            }
-        CHECK_MSG(bad == 0, "%s on AMX, %d rows, extreme %d: %d of %d outputs off the exact sums", q5 ? "Q5_K" : "Q4_K",
-                  nr, extreme, bad, nr * R);
-        CHECK_MSG(bad_avx == 0, "%s on AVX-512 (the reference's check), %d rows: %d outputs off", q5 ? "Q5_K" : "Q4_K", nr,
-                  bad_avx);
-    }
-    free(group);
-    free(panel);
+    free(groups);
+    free(panels);
     free(act);
 }
 
