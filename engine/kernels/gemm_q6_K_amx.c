@@ -94,42 +94,50 @@ static void configure(int nr) {
     seer_tile_config_use(&cfg);
 }
 
-void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
-                   size_t d_stride, int nr, float *out) {
+/* np panels (panel_stride bytes apart) a super-block at a time, as
+ * gemm_q45_K_amx.c takes them: the activation tile of each K step comes
+ * from L1 for all panels but the first; panel i's results at out + 256 i. */
+void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
+                   size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out) {
     int32_t c[2][3][16 * 16] __attribute__((aligned(64))); /* [turn][digit] the stored sums */
-    const q6_K_amx_sb *p = (const q6_K_amx_sb *)panel;
+    const int64_t steps = n_sb * np;
     configure(nr);
-    /* the two turns of gemm_q45_K_amx.c: tiles on sb, floats on sb - 1 */
-    for (int64_t sb = 0; sb <= n_sb; sb++) {
-        const int t = (int)(sb & 1);
-        if (sb < n_sb) {
+    /* the two turns of gemm_q45_K_amx.c: tiles on step s, floats on s - 1 */
+    for (int64_t s = 0; s <= steps; s++) {
+        const int t = (int)(s & 1);
+        if (s < steps) {
+            const int64_t sb = s / np;
+            const q6_K_amx_sb *p = (const q6_K_amx_sb *)(panel + (size_t)(s % np) * panel_stride) + sb;
             _tile_zero(0);
             _tile_zero(1);
             _tile_zero(2);
             for (int j = 0; j < 4; j++) {
                 _tile_loadd(3, act + 256 * sb + 64 * j, (long)act_stride);
-                _tile_loadd(4, p[sb].b[0][j], 64);
+                _tile_loadd(4, p->b[0][j], 64);
                 _tile_dpbssd(0, 3, 4);
-                _tile_loadd(5, p[sb].b[1][j], 64);
+                _tile_loadd(5, p->b[1][j], 64);
                 _tile_dpbssd(1, 3, 5);
-                _tile_loadd(6, p[sb].b[2][j], 64);
+                _tile_loadd(6, p->b[2][j], 64);
                 _tile_dpbssd(2, 3, 6);
             }
         }
-        if (sb > 0) {
-            const __m512 d = _mm512_load_ps(p[sb - 1].d);
+        if (s > 0) {
+            const int64_t sb = (s - 1) / np;
+            const int pi = (int)((s - 1) % np);
+            const q6_K_amx_sb *p = (const q6_K_amx_sb *)(panel + (size_t)pi * panel_stride) + sb;
+            const __m512 d = _mm512_load_ps(p->d);
             for (int r = 0; r < nr; r++) {
                 const __m512i s0 = _mm512_load_si512((const void *)(c[1 - t][0] + 16 * r));
                 const __m512i s1 = _mm512_load_si512((const void *)(c[1 - t][1] + 16 * r));
                 const __m512i s2 = _mm512_load_si512((const void *)(c[1 - t][2] + 16 * r));
-                const __m512i s = _mm512_add_epi32(s0, _mm512_slli_epi32(_mm512_add_epi32(s1, _mm512_slli_epi32(s2, 3)), 3));
-                const __m512 v = _mm512_mul_ps(d, _mm512_cvtepi32_ps(s));
-                const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + 8 * (sb - 1)]);
-                float *o = out + 16 * r;
-                _mm512_storeu_ps(o, sb > 1 ? _mm512_fmadd_ps(v, ad, _mm512_loadu_ps(o)) : _mm512_mul_ps(v, ad));
+                const __m512i sum = _mm512_add_epi32(s0, _mm512_slli_epi32(_mm512_add_epi32(s1, _mm512_slli_epi32(s2, 3)), 3));
+                const __m512 v = _mm512_mul_ps(d, _mm512_cvtepi32_ps(sum));
+                const __m512 ad = _mm512_set1_ps(act_d[r * d_stride + 8 * sb]);
+                float *o = out + (size_t)pi * SEER_Q6_K_AMX_ROWS * SEER_ILV_ROWS + 16 * r;
+                _mm512_storeu_ps(o, sb > 0 ? _mm512_fmadd_ps(v, ad, _mm512_loadu_ps(o)) : _mm512_mul_ps(v, ad));
             }
         }
-        if (sb < n_sb) {
+        if (s < steps) {
             _tile_stored(0, c[t][0], 64);
             _tile_stored(1, c[t][1], 64);
             _tile_stored(2, c[t][2], 64);
@@ -140,8 +148,8 @@ void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t
 void seer_q6_K_amx_pack(const uint8_t *group, int64_t n_sb, uint8_t *panel) {
     (void)group; (void)n_sb; (void)panel;
 }
-void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
-                   size_t d_stride, int nr, float *out) {
-    (void)n_sb; (void)panel; (void)act; (void)act_stride; (void)act_d; (void)d_stride; (void)nr; (void)out;
+void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
+                   size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out) {
+    (void)n_sb; (void)panel; (void)panel_stride; (void)np; (void)act; (void)act_stride; (void)act_d; (void)d_stride; (void)nr; (void)out;
 }
 #endif

@@ -171,23 +171,24 @@ void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group
  * groups are unpacked (seer_q45_K_amx_pack: n_sb super-blocks of one group
  * into SEER_Q45_K_AMX_SB_BYTES each), then seer_q45_K_amx multiplies nr
  * (1..32) rows of signed Q8_K activations (act_d, act_sums as for
- * seer_q8_groups_q45_K_avx512) by np (1..SEER_Q45_K_AMX_PANELS) packed
+ * seer_q8_groups_q45_K_avx512) by np (1..SEER_K_AMX_PANELS) packed
  * groups, panel_stride bytes apart, into out: panel i's at out + i ·
  * SEER_Q45_K_AMX_ROWS · 16, 16 floats a row. Only called where
  * seer_q8_panel_amx_ready(). */
 #define SEER_Q45_K_AMX_SB_BYTES 8576
 #define SEER_Q45_K_AMX_ROWS 32
-#define SEER_Q45_K_AMX_PANELS 4
+#define SEER_K_AMX_PANELS 4 /* groups a call, Q6_K's kernel too */
 void seer_q45_K_amx_pack(bool q5, const uint8_t *group, int64_t n_sb, uint8_t *panel);
 void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
                     size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,
                     float *out);
-/* Q6_K the same way (gemm_q6_K_amx.c): nr up to 16 rows, no mins. */
+/* Q6_K the same way (gemm_q6_K_amx.c): nr up to 16 rows, no mins; panel
+ * i's results at out + i · SEER_Q6_K_AMX_ROWS · 16. */
 #define SEER_Q6_K_AMX_SB_BYTES 12352
 #define SEER_Q6_K_AMX_ROWS 16
 void seer_q6_K_amx_pack(const uint8_t *group, int64_t n_sb, uint8_t *panel);
-void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, const int8_t *act, size_t act_stride, const float *act_d,
-                   size_t d_stride, int nr, float *out);
+void seer_q6_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
+                   size_t act_stride, const float *act_d, size_t d_stride, int nr, float *out);
 /* Whether the two above are built (AVX-512 VNNI compilers on x86-64). */
 bool seer_q8_groups_avx512_built(void);
 /* Whether weights of `type` go through seer_q8_panels_sb_avx512 (IQ4_XS:

@@ -508,22 +508,22 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
         const int rows_step = j->k_amx   ? (w->type == SEER_TYPE_Q6_K ? SEER_Q6_K_AMX_ROWS : SEER_Q45_K_AMX_ROWS)
                               : j->amx_fn ? SEER_Q8_PANEL_ROWS
                                           : SEER_Q8_PANEL_MAX_ROWS;
-        const bool q45_amx = j->k_amx && w->type != SEER_TYPE_Q6_K;
-        const int panels_step = q45_amx ? SEER_Q45_K_AMX_PANELS : j->amx_fn || j->k_amx ? 1 : 2;
+        const int panels_step = j->k_amx ? SEER_K_AMX_PANELS : j->amx_fn ? 1 : 2;
         const size_t out_floats = (size_t)rows_step * R; /* a panel's results in out */
         for (int64_t r = r0; r < r1; r += rows_step) {
             int nr = r1 - r < rows_step ? (int)(r1 - r) : rows_step;
             for (int64_t p = g0; p < g1; p += panels_step) {
-                float out[SEER_Q45_K_AMX_PANELS * SEER_Q45_K_AMX_ROWS * SEER_Q8_PANEL_ROWS] __attribute__((aligned(64)));
+                float out[SEER_K_AMX_PANELS * SEER_Q45_K_AMX_ROWS * SEER_Q8_PANEL_ROWS] __attribute__((aligned(64)));
                 const int np = g1 - p < panels_step ? (int)(g1 - p) : panels_step;
                 const uint8_t *pan = base + (size_t)(p - g0) * stride;
                 const uint8_t *act = j->act_u8 + r * n_in;
                 const float *ad = j->act_d + r * nb, *as = j->act_s ? j->act_s + r * nb : NULL;
                 if (j->amx_fn) j->amx_fn(nb, pan, act, (size_t)n_in, ad, as, (size_t)nb, nr, out);
-                else if (q45_amx)
+                else if (j->k_amx && w->type == SEER_TYPE_Q6_K)
+                    seer_q6_K_amx(nb / 8, pan, stride, np, (const int8_t *)act, (size_t)n_in, ad, (size_t)nb, nr, out);
+                else if (j->k_amx)
                     seer_q45_K_amx(nb / 8, pan, stride, np, (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb,
                                    (size_t)nb, nr, out);
-                else if (j->k_amx) seer_q6_K_amx(nb / 8, pan, (const int8_t *)act, (size_t)n_in, ad, (size_t)nb, nr, out);
                 else if (j->q45_K_groups)
                     seer_q8_groups_q45_K_avx512(w->type == SEER_TYPE_Q5_K, nb, pan, p + 1 < g1 ? pan + stride : NULL,
                                                 (const int8_t *)act, (size_t)n_in, ad, j->act_sums + r * nb, (size_t)nb,
@@ -545,7 +545,7 @@ static void q8_gemm_part(const matmul_job *j, const matmul_part *part, int64_t p
                     store_block(y + r * n_out + o0, n_out, bias ? bias + o0 : NULL, out + (size_t)(q - p) * out_floats, nr,
                                 cnt, job_streams(j));
                 }
-                _Static_assert(SEER_Q45_K_AMX_ROWS >= SEER_Q8_PANEL_ROWS && SEER_Q45_K_AMX_PANELS >= 2 &&
+                _Static_assert(SEER_Q45_K_AMX_ROWS >= SEER_Q8_PANEL_ROWS && SEER_K_AMX_PANELS >= 2 &&
                                    SEER_Q8_PANEL_ROWS >= SEER_Q8_PANEL_MAX_ROWS && SEER_Q45_K_AMX_ROWS >= SEER_Q6_K_AMX_ROWS,
                                "every kernel's panels fit out");
             }

@@ -46,46 +46,56 @@ static int q6_quant(const block_q6_Kx16 *x, int col, int k) {
 
 /* Q6_K groups on AMX tiles (the scales as three base-8 digits in the
  * quants) against the exact sum in double, 1..16 rows, random and extreme
- * (scales -128 and 127, quants at both ends) super-blocks. */
+ * (scales -128 and 127, quants at both ends) super-blocks, 1..
+ * SEER_K_AMX_PANELS groups a call as the Q4_K check below. */
 static void check_q6_K(bool extreme) {
-    block_q6_Kx16 *group = aligned_alloc(64, sizeof(block_q6_Kx16) * K_SB);
-    uint8_t *panel = aligned_alloc(64, SEER_Q6_K_AMX_SB_BYTES * K_SB);
-    uint8_t *bytes = (uint8_t *)group;
-    for (size_t i = 0; i < sizeof(block_q6_Kx16) * K_SB; i++) bytes[i] = extreme ? ((next() >> 7) & 1 ? 0xFF : 0) : (uint8_t)(next() >> 13);
-    for (int sb = 0; sb < K_SB; sb++)
+    enum { P = SEER_K_AMX_PANELS };
+    const size_t panel_bytes = SEER_Q6_K_AMX_SB_BYTES * K_SB;
+    block_q6_Kx16 *groups = aligned_alloc(64, sizeof(block_q6_Kx16) * K_SB * P);
+    uint8_t *panels = aligned_alloc(64, panel_bytes * P);
+    uint8_t *bytes = (uint8_t *)groups;
+    for (size_t i = 0; i < sizeof(block_q6_Kx16) * K_SB * P; i++)
+        bytes[i] = extreme ? ((next() >> 7) & 1 ? 0xFF : 0) : (uint8_t)(next() >> 13);
+    for (int sb = 0; sb < K_SB * P; sb++)
         for (int col = 0; col < 16; col++) {
-            group[sb].d[col] = (uint16_t)(0x2C00 + (next() >> 23) + ((next() >> 4) & 0x8000));
+            groups[sb].d[col] = (uint16_t)(0x2C00 + (next() >> 23) + ((next() >> 4) & 0x8000));
             if (extreme)
-                for (int g = 0; g < 16; g++) group[sb].scales[g][col] = (next() >> 9) & 1 ? 127 : -128;
+                for (int g = 0; g < 16; g++) groups[sb].scales[g][col] = (next() >> 9) & 1 ? 127 : -128;
         }
     const int64_t nb = 8 * K_SB, n_in = 32 * nb;
     int8_t *act = malloc((size_t)(16 * n_in));
     float act_d[16 * 8 * K_SB];
     for (int i = 0; i < 16 * n_in; i++) act[i] = extreme ? (int8_t)((next() >> 9) & 1 ? 127 : -127) : (int8_t)((int)(next() >> 20) % 255 - 127);
     for (int i = 0; i < 16 * nb; i++) act_d[i] = (float)(1 + (i / 8) % 13) / 977.0f;
-    seer_q6_K_amx_pack((const uint8_t *)group, K_SB, panel);
+    for (int i = 0; i < P; i++) seer_q6_K_amx_pack((const uint8_t *)(groups + K_SB * i), K_SB, panels + panel_bytes * (size_t)i);
     for (int nr = 1; nr <= 16; nr++) {
-        float got[16 * R];
-        seer_q6_K_amx(K_SB, panel, act, (size_t)n_in, act_d, (size_t)nb, nr, got);
-        int bad = 0;
-        for (int r = 0; r < nr; r++)
-            for (int col = 0; col < R; col++) {
-                double want = 0, mag = 0;
-                for (int sb = 0; sb < K_SB; sb++) {
-                    double sum = 0, sum_mag = 0;
-                    for (int k = 0; k < 256; k++) {
-                        const double t = (double)group[sb].scales[k / 16][col] * q6_quant(&group[sb], col, k) * act[r * n_in + 256 * sb + k];
-                        sum += t, sum_mag += fabs(t);
+        const int np = 1 + (nr + extreme) % P;
+        float got[P][16 * R];
+        seer_q6_K_amx(K_SB, panels, panel_bytes, np, act, (size_t)n_in, act_d, (size_t)nb, nr, got[0]);
+        for (int i = 0; i < np; i++) {
+            const block_q6_Kx16 *group = groups + K_SB * i;
+            int bad = 0;
+            for (int r = 0; r < nr; r++)
+                for (int col = 0; col < R; col++) {
+                    double want = 0, mag = 0;
+                    for (int sb = 0; sb < K_SB; sb++) {
+                        double sum = 0, sum_mag = 0;
+                        for (int k = 0; k < 256; k++) {
+                            const double t = (double)group[sb].scales[k / 16][col] * q6_quant(&group[sb], col, k) *
+                                             act[r * n_in + 256 * sb + k];
+                            sum += t, sum_mag += fabs(t);
+                        }
+                        const double d = seer_fp16_to_f32(group[sb].d[col]), ad = act_d[r * nb + 8 * sb];
+                        want += ad * d * sum, mag += fabs(ad * d) * sum_mag;
                     }
-                    const double d = seer_fp16_to_f32(group[sb].d[col]), ad = act_d[r * nb + 8 * sb];
-                    want += ad * d * sum, mag += fabs(ad * d) * sum_mag;
+                    bad += !(fabs(got[i][R * r + col] - want) <= 2e-6 * mag);
                 }
-                bad += !(fabs(got[R * r + col] - want) <= 2e-6 * mag);
-            }
-        CHECK_MSG(bad == 0, "Q6_K on AMX, %d rows, extreme %d: %d of %d outputs off the exact sums", nr, extreme, bad, nr * R);
+            CHECK_MSG(bad == 0, "Q6_K on AMX, %d rows, panel %d of %d, extreme %d: %d of %d outputs off the exact sums", nr,
+                      i, np, extreme, bad, nr * R);
+        }
     }
-    free(group);
-    free(panel);
+    free(groups);
+    free(panels);
     free(act);
 }
 
@@ -93,10 +103,10 @@ static void check_q6_K(bool extreme) {
  * quants) against the exact sum in double, and the AVX-512 super-block
  * kernel against the same, 1..32 rows, random and extreme (quants,
  * scales, mins and activations at their largest) super-blocks. Each call
- * takes 1..SEER_Q45_K_AMX_PANELS packed groups (different weights, one
+ * takes 1..SEER_K_AMX_PANELS packed groups (different weights, one
  * stride apart), as the GEMM gives it. */
 static void check_q45_K(bool q5, bool extreme) {
-    enum { P = SEER_Q45_K_AMX_PANELS };
+    enum { P = SEER_K_AMX_PANELS };
     const size_t sb_bytes = q5 ? sizeof(block_q5_Kx16) : sizeof(block_q4_Kx16), panel_bytes = SEER_Q45_K_AMX_SB_BYTES * K_SB;
     uint8_t *groups = aligned_alloc(64, sb_bytes * K_SB * P), *panels = aligned_alloc(64, panel_bytes * P);
     for (size_t i = 0; i < sb_bytes * K_SB * P; i++) groups[i] = extreme ? 0xFF : (uint8_t)(next() >> 13);
