@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "seer/threadpool.h"
+#include "threads/denormals.h"
 #include "threads/pool_scratch.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -103,6 +104,7 @@ static void *worker_main(void *arg) {
     free(arg);
     seer_pool *p = wa.pool;
     unsigned seen = 0;
+    (void)seer_denormals_flush(); /* a worker runs nothing but the engine's jobs */
     for (;;) {
         seen = wait_for_new_generation(p, seen);
         if (atomic_load_explicit(&p->stop, memory_order_acquire)) break;
@@ -180,8 +182,10 @@ int seer_pool_size(const seer_pool *p) { return p ? p->n_threads : 1; }
  * the caller, once its own call returns (no work left), closes the job and
  * waits only for the workers that joined it. */
 static void run_job(seer_pool *p, seer_task_fn fn, void *ctx, bool closable) {
+    const uint64_t caller_mode = seer_denormals_flush(); /* the caller's own mode back after the job */
     if (!p || p->n_threads == 1) {
         fn(ctx, 0, 1);
+        seer_denormals_restore(caller_mode);
         return;
     }
     p->fn = fn;
@@ -192,6 +196,7 @@ static void run_job(seer_pool *p, seer_task_fn fn, void *ctx, bool closable) {
     publish(p);
     fn(ctx, 0, p->n_threads);
     int want = p->n_threads - 1;
+    seer_denormals_restore(caller_mode);
     if (closable) want = JOIN_COUNT(atomic_fetch_or_explicit(&p->join, JOIN_CLOSED, memory_order_acq_rel));
     /* Wait for the others; yield now and then in case a worker was preempted. */
     for (unsigned spins = 0; atomic_load_explicit(&p->n_done, memory_order_acquire) != want; spins++) {
@@ -240,7 +245,9 @@ static void for_task(void *ctx, int ith, int nth) {
 static void pool_for(seer_pool *p, int64_t n, int64_t grain, int share_div, seer_range_fn fn, void *ctx) {
     if (n <= 0) return;
     if (!p || p->n_threads == 1) {
+        const uint64_t caller_mode = seer_denormals_flush();
         fn(ctx, 0, n, 0);
+        seer_denormals_restore(caller_mode);
         return;
     }
     for_job j = {.fn = fn, .ctx = ctx, .n = n, .grain = grain > 0 ? grain : 1, .share_div = share_div,

@@ -1,5 +1,7 @@
 /* The worker pool: every thread index runs exactly once per job, jobs see
- * each other's results in order, ranges partition, sleeping workers wake. */
+ * each other's results in order, ranges partition, sleeping workers wake,
+ * jobs flush denormals to zero and the caller gets its own mode back. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -245,7 +247,56 @@ static void check_buffers(void) {
     seer_pool_destroy(pool);
 }
 
+/* Whether this thread makes a denormal (FLT_MIN / 2) and reads one
+ * (d + 0 is d); both 0 where denormals are flushed. */
+static volatile float flt_min = FLT_MIN, half = 0.5f, zero = 0.0f;
+static bool keeps_denormals(void) {
+    const float made = flt_min * half;
+    volatile float d = made;
+    return made != 0.0f && d + zero != 0.0f;
+}
+
+typedef struct {
+    _Atomic int kept; /* jobs' threads that kept a denormal */
+} denormal_seen;
+
+static void denormal_task(void *ctx, int ith, int nth) {
+    (void)ith, (void)nth;
+    if (keeps_denormals()) atomic_fetch_add(&((denormal_seen *)ctx)->kept, 1);
+}
+static void denormal_range(void *ctx, int64_t b, int64_t e, int ith) {
+    (void)b, (void)e;
+    denormal_task(ctx, ith, 0);
+}
+
+/* Every way into the pool (and seer_pool_for without one) runs its job with
+ * denormals flushed, on the caller's thread as on the workers', and hands
+ * the caller back the mode it had. */
+static void check_denormals(int n_threads) {
+#if defined(__x86_64__) || defined(__aarch64__)
+    CHECK(keeps_denormals()); /* the test thread's own mode: IEEE */
+    seer_pool *p = n_threads ? seer_pool_create(n_threads) : NULL;
+    denormal_seen seen = {0};
+    for (int round = 0; round < 3; round++) { /* later rounds find the workers spinning */
+        seer_pool_run(p, denormal_task, &seen);
+        seer_pool_for(p, 64, 1, denormal_range, &seen);
+        seer_pool_for_streams(p, 64, 16, denormal_range, &seen);
+        seer_pool_for_fixed(p, 64, 8, denormal_range, &seen);
+        seer_pool_split(p, 64, 16, denormal_range, &seen);
+        CHECK_MSG(keeps_denormals(), "%d threads: the caller's mode was not given back", n_threads);
+    }
+    CHECK_MSG(atomic_load(&seen.kept) == 0, "%d threads: %d job parts kept denormals", n_threads, atomic_load(&seen.kept));
+    seer_pool_destroy(p);
+#else
+    (void)n_threads;
+#endif
+}
+
 int main(void) {
+    check_denormals(0);
+    check_denormals(1);
+    check_denormals(2);
+    check_denormals(4);
     check_buffers();
     check_ranges();
     check_split(1);
