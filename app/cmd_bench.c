@@ -23,7 +23,6 @@
 #include "seer/sanitize.h"
 #include "seer/tensor.h"
 
-#define BANDWIDTH_BYTES ((size_t)1 << 30)
 #define MAX_REPS 64
 #define BENCH_IMAGE_PROMPT SEER_MTMD_MARKER "\nDescribe this image in detail."
 
@@ -211,20 +210,23 @@ typedef struct machine_probe {
     size_t weights_bytes;
 } machine_probe;
 
+/* The read probes' bytes: 1 GiB, or past the caches where they are larger. */
+static size_t probe_bytes(void) { return seer_bench_beyond_caches((size_t)1 << 30); }
+
 static double probe_bandwidth(const machine_probe *mp) {
     if (!mp->peak) return 0;
     double peak = peak_rss_mb();
     if (peak > *mp->peak) *mp->peak = peak;
-    double gb_s = seer_bench_mem_bandwidth(mp->pool, BANDWIDTH_BYTES, 2);
+    double gb_s = seer_bench_mem_bandwidth(mp->pool, probe_bytes(), 2);
     (void)reset_peak_rss();
     return gb_s;
 }
 
-/* The same read of the model's own weights (at most BANDWIDTH_BYTES of
- * them, spread over the copy): what decode's memory gives, whatever the
- * fresh buffer above got. 0 without a copy. */
+/* The same read of the model's own weights (at most probe_bytes() of them,
+ * spread over the copy): what decode's memory gives, whatever the fresh
+ * buffer above got. 0 without a copy. */
 static double probe_weights(const machine_probe *mp) {
-    return seer_bench_read_gb_s(mp->pool, mp->weights, mp->weights_bytes, BANDWIDTH_BYTES, 2);
+    return seer_bench_read_gb_s(mp->pool, mp->weights, mp->weights_bytes, probe_bytes(), 2);
 }
 
 /* A test card at the encoder's native size when no image is given. */
@@ -439,7 +441,7 @@ static int run_bench(const bench_opts *o, bench_result *r, seer_llm_info *info_o
         if (paired || rep == o->reps - 1) {
             double peak = peak_rss_mb(); /* before the measurements' buffers inflate it */
             if (peak > r->peak_rss_mb) r->peak_rss_mb = peak;
-            if (!paired) gb_s[rep] = seer_bench_mem_bandwidth(pool, BANDWIDTH_BYTES, 3);
+            if (!paired) gb_s[rep] = seer_bench_mem_bandwidth(pool, probe_bytes(), 3);
             gflop_s[rep] = seer_bench_sgemm_gflops(pool, o->n_prompt, info->n_ff, info->n_embd, 3);
             enc_gflop_s[rep] = vhp ? seer_bench_encoder_gemm_gflops(pool, enc_rows, vhp->n_ff, vhp->n_embd, 3) : 0;
             if (paired) (void)reset_peak_rss();

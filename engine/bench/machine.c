@@ -145,6 +145,12 @@ static double read_passes(seer_pool *pool, stream_task *st, int pieces, size_t s
     return best;
 }
 
+size_t seer_bench_beyond_caches(size_t floor) {
+    size_t want = 2 * (size_t)seer_cpu_llc_bytes();
+    if (want > (size_t)4 << 30) want = (size_t)4 << 30;
+    return want > floor ? want : floor;
+}
+
 double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps) {
     size_t n_words = bytes / 64 * 8;
     if (n_words == 0) return 0;

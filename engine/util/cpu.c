@@ -136,6 +136,13 @@ long seer_cpu_l2_bytes(void) {
     return b;
 }
 
+long seer_cpu_llc_bytes(void) {
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0) return l3;
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return l2 > 0 ? l2 : 0;
+}
+
 int seer_cpu_simd_best(void) {
     pthread_once(&init_once, init);
     return cpu_best;

@@ -14,6 +14,11 @@
  * pool threads, the best of `reps` passes at each load width the CPU runs
  * and each of a few prefetch distances. 0 on allocation failure. */
 double seer_bench_mem_bandwidth(seer_pool *pool, size_t bytes, int reps);
+/* Bytes of a read that no cache holds: twice the last-level cache, at
+ * least `floor`, at most 4 GiB. An Intel Xeon VM reports 480 MiB of L3:
+ * weights cycled through 192 MB there read Q4_K at 0.91 of the probe,
+ * through 960 MB or 2 GB at the 0.77-0.82 a model's layers get. */
+size_t seer_bench_beyond_caches(size_t floor);
 /* The same read of memory that is already there (a model's weights): `bytes`
  * from buf, or past max_bytes 16 pieces of max_bytes / 16 spread evenly over
  * it, in GB/s, best of `reps` passes. How fast a stream can be depends on

@@ -53,6 +53,10 @@ int seer_cpu_amd_family(void);
  * thread may ask first. */
 long seer_cpu_l2_bytes(void);
 
+/* The last-level cache's bytes (L3, else L2) as the system reports it
+ * (a VM: the host's), 0 where it does not say. */
+long seer_cpu_llc_bytes(void);
+
 /* "scalar", "avx2" (or "avx2-vnni"), "avx512-vnni" ("neon-dotprod" on
  * aarch64; "unknown" outside the range). */
 const char *seer_simd_level_name(int level);

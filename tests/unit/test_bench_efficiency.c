@@ -98,6 +98,17 @@ static void test_read_probe(void) {
     seer_pool_destroy(pool);
 }
 
+/* The probes' bytes pass the last-level cache twice over (a VM with 480
+ * MiB of L3 held most of kernel-bench's old fixed sizes), never below the
+ * floor asked for, and stop at 4 GiB. */
+static void test_probe_bytes(void) {
+    const size_t llc = (size_t)seer_cpu_llc_bytes(), gib = (size_t)1 << 30;
+    CHECK(seer_bench_beyond_caches(gib) >= gib);
+    CHECK(seer_bench_beyond_caches(8 * gib) == 8 * gib);
+    CHECK(seer_bench_beyond_caches(1) >= (2 * llc < 4 * gib ? 2 * llc : 4 * gib));
+    CHECK(seer_bench_beyond_caches(1) <= 4 * gib);
+}
+
 /* The peaks are measured by running their kernels: each kind the CPU has
  * gives a rate and names its instruction; where it has none, 0 and "none". */
 static void test_peaks(void) {
@@ -302,6 +313,7 @@ static void test_encode_kernels(void) {
 
 int main(void) {
     test_read_probe();
+    test_probe_bytes();
     test_kernels();
     test_encode_kernels();
     test_steal();

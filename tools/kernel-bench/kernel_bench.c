@@ -67,19 +67,9 @@ static void interleave_as_loaded(seer_weight *w, seer_pool *pool) {
     if (ib) seer_weight_interleave(w, seer_huge_alloc(ib), pool);
 }
 
-/* Bytes that no cache holds: four times the last level's (an Intel Xeon VM
- * reported 480 MiB of L3, and weights cycled through 192 MB of copies
- * there read Q4_K at 0.91 of the probe against 0.78-0.81 through 2 GB),
- * at least `floor`. */
-static size_t beyond_caches(size_t floor) {
-    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    const size_t want = l3 > 0 ? 4 * (size_t)l3 : 0;
-    return want > floor ? want : floor;
-}
-
 /* The read bandwidth seer bench reports (2 MiB pages, as a model's
  * weights get): the decode lines' yardstick. */
-static double bandwidth(seer_pool *pool) { return seer_bench_mem_bandwidth(pool, beyond_caches((size_t)512 << 20), 3); }
+static double bandwidth(seer_pool *pool) { return seer_bench_mem_bandwidth(pool, seer_bench_beyond_caches((size_t)512 << 20), 3); }
 
 static double time_matmul(seer_pool *pool, const seer_weight *w, const float *x, int64_t rows, float *y, int path, int reps) {
     seer_matmul_path(pool, w, x, rows, y, NULL, path); /* warm-up: scratch, page faults */
@@ -163,7 +153,7 @@ int main(int argc, char **argv) {
         seer_weight w;
         void *data = make_weight(types[t], n_in, n_out, &w);
         size_t bytes = w.row_bytes * (size_t)n_out;
-        int copies = (int)(beyond_caches((size_t)192 << 20) / bytes) + 1;
+        int copies = (int)(seer_bench_beyond_caches((size_t)192 << 20) / bytes) + 1;
         seer_weight *ws = calloc((size_t)copies, sizeof *ws);
         for (int c = 0; c < copies; c++) {
             ws[c] = w;
