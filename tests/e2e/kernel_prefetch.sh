@@ -8,8 +8,9 @@
 # level holds at least one prefetch.
 set -u
 SEER=${SEER:?SEER must point at the seer binary}
-case "$(uname -m)" in x86_64) ;; *) echo "not x86-64: nothing to check"; exit 0 ;; esac
 command -v objdump >/dev/null || { echo "FAIL: objdump (binutils) is missing"; exit 1; }
+# the binary's own architecture (a cross-built one may run under qemu)
+objdump -f "$SEER" | grep -q 'architecture: i386:x86-64' || { echo "not an x86-64 binary: nothing to check"; exit 0; }
 objdump -d --no-show-raw-insn "$SEER" | awk '
   /^[0-9a-f]+ <[^>]*>:$/ {
     name = substr($2, 2, length($2) - 3)
