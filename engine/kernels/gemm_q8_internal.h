@@ -178,6 +178,17 @@ void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group
 #define SEER_Q45_K_AMX_SB_BYTES 8576
 #define SEER_Q45_K_AMX_ROWS 32
 #define SEER_K_AMX_PANELS 4 /* groups a call, Q6_K's kernel too */
+/* The fewest activation rows a Q4_K, Q5_K or Q6_K product takes the tiles
+ * at; below, the AVX-512 kernels are as fast. kernel-bench, 2560 x 10240,
+ * one Intel AMX core, two alternated rounds, GOP/s AVX-512 -> tiles: Q4_K
+ * 16 rows 497-503 -> 444-448, 20 rows 476-493 -> 418-489, 24 rows
+ * 456-508 -> 529-536, 28 rows 505-511 -> 584-597; Q5_K 16 rows 391-392 ->
+ * 418-421, 20 rows 381-382 -> 466-470, 24 rows 398-409 -> 508-519 (2816 x
+ * 1408, an expert's gate and up: the same order). Q6_K's GEMM starts at 32
+ * rows (seer_matmul_gemm_min_rows). */
+static inline int64_t seer_k_amx_min_rows(int type) {
+    return type == SEER_TYPE_Q5_K ? 16 : type == SEER_TYPE_Q4_K ? 24 : SEER_Q45_K_AMX_ROWS;
+}
 void seer_q45_K_amx_pack(bool q5, const uint8_t *group, int64_t n_sb, uint8_t *panel);
 void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
                     size_t act_stride, const float *act_d, const int16_t *act_sums, size_t d_stride, int nr,

@@ -641,17 +641,18 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in);
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float));
     const int t0 = j->w->type;
-    /* AMX tiles take Q8_0 read in place (below) and, from 32 rows, Q4_K,
-     * Q5_K and Q6_K with the block scales unpacked into the quants; the
-     * other types' panel products were slower on the tiles than the
-     * AVX-512 kernels (one Sapphire Rapids core, 2048 x 2048 at 128 rows,
+    /* AMX tiles take Q8_0 read in place (below) and, from
+     * seer_k_amx_min_rows, Q4_K, Q5_K and Q6_K with the block scales
+     * unpacked into the quants; the other types' panel products were
+     * slower on the tiles than the AVX-512 kernels (one Sapphire Rapids
+     * core, 2048 x 2048 at 128 rows,
      * best of alternated runs: Q6_K's panels 95 against 134 GMAC/s, Q3_K
      * 90 / 136, IQ4_XS 99 / 126, Q4_1 74 / 91; Q4_0 150 / 146), since every
      * block of 32's sums are stored from the tile to take their float
      * scale. Q4_K: 16 rows 142 / 158, 32 rows 198 / 155, 128 rows 263 /
      * 151; Q6_K: 32 rows 108 / 96, 128 rows 144 / 99, 512 rows 185 / 138. */
     j->k_amx = seer_q8_panel_amx_ready() && (t0 == SEER_TYPE_Q4_K || t0 == SEER_TYPE_Q5_K || t0 == SEER_TYPE_Q6_K) &&
-               j->act_type == SEER_TYPE_Q8_K && parts_interleaved_alike(j) && j->n_rows >= SEER_Q45_K_AMX_ROWS;
+               j->act_type == SEER_TYPE_Q8_K && parts_interleaved_alike(j) && j->n_rows >= seer_k_amx_min_rows(t0);
     j->amx_fn = NULL;
     j->sb_kernel = seer_q8_sb_kernel_takes(t0) && j->act_type == SEER_TYPE_Q8_K;
     j->q450_groups = !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() &&

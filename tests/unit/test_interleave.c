@@ -149,12 +149,13 @@ static void check_dot16_rows(int type, int level, int64_t n_in) {
     free(ilv); free(data); free(act);
 }
 
-/* Q4_K, Q5_K and Q6_K groups take AMX tiles from 32 rows where the CPU has
- * them: their block scales are summed in integers, so the products round
- * apart from the AVX-512 kernels' (test_gemm_amx checks those kernels). */
+/* Q4_K, Q5_K and Q6_K groups take AMX tiles from seer_k_amx_min_rows where
+ * the CPU has them: their block scales are summed in integers, so the
+ * products round apart from the AVX-512 kernels' (test_gemm_amx checks
+ * those kernels). */
 static bool on_amx_tiles(int type, int64_t n_rows) {
     return seer_q8_panel_amx_ready() && (type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K) &&
-           n_rows >= SEER_Q45_K_AMX_ROWS;
+           n_rows >= seer_k_amx_min_rows(type);
 }
 
 /* Outputs of b that are not a's: bit for bit, or, where the two rounded
