@@ -318,9 +318,9 @@ static void between_attentions_range(void *ctx, int64_t r0, int64_t r1, int ith)
 }
 
 static bool layers_by_rows(const seer_ctx *c, int n) {
-    /* the per-thread pass assumes attention in every layer */
-    return c->rows_scratch && !c->multi && !c->m->n_conv_layers && !c->m->ple_dim &&
-           n >= seer_matmul_gemm_min_rows(SEER_TYPE_Q8_0);
+    /* the per-thread pass assumes attention in every layer; it shares the
+     * rows out SEER_MATMUL_ROW_GRAIN at a time */
+    return c->rows_scratch && !c->multi && !c->m->n_conv_layers && !c->m->ple_dim && n >= SEER_MATMUL_ROW_GRAIN;
 }
 
 static int layers(seer_ctx *c, int n, const volatile int *cancel) {

@@ -963,6 +963,12 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * ms (Q4_K and Q6_K: even within the noise, so they stay). */
         return type == SEER_TYPE_Q8_0 && int8_gemm ? 128 : INT64_MAX;
     }
+    /* Q8_0 read in place on AMX tiles (two blocks in flight) from 5 rows:
+     * 2560 x 10240, one Intel AMX core, two alternated rounds, GOP/s
+     * several-row dot -> tiles: 4 rows 222-224 -> 211-212, 5 rows 214-219
+     * -> 257-268, 6 rows 238-239 -> 307-313, 8 rows 269-278 -> 377-387, 12
+     * rows 281-297 -> 457-471; SmolVLM's 576 x 1536 at 8 rows 285 -> 425. */
+    if (int8_gemm && type == SEER_TYPE_Q8_0 && interleaved && seer_q8_panel_amx_ready()) return 5;
     if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
     if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
     return 64;

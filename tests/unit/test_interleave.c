@@ -233,8 +233,10 @@ static void check_fused(int type, seer_pool *p1, seer_pool *p2, int64_t n_rows) 
     for (int i = 0; i < 3; i++) {
         size_t bytes = sizeof(float) * (size_t)(n_rows * n_out[i]);
         /* a part in the file's layout alone may take another path than the
-         * fused product (the dot products, by its own row threshold) */
-        const bool same_path = buf[i] || n_rows < 16;
+         * fused product (which takes the first part's row threshold): the
+         * same where both take the dot products */
+        const bool same_path = buf[i] || (n_rows < seer_matmul_weight_gemm_min_rows(&w[0]) &&
+                                          n_rows < seer_matmul_weight_gemm_min_rows(&w[i]));
         /* an interleaved K-quant part alone on AMX tiles; fused beside a
          * part that is not interleaved, on the AVX-512 panels */
         const bool rounded_apart = buf[i] && on_amx_tiles(type, n_rows);
