@@ -167,6 +167,9 @@ void seer_q8_groups_q45_K_avx512(bool q5, int64_t n_blocks, const uint8_t *group
 void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group0, const uint8_t *group1,
                                 const int8_t *act, size_t act_stride, const float *act_d, const int32_t *act_corr,
                                 const float *act_s, size_t d_stride, int nr, float *out0, float *out1, bool ahead);
+/* Whether the CPU and the OS offer AMX-INT8 to this process (and SEER_AMX
+ * is not 0): the tile kernels below and seer_q8_panel_amx. */
+bool seer_q8_panel_amx_ready(void);
 /* Q4_K and Q5_K on AMX tiles (gemm_q45_K_amx.c): per call the interleaved
  * groups are unpacked (seer_q45_K_amx_pack: n_sb super-blocks of one group
  * into SEER_Q45_K_AMX_SB_BYTES each), then seer_q45_K_amx multiplies nr
@@ -178,16 +181,20 @@ void seer_q8_groups_q450_avx512(int type, int64_t n_blocks, const uint8_t *group
 #define SEER_Q45_K_AMX_SB_BYTES 8576
 #define SEER_Q45_K_AMX_ROWS 32
 #define SEER_K_AMX_PANELS 4 /* groups a call, Q6_K's kernel too */
-/* The fewest activation rows a Q4_K, Q5_K or Q6_K product takes the tiles
- * at; below, the AVX-512 kernels are as fast. kernel-bench, 2560 x 10240,
+/* Whether a product of `type` weights (interleaved, Q8_K activations) and
+ * n_rows rows takes the K-quant tile kernels: Q4_K, Q5_K and Q6_K where
+ * AMX is ready (seer_q8_panel_amx_ready), from as many rows as the
+ * tiles beat the AVX-512 kernels at. kernel-bench, 2560 x 10240,
  * one Intel AMX core, two alternated rounds, GOP/s AVX-512 -> tiles: Q4_K
  * 16 rows 497-503 -> 444-448, 20 rows 476-493 -> 418-489, 24 rows
  * 456-508 -> 529-536, 28 rows 505-511 -> 584-597; Q5_K 16 rows 391-392 ->
  * 418-421, 20 rows 381-382 -> 466-470, 24 rows 398-409 -> 508-519 (2816 x
  * 1408, an expert's gate and up: the same order). Q6_K's GEMM starts at 32
  * rows (seer_matmul_gemm_min_rows). */
-static inline int64_t seer_k_amx_min_rows(int type) {
-    return type == SEER_TYPE_Q5_K ? 16 : type == SEER_TYPE_Q4_K ? 24 : SEER_Q45_K_AMX_ROWS;
+static inline bool seer_k_amx_takes(int type, int64_t n_rows) {
+    const int64_t from = type == SEER_TYPE_Q5_K ? 16 : type == SEER_TYPE_Q4_K ? 24 : SEER_Q45_K_AMX_ROWS;
+    return (type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K) && n_rows >= from &&
+           seer_q8_panel_amx_ready();
 }
 void seer_q45_K_amx_pack(bool q5, const uint8_t *group, int64_t n_sb, uint8_t *panel);
 void seer_q45_K_amx(int64_t n_sb, const uint8_t *panel, size_t panel_stride, int np, const int8_t *act,
@@ -209,14 +216,12 @@ static inline bool seer_q8_sb_kernel_takes(int type) {
            type == SEER_TYPE_Q2_K || type == SEER_TYPE_IQ4_XS;
 }
 
-/* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at
- * once, bit-identical to the AVX-512 kernel. Ready when the CPU and the OS
- * offer AMX-INT8 to this process (and SEER_AMX is not 0). */
-bool seer_q8_panel_amx_ready(void);
 /* TILERELEASE where this thread's tiles are configured (amx_tiles.h's
  * seer_tile_config_use); a no-op elsewhere and without AMX. */
 void seer_amx_tiles_release(void);
 bool seer_q8_panel_amx_supported(void); /* whatever SEER_AMX says */
+/* The kernel on AMX tiles (gemm_q8_amx.c): nr up to 16 activation rows at
+ * once, bit-identical to the AVX-512 kernel; where seer_q8_panel_amx_ready. */
 void seer_q8_panel_amx(int64_t n_blocks, const uint8_t *panel, const uint8_t *act, size_t act_stride,
                        const float *act_d, const float *act_s, size_t d_stride, int nr, float *out);
 /* The AMX kernel on an interleaved Q8_0 group read in place (no panel:

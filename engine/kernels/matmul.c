@@ -641,18 +641,16 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     j->act_u8 = scratch(pool, SEER_SCRATCH_MATMUL_ACT, (size_t)j->n_rows * (size_t)n_in);
     j->act_d = scratch(pool, SEER_SCRATCH_MATMUL_ACT_D, (size_t)j->n_rows * (size_t)nb * sizeof(float));
     const int t0 = j->w->type;
-    /* AMX tiles take Q8_0 read in place (below) and, from
-     * seer_k_amx_min_rows, Q4_K, Q5_K and Q6_K with the block scales
-     * unpacked into the quants; the other types' panel products were
-     * slower on the tiles than the AVX-512 kernels (one Sapphire Rapids
-     * core, 2048 x 2048 at 128 rows,
+    /* AMX tiles take Q8_0 read in place (below) and Q4_K, Q5_K and Q6_K
+     * with the block scales unpacked into the quants (seer_k_amx_takes);
+     * the other types' panel products were slower on the tiles than the
+     * AVX-512 kernels (one Sapphire Rapids core, 2048 x 2048 at 128 rows,
      * best of alternated runs: Q6_K's panels 95 against 134 GMAC/s, Q3_K
      * 90 / 136, IQ4_XS 99 / 126, Q4_1 74 / 91; Q4_0 150 / 146), since every
      * block of 32's sums are stored from the tile to take their float
      * scale. Q4_K: 16 rows 142 / 158, 32 rows 198 / 155, 128 rows 263 /
      * 151; Q6_K: 32 rows 108 / 96, 128 rows 144 / 99, 512 rows 185 / 138. */
-    j->k_amx = seer_q8_panel_amx_ready() && (t0 == SEER_TYPE_Q4_K || t0 == SEER_TYPE_Q5_K || t0 == SEER_TYPE_Q6_K) &&
-               j->act_type == SEER_TYPE_Q8_K && parts_interleaved_alike(j) && j->n_rows >= seer_k_amx_min_rows(t0);
+    j->k_amx = seer_k_amx_takes(t0, j->n_rows) && j->act_type == SEER_TYPE_Q8_K && parts_interleaved_alike(j);
     j->amx_fn = NULL;
     j->sb_kernel = seer_q8_sb_kernel_takes(t0) && j->act_type == SEER_TYPE_Q8_K;
     j->q450_groups = !seer_q8_sb_kernel_takes(t0) && seer_q8_groups_avx512_built() &&
@@ -902,12 +900,18 @@ static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
  * wins from a few rows: a SmolVLM-256M-layout Q8_0 encoder on AVX-512 VNNI
  * without AMX, 13 tiles, 2 threads, went from 58.4 to 34.6 s of CPU; its
  * F16 original takes 42.4). */
+/* Q8_0 read in place on AMX tiles: the interleaved groups are the tile
+ * kernel's B tiles. */
+static bool q8_0_on_tiles(int type, bool interleaved) {
+    return type == SEER_TYPE_Q8_0 && interleaved && seer_q8_panel_get() && seer_q8_panel_amx_ready();
+}
+
 /* Whether the int8 GEMM reads the type's interleaved groups in place at a
  * few rows, where it beats the several-row dot kernels (below). */
 static bool in_place_wins(int type, bool interleaved) {
     return interleaved && seer_int8_gemm_supports(type) && seer_q8_panel_get() && seer_vec_dot16_rows_get(type) &&
            seer_q8_groups_avx512_built() && groups_below(type) > 16 && seer_simd_level() >= SEER_SIMD_AVX512 &&
-           !seer_cpu_avx512_halved() && !(type == SEER_TYPE_Q8_0 && seer_q8_panel_amx_ready());
+           !seer_cpu_avx512_halved() && !q8_0_on_tiles(type, interleaved);
 }
 
 static int64_t gemm_min_rows(int type, bool interleaved) {
@@ -920,7 +924,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). On aarch64 the NEON
      * several-row kernels (SDOT) take prompts the same way instead of
      * dequantize + sgemm. */
-    if (interleaved && seer_vec_dot16_rows_get(type) && !(int8_gemm && type == SEER_TYPE_Q8_0 && seer_q8_panel_amx_ready())) {
+    if (interleaved && seer_vec_dot16_rows_get(type) && !q8_0_on_tiles(type, interleaved)) {
         /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's
          * register-blocked kernel (gemm_q8_avx512.c) wins from 64 rows,
          * Q6_K (see below) too: 2048 x 2048 on one
@@ -968,7 +972,7 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
      * several-row dot -> tiles: 4 rows 222-224 -> 211-212, 5 rows 214-219
      * -> 257-268, 6 rows 238-239 -> 307-313, 8 rows 269-278 -> 377-387, 12
      * rows 281-297 -> 457-471; SmolVLM's 576 x 1536 at 8 rows 285 -> 425. */
-    if (int8_gemm && type == SEER_TYPE_Q8_0 && interleaved && seer_q8_panel_amx_ready()) return 5;
+    if (q8_0_on_tiles(type, interleaved)) return 5;
     if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
     if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
     return 64;
@@ -1142,10 +1146,7 @@ void seer_matmul_multi_share(seer_pool *pool, int n, const seer_weight *const w[
     if (n > 0) matmul_multi(pool, n, w, x, n_rows, seer_matmul_share_gemm_rows(w[0], batch_rows), y, bias);
 }
 
-/* Q8_0 read in place: the interleaved groups are the AMX kernel's B tiles. */
-bool seer_matmul_rows_supported(const seer_weight *w) {
-    return w && w->type == SEER_TYPE_Q8_0 && w->interleaved && seer_q8_panel_get() && seer_q8_panel_amx_ready();
-}
+bool seer_matmul_rows_supported(const seer_weight *w) { return w && q8_0_on_tiles(w->type, w->interleaved != NULL); }
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 

@@ -149,14 +149,6 @@ static void check_dot16_rows(int type, int level, int64_t n_in) {
     free(ilv); free(data); free(act);
 }
 
-/* Q4_K, Q5_K and Q6_K groups take AMX tiles from seer_k_amx_min_rows where
- * the CPU has them: their block scales are summed in integers, so the
- * products round apart from the AVX-512 kernels' (test_gemm_amx checks
- * those kernels). */
-static bool on_amx_tiles(int type, int64_t n_rows) {
-    return seer_q8_panel_amx_ready() && (type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K) &&
-           n_rows >= seer_k_amx_min_rows(type);
-}
 
 /* Outputs of b that are not a's: bit for bit, or, where the two rounded
  * apart, beyond 1e-5 of the largest output (rounding goes with the size of
@@ -189,8 +181,10 @@ static void check_matmul(int type, seer_pool *pool, int64_t n_in, int64_t n_out,
     bool dot = path == SEER_MATMUL_DOT ||
                (path == SEER_MATMUL_AUTO && (n_rows < seer_matmul_weight_gemm_min_rows(&plain) ||
                                              n_rows < seer_matmul_weight_gemm_min_rows(&ilv)));
-    /* so do Q4_K, Q5_K and Q6_K groups on AMX tiles */
-    dot = dot || (on_amx_tiles(type, n_rows) && path != SEER_MATMUL_DOT && path != SEER_MATMUL_GEMM_F32);
+    /* so do Q4_K, Q5_K and Q6_K groups on AMX tiles: their block scales are
+     * summed in integers, so the products round apart from the AVX-512
+     * kernels' (test_gemm_amx checks those kernels) */
+    dot = dot || (seer_k_amx_takes(type, n_rows) && path != SEER_MATMUL_DOT && path != SEER_MATMUL_GEMM_F32);
     double worst = 0;
     int bad = count_differing(ya, yb, n_rows * n_out, dot, &worst);
     CHECK_MSG(bad == 0, "%s %lldx%lld, %lld rows, path %d, %d threads: %d outputs differ interleaved (worst %g)",
@@ -239,7 +233,7 @@ static void check_fused(int type, seer_pool *p1, seer_pool *p2, int64_t n_rows) 
                                           n_rows < seer_matmul_weight_gemm_min_rows(&w[i]));
         /* an interleaved K-quant part alone on AMX tiles; fused beside a
          * part that is not interleaved, on the AVX-512 panels */
-        const bool rounded_apart = buf[i] && on_amx_tiles(type, n_rows);
+        const bool rounded_apart = buf[i] && seer_k_amx_takes(type, n_rows);
         double worst = 0;
         CHECK_MSG(memcmp(ya[i], yb[i], bytes) == 0 &&
                       (!same_path || count_differing(own[i], ya[i], n_rows * n_out[i], rounded_apart, &worst) == 0),
