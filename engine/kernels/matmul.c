@@ -894,18 +894,18 @@ static void matmul_gemm_bf16(seer_pool *pool, matmul_job *j) {
     }
 }
 
-/* interleaved: whether the weight has the decode kernels' copy, which the
- * several-row dot kernels read (a vision encoder's matrices have none: for
- * them the dot path is a dot product per row and output, and the int8 GEMM
- * wins from a few rows: a SmolVLM-256M-layout Q8_0 encoder on AVX-512 VNNI
- * without AMX, 13 tiles, 2 threads, went from 58.4 to 34.6 s of CPU; its
- * F16 original takes 42.4). */
 /* Q8_0 read in place on AMX tiles: the interleaved groups are the tile
  * kernel's B tiles. */
 static bool q8_0_on_tiles(int type, bool interleaved) {
     return type == SEER_TYPE_Q8_0 && interleaved && seer_q8_panel_get() && seer_q8_panel_amx_ready();
 }
 
+/* interleaved: whether the weight has the decode kernels' copy, which the
+ * several-row dot kernels read (a vision encoder's matrices have none: for
+ * them the dot path is a dot product per row and output, and the int8 GEMM
+ * wins from a few rows: a SmolVLM-256M-layout Q8_0 encoder on AVX-512 VNNI
+ * without AMX, 13 tiles, 2 threads, went from 58.4 to 34.6 s of CPU; its
+ * F16 original takes 42.4). */
 /* Whether the int8 GEMM reads the type's interleaved groups in place at a
  * few rows, where it beats the several-row dot kernels (below). */
 static bool in_place_wins(int type, bool interleaved) {

@@ -149,7 +149,6 @@ static void check_dot16_rows(int type, int level, int64_t n_in) {
     free(ilv); free(data); free(act);
 }
 
-
 /* Outputs of b that are not a's: bit for bit, or, where the two rounded
  * apart, beyond 1e-5 of the largest output (rounding goes with the size of
  * the terms, not of a sum that cancels). */
