@@ -228,13 +228,15 @@ int main(int argc, char **argv) {
         for (int t = 0; t < 2 && t < n_types; t++) {
             seer_weight w;
             void *data = make_weight(types[t], n_in, n_out, &w);
+            interleave_as_loaded(&w, pools[1]); /* the dot path's group kernels, as a model's few-row products run */
             printf("  %-5s", seer_type_name(types[t]));
             for (int64_t rows = 1; rows <= 32; rows *= 2) {
                 double a = time_matmul(pools[0], &w, x, rows, y, SEER_MATMUL_DOT, 3);
                 double b = time_matmul(pools[0], &w, x, rows, y, SEER_MATMUL_GEMM, 3);
-                printf("  %lld: %.1f/%.1f", (long long)rows, a, b);
+                printf("  %lld: %.2f/%.2f", (long long)rows, a, b);
             }
             printf("\n");
+            free(w.interleaved);
             free(data);
         }
     }
