@@ -291,6 +291,38 @@ static inline __m512i k_group_scaled_512(__m512i isum, __m512i s, const int8_t s
     return _mm512_add_epi32(isum, _mm512_mullo_epi32(_mm512_sub_epi32(s, _mm512_set1_epi32(offset * y->bsums[grp])), sc));
 }
 
+/* Run g of chunk h of a Q6_K / Q3_K / Q2_K unit (dot16xn_k16_512): its
+ * four runs of 4 weights against each activation row, into s[r][t].
+ * Q3_K's loop over g stays rolled: unrolled four times, GCC spilled the
+ * sums and runs to the stack (641 stack operands in the four-row kernel).
+ * One Zen 5 core, 11008 x 2048 Q3_K, CPU time: four rows in cache 209-220
+ * -> 276-287 GOP/s; one row from memory (12 such matrices, alternated
+ * three times) 19.7-25.4 -> 23.8-32.7 GB/s, two cores 22.5-42.4 ->
+ * 45.7-51.8. Q6_K and Q2_K lost with it rolled (Q6_K one row from memory
+ * 37-38 -> 32-34 GB/s, Q2_K four rows 371 -> 326 GOP/s). */
+static inline __attribute__((always_inline)) void k16_run_sums_512(const void *unit, const char **pf,
+                                                                   const block_q8_K *const y[4], int h, int g,
+                                                                   const int NR, const int BITS, __m512i s[4][4]) {
+    __m512i u[4];
+    if (BITS == 6) {
+        stream_prefetch(pf, 3);
+        q6_K_runs_512(((const block_q6_Kx16 *)unit)->q[h][g][0][0], u);
+    } else if (BITS == 3) {
+        const block_q3_Kx16 *x3 = unit;
+        stream_prefetch(pf, h == 0 ? 2 : 1); /* chunk 1 reads the third bits again */
+        q23_K_runs_512(x3->qs[h][g][0], x3->hmask[g][0], h, u);
+    } else {
+        stream_prefetch(pf, 1);
+        q23_K_runs_512(((const block_q2_Kx16 *)unit)->qs[h][g][0], NULL, h, u);
+    }
+#pragma GCC unroll 4
+    for (int r = 0; r < NR; r++) {
+        const uint8_t *q8 = (const uint8_t *)y[r]->qs + 128 * h + 4 * g;
+#pragma GCC unroll 4
+        for (int t = 0; t < 4; t++) s[r][t] = _mm512_dpbusd_epi32(s[r][t], u[t], _mm512_set1_epi32((int)load_u32(q8 + 32 * t)));
+    }
+}
+
 /* Sixteen interleaved rows of a K-quant of 16 groups of 16 (BITS 6: Q6_K,
  * 3: Q3_K, 2: Q2_K) × NR rows of Q8_K activations with 512-bit vectors,
  * one lane per weight row: VPDPBUSD sums each run of 4 weights (unsigned:
@@ -332,26 +364,12 @@ static inline __attribute__((always_inline)) void dot16xn_k16_512(int64_t n, con
                 __m512i s[4][4];
 #pragma GCC unroll 4
                 for (int r = 0; r < NR; r++) s[r][0] = s[r][1] = s[r][2] = s[r][3] = _mm512_setzero_si512();
+                if (BITS == 3) { /* Q3_K's runs take more registers: unrolled, its sums went to the stack (below) */
+#pragma GCC unroll 1
+                    for (int g = 4 * half; g < 4 * half + 4; g++) k16_run_sums_512(unit, &pf, y, h, g, NR, BITS, s);
+                } else {
 #pragma GCC unroll 4
-                for (int g = 4 * half; g < 4 * half + 4; g++) {
-                    __m512i u[4];
-                    if (BITS == 6) {
-                        stream_prefetch(&pf, 3);
-                        q6_K_runs_512(x6->q[h][g][0][0], u);
-                    } else if (BITS == 3) {
-                        stream_prefetch(&pf, h == 0 ? 2 : 1); /* chunk 1 reads the third bits again */
-                        q23_K_runs_512(x3->qs[h][g][0], x3->hmask[g][0], h, u);
-                    } else {
-                        stream_prefetch(&pf, 1);
-                        q23_K_runs_512(x2->qs[h][g][0], NULL, h, u);
-                    }
-#pragma GCC unroll 4
-                    for (int r = 0; r < NR; r++) {
-                        const uint8_t *q8 = (const uint8_t *)y[r]->qs + 128 * h + 4 * g;
-#pragma GCC unroll 4
-                        for (int t = 0; t < 4; t++)
-                            s[r][t] = _mm512_dpbusd_epi32(s[r][t], u[t], _mm512_set1_epi32((int)load_u32(q8 + 32 * t)));
-                    }
+                    for (int g = 4 * half; g < 4 * half + 4; g++) k16_run_sums_512(unit, &pf, y, h, g, NR, BITS, s);
                 }
 #pragma GCC unroll 4
                 for (int t = 0; t < 4; t++) {
