@@ -364,7 +364,7 @@ static inline __attribute__((always_inline)) void dot16xn_k16_512(int64_t n, con
                 __m512i s[4][4];
 #pragma GCC unroll 4
                 for (int r = 0; r < NR; r++) s[r][0] = s[r][1] = s[r][2] = s[r][3] = _mm512_setzero_si512();
-                if (BITS == 3) { /* Q3_K's runs take more registers: unrolled, its sums went to the stack (below) */
+                if (BITS == 3) { /* Q3_K's runs take more registers: see k16_run_sums_512 */
 #pragma GCC unroll 1
                     for (int g = 4 * half; g < 4 * half + 4; g++) k16_run_sums_512(unit, &pf, y, h, g, NR, BITS, s);
                 } else {
