@@ -114,6 +114,7 @@ typedef struct matmul_job {
     seer_vec_dot4_fn dot4; /* NULL when the type has no four-row kernel */
     seer_vec_dot16_fn dot16; /* for interleaved weights */
     seer_vec_dot16_rows_fn dot16_rows; /* the same for several activation rows, or NULL */
+    int dot16_rows_most;               /* the rows it takes a call (seer_vec_dot16_rows_most) */
     bool act_rows_tail;                /* act's Q8_0 rows carry their blocks' sums and scales (seer_q8_0_rows_bytes) */
     /* dot path: activation rows in act_type */
     const void *act;
@@ -244,23 +245,28 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
      * 176 at 128 rows. A group is read again for every block, a few KB
      * against a block's many MOP of work. */
     const bool stream = job_streams(j);
-    int64_t block = ((int64_t)256 << 10) / (int64_t)j->act_row_bytes / SEER_DOT16_MAX_ROWS * SEER_DOT16_MAX_ROWS;
-    if (block < 4 * SEER_DOT16_MAX_ROWS) block = 4 * SEER_DOT16_MAX_ROWS;
+    const int most = j->dot16_rows ? j->dot16_rows_most : 1;
+    int64_t block = ((int64_t)256 << 10) / (int64_t)j->act_row_bytes / most * most;
+    if (block < 4 * most) block = 4 * most;
     for (int64_t r0 = 0; r0 < j->n_rows; r0 += block) {
         const int64_t r1 = j->n_rows - r0 < block ? j->n_rows : r0 + block;
         for (int64_t g = (o0 + SEER_ILV_ROWS - 1) / SEER_ILV_ROWS; g * SEER_ILV_ROWS < o1; g++) {
             const char *group = (const char *)w->interleaved + (size_t)g * group_bytes;
-            const int64_t passes = j->dot16_rows ? (r1 - r0 + SEER_DOT16_MAX_ROWS - 1) / SEER_DOT16_MAX_ROWS : 1;
+            const int64_t passes = j->dot16_rows ? (r1 - r0 + most - 1) / most : 1;
             const bool next_ahead =
                 passes > 1 && group_bytes <= NEXT_GROUP_AHEAD_MAX && (g + 1) * SEER_ILV_ROWS < o1;
-            for (int64_t r = r0; r < r1;) {
+            for (int64_t r = r0, pass = 0; r < r1; pass++) {
                 float v[SEER_DOT16_MAX_ROWS][SEER_ILV_ROWS];
                 const char *act = (const char *)j->act + (size_t)r * j->act_row_bytes;
                 int nr = 1;
-                if (next_ahead && r > r0)
-                    next_group_share_ahead(group + group_bytes, group_bytes, (r - r0) / SEER_DOT16_MAX_ROWS - 1, passes - 1);
+                if (next_ahead && pass > 0) next_group_share_ahead(group + group_bytes, group_bytes, pass - 1, passes - 1);
                 if (j->dot16_rows) {
-                    nr = r1 - r < SEER_DOT16_MAX_ROWS ? (int)(r1 - r) : SEER_DOT16_MAX_ROWS;
+                    /* the rows left shared evenly among the passes left:
+                     * 8 rows as 4 + 4, not 6 + 2, since a pass of few rows
+                     * runs at a few rows' rate (one Zen 5 core, 11008 x
+                     * 2048 Q6_K in cache, 8 rows 309-311 GOP/s as 6 + 2,
+                     * 320-324 as 4 + 4) */
+                    nr = (int)((r1 - r + (passes - pass) - 1) / (passes - pass));
                     j->dot16_rows(w->n_in, group, act, j->act_row_bytes, nr, v[0]);
                 } else {
                     j->dot16(w->n_in, group, act, v[0]);
@@ -994,7 +1000,8 @@ static matmul_job job_init(int n, const seer_weight *const w[], const float *x, 
     matmul_job j = {.w = w[0], .x = x, .n_rows = n_rows, .y = y[0], .bias = bias ? bias[0] : NULL,
                     .act_type = ti ? ti->vec_dot_type : 0, .dot = seer_vec_dot_get(w[0]->type),
                     .dot4 = seer_vec_dot4_get(w[0]->type), .dot16 = seer_vec_dot16_get(w[0]->type),
-                    .dot16_rows = seer_vec_dot16_rows_get(w[0]->type), .n_parts = n};
+                    .dot16_rows = seer_vec_dot16_rows_get(w[0]->type),
+                    .dot16_rows_most = seer_vec_dot16_rows_most(seer_simd_level(), w[0]->type), .n_parts = n};
     for (int i = 0; i < n && i < MAX_PARTS; i++) j.parts[i] = (matmul_part){w[i], y[i], bias ? bias[i] : NULL};
     return j;
 }

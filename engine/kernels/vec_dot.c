@@ -114,6 +114,17 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type) {
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) { return seer_vec_dot16_rows_kernel(seer_simd_level(), type); }
 
+int seer_vec_dot16_rows_most(int level, int type) {
+#if defined(__x86_64__)
+    const dispatch *d = get_tables();
+    if (in_tables(d, level, type) && level >= SEER_SIMD_AVX512 && d->has_level[SEER_SIMD_AVX512] &&
+        seer_vec_dot16_rows_avx512(type))
+        return seer_vec_dot16_rows_avx512_most(type);
+#endif
+    (void)level, (void)type;
+    return 4;
+}
+
 void seer_q8_0_tail_fill(void *row, int64_t n) {
     const block_q8_0 *blocks = row;
     for (int64_t b = 0; b < n / 32; b++) {

@@ -111,6 +111,8 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
 /* The one-row kernel (decode) and the several-row one of a type's
  * dot16xn_TYPE_512 (DOT16_ROWS, vec_dot_x86.inc). */
 #define DOT16_KERNELS(t) DOT16_ONE_AND_ROWS(dot16_##t##_512, dot16_rows_##t##_512, dot16xn_##t##_512)
+#define DOT16_KERNELS6(t) DOT16_ONE_AND_ROWS6(dot16_##t##_512, dot16_rows_##t##_512, dot16xn_##t##_512)
+#define DOT16_ROWS_512 6
 
 /* Sixteen interleaved Q4_K rows × NR rows of Q8_K activations (rows
  * act_stride bytes apart) with 512-bit vectors: one lane per weight row
@@ -146,8 +148,8 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
                                                                     float *out) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), sixteen = _mm512_set1_epi8(16);
     const bool apart = Q5 && NR == 1; /* Q5's fifth bits summed apart (one row: see above) */
-    __m512 acc[4], acc_mins[4];
-    #pragma GCC unroll 4
+    __m512 acc[DOT16_ROWS_512], acc_mins[DOT16_ROWS_512];
+    #pragma GCC unroll 6
     for (int r = 0; r < NR; r++) acc[r] = acc_mins[r] = _mm512_setzero_ps();
     const char *pf = w;
     int32_t pairs[Q8_K_PAIRS_AHEAD][SEER_DOT16_MAX_ROWS][4]; /* the mins' multipliers (q8_K_pair_sums) */
@@ -156,12 +158,12 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
         const uint8_t(*qh)[SEER_ILV_ROWS][4] = Q5 ? ((const block_q5_Kx16 *)w)[i].qh : NULL;
         /* Q5's bits are the group's first lines */
         stream_prefetch(&pf, Q4_KX16_HEAD_LINES + (Q5 ? (int)(sizeof ((block_q5_Kx16 *)0)->qh / 64) : 0));
-        const block_q8_K *y[4];
-        #pragma GCC unroll 4
+        const block_q8_K *y[DOT16_ROWS_512];
+        #pragma GCC unroll 6
         for (int r = 0; r < NR; r++) y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
         const int32_t(*pair_sums)[4] = q8_K_pairs_at(a, act_stride, NR, n / QK_K, i, pairs);
-        __m512i isum[4], msum[4];
-        #pragma GCC unroll 4
+        __m512i isum[DOT16_ROWS_512], msum[DOT16_ROWS_512];
+        #pragma GCC unroll 6
         for (int r = 0; r < NR; r++) isum[r] = msum[r] = _mm512_setzero_si512();
         /* The chunks one at a time, as the AVX2 kernel takes them: unrolled
          * four times, GCC kept the weight vectors and the rows' sums on the
@@ -172,8 +174,8 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
          * -> 63.1-69.4. Integer sums only: the float steps are unchanged. */
         #pragma GCC unroll 1
         for (int c = 0; c < 4; c++) {
-            __m512i lo[4], hi[4], fifth_lo[4], fifth_hi[4];
-            #pragma GCC unroll 4
+            __m512i lo[DOT16_ROWS_512], hi[DOT16_ROWS_512], fifth_lo[DOT16_ROWS_512], fifth_hi[DOT16_ROWS_512];
+            #pragma GCC unroll 6
             for (int r = 0; r < NR; r++) lo[r] = hi[r] = fifth_lo[r] = fifth_hi[r] = _mm512_setzero_si512();
             #pragma GCC unroll 8
             for (int g = 0; g < 8; g++) {
@@ -192,7 +194,7 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
                         q_hi = _mm512_mask_add_epi8(q_hi, _mm512_test_epi8_mask(bits, bit_hi), q_hi, sixteen);
                     }
                 }
-                #pragma GCC unroll 4
+                #pragma GCC unroll 6
                 for (int r = 0; r < NR; r++) {
                     const uint8_t *qa = (const uint8_t *)y[r]->qs + 64 * c + 4 * g;
                     const __m512i a_lo = _mm512_set1_epi32((int)load_u32(qa)), a_hi = _mm512_set1_epi32((int)load_u32(qa + 32));
@@ -207,7 +209,7 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
             __m512i sc_lo = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x->scales[2 * c]));
             __m512i sc_hi = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)x->scales[2 * c + 1]));
             __m512i mins = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)x->mins[c][0]));
-            #pragma GCC unroll 4
+            #pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
                 __m512i l = lo[r], h = Q5 && !apart ? hi[r] : _mm512_srai_epi32(hi[r], 4);
                 if (apart) { /* the fifth bits' sums as 16 times their own (exact: multiples of 2^(2c), 2^(2c+1)) */
@@ -221,14 +223,14 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
         }
         __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x->d));
         __m512 dmin16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)x->dmin));
-        #pragma GCC unroll 4
+        #pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
             __m512 yd = _mm512_set1_ps(y[r]->d);
             acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, yd), _mm512_cvtepi32_ps(isum[r]), acc[r]);
             acc_mins[r] = _mm512_fmadd_ps(_mm512_mul_ps(dmin16, yd), _mm512_cvtepi32_ps(msum[r]), acc_mins[r]);
         }
     }
-    #pragma GCC unroll 4
+    #pragma GCC unroll 6
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, _mm512_sub_ps(acc[r], acc_mins[r]));
 }
 
@@ -241,12 +243,22 @@ static inline __attribute__((always_inline)) void dot16xn_q5_K_512(int64_t n, co
     dot16xn_q45_K_512(n, w, a, act_stride, NR, 1, out);
 }
 
-DOT16_KERNELS(q4_K)
+DOT16_KERNELS6(q4_K)
 DOT16_KERNELS(q5_K)
 
 /* Four runs of 4 weights of 16 Q6_K rows from 192 bytes at p (two ql
  * loads, one qh: q[h][g] of block_q6_Kx16), as unsigned value + 32: run t
  * goes with the activations at +32t. */
+/* Runs j and j + 2 (j 0 or 1) alone, from two of those loads: the six-row
+ * kernel's half of a run's sums (dot16xn_k16_512). */
+static inline void q6_K_run_pair_512(const uint8_t *p, int j, __m512i u[2]) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
+    const __m512i q = _mm512_loadu_si512((const void *)(p + 64 * j)), qh = _mm512_loadu_si512((const void *)(p + 128));
+    u[0] = _mm512_or_si512(_mm512_and_si512(q, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4 - 2 * j), m30));
+    u[1] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q, 4), m4),
+                           _mm512_and_si512(j ? _mm512_srli_epi16(qh, 2) : qh, m30));
+}
+
 static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
     __m512i q0 = _mm512_loadu_si512((const void *)p), q1 = _mm512_loadu_si512((const void *)(p + 64));
@@ -275,11 +287,11 @@ static inline void q23_K_runs_512(const uint8_t *qs, const uint8_t *hmask, int c
 
 /* A super-block's integer sums of 16 rows (isum[r], activation row r)
  * into the float accumulators: weight scales d (F16) times y[r]->d. */
-static inline __attribute__((always_inline)) void q8_K_sums_into(__m512 acc[4], const uint16_t d[SEER_ILV_ROWS],
-                                                                 const block_q8_K *const y[4], const __m512i isum[4],
+static inline __attribute__((always_inline)) void q8_K_sums_into(__m512 acc[], const uint16_t d[SEER_ILV_ROWS],
+                                                                 const block_q8_K *const y[], const __m512i isum[],
                                                                  const int NR) {
     const __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)d));
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++)
         acc[r] = _mm512_fmadd_ps(_mm512_mul_ps(d16, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(isum[r]), acc[r]);
 }
@@ -339,8 +351,8 @@ static inline __attribute__((always_inline)) void dot16xn_k16_512(int64_t n, con
                                                                   float *out) {
     const int offset = BITS == 6 ? 32 : BITS == 3 ? 4 : 0;
     const size_t unit_bytes = BITS == 6 ? sizeof(block_q6_Kx16) : BITS == 3 ? sizeof(block_q3_Kx16) : sizeof(block_q2_Kx16);
-    __m512 acc[4];
-#pragma GCC unroll 4
+    __m512 acc[DOT16_ROWS_512];
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
@@ -350,9 +362,9 @@ static inline __attribute__((always_inline)) void dot16xn_k16_512(int64_t n, con
         const block_q2_Kx16 *x2 = unit;
         if (BITS == 3) stream_prefetch(&pf, Q3_KX16_HEAD_LINES);
         if (BITS == 2) stream_prefetch(&pf, Q2_KX16_HEAD_LINES);
-        const block_q8_K *y[4];
-        __m512i isum[4], msum[4];
-#pragma GCC unroll 4
+        const block_q8_K *y[DOT16_ROWS_512];
+        __m512i isum[DOT16_ROWS_512], msum[DOT16_ROWS_512];
+#pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
             y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
             isum[r] = msum[r] = _mm512_setzero_si512();
@@ -361,6 +373,35 @@ static inline __attribute__((always_inline)) void dot16xn_k16_512(int64_t n, con
         for (int h = 0; h < 2; h++)
 #pragma GCC unroll 2
             for (int half = 0; half < 2; half++) { /* weights 16·half .. 16·half + 15 of each run of 32 */
+                if (BITS == 6 && NR > 4) { /* six rows' sums of four runs do not fit the registers: two runs a pass */
+#pragma GCC unroll 2
+                    for (int j = 0; j < 2; j++) {
+                        __m512i s2[DOT16_ROWS_512][2];
+#pragma GCC unroll 6
+                        for (int r = 0; r < NR; r++) s2[r][0] = s2[r][1] = _mm512_setzero_si512();
+#pragma GCC unroll 4
+                        for (int g = 4 * half; g < 4 * half + 4; g++) {
+                            if (j == 0) stream_prefetch(&pf, 3);
+                            __m512i u[2];
+                            q6_K_run_pair_512(x6->q[h][g][0][0], j, u);
+#pragma GCC unroll 6
+                            for (int r = 0; r < NR; r++) {
+                                const uint8_t *q8 = (const uint8_t *)y[r]->qs + 128 * h + 4 * g + 32 * j;
+#pragma GCC unroll 2
+                                for (int k = 0; k < 2; k++)
+                                    s2[r][k] = _mm512_dpbusd_epi32(s2[r][k], u[k], _mm512_set1_epi32((int)load_u32(q8 + 64 * k)));
+                            }
+                        }
+#pragma GCC unroll 2
+                        for (int k = 0; k < 2; k++) {
+                            const int grp = 8 * h + half + 2 * (j + 2 * k); /* run j + 2k's group */
+#pragma GCC unroll 6
+                            for (int r = 0; r < NR; r++)
+                                isum[r] = k_group_scaled_512(isum[r], s2[r][k], x6->scales[grp], offset, y[r], grp);
+                        }
+                    }
+                    continue;
+                }
                 __m512i s[4][4];
 #pragma GCC unroll 4
                 for (int r = 0; r < NR; r++) s[r][0] = s[r][1] = s[r][2] = s[r][3] = _mm512_setzero_si512();
@@ -406,7 +447,7 @@ static inline __attribute__((always_inline)) void dot16xn_k16_512(int64_t n, con
                 acc[r] = _mm512_fnmadd_ps(_mm512_mul_ps(dmin, _mm512_set1_ps(y[r]->d)), _mm512_cvtepi32_ps(msum[r]), acc[r]);
         }
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
 
@@ -423,7 +464,7 @@ static inline __attribute__((always_inline)) void dot16xn_q2_K_512(int64_t n, co
     dot16xn_k16_512(n, w, a, act_stride, NR, 2, out);
 }
 
-DOT16_KERNELS(q6_K)
+DOT16_KERNELS6(q6_K)
 DOT16_KERNELS(q3_K)
 DOT16_KERNELS(q2_K)
 
@@ -435,17 +476,17 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
                                                                    size_t act_stride, const int NR, float *out) {
     const block_q8_0x16 *x = w;
     const __m512i flip = _mm512_set1_epi8((char)0x80);
-    __m512 acc[4];
-#pragma GCC unroll 4
+    __m512 acc[DOT16_ROWS_512];
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t b = 0; b < n / 32; b++) {
         const block_q8_0x16 *u = x + b / 2;
         int s = (int)(b % 2);
         if (s == 0) stream_prefetch(&pf, Q8_0X16_HEAD_LINES);
-        const block_q8_0 *y[4];
-        __m512i sum[4];
-#pragma GCC unroll 4
+        const block_q8_0 *y[DOT16_ROWS_512];
+        __m512i sum[DOT16_ROWS_512];
+#pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
             y[r] = (const block_q8_0 *)((const char *)a + (size_t)r * act_stride) + b;
             sum[r] = _mm512_setzero_si512();
@@ -454,12 +495,12 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
         for (int g = 0; g < 8; g++) {
             stream_prefetch(&pf, 1);
             __m512i q = _mm512_xor_si512(_mm512_loadu_si512((const void *)u->qs[s][g][0]), flip);
-#pragma GCC unroll 4
+#pragma GCC unroll 6
             for (int r = 0; r < NR; r++)
                 sum[r] = _mm512_dpbusd_epi32(sum[r], q, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r]->qs + 4 * g)));
         }
         __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u->d[s]));
-#pragma GCC unroll 4
+#pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
             const int sum_a = q8_0_act_block_sum(a, act_stride, r, n, b, y[r]->qs);
             __m512i isum = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(128 * sum_a));
@@ -467,10 +508,10 @@ static inline __attribute__((always_inline)) void dot16xn_q8_0_512(int64_t n, co
             acc[r] = _mm512_fmadd_ps(dd, _mm512_cvtepi32_ps(isum), acc[r]);
         }
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
-DOT16_KERNELS(q8_0)
+DOT16_KERNELS6(q8_0)
 
 /* Sixteen interleaved Q5_0 rows (q5), Q4_0 rows or IQ4_NL rows (nl) × NR
  * rows of Q8_0 activations, or Q5_1 / Q4_1 rows (min) × Q8_1, with 512-bit
@@ -483,16 +524,16 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
     const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10);
     const __m512i table = _mm512_broadcast_i32x4(iq4_values_shifted());
     const int offset = min ? 0 : nl ? 128 : q5 ? 16 : 8;
-    __m512 acc[4];
-#pragma GCC unroll 4
+    __m512 acc[DOT16_ROWS_512];
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t b = 0; b < n / 32; b++) {
         const seer_q450_block u = seer_q450_block_at(w, b, q5, min);
         if (b % 2 == 0) stream_prefetch(&pf, seer_q450_head_lines(q5, min));
-        seer_act32 y[4];
-        __m512i sum[4];
-#pragma GCC unroll 4
+        seer_act32 y[DOT16_ROWS_512];
+        __m512i sum[DOT16_ROWS_512];
+#pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
             y[r] = seer_act32_at((const char *)a + (size_t)r * act_stride, b, min);
             sum[r] = _mm512_setzero_si512();
@@ -511,7 +552,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
                 lo = _mm512_shuffle_epi8(table, lo);
                 hi = _mm512_shuffle_epi8(table, hi);
             }
-#pragma GCC unroll 4
+#pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
                 sum[r] = _mm512_dpbusd_epi32(sum[r], lo, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r].qs + 4 * g)));
                 sum[r] = _mm512_dpbusd_epi32(sum[r], hi, _mm512_set1_epi32((int)load_u32((const uint8_t *)y[r].qs + 16 + 4 * g)));
@@ -519,7 +560,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
         }
         const __m512 d16 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u.d));
         const __m512 m16 = min ? _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)u.m)) : _mm512_setzero_ps();
-#pragma GCC unroll 4
+#pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
             const int sum_a = !offset ? 0
                               : q8_0_act_block_sum(a, act_stride, r, n, b, y[r].qs);
@@ -532,21 +573,21 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
                 acc[r] = _mm512_fmadd_ps(dd, _mm512_cvtepi32_ps(isum), acc[r]);
         }
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
-#define Q450_XN_512(t, q5, nl, min)                                                                                  \
+#define Q450_XN_512(t, q5, nl, min, K)                                                                                \
     static inline __attribute__((always_inline)) void dot16xn_##t##_512(int64_t n, const void *w, const void *a,   \
                                                                         size_t act_stride, const int NR,            \
                                                                         float *out) {                               \
         dot16xn_q450_512(n, w, a, act_stride, NR, q5, nl, min, out);                                                \
     }                                                                                                               \
-    DOT16_KERNELS(t)
-Q450_XN_512(q5_0, true, false, false)
-Q450_XN_512(q4_0, false, false, false)
-Q450_XN_512(iq4_nl, false, true, false)
-Q450_XN_512(q5_1, true, false, true)
-Q450_XN_512(q4_1, false, false, true)
+    K(t)
+Q450_XN_512(q5_0, true, false, false, DOT16_KERNELS6)
+Q450_XN_512(q4_0, false, false, false, DOT16_KERNELS6)
+Q450_XN_512(iq4_nl, false, true, false, DOT16_KERNELS6)
+Q450_XN_512(q5_1, true, false, true, DOT16_KERNELS) /* six rows: slower at every count */
+Q450_XN_512(q4_1, false, false, true, DOT16_KERNELS6)
 #undef Q450_XN_512
 
 /* Sixteen interleaved IQ4_XS rows (block_iq4_xsx16) × NR rows of Q8_K
@@ -653,6 +694,14 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
     t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs_512;
 }
 
+int seer_vec_dot16_rows_avx512_most(int type) {
+    switch (type) { /* the DOT16_KERNELS6 ones */
+    case SEER_TYPE_Q4_K: case SEER_TYPE_Q6_K: case SEER_TYPE_Q8_0: case SEER_TYPE_Q5_0: case SEER_TYPE_Q4_0:
+    case SEER_TYPE_IQ4_NL: case SEER_TYPE_Q4_1: return 6;
+    default: return 4;
+    }
+}
+
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
     return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K_512
            : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K_512
@@ -689,5 +738,9 @@ seer_vec_dot16_rows_fn seer_x86_dot16_rows_avx512(int type) {
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
     (void)type;
     return NULL;
+}
+int seer_vec_dot16_rows_avx512_most(int type) {
+    (void)type;
+    return 4;
 }
 #endif

@@ -56,6 +56,28 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot
         default: xn(n, w, a, act_stride, 1, out); break;                                                          \
         }                                                                                                         \
     }
+/* The same for a kernel taking up to 6 rows (seer_vec_dot16_rows_most),
+ * each row count its own function: in one function with the six-row
+ * cases, GCC's registers for all of them made the one-row case (decode)
+ * slower (Qwen2.5-VL-3B Q4_K_M, one Zen 5 core: the Q4_K kernel's samples
+ * for the same tokens 16.8-16.9 k -> 18.9-20.6 k). */
+#define DOT16_ROWS6_AT(rows, xn, NR)                                                                              \
+    static __attribute__((noinline)) void rows##_##NR(int64_t n, const void *w, const void *a, size_t act_stride, \
+                                                      float *out) {                                               \
+        xn(n, w, a, act_stride, NR, out);                                                                         \
+    }
+#define DOT16_ROWS6(rows, xn)                                                                                     \
+    DOT16_ROWS6_AT(rows, xn, 1)                                                                                   \
+    DOT16_ROWS6_AT(rows, xn, 2)                                                                                   \
+    DOT16_ROWS6_AT(rows, xn, 3)                                                                                   \
+    DOT16_ROWS6_AT(rows, xn, 4)                                                                                   \
+    DOT16_ROWS6_AT(rows, xn, 5)                                                                                   \
+    DOT16_ROWS6_AT(rows, xn, 6)                                                                                   \
+    static void rows(int64_t n, const void *w, const void *a, size_t act_stride, int nr, float *out) {            \
+        static void (*const at[7])(int64_t, const void *, const void *, size_t, float *) = {                      \
+            rows##_1, rows##_1, rows##_2, rows##_3, rows##_4, rows##_5, rows##_6};                                \
+        at[nr >= 1 && nr <= 6 ? nr : 1](n, w, a, act_stride, out);                                                \
+    }
 
 /* The one-row kernel one (decode, a seer_vec_dot16_fn) and the several-row
  * kernel rows of the same several-row template xn. */
@@ -64,6 +86,11 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot
         xn(n, w, a, 0, 1, out);                                                                                   \
     }                                                                                                             \
     DOT16_ROWS(rows, xn)
+#define DOT16_ONE_AND_ROWS6(one, rows, xn)                                                                        \
+    static void one(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {                          \
+        xn(n, w, a, 0, 1, out);                                                                                   \
+    }                                                                                                             \
+    DOT16_ROWS6(rows, xn)
 
 /* The kernel seer_vec_dot would use for `type` right now (honours
  * seer_simd_level); never NULL for a valid type. */

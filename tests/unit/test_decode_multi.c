@@ -1,6 +1,7 @@
-/* seer_ctx_decode_multi (continuous batching): four conversations with
- * prompts of different lengths step together in one forward pass, one
- * leaving and another joining mid-way, the order of the rows changing; after
+/* seer_ctx_decode_multi (continuous batching): up to six conversations
+ * with prompts of different lengths step together in one forward pass, one
+ * leaving and others joining mid-way, the order of the rows changing (six
+ * and five rows take the six-row kernels where a level has them); after
  * every step each context's logits are those of the same context stepping
  * alone (seer_ctx_decode of one token). Runs on conformance models (random
  * weights) covering each per-sequence part: plain attention (qwen3, f32),
@@ -20,16 +21,17 @@
 #include "seer/llm.h"
 #include "testlib.h"
 
-enum { SLOTS = 4, STEPS = 7 };
+enum { SLOTS = 7, STEPS = 9 };
 
 /* Which slots step at each step, in row order (-1 ends a list): slot 0
- * leaves after step 2, slot 3 joins at step 3 (its prompt prefilled then). */
+ * leaves after step 2, slot 3 joins at step 3 (its prompt prefilled then),
+ * slots 4-6 at step 7. */
 static const int schedule[STEPS][SLOTS + 1] = {
-    {0, 1, 2, -1},    {2, 0, 1, -1}, {0, 1, 2, -1}, {3, 1, 2, -1},
-    {1, 3, 2, -1},    {2, -1},       {3, 2, 1, -1},
+    {0, 1, 2, -1},    {2, 0, 1, -1}, {0, 1, 2, -1},          {3, 1, 2, -1},       {1, 3, 2, -1},
+    {2, -1},          {3, 2, 1, -1}, {4, 5, 1, 6, 2, 3, -1}, {6, 3, 5, 2, 4, -1},
 };
-static const int prompt_len[SLOTS] = {5, 23, 11, 40};
-static const int joins_at[SLOTS] = {0, 0, 0, 3};
+static const int prompt_len[SLOTS] = {5, 23, 11, 40, 7, 30, 16};
+static const int joins_at[SLOTS] = {0, 0, 0, 3, 7, 7, 7};
 
 static int32_t token_of(int slot, int i, int n_vocab) { return (int32_t)((slot * 131 + i * 37 + 7) % n_vocab); }
 

@@ -118,7 +118,7 @@ static void check_dot16(int type, int level, int64_t n_in, int wmode, int amode)
 }
 
 /* Every level's several-row kernel against its own one-row dot16, for
- * 1..4 activation rows: each row's sums bit for bit (prompts must give the
+ * 1..seer_vec_dot16_rows_most activation rows: each row's sums bit for bit (prompts must give the
  * numbers decode gives). */
 static void check_dot16_rows(int type, int level, int64_t n_in) {
     seer_vec_dot16_rows_fn rows = seer_vec_dot16_rows_kernel(level, type);
@@ -137,7 +137,7 @@ static void check_dot16_rows(int type, int level, int64_t n_in) {
             make_block(ti->vec_dot_type, r % 3, true, act + act_bytes * r + (size_t)b * ai->block_bytes);
         if (sums) seer_q8_0_tail_fill(act + act_bytes * r, n_in);
     }
-    for (int nr = 1; nr <= SEER_DOT16_MAX_ROWS; nr++) {
+    for (int nr = 1; nr <= seer_vec_dot16_rows_most(level, type); nr++) {
         float out[SEER_DOT16_MAX_ROWS * 16], one[16];
         rows(n_in, ilv, act, act_bytes, nr, out);
         for (int r = 0; r < nr; r++) {
