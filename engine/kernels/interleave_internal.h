@@ -328,13 +328,11 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type);
 /* The same at a given level (NULL for a level this CPU lacks). */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type);
 /* The most rows seer_vec_dot16_rows_kernel(level, type) takes a call: 6
- * where AVX-512's 32 registers hold six rows' sums (Q4_K, Q6_K, Q8_0,
- * Q4_0, Q5_0, Q4_1, IQ4_NL), else 4. A batch of 5-15 decoded rows (`seer
- * serve`'s conversations) takes fewer passes over each group: one Zen 5
- * core, 11008 x 2048 in cache, GOP/s at 6 rows as 4 + 2 against one pass:
- * Q4_K 434-486 -> 517-541, Q6_K 295-298 -> 357-403, Q8_0 310-334 -> 411-422.
- * Q5_K, Q5_1 (slower with six at every row count), Q3_K, Q2_K and IQ4_XS
- * keep 4. */
+ * where AVX-512's 32 registers hold six rows' sums (every type but Q3_K
+ * and Q2_K), else 4. A batch of 5-15 decoded rows (`seer serve`'s
+ * conversations) takes fewer passes over each group: one Zen 5 core,
+ * 11008 x 2048 in cache, GOP/s at 6 rows as 4 + 2 against one pass:
+ * Q4_K 434-486 -> 517-541, Q6_K 295-298 -> 357-403, Q8_0 310-334 -> 411-422. */
 int seer_vec_dot16_rows_most(int level, int type);
 int seer_vec_dot16_rows_avx512_most(int type);
 /* The AVX-512 (512-bit) and NEON builds' kernels (NULL where they have

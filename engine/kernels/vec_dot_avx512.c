@@ -244,7 +244,7 @@ static inline __attribute__((always_inline)) void dot16xn_q5_K_512(int64_t n, co
 }
 
 DOT16_KERNELS6(q4_K)
-DOT16_KERNELS(q5_K)
+DOT16_KERNELS6(q5_K)
 
 /* Four runs of 4 weights of 16 Q6_K rows from 192 bytes at p (two ql
  * loads, one qh: q[h][g] of block_q6_Kx16), as unsigned value + 32: run t
@@ -586,7 +586,7 @@ static inline __attribute__((always_inline)) void dot16xn_q450_512(int64_t n, co
 Q450_XN_512(q5_0, true, false, false, DOT16_KERNELS6)
 Q450_XN_512(q4_0, false, false, false, DOT16_KERNELS6)
 Q450_XN_512(iq4_nl, false, true, false, DOT16_KERNELS6)
-Q450_XN_512(q5_1, true, false, true, DOT16_KERNELS) /* six rows: slower at every count */
+Q450_XN_512(q5_1, true, false, true, DOT16_KERNELS6)
 Q450_XN_512(q4_1, false, false, true, DOT16_KERNELS6)
 #undef Q450_XN_512
 
@@ -600,23 +600,23 @@ static inline __attribute__((always_inline)) void dot16xn_iq4_xs_512(int64_t n, 
     const block_iq4_xsx16 *x = w;
     const __m512i table = _mm512_broadcast_i32x4(iq4_values_shifted());
     const __m512i low4 = _mm512_set1_epi8(0x0F);
-    __m512 acc[4];
-#pragma GCC unroll 4
+    __m512 acc[DOT16_ROWS_512];
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) acc[r] = _mm512_setzero_ps();
     const char *pf = w;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const block_iq4_xsx16 *u = x + i;
         stream_prefetch(&pf, IQ4_XSX16_HEAD_LINES);
-        const block_q8_K *y[4];
-        __m512i isum[4];
-#pragma GCC unroll 4
+        const block_q8_K *y[DOT16_ROWS_512];
+        __m512i isum[DOT16_ROWS_512];
+#pragma GCC unroll 6
         for (int r = 0; r < NR; r++) {
             y[r] = (const block_q8_K *)((const char *)a + (size_t)r * act_stride) + i;
             isum[r] = _mm512_setzero_si512();
         }
         for (int ib = 0; ib < 8; ib++) {
-            __m512i sum[4];
-#pragma GCC unroll 4
+            __m512i sum[DOT16_ROWS_512];
+#pragma GCC unroll 6
             for (int r = 0; r < NR; r++) sum[r] = _mm512_setzero_si512();
 #pragma GCC unroll 4
             for (int g = 0; g < 4; g++) {
@@ -624,7 +624,7 @@ static inline __attribute__((always_inline)) void dot16xn_iq4_xs_512(int64_t n, 
                 const __m512i q = _mm512_loadu_si512((const void *)u->qs[ib][g][0]);
                 const __m512i lo = _mm512_shuffle_epi8(table, _mm512_and_si512(q, low4));
                 const __m512i hi = _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(q, 4), low4));
-#pragma GCC unroll 4
+#pragma GCC unroll 6
                 for (int r = 0; r < NR; r++) {
                     const uint8_t *q8 = (const uint8_t *)y[r]->qs + 32 * ib + 4 * g;
                     sum[r] = _mm512_dpbusd_epi32(sum[r], lo, _mm512_set1_epi32((int)load_u32(q8)));
@@ -632,7 +632,7 @@ static inline __attribute__((always_inline)) void dot16xn_iq4_xs_512(int64_t n, 
                 }
             }
             const __m512i sc = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)u->scales[ib]));
-#pragma GCC unroll 4
+#pragma GCC unroll 6
             for (int r = 0; r < NR; r++) {
                 const int corr = 128 * (y[r]->bsums[2 * ib] + y[r]->bsums[2 * ib + 1]);
                 isum[r] = _mm512_add_epi32(isum[r], _mm512_mullo_epi32(_mm512_sub_epi32(sum[r], _mm512_set1_epi32(corr)), sc));
@@ -640,10 +640,10 @@ static inline __attribute__((always_inline)) void dot16xn_iq4_xs_512(int64_t n, 
         }
         q8_K_sums_into(acc, u->d, y, isum, NR);
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 6
     for (int r = 0; r < NR; r++) _mm512_storeu_ps(out + SEER_ILV_ROWS * r, acc[r]);
 }
-DOT16_KERNELS(iq4_xs)
+DOT16_KERNELS6(iq4_xs)
 
 /* BF16 × BF16 on AVX512-BF16: VDPBF16PS adds two products into each float
  * lane, 32 values of the row an instruction, where the shared kernel widens
@@ -697,7 +697,8 @@ void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_
 int seer_vec_dot16_rows_avx512_most(int type) {
     switch (type) { /* the DOT16_KERNELS6 ones */
     case SEER_TYPE_Q4_K: case SEER_TYPE_Q6_K: case SEER_TYPE_Q8_0: case SEER_TYPE_Q5_0: case SEER_TYPE_Q4_0:
-    case SEER_TYPE_IQ4_NL: case SEER_TYPE_Q4_1: return 6;
+    case SEER_TYPE_IQ4_NL: case SEER_TYPE_Q4_1: case SEER_TYPE_Q5_K: case SEER_TYPE_Q5_1:
+    case SEER_TYPE_IQ4_XS: return 6;
     default: return 4;
     }
 }
