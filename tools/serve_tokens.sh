@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Total generation throughput of seer serve at 1, 2 and 4 concurrent chat
-# clients (continuous batching: the running chats share each decode step).
+# clients (CLIENTS="1 6 8" for others; --parallel is the largest) (continuous batching: the running chats share each decode step).
 # Not part of make test: a benchmark. Each client sends ROUNDS greedy
 # requests of MAX_TOKENS tokens one after another (a different prompt each);
 # prints the completion tokens per second over all clients, the decode steps
 # by batch size /metrics saw, and the load average (the host may be shared).
 # PARALLEL=1 gives one slot: the requests run one after another, as seer
 # serve ran every chat before continuous batching (the "before" column).
-#   [PARALLEL=N] tools/serve_tokens.sh MODEL [SEER] [THREADS] [MAX_TOKENS] [ROUNDS]
+#   [PARALLEL=N] [CLIENTS="1 2 4"] tools/serve_tokens.sh MODEL [SEER] [THREADS] [MAX_TOKENS] [ROUNDS]
 # A weight-bound synthetic model (random weights, never-ending replies):
 #   build/tests/tools/make_tiny_model --type q4_k --layers 8 --embd 2048 --ff 5632 \
 #     --heads 16 --kv-heads 4 --vocab 32000 --out /tmp/synth.gguf
@@ -21,11 +21,14 @@ ROUNDS=${5:-2}
 tmp=$(mktemp -d)
 . tests/e2e/serve_lib.bash
 trap '[ -n "${tok_pid:-}" ] && kill "$tok_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-serve_start tok -m "$MODEL" -t "$THREADS" --parallel "${PARALLEL:-4}" -c 2048 || exit 1
-python3 - "$tok_url" "$MAX_TOKENS" "$ROUNDS" <<'PY'
+CLIENTS=${CLIENTS:-1 2 4}
+most=$(printf '%s\n' $CLIENTS | sort -n | tail -1)
+serve_start tok -m "$MODEL" -t "$THREADS" --parallel "${PARALLEL:-$most}" -c 2048 || exit 1
+python3 - "$tok_url" "$MAX_TOKENS" "$ROUNDS" "$CLIENTS" <<'PY'
 import json, os, sys, time, urllib.request
 from concurrent.futures import ThreadPoolExecutor
 url, max_tokens, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+client_counts = [int(c) for c in sys.argv[4].split()]
 def ask(k):
     body = {"messages": [{"role": "user", "content": f"request {k}: tell me about shape number {k * 7}"}],
             "max_tokens": max_tokens, "temperature": 0}
@@ -37,7 +40,7 @@ def steps():
     return {int(l.split('"')[1]): int(l.split()[-1]) for l in m.splitlines() if l.startswith('seer_decode_steps_total{batch="')}
 ask(0)  # warm-up: pages the weights in
 print(f"{'clients':>7} {'tokens':>7} {'seconds':>8} {'tokens/s':>9}  load avg  steps by batch size")
-for clients in (1, 2, 4):
+for clients in client_counts:
     before, load0 = steps(), os.getloadavg()[0]
     t0 = time.time()
     with ThreadPoolExecutor(clients) as ex:
