@@ -249,16 +249,6 @@ DOT16_KERNELS6(q5_K)
 /* Four runs of 4 weights of 16 Q6_K rows from 192 bytes at p (two ql
  * loads, one qh: q[h][g] of block_q6_Kx16), as unsigned value + 32: run t
  * goes with the activations at +32t. */
-/* Runs j and j + 2 (j 0 or 1) alone, from two of those loads: the six-row
- * kernel's half of a run's sums (dot16xn_k16_512). */
-static inline void q6_K_run_pair_512(const uint8_t *p, int j, __m512i u[2]) {
-    const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
-    const __m512i q = _mm512_loadu_si512((const void *)(p + 64 * j)), qh = _mm512_loadu_si512((const void *)(p + 128));
-    u[0] = _mm512_or_si512(_mm512_and_si512(q, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4 - 2 * j), m30));
-    u[1] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q, 4), m4),
-                           _mm512_and_si512(j ? _mm512_srli_epi16(qh, 2) : qh, m30));
-}
-
 static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
     __m512i q0 = _mm512_loadu_si512((const void *)p), q1 = _mm512_loadu_si512((const void *)(p + 64));
@@ -267,6 +257,16 @@ static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
     u[1] = _mm512_or_si512(_mm512_and_si512(q1, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 2), m30));
     u[2] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q0, 4), m4), _mm512_and_si512(qh, m30));
     u[3] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q1, 4), m4), _mm512_and_si512(_mm512_srli_epi16(qh, 2), m30));
+}
+
+/* Runs j and j + 2 (j 0 or 1) of those four alone, from two of the
+ * loads: the six-row kernel's half of a run's sums (dot16xn_k16_512). */
+static inline void q6_K_run_pair_512(const uint8_t *p, int j, __m512i u[2]) {
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
+    const __m512i q = _mm512_loadu_si512((const void *)(p + 64 * j)), qh = _mm512_loadu_si512((const void *)(p + 128));
+    u[0] = _mm512_or_si512(_mm512_and_si512(q, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4 - 2 * j), m30));
+    u[1] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q, 4), m4),
+                           _mm512_and_si512(j ? _mm512_srli_epi16(qh, 2) : qh, m30));
 }
 
 /* Four runs of 4 weights of 16 Q3_K rows from qs[c][g] and hmask[g] of
