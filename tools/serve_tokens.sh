@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Total generation throughput of seer serve at 1, 2 and 4 concurrent chat
-# clients (CLIENTS="1 6 8" for others; --parallel is the largest) (continuous batching: the running chats share each decode step).
+# clients, or the counts CLIENTS names ("1 6 8"; --parallel is the
+# largest), with continuous batching: the running chats share each decode
+# step.
 # Not part of make test: a benchmark. Each client sends ROUNDS greedy
 # requests of MAX_TOKENS tokens one after another (a different prompt each);
 # prints the completion tokens per second over all clients, the decode steps

@@ -334,10 +334,11 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_kernel(int level, int type);
  * 11008 x 2048 in cache, GOP/s at 6 rows as 4 + 2 against one pass:
  * Q4_K 434-486 -> 517-541, Q6_K 295-298 -> 357-403, Q8_0 310-334 -> 411-422. */
 int seer_vec_dot16_rows_most(int level, int type);
-int seer_vec_dot16_rows_avx512_most(int type);
 /* The AVX-512 (512-bit) and NEON builds' kernels (NULL where they have
- * none; the 256-bit x86 ones: vec_dot_internal.h). */
+ * none; the 256-bit x86 ones: vec_dot_internal.h), and the rows the
+ * 512-bit one takes a call. */
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type);
+int seer_vec_dot16_rows_avx512_most(int type);
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type);
 
 /* Bytes of one group of 16 rows of n_in weights of `type`, or 0 when such

@@ -116,10 +116,9 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_get(int type) { return seer_vec_dot16
 
 int seer_vec_dot16_rows_most(int level, int type) {
 #if defined(__x86_64__)
-    const dispatch *d = get_tables();
-    if (in_tables(d, level, type) && level >= SEER_SIMD_AVX512 && d->has_level[SEER_SIMD_AVX512] &&
-        seer_vec_dot16_rows_avx512(type))
-        return seer_vec_dot16_rows_avx512_most(type);
+    /* 6 only where the level's choice (above) is the 512-bit kernel */
+    const seer_vec_dot16_rows_fn f = seer_vec_dot16_rows_kernel(level, type);
+    if (f && f == seer_vec_dot16_rows_avx512(type)) return seer_vec_dot16_rows_avx512_most(type);
 #endif
     (void)level, (void)type;
     return 4;

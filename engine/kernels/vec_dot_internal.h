@@ -80,17 +80,13 @@ void seer_vec_dot_fill_neon(seer_vec_dot_fn table[SEER_TYPE_COUNT], seer_vec_dot
     }
 
 /* The one-row kernel one (decode, a seer_vec_dot16_fn) and the several-row
- * kernel rows of the same several-row template xn. */
-#define DOT16_ONE_AND_ROWS(one, rows, xn)                                                                         \
+ * kernel rows of the same several-row template xn (..._ROWS6: up to 6). */
+#define DOT16_ONE(one, xn)                                                                                        \
     static void one(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {                          \
         xn(n, w, a, 0, 1, out);                                                                                   \
-    }                                                                                                             \
-    DOT16_ROWS(rows, xn)
-#define DOT16_ONE_AND_ROWS6(one, rows, xn)                                                                        \
-    static void one(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {                          \
-        xn(n, w, a, 0, 1, out);                                                                                   \
-    }                                                                                                             \
-    DOT16_ROWS6(rows, xn)
+    }
+#define DOT16_ONE_AND_ROWS(one, rows, xn) DOT16_ONE(one, xn) DOT16_ROWS(rows, xn)
+#define DOT16_ONE_AND_ROWS6(one, rows, xn) DOT16_ONE(one, xn) DOT16_ROWS6(rows, xn)
 
 /* The kernel seer_vec_dot would use for `type` right now (honours
  * seer_simd_level); never NULL for a valid type. */

@@ -118,8 +118,8 @@ static void check_dot16(int type, int level, int64_t n_in, int wmode, int amode)
 }
 
 /* Every level's several-row kernel against its own one-row dot16, for
- * 1..seer_vec_dot16_rows_most activation rows: each row's sums bit for bit (prompts must give the
- * numbers decode gives). */
+ * 1..seer_vec_dot16_rows_most activation rows: each row's sums bit for
+ * bit (prompts must give the numbers decode gives). */
 static void check_dot16_rows(int type, int level, int64_t n_in) {
     seer_vec_dot16_rows_fn rows = seer_vec_dot16_rows_kernel(level, type);
     seer_vec_dot16_fn k16 = seer_vec_dot16_kernel(level, type);
