@@ -109,9 +109,14 @@ static float dot_q6_K_512(int64_t n, const void *w, const void *a) {
 }
 
 /* The one-row kernel (decode) and the several-row one of a type's
- * dot16xn_TYPE_512 (DOT16_ROWS, vec_dot_x86.inc). */
-#define DOT16_KERNELS(t) DOT16_ONE_AND_ROWS(dot16_##t##_512, dot16_rows_##t##_512, dot16xn_##t##_512)
-#define DOT16_KERNELS6(t) DOT16_ONE_AND_ROWS6(dot16_##t##_512, dot16_rows_##t##_512, dot16xn_##t##_512)
+ * dot16xn_TYPE_512 (DOT16_ROWS, vec_dot_x86.inc), with the most rows the
+ * latter takes a call (seer_vec_dot16_rows_avx512_most reads it). */
+#define DOT16_KERNELS(t)                                                                                          \
+    DOT16_ONE_AND_ROWS(dot16_##t##_512, dot16_rows_##t##_512, dot16xn_##t##_512)                                  \
+    enum { dot16_rows_##t##_512_most = 4 };
+#define DOT16_KERNELS6(t)                                                                                         \
+    DOT16_ONE_AND_ROWS6(dot16_##t##_512, dot16_rows_##t##_512, dot16xn_##t##_512)                                 \
+    enum { dot16_rows_##t##_512_most = 6 };
 #define DOT16_ROWS_512 6
 
 /* Sixteen interleaved Q4_K rows × NR rows of Q8_K activations (rows
@@ -674,49 +679,42 @@ __attribute__((target("avx512bf16"))) static float dot_bf16_512(int64_t n, const
     return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(s[0], s[1]), _mm512_add_ps(s[2], s[3])));
 }
 
+/* The types with 512-bit interleaved-group kernels (DOT16_KERNELS,
+ * DOT16_KERNELS6), X(TYPE, name): one list for the one-row kernel, the
+ * several-row one and the rows it takes. */
+#define DOT16_512_TYPES(X)                                                                                        \
+    X(Q4_K, q4_K) X(Q5_K, q5_K) X(Q6_K, q6_K) X(Q3_K, q3_K) X(Q2_K, q2_K) X(Q8_0, q8_0) X(Q5_0, q5_0)            \
+    X(Q4_0, q4_0) X(IQ4_NL, iq4_nl) X(Q5_1, q5_1) X(Q4_1, q4_1) X(IQ4_XS, iq4_xs)
+
 void seer_vec_dot_fill_avx512(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                               seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
     seer_x86_fill_avx512(t, t4, t16);
     if (seer_bf16_gemm_ready()) t[SEER_TYPE_BF16] = dot_bf16_512; /* the CPU runs AVX512-BF16 */
     t[SEER_TYPE_Q4_K] = dot_q4_K_512;
     t[SEER_TYPE_Q6_K] = dot_q6_K_512;
-    t16[SEER_TYPE_Q4_K] = dot16_q4_K_512;
-    t16[SEER_TYPE_Q5_K] = dot16_q5_K_512;
-    t16[SEER_TYPE_Q6_K] = dot16_q6_K_512;
-    t16[SEER_TYPE_Q3_K] = dot16_q3_K_512;
-    t16[SEER_TYPE_Q2_K] = dot16_q2_K_512;
-    t16[SEER_TYPE_Q8_0] = dot16_q8_0_512;
-    t16[SEER_TYPE_Q5_0] = dot16_q5_0_512;
-    t16[SEER_TYPE_Q4_0] = dot16_q4_0_512;
-    t16[SEER_TYPE_IQ4_NL] = dot16_iq4_nl_512;
-    t16[SEER_TYPE_Q5_1] = dot16_q5_1_512;
-    t16[SEER_TYPE_Q4_1] = dot16_q4_1_512;
-    t16[SEER_TYPE_IQ4_XS] = dot16_iq4_xs_512;
-}
-
-int seer_vec_dot16_rows_avx512_most(int type) {
-    switch (type) { /* the DOT16_KERNELS6 ones */
-    case SEER_TYPE_Q4_K: case SEER_TYPE_Q6_K: case SEER_TYPE_Q8_0: case SEER_TYPE_Q5_0: case SEER_TYPE_Q4_0:
-    case SEER_TYPE_IQ4_NL: case SEER_TYPE_Q4_1: case SEER_TYPE_Q5_K: case SEER_TYPE_Q5_1:
-    case SEER_TYPE_IQ4_XS: return 6;
-    default: return 4;
-    }
+#define ONE_KERNEL(T, t) t16[SEER_TYPE_##T] = dot16_##t##_512;
+    DOT16_512_TYPES(ONE_KERNEL)
+#undef ONE_KERNEL
 }
 
 seer_vec_dot16_rows_fn seer_vec_dot16_rows_avx512(int type) {
-    return type == SEER_TYPE_Q4_K   ? dot16_rows_q4_K_512
-           : type == SEER_TYPE_Q5_K ? dot16_rows_q5_K_512
-           : type == SEER_TYPE_Q6_K ? dot16_rows_q6_K_512
-           : type == SEER_TYPE_Q3_K ? dot16_rows_q3_K_512
-           : type == SEER_TYPE_Q2_K ? dot16_rows_q2_K_512
-           : type == SEER_TYPE_Q8_0 ? dot16_rows_q8_0_512
-           : type == SEER_TYPE_Q5_0 ? dot16_rows_q5_0_512
-           : type == SEER_TYPE_Q4_0 ? dot16_rows_q4_0_512
-           : type == SEER_TYPE_IQ4_NL ? dot16_rows_iq4_nl_512
-           : type == SEER_TYPE_Q5_1   ? dot16_rows_q5_1_512
-           : type == SEER_TYPE_Q4_1   ? dot16_rows_q4_1_512
-           : type == SEER_TYPE_IQ4_XS ? dot16_rows_iq4_xs_512
-                                    : NULL;
+    switch (type) {
+#define ROWS_KERNEL(T, t)                                                                                         \
+    case SEER_TYPE_##T: return dot16_rows_##t##_512;
+        DOT16_512_TYPES(ROWS_KERNEL)
+#undef ROWS_KERNEL
+    default: return NULL;
+    }
+}
+
+int seer_vec_dot16_rows_avx512_most(int type) {
+    switch (type) {
+#define ROWS_MOST(T, t)                                                                                           \
+    case SEER_TYPE_##T: return dot16_rows_##t##_512_most;
+        DOT16_512_TYPES(ROWS_MOST)
+#undef ROWS_MOST
+    default: return 4;
+    }
 }
 
 #else
