@@ -266,7 +266,7 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
                      * runs at a few rows' rate (one Zen 5 core, 11008 x
                      * 2048 Q6_K in cache, 8 rows 309-311 GOP/s as 6 + 2,
                      * 320-324 as 4 + 4) */
-                    nr = passes == 1 ? (int)(r1 - r) : (int)((r1 - r + (passes - pass) - 1) / (passes - pass));
+                    nr = (int)((r1 - r + (passes - pass) - 1) / (passes - pass));
                     j->dot16_rows(w->n_in, group, act, j->act_row_bytes, nr, v[0]);
                 } else {
                     j->dot16(w->n_in, group, act, v[0]);
