@@ -49,29 +49,16 @@ int mtmd_push_text(mtmd_builder *b, const char *text, size_t len) {
         seer_error_set(b->err, "prompt text too long (%zu bytes)", len);
         return -1;
     }
-    int64_t cap = (int64_t)len + 16;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        int32_t *ids = malloc(sizeof *ids * (size_t)cap);
-        if (!ids) {
-            seer_error_set(b->err, "out of memory tokenizing the prompt");
-            return -1;
-        }
-        int64_t n = seer_tokenize(b->vocab, text, len, false, true, ids, cap);
-        if (n < 0) {
-            free(ids);
-            seer_error_set(b->err, "tokenizing the prompt failed");
-            return -1;
-        }
-        if (n <= cap) {
-            int rc = mtmd_push_tokens(b, ids, (int)n);
-            free(ids);
-            return rc;
-        }
-        free(ids);
-        cap = n;
+    int64_t n = 0;
+    int32_t *ids = seer_tokenize_new(b->vocab, text, len, false, true, 0, &n);
+    if (!ids) {
+        seer_error_set(b->err, "tokenizing the prompt failed (or out of memory)");
+        return -1;
     }
-    seer_error_set(b->err, "tokenizing the prompt failed (inconsistent token count)");
-    return -1;
+    int rc = n > INT32_MAX ? -1 : mtmd_push_tokens(b, ids, (int)n);
+    if (n > INT32_MAX) seer_error_set(b->err, "prompt text too long (%lld tokens)", (long long)n);
+    free(ids);
+    return rc;
 }
 
 int mtmd_push_image(mtmd_builder *b, seer_pixels *px, const mtmd_image_shape *shape, int image_index) {

@@ -73,6 +73,12 @@ struct seer_session {
      * next position): a thinking template re-renders the reply after it
      * without its thoughts, so the next turn rolls back to here. text_len 0: none. */
     struct { size_t text_len; int rows; int32_t pos; } reply_mark;
+    /* A turn's plan whose text is longer than the context could hold
+     * (seer_vocab_longest_token bytes a token at most) stops before
+     * tokenizing and sets over_cap: a message a request sent in megabytes is
+     * refused in no time, not after tokenizing all of it. */
+    size_t longest_token;
+    bool over_cap;
 };
 
 int session_text_append(session_text *t, const char *s, size_t n);

@@ -1,5 +1,6 @@
 /* From rendered text to decoder input: text pieces are tokenized, each image
  * marker is replaced by that image's already-encoded chunks. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,24 +22,15 @@ static int push_chunk(seer_mm_prompt *p, int *cap, const seer_chunk *c) {
 
 int32_t *session_tokenize(const seer_session *s, const char *text, size_t len, bool bos, int *n_out,
                           seer_error *err) {
-    int64_t n = seer_tokenize(s->vocab, text, len, false, true, NULL, 0);
-    if (n < 0) {
-        seer_error_set(err, "cannot tokenize the prompt");
-        return NULL;
-    }
-    int total = (int)n + (bos ? 1 : 0);
-    int32_t *ids = malloc(sizeof *ids * (size_t)(total + 1));
-    if (!ids) {
-        seer_error_set(err, "out of memory");
-        return NULL;
-    }
-    if (bos) ids[0] = seer_vocab_bos(s->vocab);
-    if (n > 0 && seer_tokenize(s->vocab, text, len, false, true, ids + (bos ? 1 : 0), n) != n) {
+    int64_t n = 0;
+    int32_t *ids = seer_tokenize_new(s->vocab, text, len, false, true, bos ? 1 : 0, &n);
+    if (!ids || n > INT32_MAX - 1) {
         free(ids);
         seer_error_set(err, "cannot tokenize the prompt");
         return NULL;
     }
-    *n_out = total;
+    if (bos) ids[0] = seer_vocab_bos(s->vocab);
+    *n_out = (int)n + (bos ? 1 : 0);
     return ids;
 }
 

@@ -169,6 +169,10 @@ static int plan_prefill(seer_session *s, const session_msg *user, turn_plan *p, 
         seer_error_set(err, "out of memory");
     } else if (in_suffix > n_imgs) {
         seer_error_set(err, "the chat template produced more image markers than there are images");
+    } else if ((n_suffix - (size_t)in_suffix * strlen(SEER_MTMD_MARKER)) / s->longest_token >
+               (size_t)seer_ctx_size(s->ctx)) {
+        s->over_cap = true; /* more tokens than the context holds, whatever the text turns into */
+        seer_error_set(err, "the prompt needs more than %d tokens", seer_ctx_size(s->ctx));
     } else {
         bool bos = p->scratch && seer_vocab_add_bos(s->vocab);
         char saved = p->suffix[p->gen_at];
@@ -186,21 +190,71 @@ static int plan_prefill(seer_session *s, const session_msg *user, turn_plan *p, 
     return rc;
 }
 
-/* Rows the new message takes with nothing before it but the system prompt:
- * if even that does not fit, shifting old turns out would only lose them. */
-static int rows_alone(seer_session *s, const session_msg *user, seer_error *err) {
-    int keep = s->n_msgs;
+/* The rows a plan over the context's cap stands for (plan_prefill's over_cap):
+ * more than the context holds. */
+static int over_context(seer_session *s) {
+    s->over_cap = false;
+    return seer_ctx_size(s->ctx) + 1;
+}
+
+/* Rows the turn would take with the conversation's messages before `first`
+ * gone and nothing of the cache kept as text (as after shifting them out),
+ * the session left as it was; -1 on error. */
+static int rows_from(seer_session *s, const session_msg *user, int first, seer_error *err) {
+    session_msg *msgs = s->msgs;
+    const int n_msgs = s->n_msgs;
     session_text saved = s->cached;
-    s->n_msgs = 0;
+    s->msgs += first;
+    s->n_msgs -= first;
     s->cached = (session_text){0};
     turn_plan p;
+    s->over_cap = false;
     int rc = plan_prefill(s, user, &p, err);
-    s->n_msgs = keep;
+    s->msgs = msgs;
+    s->n_msgs = n_msgs;
     s->cached = saved;
-    if (rc != 0) return -1;
+    if (rc != 0) return s->over_cap ? over_context(s) : -1;
     int n = p.reuse + p.n_tokens;
     plan_free(&p);
     return n;
+}
+
+/* Rows the new message takes with nothing before it but the system prompt:
+ * if even that does not fit, shifting old turns out would only lose them. */
+static int rows_alone(seer_session *s, const session_msg *user, seer_error *err) {
+    return rows_from(s, user, s->n_msgs, err);
+}
+
+/* How many of the oldest turns (session_drop_oldest_turn's: a message and
+ * what follows it up to the next user message) have to go for the turn to
+ * fit with room for the reply: the fewest that do, or all of them. A
+ * binary search over the turns' first messages, each try one plan of what
+ * would be left: dropping them one at a time planned (tokenized) the whole
+ * rest of the conversation again per turn, so a long history a client sent
+ * whole took time quadratic in its length (6.4 MB of 40 turns, the demo
+ * model: 26 s of the server's one scheduler thread). */
+static int turns_to_drop(seer_session *s, const session_msg *user, int room, seer_error *err) {
+    int *first = malloc(sizeof *first * (size_t)(s->n_msgs + 1));
+    if (!first) {
+        seer_error_set(err, "out of memory");
+        return -1;
+    }
+    int n = 0; /* first[k - 1]: the first message kept after dropping k turns */
+    for (int i = 1; i < s->n_msgs; i++)
+        if (strcmp(s->msgs[i].role, "user") == 0) first[n++] = i;
+    first[n++] = s->n_msgs;
+    int lo = 1, hi = n; /* dropping hi turns fits, or hi is all of them */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2, rows = rows_from(s, user, first[mid - 1], err);
+        if (rows < 0) {
+            free(first);
+            return -1;
+        }
+        if (rows <= room) hi = mid;
+        else lo = mid + 1;
+    }
+    free(first);
+    return hi;
 }
 
 /* Rows the cache keeps under plan p. */
@@ -250,24 +304,32 @@ static int prefill(seer_session *s, session_msg *user, const seer_session_hooks 
                    seer_turn_stats *st, seer_error *err) {
     const int n_ctx = seer_ctx_size(s->ctx);
     turn_plan p;
-    if (plan_prefill(s, user, &p, err) != 0) return -1;
-    int used = rows_kept(s, &p);
-    if (used + p.n_tokens + reply_reserve(s) > n_ctx) {
+    s->over_cap = false;
+    const bool over = plan_prefill(s, user, &p, err) != 0; /* too long to tokenize, or failed */
+    if (over && !s->over_cap) return -1;
+    const int rows = over ? over_context(s) : rows_kept(s, &p) + p.n_tokens;
+    if (rows + reply_reserve(s) > n_ctx) {
         int alone = rows_alone(s, user, err);
         if (alone < 0 || alone >= n_ctx) {
             if (alone >= 0)
-                seer_error_set(err, "the message needs %d tokens but the context holds %d: shorten it (or /clear "
-                               "and attach fewer images)", alone, n_ctx);
-            plan_free(&p);
+                /* alone: with nothing of the conversation before it, so
+                 * clearing the history would not make it fit */
+                seer_error_set(err, "the message needs %s%d tokens but the context holds %d: shorten it or attach "
+                               "fewer images", alone > n_ctx ? "more than " : "", alone > n_ctx ? n_ctx : alone,
+                               n_ctx);
+            if (!over) plan_free(&p);
             return -1;
         }
     }
+    int used = over ? 0 : rows_kept(s, &p);
     /* Context full: shift out the oldest turns (the system prompt stays) and
      * re-prefill what is left. */
-    while (used + p.n_tokens + reply_reserve(s) > n_ctx && s->n_msgs > 0) {
-        session_drop_oldest_turn(s);
-        st->shifted_turns++;
-        plan_free(&p);
+    if (rows + reply_reserve(s) > n_ctx && s->n_msgs > 0) {
+        const int drop = turns_to_drop(s, user, n_ctx - reply_reserve(s), err);
+        if (!over) plan_free(&p);
+        if (drop < 0) return -1;
+        for (int k = 0; k < drop; k++) session_drop_oldest_turn(s);
+        st->shifted_turns += drop;
         session_text_set(&s->cached, "");
         s->reply_mark.text_len = 0;
         if (plan_prefill(s, user, &p, err) != 0) return -1;

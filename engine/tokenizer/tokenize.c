@@ -97,9 +97,9 @@ static int tokenize_raw_spm(const seer_vocab *v, const char *text, size_t len, b
     return rc;
 }
 
-int64_t seer_tokenize(const seer_vocab *v, const char *text, size_t len, bool add_special, bool parse_special,
-                      int32_t *out, int64_t max_tokens) {
-    if (!v || (!text && len > 0) || max_tokens < 0) return -1;
+/* The tokens of text into toks (which the caller frees); 0, or -1 on error. */
+static int tokenize_into(const seer_vocab *v, const char *text, size_t len, bool add_special, bool parse_special,
+                         token_buf *out) {
     fragment_list frags = {0};
     token_buf toks = {0};
     int rc = 0;
@@ -123,8 +123,29 @@ int64_t seer_tokenize(const seer_vocab *v, const char *text, size_t len, bool ad
     }
     if (rc == 0 && add_special && v->add_eos && v->eos >= 0) rc = token_buf_push(&toks, v->eos);
     free(frags.f);
-    if (rc != 0) { free(toks.ids); return -1; }
+    *out = toks;
+    return rc;
+}
+
+int64_t seer_tokenize(const seer_vocab *v, const char *text, size_t len, bool add_special, bool parse_special,
+                      int32_t *out, int64_t max_tokens) {
+    if (!v || (!text && len > 0) || max_tokens < 0) return -1;
+    token_buf toks;
+    if (tokenize_into(v, text, len, add_special, parse_special, &toks) != 0) { free(toks.ids); return -1; }
     if ((int64_t)toks.n <= max_tokens && toks.n > 0) memcpy(out, toks.ids, toks.n * sizeof *out);
     free(toks.ids);
     return (int64_t)toks.n;
+}
+
+int32_t *seer_tokenize_new(const seer_vocab *v, const char *text, size_t len, bool add_special, bool parse_special,
+                           size_t room, int64_t *n_tokens) {
+    if (!v || (!text && len > 0) || !n_tokens) return NULL;
+    token_buf toks;
+    if (tokenize_into(v, text, len, add_special, parse_special, &toks) != 0) { free(toks.ids); return NULL; }
+    /* room free slots in front of the tokens */
+    int32_t *ids = toks.ids && toks.cap >= toks.n + room ? toks.ids : realloc(toks.ids, sizeof *ids * (toks.n + room + 1));
+    if (!ids) { free(toks.ids); return NULL; }
+    if (room && toks.n) memmove(ids + room, ids, sizeof *ids * toks.n);
+    *n_tokens = (int64_t)toks.n;
+    return ids;
 }

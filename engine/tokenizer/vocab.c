@@ -467,6 +467,12 @@ void seer_vocab_free(seer_vocab *v) {
 /* ---- accessors ---- */
 
 int32_t seer_vocab_size(const seer_vocab *v) { return v ? v->n_tokens : -1; }
+size_t seer_vocab_longest_token(const seer_vocab *v) {
+    size_t most = 1;
+    for (int32_t id = 0; v && id < v->n_tokens; id++)
+        if (v->text_len[id] > most) most = v->text_len[id];
+    return most;
+}
 int32_t seer_vocab_bos(const seer_vocab *v) { return v ? v->bos : -1; }
 int32_t seer_vocab_eos(const seer_vocab *v) { return v ? v->eos : -1; }
 bool seer_vocab_add_bos(const seer_vocab *v) { return v && v->add_bos && v->bos >= 0; }

@@ -158,7 +158,8 @@ void seer_session_restart(seer_session *s, const char *system);
 /* How many of the cache's rows a conversation (system, then msgs with one
  * SEER_MTMD_MARKER per image, the hashes of those images in order) would
  * keep after seer_session_restart, for choosing among sessions; *n_text
- * gets the token rows of its text (its images left out). */
+ * gets the token rows of its text (its images left out) when any row is
+ * kept, 0 otherwise. */
 int seer_session_reusable_rows(const seer_session *s, const char *system, const seer_chat_msg *msgs, int n,
                                const uint64_t *image_hashes, int n_hashes, int *n_text);
 /* Replaces the system prompt (NULL or "": none). The conversation is kept and

@@ -18,6 +18,11 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err);
 void seer_vocab_free(seer_vocab *v);
 
 int32_t seer_vocab_size(const seer_vocab *v);
+/* Bytes of the longest token string (at least 1). No token stands for more
+ * bytes of text than its string has (byte-level BPE writes a byte as one or
+ * two, SentencePiece a space as three), so a text of n bytes is at least
+ * n / this many tokens: a bound that needs no tokenizing. */
+size_t seer_vocab_longest_token(const seer_vocab *v);
 int32_t seer_vocab_bos(const seer_vocab *v);   /* -1 if none */
 int32_t seer_vocab_eos(const seer_vocab *v);
 bool seer_vocab_add_bos(const seer_vocab *v);
@@ -38,6 +43,13 @@ const char *seer_vocab_pre_name(const seer_vocab *v);
  * exceed max_tokens: call again with a bigger buffer), or -1 on error. */
 int64_t seer_tokenize(const seer_vocab *v, const char *text, size_t len, bool add_special, bool parse_special,
                       int32_t *out, int64_t max_tokens);
+
+/* The same in one pass (seer_tokenize called twice, once to count and once
+ * to fill, tokenizes twice): a new array (free() it) with `room` unused
+ * slots in front of the *n_tokens tokens (for a BOS the caller adds); NULL
+ * on error or out of memory. */
+int32_t *seer_tokenize_new(const seer_vocab *v, const char *text, size_t len, bool add_special, bool parse_special,
+                           size_t room, int64_t *n_tokens);
 
 /* Bytes of one token as it appears in text (byte tokens give their byte,
  * control tokens give "" unless render_special). Returns length written

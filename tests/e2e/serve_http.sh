@@ -111,6 +111,12 @@ expect 400 "bad base64" -d '{"messages":[{"role":"user","content":[{"type":"imag
 expect 403 "local file" -d '{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"/etc/hostname"}}]}]}'
 expect 400 "no messages" -d '{"messages":[]}'
 expect 400 "last message not the user's" -d '{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}'
+# a message that cannot fit the slot's context even alone: the sizes, and no
+# advice to clear a history that is not what is in the way
+printf '{"messages":[{"role":"user","content":"%s"}]}' "$(head -c 600000 /dev/zero | tr '\0' a)" >"$tmp/long.json"
+r=$(status_of POST "$chat_url/v1/chat/completions" "${auth[@]}" --data-binary @"$tmp/long.json")
+[[ $r == "400 "*'the message needs '*' tokens but the context holds '* && $r != *clear* ]] ||
+  bad "message longer than the context: ${r:0:300}"
 head -c 1200000 /dev/zero | tr '\0' a >"$tmp/big"
 expect 413 "body over --max-body 1" --data-binary @"$tmp/big"
 r=$(status_of POST "$chat_url/v1/nothing" "${auth[@]}" -d '{}')
@@ -122,11 +128,11 @@ r=$(status_of GET "$chat_url/health")
 
 curl -s "$chat_url/metrics" >"$tmp/metrics"
 grep -q '^seer_requests_total{endpoint="chat",status="2xx"} 5$' "$tmp/metrics" || bad "metrics: chat 2xx $(grep chat "$tmp/metrics")"
-grep -q '^seer_requests_total{endpoint="chat",status="4xx"} 9$' "$tmp/metrics" || bad "metrics: chat 4xx $(grep 'chat",status="4' "$tmp/metrics")"
+grep -q '^seer_requests_total{endpoint="chat",status="4xx"} 10$' "$tmp/metrics" || bad "metrics: chat 4xx $(grep 'chat",status="4' "$tmp/metrics")"
 # one: the follow-up repeats the image, and the two stop-string requests go
 # to the slot holding it (the longest common prefix), which keeps its encoding
 grep -q '^seer_image_encodes_total 1$' "$tmp/metrics" || bad "metrics: image encodes $(grep image_encodes "$tmp/metrics")"
-grep -q '^seer_request_duration_seconds_count{endpoint="chat"} 14$' "$tmp/metrics" || bad "metrics: latency count"
+grep -q '^seer_request_duration_seconds_count{endpoint="chat"} 15$' "$tmp/metrics" || bad "metrics: latency count"
 serve_stop "$chat_pid" || bad "SIGTERM: exit status $?"
 chat_pid=
 grep -q 'seer serve: stopped' "$tmp/chat.err" || bad "no clean stop: $(cat "$tmp/chat.err")"
@@ -156,5 +162,5 @@ print(repr(("".join(d.get("reasoning_content", "") for d in deltas), "".join(d.g
 [ "$(cat "$tmp/think.txt")" = "('The user greets me. I should answer briefly.', 'Hello there!')" ] || bad "thinking model streamed: $(cat "$tmp/think.txt")"
 serve_stop "$think_pid" || bad "thinking server: exit status $?"
 think_pid=
-[ $fail = 0 ] && echo "seer serve: health, models, chat whole and streamed with an image, prefix reuse, stop strings, 10 bad requests, metrics, reasoning_content"
+[ $fail = 0 ] && echo "seer serve: health, models, chat whole and streamed with an image, prefix reuse, stop strings, 11 bad requests, metrics, reasoning_content"
 exit $fail

@@ -155,18 +155,26 @@ static void test_cancel_keeps_partial(seer_llm *m, seer_pool *pool) {
     seer_session_free(s);
 }
 
-/* A small context fills up: old turns are shifted out, the system prompt
- * stays first, and nothing fails. */
+/* A small context fills up: old turns are shifted out, the fewest that
+ * make room (so what is kept plus one more turn would not fit), the system
+ * prompt stays first, and nothing fails. */
 static void test_context_shift(seer_llm *m, seer_pool *pool) {
     seer_session *s = open_session(m, NULL, pool, 160, 16);
     if (!s) return;
-    int shifted = 0;
+    int shifted = 0, used_before = 0, turn_rows = 0;
     for (int i = 0; i < 10; i++) {
         reply r = {0};
         seer_turn_stats st;
         CHECK_MSG(turn(s, "fill the context", &r, &st) == 0, "turn %d", i);
         shifted += st.shifted_turns;
-        CHECK(seer_ctx_used(seer_session_ctx(s)) <= 160);
+        const int used = seer_ctx_used(seer_session_ctx(s));
+        CHECK(used <= 160);
+        if (i == 1) turn_rows = used - used_before; /* a turn's rows, question and reply */
+        used_before = used;
+        /* room for the reply is 16 (n_predict) */
+        CHECK_MSG(st.shifted_turns == 0 || used + turn_rows + 16 > 160,
+                  "turn %d shifted out %d turns, more than it needed: %d rows kept, a turn takes %d", i,
+                  st.shifted_turns, used, turn_rows);
     }
     CHECK_MSG(shifted > 0, "no turn was shifted out of a 160-token context");
     seer_chat_msg first = seer_session_message(s, 0);
@@ -179,7 +187,9 @@ static void test_context_shift(seer_llm *m, seer_pool *pool) {
     seer_turn_stats st;
     int msgs = seer_session_n_messages(s), used = seer_ctx_used(seer_session_ctx(s));
     CHECK(seer_session_send(s, big, NULL, NULL, &st, &err) == -1);
-    CHECK_MSG(strstr(err.msg, "/clear") != NULL, "message: %s", err.msg);
+    /* the sizes, and no advice to /clear: the history is not what is in the way */
+    CHECK_MSG(strstr(err.msg, "the context holds 160") != NULL && strstr(err.msg, "/clear") == NULL, "message: %s",
+              err.msg);
     /* Nothing was shifted out for a message that could never fit. */
     CHECK(seer_session_n_messages(s) == msgs && seer_ctx_used(seer_session_ctx(s)) == used);
     reply r = {0};

@@ -89,6 +89,17 @@ static int check_vocab(const char *vocab_dir, const char *pair_dir, const char *
         int32_t got[1024];
         int64_t n_got = seer_tokenize(v, p, (size_t)(end - p), false, false, got, 1024);
         bool same = n_got == n_want && memcmp(got, want, (size_t)n_want * sizeof *got) == 0;
+        /* The one-pass form gives the same ids after the room asked for, and
+         * no text has fewer tokens than its bytes over the longest token's
+         * (what a session refuses a too-long message by, untokenized). */
+        int64_t n_new = -1;
+        int32_t *ids = seer_tokenize_new(v, p, (size_t)(end - p), false, false, 1, &n_new);
+        CHECK_MSG(ids && n_new == n_got && (n_got > 1024 || memcmp(ids + 1, got, (size_t)n_got * sizeof *got) == 0),
+                  "%s test %d: seer_tokenize_new differs", name, n_tests + 1);
+        free(ids);
+        CHECK_MSG(n_got >= (int64_t)((size_t)(end - p) / seer_vocab_longest_token(v)),
+                  "%s test %d: %lld tokens for %zu bytes, the longest token %zu bytes", name, n_tests + 1,
+                  (long long)n_got, (size_t)(end - p), seer_vocab_longest_token(v));
         /* The pieces give the text back (SentencePiece: after its " " prefix). */
         char back[8192];
         size_t n_back = 0;
@@ -117,6 +128,28 @@ static int check_vocab(const char *vocab_dir, const char *pair_dir, const char *
         }
         p = end == inp_end ? inp_end : end + sep_len;
         line = eol ? eol + 1 : line + strlen(line);
+    }
+    /* Where the bound is tight: the text of the longest ordinary token, three
+     * times over, is about three tokens. */
+    int32_t longest = -1;
+    size_t longest_len = 0;
+    char piece[1024];
+    for (int32_t id = 0; id < seer_vocab_size(v); id++) {
+        int k = seer_token_to_piece(v, id, false, piece, (int)sizeof piece);
+        if (seer_vocab_token_attr(v, id) == SEER_TOKEN_NORMAL && k > 0 && (size_t)k > longest_len &&
+            k < (int)sizeof piece) {
+            longest = id;
+            longest_len = (size_t)k;
+        }
+    }
+    if (longest >= 0) {
+        char thrice[3 * sizeof piece];
+        seer_token_to_piece(v, longest, false, piece, (int)sizeof piece);
+        for (int i = 0; i < 3; i++) memcpy(thrice + i * longest_len, piece, longest_len);
+        int64_t n = seer_tokenize(v, thrice, 3 * longest_len, false, false, NULL, 0);
+        CHECK_MSG(n >= (int64_t)(3 * longest_len / seer_vocab_longest_token(v)),
+                  "%s: %lld tokens for 3 x %zu bytes of token %d, the longest token %zu bytes", name, (long long)n,
+                  longest_len, longest, seer_vocab_longest_token(v));
     }
     CHECK_MSG(n_tests > 0 && n_tests == n_lines && n_ok == n_tests, "%s: %d of %d tokenizer tests match (%d in the .out)",
               name, n_ok, n_tests, n_lines);
