@@ -197,6 +197,29 @@ static void test_context_shift(seer_llm *m, seer_pool *pool) {
     seer_session_free(s);
 }
 
+/* A history sent whole (as a server's client sends it) that is longer than
+ * the context could hold in tokens, before a message that fits: its turns
+ * are shifted out without the whole of it being tokenized, and the turn
+ * goes on. */
+static void test_history_past_the_context(seer_llm *m, seer_pool *pool) {
+    seer_session *s = open_session(m, NULL, pool, 160, 8);
+    if (!s) return;
+    static char long_text[20000];
+    for (int i = 0; i < (int)sizeof long_text - 1; i++) long_text[i] = i % 7 == 6 ? ' ' : 'a' + i % 19;
+    seer_error err = {{0}};
+    for (int t = 0; t < 3; t++) {
+        CHECK(seer_session_push_message(s, "user", long_text, NULL, 0, &err) == 0);
+        CHECK(seer_session_push_message(s, "assistant", "ok", NULL, 0, &err) == 0);
+    }
+    reply r = {0};
+    seer_turn_stats st;
+    CHECK(turn(s, "hi", &r, &st) == 0);
+    CHECK_MSG(st.shifted_turns == 3, "%d of the 3 long turns shifted out", st.shifted_turns);
+    CHECK(seer_session_n_messages(s) == 3); /* the system prompt, "hi" and its reply */
+    CHECK(seer_ctx_used(seer_session_ctx(s)) <= 160);
+    seer_session_free(s);
+}
+
 static void test_clear(seer_llm *m, seer_pool *pool) {
     seer_session *s = open_session(m, NULL, pool, 256, 6);
     if (!s) return;
@@ -289,6 +312,7 @@ int main(void) {
         test_incremental_matches_scratch(m, pool);
         test_cancel_keeps_partial(m, pool);
         test_context_shift(m, pool);
+        test_history_past_the_context(m, pool);
         test_clear(m, pool);
         test_template_not_prefix_stable(m, pool);
         if (v) test_image_once(m, v, pool);
