@@ -25,6 +25,7 @@ static struct {
     input_matches_fn on_matches;
     WINDOW *win;
     FILE *devnull;
+    bool hold, held; /* input_hold_draw: drawing put off, and owed */
 } I;
 
 static int queue_getc(FILE *f) {
@@ -38,7 +39,16 @@ static int queue_getc(FILE *f) {
 static int queue_available(void) { return I.head != I.tail; }
 
 static void redisplay(void) {
-    if (I.win) input_draw(I.win);
+    if (I.hold) I.held = true;
+    else if (I.win) input_draw(I.win);
+}
+
+void input_hold_draw(bool hold) {
+    I.hold = hold;
+    if (!hold && I.held) {
+        I.held = false;
+        redisplay();
+    }
 }
 
 static void noop_prep(int meta) { (void)meta; }

@@ -21,6 +21,12 @@ void input_feed(int byte);
 void input_feed_str(const char *s);
 /* Inserts text at the cursor as typed characters (pastes; newlines kept). */
 void input_insert_text(const char *s);
+/* hold: readline's redraws are put off; releasing draws once if any was
+ * owed. Keys that arrive together (a paste in a terminal without bracketed
+ * paste comes as that many typed keys) are drawn once after the last: each
+ * draw lays out the whole line, so a 200 KB paste drawn key by key kept the
+ * UI busy for minutes. */
+void input_hold_draw(bool hold);
 /* Draws prompt + line into win and places the cursor. Returns rows wanted. */
 void input_draw(WINDOW *win);
 int input_rows_wanted(int width);

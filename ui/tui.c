@@ -507,16 +507,21 @@ int tui_run(const tui_config *cfg) {
             /* Keep the keyboard responsive during a fast stream. */
             if (++n_ev >= 256) break;
         }
+        /* the keys waiting now, drawn and fitted once after the last */
+        input_hold_draw(true);
+        bool typed = false;
         while (!t->quit) {
             int key = wgetch(t->w_input ? t->w_input : stdscr);
             if (key == ERR) break;
             if (t->w_input) {
                 handle_key(t, key);
-                fit_input(t);
+                typed = true;
             }
             else if (key == KEY_RESIZE) tui_layout(t); /* too small: only resize and quit work */
             else if (key == 3 || key == 4) t->quit = true;
         }
+        if (typed) fit_input(t);
+        input_hold_draw(false);
         double now = seer_time_ms();
         if (t->notice[0] && now > t->notice_until) t->notice[0] = 0;
         /* Redraw at most ~60 times a second while tokens stream. */

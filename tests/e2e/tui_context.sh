@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A small context fills up: seer says so, shifts out the oldest turns (the
-# system prompt stays) and keeps answering; /images N picks the preview.
+# system prompt stays) and keeps answering; /images N picks the preview; a
+# long paste is taken at once and refused with its size.
 . "$(dirname "$0")/tui_lib.bash"
 make_model
 make_image "$T/a.ppm" 16 16
@@ -19,6 +20,19 @@ wait_screen "oldest turn(s) were shifted out"
 grep -E '^done' "$LOG" | grep -q error && fail "a turn failed"
 used=$(grep -E '^done' "$LOG" | tail -1 | grep -oE 'used [0-9]+' | cut -d' ' -f2)
 [ "$used" -le 160 ] || fail "cache $used over the context size"
+# 200 KB pasted where the terminal does not bracket pastes (so it comes as
+# that many typed keys): the input takes it without redrawing per key (it
+# was minutes of a busy UI), and the message is refused with its size
+# without being tokenized; the next question is answered.
+python3 -c 'print("word " * 40000, end="")' >"$T/paste.txt"
+tmux -u -L "$SOCK" load-buffer "$T/paste.txt"
+tmux -u -L "$SOCK" paste-buffer -t "$PANE"
+keys Enter
+wait_screen "the context holds 160" 60
+turns=$(grep -cE '^done' "$LOG")
+type_line "still there"
+wait_log '^done' 30 $((turns + 1))
+grep -E '^done' "$LOG" | tail -1 | grep -q error && fail "the question after the long paste failed"
 keys C-d; code=$(wait_exit 5)
 [ "$code" = "SEER_EXIT=0" ] || fail "exit: $code"
 echo ok
