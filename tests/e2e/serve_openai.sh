@@ -52,6 +52,11 @@ close(sdk["cut_vector"], vec("cut")[0], "dimensions 16")
 check(len(sdk["cut_vector"]) == 16, "dimensions 16")
 print(f"openai SDK: streamed {sdk['streamed']!r}, 4 embeddings equal seer embed's")
 PY
+# An input the context cannot hold is refused with the sizes before it is
+# tokenized (its bytes alone are more tokens than the context holds).
+printf '{"input":"%s"}' "$(head -c 600000 /dev/zero | tr '\0' a)" >"$tmp/long.json"
+r=$(status_of POST "$emb_url/v1/embeddings" --data-binary @"$tmp/long.json")
+[[ $r == "400 "*'the text needs more than 4096 tokens but the context holds 4096'* ]] || bad "too long an input: ${r:0:300}"
 serve_stop "$chat_pid" || bad "chat server exit status $?"
 serve_stop "$emb_pid" || bad "embeddings server exit status $?"
 chat_pid= emb_pid=
