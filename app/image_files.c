@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@ bool app_image_name(const char *name) {
         if (!strcasecmp(dot, exts[i])) return true;
     return false;
 }
+
+#define MAX_DEPTH 32 /* folders below the root followed at most */
 
 typedef struct name_list {
     char **v;
@@ -40,12 +43,62 @@ static int push(name_list *l, char *s) {
     return 0;
 }
 
-/* rel: the directory's path relative to the root ("" for the root). */
-static int walk(const char *root, const char *rel, bool recursive, int depth, name_list *out) {
+/* The directories entered so far, by device and inode (an open-addressing
+ * set): a directory reached again through a symbolic link (a loop back to
+ * an ancestor, or two links to one folder) is not read again, so its images
+ * are not listed twice or under ever longer paths, and the walk is bounded
+ * by the folders there are. */
+typedef struct dir_set {
+    struct dir_key {
+        dev_t dev;
+        ino_t ino;
+        bool used;
+    } *slot;
+    size_t n, cap;
+} dir_set;
+
+static size_t dir_hash(dev_t dev, ino_t ino) {
+    return (size_t)(((uint64_t)ino * 0x9E3779B97F4A7C15u) ^ ((uint64_t)dev * 0xC2B2AE3D27D4EB4Fu));
+}
+
+/* Adds the directory; false when it was there already (or out of memory:
+ * then it is not read, as if seen). */
+static bool dir_set_add(dir_set *s, const struct stat *st) {
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        struct dir_key *slot = calloc(cap, sizeof *slot);
+        if (!slot) return false;
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->slot[i].used) continue;
+            size_t h = dir_hash(s->slot[i].dev, s->slot[i].ino) & (cap - 1);
+            while (slot[h].used) h = (h + 1) & (cap - 1);
+            slot[h] = s->slot[i];
+        }
+        free(s->slot);
+        s->slot = slot;
+        s->cap = cap;
+    }
+    size_t h = dir_hash(st->st_dev, st->st_ino) & (s->cap - 1);
+    for (; s->slot[h].used; h = (h + 1) & (s->cap - 1))
+        if (s->slot[h].dev == st->st_dev && s->slot[h].ino == st->st_ino) return false;
+    s->slot[h] = (struct dir_key){st->st_dev, st->st_ino, true};
+    s->n++;
+    return true;
+}
+
+/* rel: the directory's path relative to the root ("" for the root). A
+ * subdirectory that cannot be read is skipped with a line on stderr (one
+ * unreadable folder under ~/Pictures failed the whole listing); only the
+ * root's own failure is an error. */
+static int walk(const char *root, const char *rel, bool recursive, int depth, dir_set *seen, name_list *out) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel);
     DIR *d = opendir(dir);
-    if (!d) return -1;
+    if (!d) {
+        if (!*rel) return -1;
+        fprintf(stderr, "seer: skipped %s: %s\n", dir, strerror(errno));
+        return 0;
+    }
     int rc = 0;
     for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
         if (e->d_name[0] == '.') continue;
@@ -58,11 +111,12 @@ static int walk(const char *root, const char *rel, bool recursive, int depth, na
             if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) rc = push(out, strdup(sub));
             continue;
         }
-        if (!recursive || depth >= 32) continue;
+        if (!recursive || depth >= MAX_DEPTH) continue;
         char full[8192];
         struct stat st;
         snprintf(full, sizeof full, "%s/%s", root, sub);
-        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) rc = walk(root, sub, recursive, depth + 1, out);
+        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode) && dir_set_add(seen, &st))
+            rc = walk(root, sub, recursive, depth + 1, seen, out);
     }
     closedir(d);
     return rc;
@@ -72,7 +126,12 @@ int app_compare_names(const void *x, const void *y) { return strcmp(*(char *cons
 
 int app_list_images(const char *dir, bool recursive, char ***names, int *n) {
     name_list l = {0};
-    if (walk(dir, "", recursive, 0, &l) != 0) {
+    dir_set seen = {0};
+    struct stat st;
+    if (stat(dir, &st) == 0) dir_set_add(&seen, &st);
+    const int rc = walk(dir, "", recursive, 0, &seen, &l);
+    free(seen.slot);
+    if (rc != 0) {
         int e = errno;
         app_free_names(l.v, l.n);
         errno = e;

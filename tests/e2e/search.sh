@@ -50,6 +50,21 @@ sort -k1,1gr "$tmp/top3" | cmp -s - "$tmp/top3" || bad "hits are not best first:
 "$SEER" search "$tmp/multi.idx" "A red circle." -k 2 --thumbs blocks -t 1 >"$tmp/thumbs" 2>&1
 grep -q $'\033\\[38;2;' "$tmp/thumbs" || bad "--thumbs blocks printed no block-glyph thumbnails"
 
+# A symbolic link back up the tree is not followed again (each image is
+# listed once), and a subfolder that cannot be read is skipped with a line
+# on stderr, not the end of the run (as root every folder can be read).
+mkdir -p "$tmp/looped/sub"
+cp "$tmp/scenes/scene-000.png" "$tmp/scenes/scene-001.png" "$tmp/looped/sub/"
+ln -s .. "$tmp/looped/sub/up"
+[ "$(id -u)" = 0 ] || { mkdir "$tmp/looped/locked"; chmod 000 "$tmp/looped/locked"; }
+"$SEER" index "$tmp/looped" -o "$tmp/looped.idx" "${model[@]}" -t 1 >"$tmp/out" 2>"$tmp/err" ||
+  bad "index of a folder with a loop: $(cat "$tmp/err")"
+grep -q "looped.idx: 2 images (2 embedded" "$tmp/out" || bad "a link back up the tree listed images again: $(cat "$tmp/out")"
+if [ "$(id -u)" != 0 ]; then
+  grep -q "skipped $tmp/looped/locked" "$tmp/err" || bad "the unreadable folder was not named: $(cat "$tmp/err")"
+  chmod 700 "$tmp/looped/locked"
+fi
+
 # Incremental: nothing changed -> nothing embedded; a touched and a removed image.
 "$SEER" index "$tmp/scenes" -o "$tmp/single.idx" -t 1 >"$tmp/out" 2>&1 &&
   grep -q "40 images (0 embedded, of which 0 changed; 0 removed; 40 unchanged" "$tmp/out" ||
