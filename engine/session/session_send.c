@@ -311,12 +311,12 @@ static int prefill(seer_session *s, session_msg *user, const seer_session_hooks 
     if (rows + reply_reserve(s) > n_ctx) {
         int alone = rows_alone(s, user, err);
         if (alone < 0 || alone >= n_ctx) {
-            if (alone >= 0)
-                /* alone: with nothing of the conversation before it, so
-                 * clearing the history would not make it fit */
-                seer_error_set(err, "the message needs %s%d tokens but the context holds %d: shorten it or attach "
-                               "fewer images", alone > n_ctx ? "more than " : "", alone > n_ctx ? n_ctx : alone,
-                               n_ctx);
+            if (alone >= 0) /* alone: with nothing of the conversation before it, so clearing the history
+                               * would not make it fit; the system prompt is part of it */
+                seer_error_set(err, "%s %s%d tokens but the context holds %d: shorten %s or attach fewer images",
+                               s->system && *s->system ? "the message and the system prompt need" : "the message needs",
+                               alone > n_ctx ? "more than " : "", alone > n_ctx ? n_ctx : alone, n_ctx,
+                               s->system && *s->system ? "them" : "it");
             if (!over) plan_free(&p);
             return -1;
         }

@@ -115,7 +115,7 @@ expect 400 "last message not the user's" -d '{"messages":[{"role":"user","conten
 # advice to clear a history that is not what is in the way
 printf '{"messages":[{"role":"user","content":"%s"}]}' "$(head -c 600000 /dev/zero | tr '\0' a)" >"$tmp/long.json"
 r=$(status_of POST "$chat_url/v1/chat/completions" "${auth[@]}" --data-binary @"$tmp/long.json")
-[[ $r == "400 "*'the message needs '*' tokens but the context holds '* && $r != *clear* ]] ||
+[[ $r == "400 "*'the message'*' need'*' tokens but the context holds '* && $r != *clear* ]] ||
   bad "message longer than the context: ${r:0:300}"
 head -c 1200000 /dev/zero | tr '\0' a >"$tmp/big"
 expect 413 "body over --max-body 1" --data-binary @"$tmp/big"

@@ -28,7 +28,11 @@ python3 -c 'print("word " * 40000, end="")' >"$T/paste.txt"
 tmux -u -L "$SOCK" load-buffer "$T/paste.txt"
 tmux -u -L "$SOCK" paste-buffer -t "$PANE"
 keys Enter
-wait_screen "the context holds 160" 60
+for ((i = 0; i < 600; i++)); do # the transcript's column, its wrapped lines joined
+  screen | sed 's/│.*//' | tr -s ' \n' ' ' | grep -qF "but the context holds 160" && break
+  sleep 0.1
+done
+[ $i -lt 600 ] || fail "the long paste was not refused with the context's size"
 turns=$(grep -cE '^done' "$LOG")
 type_line "still there"
 wait_log '^done' 30 $((turns + 1))
