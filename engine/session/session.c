@@ -194,7 +194,7 @@ int seer_session_push_message(seer_session *s, const char *role, const char *con
         seer_error_set(err, "out of memory");
         return -1;
     }
-    memcpy(m.images, images, sizeof *images * (size_t)n_images);
+    if (n_images > 0) memcpy(m.images, images, sizeof *images * (size_t)n_images); /* images may be NULL for none */
     for (int i = 0; i < n_images; i++) s->images[images[i]].sent = true;
     return 0;
 }

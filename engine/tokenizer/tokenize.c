@@ -143,7 +143,8 @@ int32_t *seer_tokenize_new(const seer_vocab *v, const char *text, size_t len, bo
     token_buf toks;
     if (tokenize_into(v, text, len, add_special, parse_special, &toks) != 0) { free(toks.ids); return NULL; }
     /* room free slots in front of the tokens */
-    int32_t *ids = toks.ids && toks.cap >= toks.n + room ? toks.ids : realloc(toks.ids, sizeof *ids * (toks.n + room + 1));
+    int32_t *ids = toks.ids && toks.cap >= toks.n + room ? toks.ids
+                                                         : realloc(toks.ids, sizeof *ids * (toks.n + room + 1));
     if (!ids) { free(toks.ids); return NULL; }
     if (room && toks.n) memmove(ids + room, ids, sizeof *ids * toks.n);
     *n_tokens = (int64_t)toks.n;
