@@ -204,7 +204,7 @@ static int rows_from(seer_session *s, const session_msg *user, int first, seer_e
     session_msg *msgs = s->msgs;
     const int n_msgs = s->n_msgs;
     session_text saved = s->cached;
-    s->msgs += first;
+    if (first > 0) s->msgs += first; /* (msgs is NULL before the first message) */
     s->n_msgs -= first;
     s->cached = (session_text){0};
     turn_plan p;
