@@ -18,10 +18,10 @@ static int make_prompt(serve_state *st, serve_job *j, int i, seer_mm_prompt *p, 
     const seer_vocab *vocab = seer_llm_vocab(st->llm);
     if (j->embed.inputs[i].image) return seer_embed_image_prompt(vocab, st->vision, &j->images[i], p, err);
     /* refused untokenized when its bytes alone are more tokens than the
-     * context holds (seer_vocab_longest_token): the engine's one worker
+     * context holds (seer_vocab_more_tokens_than): the engine's one worker
      * thread tokenized 30 MB for 4 s while every other request waited */
     const int n_ctx = seer_ctx_size(st->embed_ctx);
-    if (strlen(j->embed.inputs[i].value) / seer_vocab_longest_token(vocab) > (size_t)n_ctx) {
+    if (seer_vocab_more_tokens_than(vocab, strlen(j->embed.inputs[i].value), n_ctx)) {
         seer_error_set(err, "the text needs more than %d tokens but the context holds %d", n_ctx, n_ctx);
         return -1;
     }

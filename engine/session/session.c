@@ -95,7 +95,6 @@ seer_session *seer_session_new(const seer_llm *llm, seer_vision *vision, seer_po
     }
     s->llm = llm;
     s->vocab = seer_llm_vocab(llm);
-    s->longest_token = seer_vocab_longest_token(s->vocab);
     s->vision = vision;
     seer_vision_set_preproc(vision, params->image_preproc);
     s->pool = pool;

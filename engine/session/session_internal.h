@@ -74,10 +74,9 @@ struct seer_session {
      * without its thoughts, so the next turn rolls back to here. text_len 0: none. */
     struct { size_t text_len; int rows; int32_t pos; } reply_mark;
     /* A turn's plan whose text is longer than the context could hold
-     * (seer_vocab_longest_token bytes a token at most) stops before
-     * tokenizing and sets over_cap: a message a request sent in megabytes is
-     * refused in no time, not after tokenizing all of it. */
-    size_t longest_token;
+     * (seer_vocab_more_tokens_than) stops before tokenizing and sets
+     * over_cap: a message a request sent in megabytes is refused in no
+     * time, not after tokenizing all of it. */
     bool over_cap;
 };
 

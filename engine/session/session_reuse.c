@@ -81,7 +81,7 @@ int seer_session_reusable_rows(const seer_session *s, const char *system, const 
      * oldest turns, and its rows, whatever the slot), the text's rows only
      * when some are kept. Every free slot of a server asks this of every
      * request, which tokenized a 30 MB message eight times. */
-    const bool whole = strlen(text) / s->longest_token <= (size_t)seer_ctx_size(s->ctx);
+    const bool whole = !seer_vocab_more_tokens_than(s->vocab, strlen(text), seer_ctx_size(s->ctx));
     const int rows = s->n_kv && whole ? session_common_rows(s, text, image_hashes, n_hashes, bos) : 0;
     if (rows > 0) *n_text = text_rows(s, text, bos);
     free(text);

@@ -169,8 +169,8 @@ static int plan_prefill(seer_session *s, const session_msg *user, turn_plan *p, 
         seer_error_set(err, "out of memory");
     } else if (in_suffix > n_imgs) {
         seer_error_set(err, "the chat template produced more image markers than there are images");
-    } else if ((n_suffix - (size_t)in_suffix * strlen(SEER_MTMD_MARKER)) / s->longest_token >
-               (size_t)seer_ctx_size(s->ctx)) {
+    } else if (seer_vocab_more_tokens_than(s->vocab, n_suffix - (size_t)in_suffix * strlen(SEER_MTMD_MARKER),
+                                           seer_ctx_size(s->ctx))) {
         s->over_cap = true; /* more tokens than the context holds, whatever the text turns into */
         seer_error_set(err, "the prompt needs more than %d tokens", seer_ctx_size(s->ctx));
     } else {

@@ -429,6 +429,7 @@ seer_vocab *seer_vocab_load(const gguf_file *f, seer_error *err) {
         memcpy(v->text[i], t, len);
         v->text[i][len] = '\0';
         v->text_len[i] = (uint32_t)len;
+        if (len > v->longest) v->longest = len;
         if (!have_scores) v->score[i] = 0.0f;
         else if (scores->arr_type == GGUF_TYPE_FLOAT32) memcpy(&v->score[i], (const char *)scores->arr + 4 * i, 4);
         else v->score[i] = (float)gguf_get_arr_float(f, "tokenizer.ggml.scores", i, 0.0);
@@ -467,11 +468,9 @@ void seer_vocab_free(seer_vocab *v) {
 /* ---- accessors ---- */
 
 int32_t seer_vocab_size(const seer_vocab *v) { return v ? v->n_tokens : -1; }
-size_t seer_vocab_longest_token(const seer_vocab *v) {
-    size_t most = 1;
-    for (int32_t id = 0; v && id < v->n_tokens; id++)
-        if (v->text_len[id] > most) most = v->text_len[id];
-    return most;
+size_t seer_vocab_longest_token(const seer_vocab *v) { return v && v->longest > 1 ? v->longest : 1; }
+bool seer_vocab_more_tokens_than(const seer_vocab *v, size_t bytes, int64_t n) {
+    return n >= 0 && bytes / seer_vocab_longest_token(v) > (uint64_t)n;
 }
 int32_t seer_vocab_bos(const seer_vocab *v) { return v ? v->bos : -1; }
 int32_t seer_vocab_eos(const seer_vocab *v) { return v ? v->eos : -1; }

@@ -61,6 +61,7 @@ struct seer_vocab {
     char **text;        /* token strings (NUL-terminated), pointing into text_arena */
     char *text_arena;
     uint32_t *text_len;
+    size_t longest;     /* the longest token string's bytes */
     float *score;
     uint32_t *attr;     /* TOK_ATTR_* */
     str_map token_ids;  /* text -> id (last id wins for duplicates) */

@@ -23,6 +23,9 @@ int32_t seer_vocab_size(const seer_vocab *v);
  * two, SentencePiece a space as three), so a text of n bytes is at least
  * n / this many tokens: a bound that needs no tokenizing. */
 size_t seer_vocab_longest_token(const seer_vocab *v);
+/* Whether a text of `bytes` bytes is more than n tokens by that bound (a
+ * text too long for a context is refused without tokenizing it). */
+bool seer_vocab_more_tokens_than(const seer_vocab *v, size_t bytes, int64_t n);
 int32_t seer_vocab_bos(const seer_vocab *v);   /* -1 if none */
 int32_t seer_vocab_eos(const seer_vocab *v);
 bool seer_vocab_add_bos(const seer_vocab *v);
