@@ -5,6 +5,7 @@
 
 #include "kernels/vec_dot_internal.h"
 #include "tensor/blocks.h"
+#include "tensor/iq_unpack.h"
 
 #define H2F seer_fp16_to_f32
 
@@ -382,6 +383,37 @@ static float dot_iq4_xs(int64_t n, const void *w, const void *a) {
     return sum;
 }
 
+/* A low-bit i-quant row × Q8_K: each super-block's Σ ls·Σ q·q8 in integers
+ * (iq_unpack.h), as the format's own dot products sum them. */
+static float dot_iq(seer_iq_unpack_fn unpack, size_t block_bytes, int64_t n, const void *w, const void *a) {
+    const uint8_t *x = w;
+    const block_q8_K *y = a;
+    seer_iq_block u;
+    float sum = 0;
+    for (int64_t i = 0; i < n / QK_K; i++, x += block_bytes) {
+        unpack(x, &u);
+        int sumi = 0;
+        for (int g = 0; g < 16; g++) {
+            int s = 0;
+            for (int k = 16 * g; k < 16 * g + 16; k++) s += u.q[k] * y[i].qs[k];
+            sumi += u.ls[g] * s;
+        }
+        sum += (float)sumi * (u.d * y[i].d);
+    }
+    return sum;
+}
+#define DOT_IQ(name, type, block)                                                                                 \
+    static float dot_##name(int64_t n, const void *w, const void *a) {                                        \
+        return dot_iq(seer_iq_unpacker(type), sizeof(block), n, w, a);                                         \
+    }
+DOT_IQ(iq2_xxs, SEER_TYPE_IQ2_XXS, block_iq2_xxs)
+DOT_IQ(iq2_xs, SEER_TYPE_IQ2_XS, block_iq2_xs)
+DOT_IQ(iq2_s, SEER_TYPE_IQ2_S, block_iq2_s)
+DOT_IQ(iq3_xxs, SEER_TYPE_IQ3_XXS, block_iq3_xxs)
+DOT_IQ(iq3_s, SEER_TYPE_IQ3_S, block_iq3_s)
+DOT_IQ(iq1_s, SEER_TYPE_IQ1_S, block_iq1_s)
+DOT_IQ(iq1_m, SEER_TYPE_IQ1_M, block_iq1_m)
+
 /* Sixteen interleaved Q8_0 rows (block_q8_0x16) × Q8_0: dot_q8_0's sums. */
 static void dot16_q8_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
     const block_q8_0x16 *x = w;
@@ -481,4 +513,11 @@ void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16
     t[SEER_TYPE_Q8_K] = dot_q8_K;
     t[SEER_TYPE_IQ4_NL] = dot_iq4_nl;
     t[SEER_TYPE_IQ4_XS] = dot_iq4_xs;
+    t[SEER_TYPE_IQ2_XXS] = dot_iq2_xxs;
+    t[SEER_TYPE_IQ2_XS] = dot_iq2_xs;
+    t[SEER_TYPE_IQ2_S] = dot_iq2_s;
+    t[SEER_TYPE_IQ3_XXS] = dot_iq3_xxs;
+    t[SEER_TYPE_IQ3_S] = dot_iq3_s;
+    t[SEER_TYPE_IQ1_S] = dot_iq1_s;
+    t[SEER_TYPE_IQ1_M] = dot_iq1_m;
 }

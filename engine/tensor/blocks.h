@@ -100,6 +100,32 @@ static inline int seer_iq4_xs_scale(const block_iq4_xs *b, int ib) {
     return (((b->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xF) | (((b->scales_h >> 2 * ib) & 3) << 4)) - 32;
 }
 
+/* The low-bit i-quants: super-blocks of 256 whose runs of 8 (IQ1, IQ2) or
+ * 4 (IQ3) weights are points of a fixed codebook (tensor/iq_grids_internal.h),
+ * with signs, scales per 16 or 32 weights and one F16 scale per block (IQ1_M:
+ * spread over the top nibbles of its scales). tensor/iq_unpack.h reads them. */
+typedef struct { uint16_t d; uint16_t qs[32]; } block_iq2_xxs;
+typedef struct { uint16_t d; uint16_t qs[32]; uint8_t scales[8]; } block_iq2_xs;
+typedef struct { uint16_t d; uint8_t qs[64]; uint8_t qh[8]; uint8_t scales[8]; } block_iq2_s;
+typedef struct { uint16_t d; uint8_t qs[96]; } block_iq3_xxs;
+typedef struct { uint16_t d; uint8_t qs[64]; uint8_t qh[8]; uint8_t signs[32]; uint8_t scales[4]; } block_iq3_s;
+typedef struct { uint16_t d; uint8_t qs[32]; uint16_t qh[8]; } block_iq1_s;
+typedef struct { uint8_t qs[32]; uint8_t qh[16]; uint8_t scales[8]; } block_iq1_m;
+
+/* IQ1_M's F16 block scale, kept in the top nibbles of its four scale words. */
+static inline uint16_t seer_iq1_m_scale(const block_iq1_m *b) {
+    uint16_t sc[4];
+    memcpy(sc, b->scales, sizeof sc);
+    return (uint16_t)((sc[0] >> 12) | ((sc[1] >> 8) & 0x00f0) | ((sc[2] >> 4) & 0x0f00) | (sc[3] & 0xf000));
+}
+
+_Static_assert(sizeof(block_iq2_xxs) == 66, "iq2_xxs");
+_Static_assert(sizeof(block_iq2_xs) == 74, "iq2_xs");
+_Static_assert(sizeof(block_iq2_s) == 82, "iq2_s");
+_Static_assert(sizeof(block_iq3_xxs) == 98, "iq3_xxs");
+_Static_assert(sizeof(block_iq3_s) == 110, "iq3_s");
+_Static_assert(sizeof(block_iq1_s) == 50, "iq1_s");
+_Static_assert(sizeof(block_iq1_m) == 56, "iq1_m");
 _Static_assert(sizeof(block_iq4_nl) == 18, "iq4_nl");
 _Static_assert(sizeof(block_iq4_xs) == 136, "iq4_xs");
 _Static_assert(sizeof(block_q4_0) == 18, "q4_0");

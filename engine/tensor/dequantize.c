@@ -5,6 +5,7 @@
 #include "seer/tensor.h"
 #include "tensor/blocks.h"
 #include "tensor/dequantize_internal.h"
+#include "tensor/iq_unpack.h"
 
 #define H2F seer_fp16_to_f32
 
@@ -187,10 +188,27 @@ static void dq_iq4_xs(const block_iq4_xs *b, float *y, int64_t nb) {
     }
 }
 
+/* The low-bit i-quants, through their unpacking (iq_unpack.h). */
+static void dq_iq(seer_iq_unpack_fn unpack, const uint8_t *b, size_t block_bytes, float *y, int64_t nb) {
+    seer_iq_block u;
+    for (int64_t i = 0; i < nb; i++, b += block_bytes, y += QK_K) {
+        unpack(b, &u);
+        for (int g = 0; g < 16; g++) {
+            const float dl = u.d * (float)u.ls[g];
+            for (int k = 16 * g; k < 16 * g + 16; k++) y[k] = dl * (float)u.q[k];
+        }
+    }
+}
+
 void seer_dequantize_row_scalar(int type, const void *src, float *dst, int64_t n) {
     const seer_type_info *ti = seer_type_get(type);
     if (!ti || n <= 0) return;
     int64_t nb = n / ti->block_size;
+    const seer_iq_unpack_fn unpack = seer_iq_unpacker(type);
+    if (unpack) {
+        dq_iq(unpack, src, ti->block_bytes, dst, nb);
+        return;
+    }
     switch (type) {
     case SEER_TYPE_F32: memcpy(dst, src, (size_t)n * sizeof(float)); break;
     case SEER_TYPE_F16: {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tensor/blocks.h"
+#include "tensor/iq_x86.h"
 
 static inline float h2f(uint16_t h) { return _cvtsh_ss(h); }
 
@@ -19,6 +20,16 @@ static inline void store_scaled_bytes32(float *y, __m256i q, __m256 d) {
     _mm256_storeu_ps(y + 8, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(lo, 8))), d));
     _mm256_storeu_ps(y + 16, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(hi)), d));
     _mm256_storeu_ps(y + 24, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8))), d));
+}
+
+/* 32 signed bytes q, the first 16 times d_lo and the next 16 times d_hi. */
+static inline void store_halves_scaled(float *y, __m256i q, float d_lo, float d_hi) {
+    __m128i lo = _mm256_castsi256_si128(q), hi = _mm256_extracti128_si256(q, 1);
+    const __m256 dl = _mm256_set1_ps(d_lo), dh = _mm256_set1_ps(d_hi);
+    _mm256_storeu_ps(y + 0, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(lo)), dl));
+    _mm256_storeu_ps(y + 8, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(lo, 8))), dl));
+    _mm256_storeu_ps(y + 16, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(hi)), dh));
+    _mm256_storeu_ps(y + 24, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8))), dh));
 }
 
 /* 32 unsigned bytes q: y = d·q − m (two roundings, like the scalar code) */
@@ -132,8 +143,27 @@ static void dq_bf16(const void *src, float *y, int64_t n) {
     for (; i < n; i++) y[i] = seer_bf16_to_f32(h[i]);
 }
 
+/* The low-bit i-quants: each run of 32 as tensor/iq_x86.h gathers it,
+ * each half times d · its scale (the scalar code's two multiplies). */
+#define IQ_DEQUANT(name, block, type)                                                                             \
+    static void dq_##name(const void *src, float *y, int64_t nb) {                                                \
+        const block *x = src;                                                                                     \
+        const seer_iq_grids *g = seer_iq_grids_get();                                                             \
+        for (int64_t i = 0; i < nb; i++) {                                                                        \
+            const float d = name##_d(x + i);                                                                      \
+            for (int ib = 0; ib < 8; ib++, y += 32) {                                                             \
+                const iq_run r = name##_run(x + i, ib, g);                                                        \
+                store_halves_scaled(y, r.q, d * (float)r.ls_lo, d * (float)r.ls_hi);                             \
+            }                                                                                                     \
+        }                                                                                                         \
+    }
+SEER_IQ_TYPES(IQ_DEQUANT)
+
 bool seer_dequantize_row_avx2(int type, const void *src, float *dst, int64_t n) {
     switch (type) {
+#define IQ_CASE(name, block, type)                                                                                \
+    case type: dq_##name(src, dst, n / QK_K); return true;
+    SEER_IQ_TYPES(IQ_CASE)
     case SEER_TYPE_F16: dq_f16(src, dst, n); return true;
     case SEER_TYPE_BF16: dq_bf16(src, dst, n); return true;
     case SEER_TYPE_Q8_0: dq_q8_0(src, dst, n / 32); return true;

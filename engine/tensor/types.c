@@ -21,6 +21,13 @@ static const seer_type_info type_table[SEER_TYPE_COUNT] = {
     [SEER_TYPE_Q8_K] = {"Q8_K", QK_K, sizeof(block_q8_K), SEER_TYPE_Q8_K, _Alignof(block_q8_K)},
     [SEER_TYPE_IQ4_NL] = {"IQ4_NL", 32, sizeof(block_iq4_nl), SEER_TYPE_Q8_0, _Alignof(block_iq4_nl)},
     [SEER_TYPE_IQ4_XS] = {"IQ4_XS", QK_K, sizeof(block_iq4_xs), SEER_TYPE_Q8_K, _Alignof(block_iq4_xs)},
+    [SEER_TYPE_IQ2_XXS] = {"IQ2_XXS", QK_K, sizeof(block_iq2_xxs), SEER_TYPE_Q8_K, _Alignof(block_iq2_xxs)},
+    [SEER_TYPE_IQ2_XS] = {"IQ2_XS", QK_K, sizeof(block_iq2_xs), SEER_TYPE_Q8_K, _Alignof(block_iq2_xs)},
+    [SEER_TYPE_IQ2_S] = {"IQ2_S", QK_K, sizeof(block_iq2_s), SEER_TYPE_Q8_K, _Alignof(block_iq2_s)},
+    [SEER_TYPE_IQ3_XXS] = {"IQ3_XXS", QK_K, sizeof(block_iq3_xxs), SEER_TYPE_Q8_K, _Alignof(block_iq3_xxs)},
+    [SEER_TYPE_IQ3_S] = {"IQ3_S", QK_K, sizeof(block_iq3_s), SEER_TYPE_Q8_K, _Alignof(block_iq3_s)},
+    [SEER_TYPE_IQ1_S] = {"IQ1_S", QK_K, sizeof(block_iq1_s), SEER_TYPE_Q8_K, _Alignof(block_iq1_s)},
+    [SEER_TYPE_IQ1_M] = {"IQ1_M", QK_K, sizeof(block_iq1_m), SEER_TYPE_Q8_K, _Alignof(block_iq1_m)},
 };
 
 /* The 16 values of the IQ4 formats (ggml's table). */

@@ -1,0 +1,147 @@
+/* The low-bit i-quants' runs of 32 weights as AVX2 vectors, for the files
+ * built with -mavx2 that read them (the dot kernels, vec_dot_iq_x86.inc,
+ * and dequantize_avx2.c): four codebook points of 8 bytes (IQ3: eight of
+ * 4) gathered into one vector, the minus signs applied, IQ1's offsets
+ * added, and the scales of the run's two halves of 16. The values are
+ * iq_unpack.h's q, so both readers give the scalar code's bits. */
+#ifndef SEER_TENSOR_IQ_X86_H
+#define SEER_TENSOR_IQ_X86_H
+
+#include <immintrin.h>
+#include <string.h>
+
+#include "tensor/blocks.h"
+#include "tensor/iq_grids_internal.h"
+
+typedef struct iq_run {
+    __m256i q; /* 32 signed values, |q| <= 62 */
+    int ls_lo, ls_hi;
+} iq_run;
+
+static inline long long iq_point8(const int8_t (*grid)[8], int index) {
+    long long v;
+    memcpy(&v, grid[index], 8);
+    return v;
+}
+static inline int iq_point4(const int8_t (*grid)[4], int index) {
+    int v;
+    memcpy(&v, grid[index], 4);
+    return v;
+}
+static inline __m256i iq_points8(const int8_t (*grid)[8], int i0, int i1, int i2, int i3) {
+    return _mm256_set_epi64x(iq_point8(grid, i3), iq_point8(grid, i2), iq_point8(grid, i1), iq_point8(grid, i0));
+}
+static inline __m256i iq_points4(const int8_t (*grid)[4], const int i[8]) {
+    return _mm256_set_epi32(iq_point4(grid, i[7]), iq_point4(grid, i[6]), iq_point4(grid, i[5]), iq_point4(grid, i[4]),
+                            iq_point4(grid, i[3]), iq_point4(grid, i[2]), iq_point4(grid, i[1]), iq_point4(grid, i[0]));
+}
+static inline uint32_t iq_u32(const void *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* v negated where bit j of sign_bits is set (element j). */
+static inline __m256i iq_negate(__m256i v, uint32_t sign_bits) {
+    const __m256i pick = _mm256_set_epi64x(0x0303030303030303LL, 0x0202020202020202LL, 0x0101010101010101LL, 0);
+    const __m256i bit = _mm256_set1_epi64x(0x8040201008040201LL);
+    const __m256i bytes = _mm256_shuffle_epi8(_mm256_set1_epi32((int)sign_bits), pick);
+    const __m256i m = _mm256_cmpeq_epi8(_mm256_and_si256(bytes, bit), bit);
+    return _mm256_sub_epi8(_mm256_xor_si256(v, m), m);
+}
+/* Four 7-bit sign sets (bits 0..27 of packed) as 32 sign bits. */
+static inline uint32_t iq_signs7x4(const uint8_t *signs7, uint32_t packed) {
+    return signs7[packed & 127] | (uint32_t)signs7[(packed >> 7) & 127] << 8 |
+           (uint32_t)signs7[(packed >> 14) & 127] << 16 | (uint32_t)signs7[(packed >> 21) & 127] << 24;
+}
+/* IQ1: 8 · point (each -1, 0 or 1) plus the offsets' signs per byte. */
+static inline __m256i iq1_values(__m256i points, __m256i offsets) {
+    return _mm256_add_epi8(_mm256_sign_epi8(_mm256_set1_epi8(8), points), offsets);
+}
+static inline iq_run iq_run_of(__m256i q, int ls_lo, int ls_hi) { return (iq_run){q, ls_lo, ls_hi}; }
+
+static inline iq_run iq2_xxs_run(const block_iq2_xxs *x, int ib, const seer_iq_grids *g) {
+    const uint8_t *b = (const uint8_t *)x->qs + 8 * ib;
+    const uint32_t packed = iq_u32(b + 4);
+    const int ls = (int)(2 * (packed >> 28) + 1);
+    return iq_run_of(iq_negate(iq_points8(g->iq2xxs, b[0], b[1], b[2], b[3]), iq_signs7x4(g->signs7, packed)), ls, ls);
+}
+
+static inline iq_run iq2_xs_run(const block_iq2_xs *x, int ib, const seer_iq_grids *g) {
+    const uint16_t *q = x->qs + 4 * ib;
+    const uint32_t signs = g->signs7[q[0] >> 9] | (uint32_t)g->signs7[q[1] >> 9] << 8 |
+                           (uint32_t)g->signs7[q[2] >> 9] << 16 | (uint32_t)g->signs7[q[3] >> 9] << 24;
+    const __m256i u = iq_points8(g->iq2xs, q[0] & 511, q[1] & 511, q[2] & 511, q[3] & 511);
+    return iq_run_of(iq_negate(u, signs), 2 * (x->scales[ib] & 15) + 1, 2 * (x->scales[ib] >> 4) + 1);
+}
+
+static inline iq_run iq2_s_run(const block_iq2_s *x, int ib, const seer_iq_grids *g) {
+    const uint8_t *qs = x->qs + 4 * ib;
+    const int h = x->qh[ib];
+    const __m256i u = iq_points8(g->iq2s, qs[0] | ((h << 8) & 0x300), qs[1] | ((h << 6) & 0x300),
+                                 qs[2] | ((h << 4) & 0x300), qs[3] | ((h << 2) & 0x300));
+    return iq_run_of(iq_negate(u, iq_u32(x->qs + 32 + 4 * ib)), 2 * (x->scales[ib] & 15) + 1,
+                     2 * (x->scales[ib] >> 4) + 1);
+}
+
+static inline iq_run iq3_xxs_run(const block_iq3_xxs *x, int ib, const seer_iq_grids *g) {
+    const uint8_t *qs = x->qs + 8 * ib;
+    const uint32_t packed = iq_u32(x->qs + 64 + 4 * ib);
+    const int ls = (int)(2 * (packed >> 28) + 1);
+    const int index[8] = {qs[0], qs[1], qs[2], qs[3], qs[4], qs[5], qs[6], qs[7]};
+    return iq_run_of(iq_negate(iq_points4(g->iq3xxs, index), iq_signs7x4(g->signs7, packed)), ls, ls);
+}
+
+static inline iq_run iq3_s_run(const block_iq3_s *x, int ib, const seer_iq_grids *g) {
+    const uint8_t *qs = x->qs + 8 * ib;
+    const int h = x->qh[ib]; /* bit k: the ninth index bit of point k */
+    int index[8];
+    for (int k = 0; k < 8; k++) index[k] = qs[k] | ((h << (8 - k)) & 256);
+    const int ls = 2 * ((x->scales[ib / 2] >> 4 * (ib % 2)) & 15) + 1;
+    return iq_run_of(iq_negate(iq_points4(g->iq3s, index), iq_u32(x->signs + 4 * ib)), ls, ls);
+}
+
+static inline iq_run iq1_s_run(const block_iq1_s *x, int ib, const seer_iq_grids *g) {
+    const uint8_t *qs = x->qs + 4 * ib;
+    const int h = x->qh[ib];
+    const __m256i points = iq_points8(g->iq1s, qs[0] | (h & 7) << 8, qs[1] | ((h >> 3) & 7) << 8,
+                                      qs[2] | ((h >> 6) & 7) << 8, qs[3] | ((h >> 9) & 7) << 8);
+    const int ls = 2 * ((h >> 12) & 7) + 1;
+    return iq_run_of(iq1_values(points, _mm256_set1_epi8(h & 0x8000 ? -1 : 1)), ls, ls);
+}
+
+static inline iq_run iq1_m_run(const block_iq1_m *x, int ib, const seer_iq_grids *g) {
+    const uint8_t *qs = x->qs + 4 * ib;
+    const int h0 = x->qh[2 * ib], h1 = x->qh[2 * ib + 1];
+    const __m256i points = iq_points8(g->iq1s, qs[0] | (h0 & 7) << 8, qs[1] | ((h0 >> 4) & 7) << 8,
+                                      qs[2] | (h1 & 7) << 8, qs[3] | ((h1 >> 4) & 7) << 8);
+    const long long plus = 0x0101010101010101LL, minus = -1LL; /* each run of 8's offset sign */
+    const __m256i offsets = _mm256_set_epi64x(h1 & 0x80 ? minus : plus, h1 & 0x08 ? minus : plus,
+                                              h0 & 0x80 ? minus : plus, h0 & 0x08 ? minus : plus);
+    uint16_t sc;
+    memcpy(&sc, x->scales + 2 * (ib / 2), 2);
+    const int s = sc >> 6 * (ib % 2);
+    return iq_run_of(iq1_values(points, offsets), 2 * (s & 7) + 1, 2 * ((s >> 3) & 7) + 1);
+}
+
+/* The block's float factor d (iq_unpack.h). */
+static inline float iq_h2f(uint16_t h) { return _cvtsh_ss(h); }
+static inline float iq2_xxs_d(const block_iq2_xxs *x) { return iq_h2f(x->d) * 0.125f; }
+static inline float iq2_xs_d(const block_iq2_xs *x) { return iq_h2f(x->d) * 0.125f; }
+static inline float iq2_s_d(const block_iq2_s *x) { return iq_h2f(x->d) * 0.125f; }
+static inline float iq3_xxs_d(const block_iq3_xxs *x) { return iq_h2f(x->d) * 0.25f; }
+static inline float iq3_s_d(const block_iq3_s *x) { return iq_h2f(x->d); }
+static inline float iq1_s_d(const block_iq1_s *x) { return iq_h2f(x->d) * 0.125f; }
+static inline float iq1_m_d(const block_iq1_m *x) { return iq_h2f(seer_iq1_m_scale(x)) * 0.125f; }
+
+/* X(name, block type) for each i-quant: the readers' kernels by name. */
+#define SEER_IQ_TYPES(X)                                                                                          \
+    X(iq2_xxs, block_iq2_xxs, SEER_TYPE_IQ2_XXS)                                                                  \
+    X(iq2_xs, block_iq2_xs, SEER_TYPE_IQ2_XS)                                                                     \
+    X(iq2_s, block_iq2_s, SEER_TYPE_IQ2_S)                                                                        \
+    X(iq3_xxs, block_iq3_xxs, SEER_TYPE_IQ3_XXS)                                                                  \
+    X(iq3_s, block_iq3_s, SEER_TYPE_IQ3_S)                                                                        \
+    X(iq1_s, block_iq1_s, SEER_TYPE_IQ1_S)                                                                        \
+    X(iq1_m, block_iq1_m, SEER_TYPE_IQ1_M)
+
+#endif
