@@ -75,6 +75,13 @@ CONFIGS = {
         n_embd=128, n_layer=3, n_head=4, n_head_kv=2, head_dim=32, n_ff=256,
         n_expert=16, n_expert_used=4, n_ff_exp=64, tied=False, ffn_gain=2.0,
     ),
+    # Qwen3-MoE with every matrix row a multiple of 256 (n_embd 256, expert FFN 256), so
+    # llama-quantize gives the routed experts real i-quant blocks (make_iquant_cases.sh)
+    "qwen3moe-iqsrc": dict(
+        arch="qwen3moe", seed=3164, name="Qwen3-MoE tiny random (i-quant source)",
+        n_embd=256, n_layer=3, n_head=4, n_head_kv=2, head_dim=64, n_ff=768,
+        n_expert=16, n_expert_used=4, n_ff_exp=256, tied=False, ffn_gain=2.0,
+    ),
 }
 
 VOCAB_SIZE = 1024

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates seer's low-bit i-quant cases (text-long-iq1_s, -iq1_m, -iq2_xxs, -iq2_xs,
-# -iq2_s, -iq3_xxs, -iq3_s): the F32 LLM make_qwen3vl_cases.sh calls q4src
+# -iq2_s, -iq3_xxs, -iq3_s; the MoE cases text-qwen3moe-iq2_xxs and -iq3_xxs are made
+# as described below): the F32 LLM make_qwen3vl_cases.sh calls q4src
 # (gen_qwen3vl.py --config qwen3vl-q4src, seed 3134, 256 wide, FFN 768; not kept), an
 # importance matrix from it (llama-imatrix on iquant_imatrix.txt, a text written for
 # this, context 128), the LLM through llama-quantize with that matrix as each ftype, and
@@ -21,6 +22,16 @@
 #   IQ3_XXS -> text-long-iq3_xxs (its attn_q/attn_k are IQ2_S), IQ3_S -> text-long-iq3_s.
 # IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS and IQ2_S need an importance matrix; every ftype here
 # gets the same one so that the files come from one recipe.
+#
+# The mixture-of-experts cases (text-qwen3moe-iq2_xxs, -iq3_xxs) are made the same way
+# from a Qwen3-MoE F32 LLM whose rows are all 256 wide (gen_qwen3vl.py --config
+# qwen3moe-iqsrc, seed 3164, n_embd 256, 16 experts of width 256, 4 used; not kept), with
+# an importance matrix of its own (llama-imatrix on iquant_imatrix.txt, context 128;
+# every expert of every layer gets rows), so that the routed experts (ffn_gate_exps,
+# ffn_up_exps, ffn_down_exps) are i-quant blocks:
+#   IQ2_XXS -> text-qwen3moe-iq2_xxs (attn_v Q4_K: llama.cpp's mix raises it for 8 or
+#   more experts; token_embd Q2_K), IQ3_XXS -> text-qwen3moe-iq3_xxs (attn_q/attn_k
+#   IQ2_S, attn_output/token_embd IQ3_S); output Q5_K in both.
 #
 # Usage: tools/conformance-ref/make_iquant_cases.sh LLAMA_CPP_DIR [LLAMA_BUILD_DIR]
 #   LLAMA_BUILD_DIR defaults to LLAMA_CPP_DIR/build-avx2 and must be configured as
@@ -57,6 +68,22 @@ for spec in IQ1_S:iq1_s IQ1_M:iq1_m IQ2_XXS:iq2_xxs IQ2_XS:iq2_xs IQ2_M:iq2_s IQ
     ftype=${spec%%:*}
     c=text-long-${spec#*:}
     "$quantize" --imatrix imatrix.gguf q4src-f32.gguf "$cases/$c/model.gguf" "$ftype" > quantize.log 2>&1 ||
+        { cat quantize.log; exit 1; }
+    "$dump" --case "$cases/$c"
+done
+
+# the mixture-of-experts cases: their own F32 LLM and importance matrix (same file names,
+# so the names stored in the models are those of the dense cases)
+mkdir moe
+"$py" "$here/gen_qwen3vl.py" --llama-cpp "$llama" --config qwen3moe-iqsrc --llm "$tmp/moe/moe-f32.gguf"
+cp "$here/iquant_imatrix.txt" moe/iquant_imatrix.txt
+cd moe
+"$imatrix" -m moe-f32.gguf -f iquant_imatrix.txt -o imatrix.gguf -c 128 -t 2 --no-ppl > imatrix.log 2>&1 ||
+    { cat imatrix.log; exit 1; }
+for spec in IQ2_XXS:iq2_xxs IQ3_XXS:iq3_xxs; do
+    ftype=${spec%%:*}
+    c=text-qwen3moe-${spec#*:}
+    "$quantize" --imatrix imatrix.gguf moe-f32.gguf "$cases/$c/model.gguf" "$ftype" > quantize.log 2>&1 ||
         { cat quantize.log; exit 1; }
     "$dump" --case "$cases/$c"
 done
