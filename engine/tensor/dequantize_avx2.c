@@ -153,7 +153,8 @@ static void dq_bf16(const void *src, float *y, int64_t n) {
             const float d = name##_d(x + i);                                                                      \
             for (int ib = 0; ib < 8; ib++, y += 32) {                                                             \
                 const iq_run r = name##_run(x + i, ib, g);                                                        \
-                store_halves_scaled(y, r.q, d * (float)r.ls_lo, d * (float)r.ls_hi);                             \
+                const __m256i q = _mm256_sub_epi8(_mm256_xor_si256(r.u, r.neg), r.neg);                          \
+                store_halves_scaled(y, q, d * (float)r.ls_lo, d * (float)r.ls_hi);                               \
             }                                                                                                     \
         }                                                                                                         \
     }

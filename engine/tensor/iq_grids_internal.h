@@ -28,6 +28,8 @@ typedef struct seer_iq_grids {
     /* A 7-bit sign set's 8 signs: the eighth makes the count of minus
      * signs (set bits) even. */
     uint8_t signs7[128];
+    /* The same as 8 bytes, 0xFF for a minus sign (the SIMD kernels' masks). */
+    int64_t masks7[128];
 } seer_iq_grids;
 
 /* Expanded once, on first use (thread-safe). */
