@@ -153,8 +153,7 @@ static void dq_bf16(const void *src, float *y, int64_t n) {
             const float d = name##_d(x + i);                                                                      \
             for (int ib = 0; ib < 8; ib++, y += 32) {                                                             \
                 const iq_run r = name##_run(x + i, ib, g);                                                        \
-                const __m256i q = _mm256_sub_epi8(_mm256_xor_si256(r.u, r.neg), r.neg);                          \
-                store_halves_scaled(y, q, d * (float)r.ls_lo, d * (float)r.ls_hi);                               \
+                store_halves_scaled(y, _mm256_sign_epi8(r.u, r.s), d * (float)r.ls_lo, d * (float)r.ls_hi);       \
             }                                                                                                     \
         }                                                                                                         \
     }

@@ -30,7 +30,7 @@ static void expand_all(void) {
         for (int b = 0; b < 7; b++) odd ^= (s >> b) & 1;
         grids.signs7[s] = (uint8_t)(s | odd << 7);
         uint64_t mask = 0;
-        for (int b = 0; b < 8; b++) mask |= (uint64_t)((grids.signs7[s] >> b) & 1) * 0xFF << 8 * b;
+        for (int b = 0; b < 8; b++) mask |= (uint64_t)((grids.signs7[s] >> b) & 1 ? 0xFF : 0x01) << 8 * b;
         grids.masks7[s] = (int64_t)mask;
     }
 }

@@ -28,7 +28,8 @@ typedef struct seer_iq_grids {
     /* A 7-bit sign set's 8 signs: the eighth makes the count of minus
      * signs (set bits) even. */
     uint8_t signs7[128];
-    /* The same as 8 bytes, 0xFF for a minus sign (the SIMD kernels' masks). */
+    /* The same as 8 bytes, -1 for a minus sign and 1 for a plus (the SIMD
+     * kernels' sign vectors). */
     int64_t masks7[128];
 } seer_iq_grids;
 

@@ -13,12 +13,12 @@
 #include "tensor/blocks.h"
 #include "tensor/iq_grids_internal.h"
 
-/* A run's values are (u XOR neg) − neg: u unsigned (< 128), neg 0xFF where
- * the value is negative. The dot kernels multiply u by the activations
- * with neg's signs (one unsigned × signed product), the dequantization
- * takes the signed values. */
+/* A run's values are u with the signs of s (_mm256_sign_epi8(u, s)): u
+ * unsigned (< 128), s negative where the value is, never zero where u is
+ * not. The dot kernels multiply u by the activations with s's signs (one
+ * unsigned × signed product), the dequantization takes the signed values. */
 typedef struct iq_run {
-    __m256i u, neg;
+    __m256i u, s;
     int ls_lo, ls_hi; /* the scales of the two halves of 16 */
 } iq_run;
 
@@ -45,24 +45,24 @@ static inline uint32_t iq_u32(const void *p) {
     return v;
 }
 
-/* 0xFF in byte j where bit j of sign_bits is set. */
+/* Byte j -1 where bit j of sign_bits is set, else 1. */
 static inline __m256i iq_sign_bytes(uint32_t sign_bits) {
     const __m256i pick = _mm256_set_epi64x(0x0303030303030303LL, 0x0202020202020202LL, 0x0101010101010101LL, 0);
     const __m256i bit = _mm256_set1_epi64x(0x8040201008040201LL);
     const __m256i bytes = _mm256_shuffle_epi8(_mm256_set1_epi32((int)sign_bits), pick);
-    return _mm256_cmpeq_epi8(_mm256_and_si256(bytes, bit), bit);
+    return _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_and_si256(bytes, bit), bit), _mm256_set1_epi8(1));
 }
-/* The masks of four 7-bit sign sets (bits 0..27 of packed): a table load
+/* The signs of four 7-bit sign sets (bits 0..27 of packed): a table load
  * each (1.3-1.5x the kernel's speed against expanding their bits). */
 static inline __m256i iq_masks7x4(const seer_iq_grids *g, uint32_t packed) {
     return _mm256_set_epi64x(g->masks7[(packed >> 21) & 127], g->masks7[(packed >> 14) & 127],
                              g->masks7[(packed >> 7) & 127], g->masks7[packed & 127]);
 }
-static inline iq_run iq_run_of(__m256i u, __m256i neg, int ls_lo, int ls_hi) { return (iq_run){u, neg, ls_lo, ls_hi}; }
+static inline iq_run iq_run_of(__m256i u, __m256i s, int ls_lo, int ls_hi) { return (iq_run){u, s, ls_lo, ls_hi}; }
 /* IQ1: 8 · point (each -1, 0 or 1) plus the offsets' signs per byte. */
 static inline iq_run iq1_run_of(__m256i points, __m256i offsets, int ls_lo, int ls_hi) {
     const __m256i v = _mm256_add_epi8(_mm256_sign_epi8(_mm256_set1_epi8(8), points), offsets);
-    return iq_run_of(_mm256_abs_epi8(v), _mm256_cmpgt_epi8(_mm256_setzero_si256(), v), ls_lo, ls_hi);
+    return iq_run_of(_mm256_abs_epi8(v), v, ls_lo, ls_hi);
 }
 
 static inline iq_run iq2_xxs_run(const block_iq2_xxs *x, int ib, const seer_iq_grids *g) {
@@ -74,10 +74,10 @@ static inline iq_run iq2_xxs_run(const block_iq2_xxs *x, int ib, const seer_iq_g
 
 static inline iq_run iq2_xs_run(const block_iq2_xs *x, int ib, const seer_iq_grids *g) {
     const uint16_t *q = x->qs + 4 * ib;
-    const __m256i neg = _mm256_set_epi64x(g->masks7[q[3] >> 9], g->masks7[q[2] >> 9], g->masks7[q[1] >> 9],
-                                          g->masks7[q[0] >> 9]);
+    const __m256i s = _mm256_set_epi64x(g->masks7[q[3] >> 9], g->masks7[q[2] >> 9], g->masks7[q[1] >> 9],
+                                        g->masks7[q[0] >> 9]);
     const __m256i u = iq_points8(g->iq2xs, q[0] & 511, q[1] & 511, q[2] & 511, q[3] & 511);
-    return iq_run_of(u, neg, 2 * (x->scales[ib] & 15) + 1, 2 * (x->scales[ib] >> 4) + 1);
+    return iq_run_of(u, s, 2 * (x->scales[ib] & 15) + 1, 2 * (x->scales[ib] >> 4) + 1);
 }
 
 static inline iq_run iq2_s_run(const block_iq2_s *x, int ib, const seer_iq_grids *g) {
@@ -100,8 +100,9 @@ static inline iq_run iq3_xxs_run(const block_iq3_xxs *x, int ib, const seer_iq_g
 static inline iq_run iq3_s_run(const block_iq3_s *x, int ib, const seer_iq_grids *g) {
     const uint8_t *qs = x->qs + 8 * ib;
     const int h = x->qh[ib]; /* bit k: the ninth index bit of point k */
-    int index[8];
-    for (int k = 0; k < 8; k++) index[k] = qs[k] | ((h << (8 - k)) & 256);
+    const int index[8] = {qs[0] | ((h << 8) & 256), qs[1] | ((h << 7) & 256), qs[2] | ((h << 6) & 256),
+                          qs[3] | ((h << 5) & 256), qs[4] | ((h << 4) & 256), qs[5] | ((h << 3) & 256),
+                          qs[6] | ((h << 2) & 256), qs[7] | ((h << 1) & 256)};
     const int ls = 2 * ((x->scales[ib / 2] >> 4 * (ib % 2)) & 15) + 1;
     return iq_run_of(iq_points4(g->iq3s, index), iq_sign_bytes(iq_u32(x->signs + 4 * ib)), ls, ls);
 }
