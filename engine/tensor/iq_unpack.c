@@ -27,6 +27,14 @@ static inline void put_signed(int8_t *q, const int8_t *p, int n, uint8_t signs, 
     for (int j = 0; j < n; j++) q[j] = (int8_t)((signs >> (first + j)) & 1 ? -p[j] : p[j]);
 }
 
+/* IQ2_XS's and IQ2_S's scales: a nibble per 16 weights, low nibble first. */
+static void scales_per16(const uint8_t scales[8], uint8_t ls[16]) {
+    for (int ib = 0; ib < 8; ib++) {
+        ls[2 * ib] = (uint8_t)(2 * (scales[ib] & 15) + 1);
+        ls[2 * ib + 1] = (uint8_t)(2 * (scales[ib] >> 4) + 1);
+    }
+}
+
 static void unpack_iq2_xxs(const void *block, seer_iq_block *o) {
     const block_iq2_xxs *b = block;
     const seer_iq_grids *g = seer_iq_grids_get();
@@ -44,10 +52,7 @@ static void unpack_iq2_xs(const void *block, seer_iq_block *o) {
     const block_iq2_xs *b = block;
     const seer_iq_grids *g = seer_iq_grids_get();
     for (int r = 0; r < 32; r++) put_signed(o->q + 8 * r, g->iq2xs[b->qs[r] & 511], 8, g->signs7[b->qs[r] >> 9], 0);
-    for (int ib = 0; ib < 8; ib++) {
-        o->ls[2 * ib] = (uint8_t)(2 * (b->scales[ib] & 15) + 1);
-        o->ls[2 * ib + 1] = (uint8_t)(2 * (b->scales[ib] >> 4) + 1);
-    }
+    scales_per16(b->scales, o->ls);
     o->d = seer_fp16_to_f32(b->d) * 0.125f;
 }
 
@@ -58,10 +63,7 @@ static void unpack_iq2_s(const void *block, seer_iq_block *o) {
         const int index = b->qs[r] | ((b->qh[r / 4] << (8 - 2 * (r % 4))) & 0x300);
         put_signed(o->q + 8 * r, g->iq2s[index], 8, b->qs[32 + r], 0);
     }
-    for (int ib = 0; ib < 8; ib++) {
-        o->ls[2 * ib] = (uint8_t)(2 * (b->scales[ib] & 15) + 1);
-        o->ls[2 * ib + 1] = (uint8_t)(2 * (b->scales[ib] >> 4) + 1);
-    }
+    scales_per16(b->scales, o->ls);
     o->d = seer_fp16_to_f32(b->d) * 0.125f;
 }
 

@@ -64,13 +64,20 @@ cd "$tmp"
 "$imatrix" -m q4src-f32.gguf -f iquant_imatrix.txt -o imatrix.gguf -c 128 -t 2 --no-ppl > imatrix.log 2>&1 ||
     { cat imatrix.log; exit 1; }
 
-for spec in IQ1_S:iq1_s IQ1_M:iq1_m IQ2_XXS:iq2_xxs IQ2_XS:iq2_xs IQ2_M:iq2_s IQ3_XXS:iq3_xxs IQ3_S:iq3_s; do
-    ftype=${spec%%:*}
-    c=text-long-${spec#*:}
-    "$quantize" --imatrix imatrix.gguf q4src-f32.gguf "$cases/$c/model.gguf" "$ftype" > quantize.log 2>&1 ||
-        { cat quantize.log; exit 1; }
-    "$dump" --case "$cases/$c"
-done
+# quantize_cases SOURCE CASE_PREFIX FTYPE:SUFFIX...: SOURCE (with imatrix.gguf here) as
+# each FTYPE into CASE_PREFIX-SUFFIX/model.gguf, then that case's expected/ folder
+quantize_cases() {
+    src=$1 prefix=$2
+    shift 2
+    for spec in "$@"; do
+        c=$prefix-${spec#*:}
+        "$quantize" --imatrix imatrix.gguf "$src" "$cases/$c/model.gguf" "${spec%%:*}" > quantize.log 2>&1 ||
+            { cat quantize.log; exit 1; }
+        "$dump" --case "$cases/$c"
+    done
+}
+quantize_cases q4src-f32.gguf text-long IQ1_S:iq1_s IQ1_M:iq1_m IQ2_XXS:iq2_xxs IQ2_XS:iq2_xs IQ2_M:iq2_s \
+    IQ3_XXS:iq3_xxs IQ3_S:iq3_s
 
 # the mixture-of-experts cases: their own F32 LLM and importance matrix (same file names,
 # so the names stored in the models are those of the dense cases)
@@ -80,10 +87,4 @@ cp "$here/iquant_imatrix.txt" moe/iquant_imatrix.txt
 cd moe
 "$imatrix" -m moe-f32.gguf -f iquant_imatrix.txt -o imatrix.gguf -c 128 -t 2 --no-ppl > imatrix.log 2>&1 ||
     { cat imatrix.log; exit 1; }
-for spec in IQ2_XXS:iq2_xxs IQ3_XXS:iq3_xxs; do
-    ftype=${spec%%:*}
-    c=text-qwen3moe-${spec#*:}
-    "$quantize" --imatrix imatrix.gguf moe-f32.gguf "$cases/$c/model.gguf" "$ftype" > quantize.log 2>&1 ||
-        { cat quantize.log; exit 1; }
-    "$dump" --case "$cases/$c"
-done
+quantize_cases moe-f32.gguf text-qwen3moe IQ2_XXS:iq2_xxs IQ3_XXS:iq3_xxs
