@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "seer/tensor.h"
+#include "tensor/iq_unpack.h"
 
 #define SEER_Q8_PANEL_ROWS 16
 /* Activation rows per call of the AVX-512 kernels (gemm_q8_avx512.c). */
@@ -36,7 +37,7 @@ static inline float *seer_panel_sb_dmin(uint8_t *panel, int64_t n_blocks, int64_
     return (float *)(seer_panel_sb_mins(panel, n_blocks, sb) + 4 * 32);
 }
 
-/* Panels in halves (Q6_K, Q3_K, Q2_K): per block the 8 vectors, then [block][half][16]
+/* Panels in halves (Q6_K, Q3_K, Q2_K, the low-bit i-quants): per block the 8 vectors, then [block][half][16]
  * float scales and [block][half][16] int32 corrections. */
 #define SEER_Q8_PANEL_HALVES_BYTES(n_blocks) ((size_t)(n_blocks) * (512 + 128 + 128))
 /* Q2_K's mins go by 16 weights: after the halves, per super-block its 16
@@ -86,7 +87,7 @@ static inline halves_parts seer_halves_parts_of(uint8_t *panel, int64_t n_blocks
 
 /* Whether `type`'s panels come in halves, and the bytes of its panels. */
 static inline bool seer_q8_panel_halves(int type) {
-    return type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_Q2_K;
+    return type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_Q2_K || seer_iq_unpacker(type);
 }
 static inline size_t seer_q8_panel_bytes(int type, int64_t n_blocks) {
     if (type == SEER_TYPE_Q2_K) return SEER_Q8_PANEL_HALVES_BYTES(n_blocks) + (size_t)(n_blocks / 8) * SEER_Q8_SB_MINS16_BYTES;
@@ -213,7 +214,7 @@ bool seer_q8_groups_avx512_built(void);
  * Q8_K activations, a scale per block, no mins; act_sums NULL). */
 static inline bool seer_q8_sb_kernel_takes(int type) {
     return type == SEER_TYPE_Q4_K || type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K ||
-           type == SEER_TYPE_Q2_K || type == SEER_TYPE_IQ4_XS;
+           type == SEER_TYPE_Q2_K || type == SEER_TYPE_IQ4_XS || seer_iq_unpacker(type);
 }
 
 /* TILERELEASE where this thread's tiles are configured (amx_tiles.h's

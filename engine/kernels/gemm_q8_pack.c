@@ -10,12 +10,13 @@
 #include "seer/matmul.h"
 #include "seer/tensor.h"
 #include "tensor/blocks.h"
+#include "tensor/iq_unpack.h"
 
 bool seer_int8_gemm_supports(int type) {
     return type == SEER_TYPE_Q8_0 || type == SEER_TYPE_Q4_0 || type == SEER_TYPE_Q5_0 || type == SEER_TYPE_Q4_K ||
            type == SEER_TYPE_Q5_K || type == SEER_TYPE_Q6_K || type == SEER_TYPE_Q3_K || type == SEER_TYPE_IQ4_NL ||
            type == SEER_TYPE_IQ4_XS || type == SEER_TYPE_Q4_1 || type == SEER_TYPE_Q5_1 ||
-           (type == SEER_TYPE_Q2_K && seer_q8_panel_get());
+           ((type == SEER_TYPE_Q2_K || seer_iq_unpacker(type)) && seer_q8_panel_get());
 }
 
 /* A 32-weight block's nibbles (low: weights 0-15, high: 16-31), with
@@ -127,21 +128,33 @@ static void unpack_blocks(int type, const void *row, int64_t b0, int nblk, int8_
     }
 }
 
-/* One row of the file's layout (Q6_K, Q3_K or Q2_K), super-block by
- * super-block, into lane j (rows past the end: zeros): each 16-weight
- * group's half of a block of 32 takes d · its scale; Q2_K's group mins go
- * to the super-block's mins. */
+/* One row of the file's layout (Q6_K, Q3_K, Q2_K or a low-bit i-quant),
+ * super-block by super-block, into lane j (rows past the end: zeros): each
+ * 16-weight group's half of a block of 32 takes d · its scale; Q2_K's
+ * group mins go to the super-block's mins. */
 static void pack_row_halves(const seer_weight *w, int64_t o, int j, halves_parts hp) {
     const int R = SEER_Q8_PANEL_ROWS;
     const int64_t n_blocks = w->n_in / 32;
     const bool real = o < w->n_out;
+    /* the i-quants (never interleaved) are unpacked from the row in place */
+    const seer_iq_unpack_fn iq_unpack = seer_iq_unpacker_fast(w->type);
+    const size_t block_bytes = seer_type_get(w->type)->block_bytes;
     for (int64_t sb = 0; sb < w->n_in / QK_K; sb++) {
         seer_file_blocks blk;
-        memset(&blk, 0, sizeof blk);
-        if (real) seer_weight_read_block(w, o, sb, &blk);
+        if (!iq_unpack) {
+            memset(&blk, 0, sizeof blk);
+            if (real) seer_weight_read_block(w, o, sb, &blk);
+        }
         int8_t q[QK_K], sc[16];
-        float d;
-        if (w->type == SEER_TYPE_Q2_K) {
+        float d = 0;
+        if (iq_unpack) { /* values |q| <= 62, scales 1..31 (iq_unpack.h) */
+            seer_iq_block u;
+            if (real) iq_unpack((const char *)w->data + (size_t)o * w->row_bytes + (size_t)sb * block_bytes, &u);
+            else memset(&u, 0, sizeof u);
+            memcpy(q, u.q, sizeof q);
+            for (int g = 0; g < 16; g++) sc[g] = (int8_t)u.ls[g];
+            d = u.d;
+        } else if (w->type == SEER_TYPE_Q2_K) {
             seer_unpack_q2_K(&blk.q2_K, q);
             int16_t *m = seer_panel_sb_mins16(hp.q, n_blocks, sb);
             for (int g = 0; g < 16; g++) {

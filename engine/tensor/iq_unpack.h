@@ -22,5 +22,7 @@ typedef void (*seer_iq_unpack_fn)(const void *block, seer_iq_block *out);
 
 /* The unpacker of an i-quant type, NULL for any other type. */
 seer_iq_unpack_fn seer_iq_unpacker(int type);
+/* The same values from the widest SIMD level allowed (iq_unpack_avx2.c). */
+seer_iq_unpack_fn seer_iq_unpacker_fast(int type);
 
 #endif

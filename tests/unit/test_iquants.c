@@ -2,8 +2,8 @@
  * IQ3_S): their codebooks and dequantization against checksums computed
  * with llama.cpp's own Python reader (gguf-py's quants.dequantize, commit
  * de3ff81) on the same pseudo-random blocks; the SIMD dequantization and
- * every SIMD level's row kernel against the scalar ones (same bits); the
- * dot products against the dequantized rows. */
+ * unpacking and every SIMD level's row kernel against the scalar ones (same
+ * bits); the dot products against the dequantized rows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "seer/tensor.h"
 #include "tensor/dequantize_internal.h"
 #include "tensor/iq_grids_internal.h"
+#include "tensor/iq_unpack.h"
 #include "testlib.h"
 
 /* gguf-py's numbers (see the top): the dequantized blocks' weighted sums,
@@ -77,6 +78,14 @@ static void check_dequant(const iq_case *c) {
     seer_dequantize_row_scalar(c->type, w, ys, 256 * BLOCKS); /* the SIMD path gives the same bits */
     CHECK_MSG(memcmp(y, ys, sizeof(float) * 256 * BLOCKS) == 0, "%s: SIMD and scalar dequantization differ", ti->name);
     free(ys);
+    for (int b = 0; b < BLOCKS; b++) { /* the int8 GEMM's packer's unpacking, SIMD and scalar */
+        seer_iq_block fast, scalar;
+        memset(&fast, 0, sizeof fast), memset(&scalar, 0, sizeof scalar);
+        seer_iq_unpacker_fast(c->type)(w + ti->block_bytes * (size_t)b, &fast);
+        seer_iq_unpacker(c->type)(w + ti->block_bytes * (size_t)b, &scalar);
+        CHECK_MSG(memcmp(&fast, &scalar, sizeof fast) == 0, "%s block %d: SIMD and scalar unpacking differ", ti->name,
+                  b);
+    }
     double sum = 0;
     for (int e = 0; e < 256 * BLOCKS; e++) sum += (double)y[e] * (e % 13 - 6);
     CHECK_MSG(fabs(sum - c->dequant_sum) <= 1e-9 * fabs(c->dequant_sum) + 1e-9, "%s dequantized: %.17g, gguf-py %.17g",
@@ -92,7 +101,7 @@ static void check_dots(const iq_case *c) {
     for (int k = 1; k <= 9; k++)
         for (int mode = 0; mode < 3; mode++) {
             const int64_t n = 256 * k;
-            uint8_t *w = malloc(ti->block_bytes * (size_t)k + 3), *wu = w + 3; /* unaligned on purpose */
+            uint8_t *w = malloc(ti->block_bytes * (size_t)k + 2), *wu = w + 2; /* off vector alignment on purpose */
             uint8_t *a = malloc(seer_row_bytes(SEER_TYPE_Q8_K, n));
             const size_t row_floats = sizeof(float) * (size_t)n;
             float *x = malloc(row_floats), *wd = malloc(row_floats), *ad = malloc(row_floats);

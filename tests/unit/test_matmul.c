@@ -9,13 +9,16 @@
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/matmul_internal.h"
 #include "seer/matmul.h"
+#include "tensor/iq_unpack.h"
 #include "test_tensor_pack.h"
 #include "testlib.h"
 
 static const int weight_types[] = {SEER_TYPE_F32, SEER_TYPE_F16, SEER_TYPE_BF16, SEER_TYPE_Q4_0, SEER_TYPE_Q4_1,
                                    SEER_TYPE_Q5_0, SEER_TYPE_Q5_1, SEER_TYPE_Q8_0, SEER_TYPE_Q8_1, SEER_TYPE_Q2_K,
                                    SEER_TYPE_Q3_K, SEER_TYPE_Q4_K, SEER_TYPE_Q5_K, SEER_TYPE_Q6_K, SEER_TYPE_Q8_K,
-                                   SEER_TYPE_IQ4_NL, SEER_TYPE_IQ4_XS};
+                                   SEER_TYPE_IQ4_NL, SEER_TYPE_IQ4_XS, SEER_TYPE_IQ2_XXS, SEER_TYPE_IQ2_XS,
+                                   SEER_TYPE_IQ2_S, SEER_TYPE_IQ3_XXS, SEER_TYPE_IQ3_S, SEER_TYPE_IQ1_S,
+                                   SEER_TYPE_IQ1_M};
 
 /* A random weight matrix of `type`, n_out rows of n_in. */
 static void *make_weight(int type, int64_t n_in, int64_t n_out) {
@@ -24,7 +27,17 @@ static void *make_weight(int type, int64_t n_in, int64_t n_out) {
     uint8_t *data = malloc(row_bytes * (size_t)n_out);
     for (int64_t o = 0; o < n_out; o++) {
         uint8_t *row = data + (size_t)o * row_bytes;
-        if (ti->block_size == 1) {
+        if (seer_iq_unpacker(type)) { /* random bytes are valid blocks; block scales 2^-4 .. 2^-3 */
+            for (size_t k = 0; k < row_bytes; k++) row[k] = (uint8_t)rnd_u32();
+            for (int64_t b = 0; b < n_in / 256; b++) {
+                uint8_t *p = row + b * ti->block_bytes;
+                const uint16_t d = (uint16_t)(0x2c00 | (rnd_u32() & 0x3ff));
+                if (type == SEER_TYPE_IQ1_M) /* in the top nibbles of its four scale words */
+                    for (int k = 0; k < 4; k++)
+                        p[49 + 2 * k] = (uint8_t)((p[49 + 2 * k] & 15) | ((d >> 4 * k) & 15) << 4);
+                else p[0] = (uint8_t)d, p[1] = (uint8_t)(d >> 8);
+            }
+        } else if (ti->block_size == 1) {
             float v[1024];
             for (int64_t k = 0; k < n_in; k++) v[k] = rnd_float(-1, 1);
             seer_quantize_row(type, v, row, n_in);
