@@ -1,9 +1,10 @@
 /* The low-bit i-quants' runs of 32 weights as AVX2 vectors, for the files
- * built with -mavx2 that read them (the dot kernels, vec_dot_iq_x86.inc,
- * and dequantize_avx2.c): four codebook points of 8 bytes (IQ3: eight of
- * 4) gathered into one vector, the minus signs applied, IQ1's offsets
- * added, and the scales of the run's two halves of 16. The values are
- * iq_unpack.h's q, so both readers give the scalar code's bits. */
+ * built with -mavx2 that read them (the dot kernels, vec_dot_iq_x86.inc;
+ * dequantize_avx2.c; iq_unpack_avx2.c): four codebook points of 8 bytes
+ * (IQ3: eight of 4) gathered into one vector with their signs beside them,
+ * IQ1's offsets added, and the scales of the run's two halves of 16. The
+ * signed values are iq_unpack.h's q, so every reader gives the scalar
+ * code's bits. */
 #ifndef SEER_TENSOR_IQ_X86_H
 #define SEER_TENSOR_IQ_X86_H
 
