@@ -398,7 +398,8 @@ static float dot_iq(seer_iq_unpack_fn unpack, size_t block_bytes, int64_t n, con
             for (int k = 16 * g; k < 16 * g + 16; k++) s += u.q[k] * y[i].qs[k];
             sumi += u.ls[g] * s;
         }
-        sum += (float)sumi * (u.d * y[i].d);
+        const float block = (float)sumi * (u.d * y[i].d); /* rounded before the sum (vec_dot_iq_x86.inc) */
+        sum += block;
     }
     return sum;
 }
