@@ -403,17 +403,11 @@ static float dot_iq(seer_iq_unpack_fn unpack, size_t block_bytes, int64_t n, con
     }
     return sum;
 }
-#define DOT_IQ(name, type, block)                                                                                 \
+#define DOT_IQ(name, block, type)                                                                                 \
     static float dot_##name(int64_t n, const void *w, const void *a) {                                        \
         return dot_iq(seer_iq_unpacker(type), sizeof(block), n, w, a);                                         \
     }
-DOT_IQ(iq2_xxs, SEER_TYPE_IQ2_XXS, block_iq2_xxs)
-DOT_IQ(iq2_xs, SEER_TYPE_IQ2_XS, block_iq2_xs)
-DOT_IQ(iq2_s, SEER_TYPE_IQ2_S, block_iq2_s)
-DOT_IQ(iq3_xxs, SEER_TYPE_IQ3_XXS, block_iq3_xxs)
-DOT_IQ(iq3_s, SEER_TYPE_IQ3_S, block_iq3_s)
-DOT_IQ(iq1_s, SEER_TYPE_IQ1_S, block_iq1_s)
-DOT_IQ(iq1_m, SEER_TYPE_IQ1_M, block_iq1_m)
+SEER_IQ_TYPES(DOT_IQ)
 
 /* Sixteen interleaved Q8_0 rows (block_q8_0x16) × Q8_0: dot_q8_0's sums. */
 static void dot16_q8_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
@@ -514,11 +508,6 @@ void seer_vec_dot_fill_scalar(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot16
     t[SEER_TYPE_Q8_K] = dot_q8_K;
     t[SEER_TYPE_IQ4_NL] = dot_iq4_nl;
     t[SEER_TYPE_IQ4_XS] = dot_iq4_xs;
-    t[SEER_TYPE_IQ2_XXS] = dot_iq2_xxs;
-    t[SEER_TYPE_IQ2_XS] = dot_iq2_xs;
-    t[SEER_TYPE_IQ2_S] = dot_iq2_s;
-    t[SEER_TYPE_IQ3_XXS] = dot_iq3_xxs;
-    t[SEER_TYPE_IQ3_S] = dot_iq3_s;
-    t[SEER_TYPE_IQ1_S] = dot_iq1_s;
-    t[SEER_TYPE_IQ1_M] = dot_iq1_m;
+#define DOT_IQ_ENTRY(name, block, type) t[type] = dot_##name;
+    SEER_IQ_TYPES(DOT_IQ_ENTRY)
 }

@@ -136,13 +136,9 @@ static void unpack_iq1_m(const void *block, seer_iq_block *o) {
 
 seer_iq_unpack_fn seer_iq_unpacker(int type) {
     switch (type) {
-    case SEER_TYPE_IQ2_XXS: return unpack_iq2_xxs;
-    case SEER_TYPE_IQ2_XS: return unpack_iq2_xs;
-    case SEER_TYPE_IQ2_S: return unpack_iq2_s;
-    case SEER_TYPE_IQ3_XXS: return unpack_iq3_xxs;
-    case SEER_TYPE_IQ3_S: return unpack_iq3_s;
-    case SEER_TYPE_IQ1_S: return unpack_iq1_s;
-    case SEER_TYPE_IQ1_M: return unpack_iq1_m;
+#define IQ_UNPACK_CASE(name, block, type)                                                                         \
+    case type: return unpack_##name;
+        SEER_IQ_TYPES(IQ_UNPACK_CASE)
     default: return NULL;
     }
 }

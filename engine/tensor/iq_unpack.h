@@ -12,6 +12,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* X(name, block struct, type id) for each of them: one list from which
+ * the unpackers, the dot kernels and their tables are written. */
+#define SEER_IQ_TYPES(X)                                                                                          \
+    X(iq2_xxs, block_iq2_xxs, SEER_TYPE_IQ2_XXS)                                                                  \
+    X(iq2_xs, block_iq2_xs, SEER_TYPE_IQ2_XS)                                                                     \
+    X(iq2_s, block_iq2_s, SEER_TYPE_IQ2_S)                                                                        \
+    X(iq3_xxs, block_iq3_xxs, SEER_TYPE_IQ3_XXS)                                                                  \
+    X(iq3_s, block_iq3_s, SEER_TYPE_IQ3_S)                                                                        \
+    X(iq1_s, block_iq1_s, SEER_TYPE_IQ1_S)                                                                        \
+    X(iq1_m, block_iq1_m, SEER_TYPE_IQ1_M)
+
 typedef struct seer_iq_block {
     int8_t q[256];  /* |q| <= 62 */
     uint8_t ls[16]; /* odd, 1..31 */

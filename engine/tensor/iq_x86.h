@@ -13,6 +13,7 @@
 
 #include "tensor/blocks.h"
 #include "tensor/iq_grids_internal.h"
+#include "tensor/iq_unpack.h" /* SEER_IQ_TYPES */
 
 /* A run's values are u with the signs of s (_mm256_sign_epi8(u, s)): u
  * unsigned (< 128), s negative where the value is, never zero where u is
@@ -140,15 +141,5 @@ static inline float iq3_xxs_d(const block_iq3_xxs *x) { return iq_h2f(x->d) * 0.
 static inline float iq3_s_d(const block_iq3_s *x) { return iq_h2f(x->d); }
 static inline float iq1_s_d(const block_iq1_s *x) { return iq_h2f(x->d) * 0.125f; }
 static inline float iq1_m_d(const block_iq1_m *x) { return iq_h2f(seer_iq1_m_scale(x)) * 0.125f; }
-
-/* X(name, block type) for each i-quant: the readers' kernels by name. */
-#define SEER_IQ_TYPES(X)                                                                                          \
-    X(iq2_xxs, block_iq2_xxs, SEER_TYPE_IQ2_XXS)                                                                  \
-    X(iq2_xs, block_iq2_xs, SEER_TYPE_IQ2_XS)                                                                     \
-    X(iq2_s, block_iq2_s, SEER_TYPE_IQ2_S)                                                                        \
-    X(iq3_xxs, block_iq3_xxs, SEER_TYPE_IQ3_XXS)                                                                  \
-    X(iq3_s, block_iq3_s, SEER_TYPE_IQ3_S)                                                                        \
-    X(iq1_s, block_iq1_s, SEER_TYPE_IQ1_S)                                                                        \
-    X(iq1_m, block_iq1_m, SEER_TYPE_IQ1_M)
 
 #endif
