@@ -56,6 +56,10 @@ static inline float *seer_panel_sb_dmin16(uint8_t *panel, int64_t n_blocks, int6
  * of 32 per row) into `panel`; false for types not packed from groups.
  * AVX-512 code (gemm_q8_pack_avx512.c): call only at that SIMD level. */
 bool seer_q8_pack_group(int type, const void *group, int64_t n_blocks, uint8_t *panel);
+/* Packs rows [o0, o0 + 16) of a low-bit i-quant weight into `panel`; false
+ * for other types and in builds without AVX-512 VNNI. The same SIMD level. */
+struct seer_weight;
+bool seer_q8_pack_iq_rows(const struct seer_weight *w, int64_t o0, uint8_t *panel);
 
 /* The parts of a panel of n_blocks blocks (gemm_q8_internal.h). */
 typedef struct panel_parts {
@@ -100,7 +104,6 @@ bool seer_int8_gemm_supports(int type);
 
 /* Repacks rows [o0, o0+16) of w (rows past n_out become zero) into
  * `panel` (64-byte aligned). */
-struct seer_weight;
 void seer_q8_panel_pack(const struct seer_weight *w, int64_t o0, uint8_t *panel);
 
 /* out[r*16 + j] = Σ over blocks b of

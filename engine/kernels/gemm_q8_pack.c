@@ -199,6 +199,7 @@ static bool pack_from_group(const seer_weight *w, int64_t o0, uint8_t *panel) {
 
 void seer_q8_panel_pack(const seer_weight *w, int64_t o0, uint8_t *panel) {
     if (pack_from_group(w, o0, panel)) return;
+    if (seer_simd_level() >= SEER_SIMD_AVX512 && seer_q8_pack_iq_rows(w, o0, panel)) return;
     const int R = SEER_Q8_PANEL_ROWS;
     if (seer_q8_panel_halves(w->type)) {
         for (int j = 0; j < R; j++) pack_row_halves(w, o0 + j, j, seer_halves_parts_of(panel, w->n_in / 32));

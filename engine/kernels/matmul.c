@@ -983,9 +983,12 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
     if (type == SEER_TYPE_Q4_K && seer_vec_dot4_get(type)) return 32; /* its four-row dot kernel is fast */
     /* The low-bit i-quants' dot kernels gather their codebook points again
      * for every activation row; the int8 GEMM's packer gathers them once:
-     * IQ2_XXS 2048 x 2048 on one Zen 5 core, dot 0.25 ms a row, int8 GEMM
-     * 1.36 ms at 16 rows (1.1 of it the packing), 1.61 at 32. */
-    if (int8_gemm && seer_iq_unpacker(type)) return 6;
+     * 2048 x 2048 on one Zen 5 core, dot -> int8 GEMM since its packer
+     * transposes 16 rows at a time (gemm_q8_pack_avx512.c), GOP/s: 2 rows
+     * IQ2_XXS 34.2 -> 25.9, IQ3_XXS 25.7 -> 19.8, IQ3_S 16.6 -> 20.9; 3
+     * rows IQ2_XXS 34.5 -> 39.6, IQ3_XXS 25.7 -> 29.3, IQ2_XS 26.4 -> 34.9,
+     * the others 1.6-1.8x; 16 rows IQ2_XXS 34.5 -> 169. */
+    if (int8_gemm && seer_iq_unpacker(type)) return 3;
     if (int8_gemm && type != SEER_TYPE_Q5_K) return 16;
     return 64;
 }

@@ -205,6 +205,43 @@ static void check_multi(seer_pool *pool, int type0, int type2, int64_t n_rows) {
     free(x);
 }
 
+/* The AVX-512 packers (from interleaved groups; the i-quants' transposes)
+ * write the same panel bytes as the portable row-by-row packing (a part
+ * panel at the end included; weights are interleaved where n_out allows). The panels start from different garbage, so
+ * a byte one path leaves unwritten fails too. */
+static void check_pack_paths(seer_pool *pool, int type, int64_t n_out) {
+    if (seer_simd_level() < SEER_SIMD_AVX512 || !seer_q8_panel_get() || !seer_int8_gemm_supports(type)) return;
+    const int64_t n_in = 768;
+    void *wdata = make_weight(type, n_in, n_out), *groups = NULL;
+    seer_weight w = {.type = type, .n_in = n_in, .n_out = n_out, .data = wdata, .row_bytes = seer_row_bytes(type, n_in)};
+    const size_t group_bytes = seer_weight_interleaved_bytes(&w);
+    if (group_bytes) {
+        CHECK(posix_memalign(&groups, 64, group_bytes) == 0);
+        seer_weight_interleave(&w, groups, pool);
+    }
+    const size_t bytes = seer_q8_panel_bytes(type, n_in / 32);
+    /* the super-block mins are read (and written by every path) only for the super-block kernel's types */
+    const size_t compared = seer_q8_sb_kernel_takes(type)
+                                ? bytes : (size_t)(n_in / 32) * (512 + 64 + 64 + 64);
+    uint8_t *fast = aligned_alloc(64, bytes), *rows = aligned_alloc(64, bytes);
+    for (int64_t o0 = 0; o0 < n_out; o0 += SEER_Q8_PANEL_ROWS) {
+        memset(fast, 0x55, bytes);
+        memset(rows, 0xAA, bytes);
+        seer_q8_panel_pack(&w, o0, fast);
+        seer_simd_set_level(SEER_SIMD_AVX2);
+        seer_q8_panel_pack(&w, o0, rows);
+        seer_simd_set_level(-1);
+        size_t k = 0;
+        while (k < compared && fast[k] == rows[k]) k++;
+        CHECK_MSG(k == compared, "%s: the AVX-512 panel of rows %lld.. differs from the row-by-row one at byte %zu of %zu",
+                  seer_type_get(type)->name, (long long)o0, k, compared);
+    }
+    free(fast);
+    free(rows);
+    free(groups);
+    free(wdata);
+}
+
 static void check_weight_from_tensor(void) {
     static uint8_t buf[34 * 8 * 3];
     gguf_tensor t = {.name = "w", .n_dims = 2, .ne = {256, 3, 1, 1}, .type = SEER_TYPE_Q8_0, .data = buf};
@@ -292,6 +329,10 @@ int main(void) {
         check_multi(pools[p], SEER_TYPE_Q8_0, SEER_TYPE_Q8_0, 40);  /* batched: activations quantized once */
         check_multi(pools[p], SEER_TYPE_Q4_K, SEER_TYPE_Q4_K, 70);
         check_multi(pools[p], SEER_TYPE_F16, SEER_TYPE_F16, 70);
+    }
+    for (size_t t = 0; t < sizeof weight_types / sizeof weight_types[0]; t++) {
+        check_pack_paths(pools[2], weight_types[t], 48); /* whole groups: interleaved */
+        check_pack_paths(pools[2], weight_types[t], 37);
     }
     check_weight_from_tensor();
     for (int p = 0; p < 3; p++) seer_pool_destroy(pools[p]);
