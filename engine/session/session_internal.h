@@ -90,8 +90,11 @@ void session_text_set(session_text *t, const char *s);
 int session_kv_push(seer_session *s, const int32_t *ids, int n, uint64_t image, int part0, const int32_t *next_pos);
 /* Rows of the KV cache a prompt (rendered text with a marker per image,
  * their hashes in order; BOS first when bos) starts with: equal token ids,
- * images by hash, an image whole or not at all. */
-int session_common_rows(const seer_session *s, const char *text, const uint64_t *hashes, int n_hashes, bool bos);
+ * images by hash, an image whole or not at all. Where text_rows is given
+ * and some rows are shared, also the text's token rows in all (its images
+ * left out), from the same tokenization. */
+int session_common_rows(const seer_session *s, const char *text, const uint64_t *hashes, int n_hashes, bool bos,
+                        int *text_rows);
 /* The most of those rows the cache can keep: at most max, never inside an
  * image, at a mark of a recurrent state (seer_ctx_mark_floor). */
 int session_keepable_rows(const seer_session *s, int rows, int max);

@@ -9,9 +9,12 @@
 
 #include "session/session_internal.h"
 
-int session_common_rows(const seer_session *s, const char *text, const uint64_t *hashes, int n_hashes, bool bos) {
+int session_common_rows(const seer_session *s, const char *text, const uint64_t *hashes, int n_hashes, bool bos,
+                        int *text_rows) {
     const size_t mlen = strlen(SEER_MTMD_MARKER);
     int row = 0, img = 0;
+    bool same = true; /* the cache still begins as the text does */
+    if (text_rows) *text_rows = 0;
     if (bos && seer_vocab_bos(s->vocab) < 0) bos = false;
     for (const char *p = text;;) {
         const char *m = strstr(p, SEER_MTMD_MARKER);
@@ -19,15 +22,21 @@ int session_common_rows(const seer_session *s, const char *text, const uint64_t 
         int32_t *ids = session_tokenize(s, p, m ? (size_t)(m - p) : strlen(p), bos, &n, NULL);
         if (!ids) return row;
         bos = false;
+        if (text_rows) *text_rows += n;
         int i = 0;
-        while (i < n && row < s->n_kv && !s->kv_rows[row].image && s->kv_ids[row] == ids[i]) i++, row++;
+        while (same && i < n && row < s->n_kv && !s->kv_rows[row].image && s->kv_ids[row] == ids[i]) i++, row++;
         free(ids);
-        if (i < n || !m || img >= n_hashes) return row;
-        /* an image: all of its rows, or none */
-        const uint64_t h = hashes[img++];
-        if (row >= s->n_kv || s->kv_rows[row].image != h || s->kv_rows[row].part != 0) return row;
-        do row++;
-        while (row < s->n_kv && s->kv_rows[row].image == h && s->kv_rows[row].part > 0);
+        if (i < n || !m || img >= n_hashes) same = false;
+        if (same) { /* an image: all of its rows, or none */
+            const uint64_t h = hashes[img++];
+            if (row >= s->n_kv || s->kv_rows[row].image != h || s->kv_rows[row].part != 0) same = false;
+            else {
+                do row++;
+                while (row < s->n_kv && s->kv_rows[row].image == h && s->kv_rows[row].part > 0);
+            }
+        }
+        /* past where they part, only counting goes on, and only when some rows are shared */
+        if (!m || (!same && (!text_rows || row == 0))) return row;
         p = m + mlen;
     }
 }
@@ -49,20 +58,6 @@ void session_kv_truncate(seer_session *s, int rows) {
     session_text_set(&s->cached, "");
 }
 
-/* Token rows of a prompt's text (its images left out). */
-static int text_rows(const seer_session *s, const char *text, bool bos) {
-    const size_t mlen = strlen(SEER_MTMD_MARKER);
-    int rows = 0;
-    for (const char *p = text;; bos = false) {
-        const char *m = strstr(p, SEER_MTMD_MARKER);
-        int n = 0;
-        free(session_tokenize(s, p, m ? (size_t)(m - p) : strlen(p), bos, &n, NULL));
-        rows += n;
-        if (!m) return rows;
-        p = m + mlen;
-    }
-}
-
 int seer_session_reusable_rows(const seer_session *s, const char *system, const seer_chat_msg *msgs, int n,
                                const uint64_t *image_hashes, int n_hashes, int *n_text) {
     *n_text = 0;
@@ -82,8 +77,9 @@ int seer_session_reusable_rows(const seer_session *s, const char *system, const 
      * when some are kept. Every free slot of a server asks this of every
      * request, which tokenized a 30 MB message eight times. */
     const bool whole = !seer_vocab_more_tokens_than(s->vocab, strlen(text), seer_ctx_size(s->ctx));
-    const int rows = s->n_kv && whole ? session_common_rows(s, text, image_hashes, n_hashes, bos) : 0;
-    if (rows > 0) *n_text = text_rows(s, text, bos);
+    int text_rows = 0;
+    const int rows = s->n_kv && whole ? session_common_rows(s, text, image_hashes, n_hashes, bos, &text_rows) : 0;
+    if (rows > 0) *n_text = text_rows;
     free(text);
     return session_keepable_rows(s, rows, INT_MAX);
 }

@@ -127,7 +127,7 @@ static void plan_reuse(const seer_session *s, turn_plan *p, const int *imgs, int
     uint64_t *hashes = malloc(sizeof *hashes * (size_t)(n_imgs + 1));
     if (!hashes) return;
     for (int i = 0; i < n_imgs; i++) hashes[i] = s->images[imgs[i]].hash;
-    const int rows = session_common_rows(s, p->suffix, hashes, n_imgs, bos);
+    const int rows = session_common_rows(s, p->suffix, hashes, n_imgs, bos, NULL);
     free(hashes);
     p->reuse = session_keepable_rows(s, rows, p->body.n_tokens - (has_gen ? 0 : 1));
     if (p->reuse > 0) session_prompt_drop_rows(&p->body, p->reuse);
