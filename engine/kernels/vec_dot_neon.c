@@ -8,12 +8,16 @@
  * each weight vector unpacked once for all of them, instead of
  * dequantizing the matrix for sgemm). Integer sums are exact and the float
  * steps are the scalar kernels' in the same order, so every row's results
- * are bit-identical to them; every other type stays on the scalar kernels. */
+ * are bit-identical to them. The low-bit i-quants' rows (not interleaved)
+ * take their unpacked super-blocks' products by SDOT; every other type
+ * stays on the scalar kernels. */
 #include "kernels/vec_dot_internal.h"
 
 #if defined(__aarch64__) && defined(__ARM_FEATURE_DOTPROD)
 #include <arm_neon.h>
 #include <stdbool.h>
+
+#include "kernels/iq_dot_row.h"
 
 /* Four SDOTs into the sums of 4 rows: v[k] holds 4 bytes of each row for
  * group k, y's lane k the 4 activation bytes of that group. */
@@ -434,10 +438,27 @@ seer_vec_dot16_rows_fn seer_vec_dot16_rows_neon(int type) {
                                     : NULL;
 }
 
+/* A low-bit i-quant super-block's Σ ls·Σ q·q8 (iq_unpack.h): its 16
+ * groups' products by SDOT, each times its scale (the scalar kernel's byte
+ * by byte loop was two thirds of its instructions); the rows by
+ * iq_dot_row.h, so the scalar kernel's bits. These are never interleaved. */
+static int iq_block_sum(const seer_iq_block *u, const int8_t q8[256]) {
+    int32x4_t acc = vdupq_n_s32(0);
+    for (int g = 0; g < 16; g++) {
+        const int32x4_t s = vdotq_s32(vdupq_n_s32(0), vld1q_s8(u->q + 16 * g), vld1q_s8(q8 + 16 * g));
+        acc = vmlaq_n_s32(acc, s, u->ls[g]);
+    }
+    return vaddvq_s32(acc);
+}
+#define IQ_DOT_UNPACKER seer_iq_unpacker_fast
+#define IQ_DOT_BLOCK_SUM iq_block_sum
+SEER_IQ_TYPES(SEER_IQ_DOT_ROW_KERNEL)
+
 void seer_vec_dot_fill_neon(seer_vec_dot_fn t[SEER_TYPE_COUNT], seer_vec_dot4_fn t4[SEER_TYPE_COUNT],
                             seer_vec_dot16_fn t16[SEER_TYPE_COUNT]) {
-    (void)t;
     (void)t4;
+#define DOT_IQ_ENTRY(name, block, type) t[type] = dot_##name;
+    SEER_IQ_TYPES(DOT_IQ_ENTRY)
     t16[SEER_TYPE_Q8_0] = dot16_q8_0;
     t16[SEER_TYPE_Q4_K] = dot16_q4_K;
     t16[SEER_TYPE_Q5_K] = dot16_q5_K;

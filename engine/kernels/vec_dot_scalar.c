@@ -3,6 +3,7 @@
  * are the reference the SIMD kernels are tested against. */
 #include <string.h>
 
+#include "kernels/iq_dot_row.h"
 #include "kernels/vec_dot_internal.h"
 #include "tensor/blocks.h"
 #include "tensor/iq_unpack.h"
@@ -383,31 +384,20 @@ static float dot_iq4_xs(int64_t n, const void *w, const void *a) {
     return sum;
 }
 
-/* A low-bit i-quant row × Q8_K: each super-block's Σ ls·Σ q·q8 in integers
- * (iq_unpack.h), as the format's own dot products sum them. */
-static float dot_iq(seer_iq_unpack_fn unpack, size_t block_bytes, int64_t n, const void *w, const void *a) {
-    const uint8_t *x = w;
-    const block_q8_K *y = a;
-    seer_iq_block u;
-    float sum = 0;
-    for (int64_t i = 0; i < n / QK_K; i++, x += block_bytes) {
-        unpack(x, &u);
-        int sumi = 0;
-        for (int g = 0; g < 16; g++) {
-            int s = 0;
-            for (int k = 16 * g; k < 16 * g + 16; k++) s += u.q[k] * y[i].qs[k];
-            sumi += u.ls[g] * s;
-        }
-        const float block = (float)sumi * (u.d * y[i].d); /* rounded before the sum (vec_dot_iq_x86.inc) */
-        sum += block;
+/* A low-bit i-quant super-block's Σ ls·Σ q·q8 (iq_unpack.h), as the
+ * format's own dot products sum them; its rows by iq_dot_row.h. */
+static int iq_block_sum(const seer_iq_block *u, const int8_t q8[256]) {
+    int sumi = 0;
+    for (int g = 0; g < 16; g++) {
+        int s = 0;
+        for (int k = 16 * g; k < 16 * g + 16; k++) s += u->q[k] * q8[k];
+        sumi += u->ls[g] * s;
     }
-    return sum;
+    return sumi;
 }
-#define DOT_IQ(name, block, type)                                                                                 \
-    static float dot_##name(int64_t n, const void *w, const void *a) {                                        \
-        return dot_iq(seer_iq_unpacker(type), sizeof(block), n, w, a);                                         \
-    }
-SEER_IQ_TYPES(DOT_IQ)
+#define IQ_DOT_UNPACKER seer_iq_unpacker
+#define IQ_DOT_BLOCK_SUM iq_block_sum
+SEER_IQ_TYPES(SEER_IQ_DOT_ROW_KERNEL)
 
 /* Sixteen interleaved Q8_0 rows (block_q8_0x16) × Q8_0: dot_q8_0's sums. */
 static void dot16_q8_0(int64_t n, const void *w, const void *a, float out[SEER_ILV_ROWS]) {
