@@ -252,7 +252,6 @@ typedef union {
     block_q5_0 q5_0;
     block_q4_0 q4_0;
     block_iq4_xs iq4_xs;
-    block_iq3_s iq3_s; /* the largest low-bit i-quant block (the int8 GEMM's packer reads them) */
     block_q8_0 q8_0[8];
 } seer_file_blocks;
 
