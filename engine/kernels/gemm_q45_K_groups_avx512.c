@@ -17,6 +17,7 @@
  * product and the activation scale are those of seer_q8_panels_sb_avx512
  * in the same order: the results are bit-identical to it (test_interleave
  * compares the products through the file's layout and the groups). */
+#include "kernels/compiler_barrier.h"
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 #include "kernels/prefetch.h"

@@ -254,11 +254,6 @@ static inline int32_t seer_load_i32(const void *p) {
     return v;
 }
 
-/* Memory as the compiler sees it may have changed here: values loaded
- * before are loaded again after, not held in registers across it (where
- * holding them pushed a kernel's accumulators to the stack). No code. */
-static inline void seer_compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
-
 #if defined(__x86_64__) && defined(__AVX512F__)
 #include <immintrin.h>
 /* The super-block kernels' last step for super-block sb: row r's float

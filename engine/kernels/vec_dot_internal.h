@@ -2,6 +2,7 @@
 #ifndef SEER_VEC_DOT_INTERNAL_H
 #define SEER_VEC_DOT_INTERNAL_H
 
+#include "kernels/compiler_barrier.h"
 #include "kernels/interleave_internal.h"
 #include "seer/cpu.h"
 #include "seer/tensor.h"
