@@ -61,15 +61,17 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
              * serves 6 rows instead of 3. */
 #pragma GCC unroll 1
             for (int h = 0; h < 2; h++) {
-                /* The weight vectors are loaded again for block 2c + 1, not
-                 * kept from block 2c: GCC kept all 16 (two groups' 8) in
+                /* Two groups' weight vectors are loaded again for block
+                 * 2c + 1, not kept from block 2c: GCC kept all 16 in
                  * registers across the two blocks and moved the 12 float
                  * accumulators to the stack, a load and a store each per
                  * block. Reloading costs 16 loads that the two blocks' 192
-                 * products hide (two groups, six rows, one Zen 5 core, 128
-                 * rows: 2048 wide 0.67-0.70 -> 0.69-0.76 of the int8 peak,
-                 * 11008 wide 0.65-0.66 -> 0.69-0.71; the same bits). */
-                seer_compiler_barrier();
+                 * products hide (six rows, one Zen 5 core, 128 rows: 2048
+                 * wide 0.67-0.70 -> 0.69-0.76 of the int8 peak, 11008 wide
+                 * 0.65-0.66 -> 0.69-0.71; the same bits). One group's 8
+                 * fit beside its 6 accumulators: reloading them slowed
+                 * Q5_K by 4%. */
+                if (NG == 2) seer_compiler_barrier();
                 const int8_t *a = act + 256 * sb + 64 * c + 32 * h;
                 const __m512i bit = _mm512_set1_epi8((char)((1 + h) << (2 * c)));
                 __m512i s[2][MAX_NR]; /* [group][row] */
