@@ -66,9 +66,10 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
                  * registers across the two blocks and moved the 12 float
                  * accumulators to the stack, a load and a store each per
                  * block. Reloading costs 16 loads that the two blocks' 192
-                 * products hide (six rows, one Zen 5 core, 128 rows: 2048
-                 * wide 0.67-0.70 -> 0.69-0.76 of the int8 peak, 11008 wide
-                 * 0.65-0.66 -> 0.69-0.71; the same bits). One group's 8
+                 * products hide (six rows, one Zen 5 core, 128 rows, medians
+                 * of alternated rounds: 2048 wide 0.55-0.72 -> 0.68-0.76 of
+                 * the int8 peak, 11008 wide 0.52-0.66 -> 0.63-0.71; the same
+                 * bits). One group's 8
                  * fit beside its 6 accumulators: reloading them slowed
                  * Q5_K by 4%. */
                 if (NG == 2) seer_compiler_barrier();
