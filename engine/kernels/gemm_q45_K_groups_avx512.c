@@ -69,9 +69,8 @@ static inline __attribute__((always_inline)) void q45_K_groups(int64_t n_sb, con
                  * products hide (six rows, one Zen 5 core, 128 rows, medians
                  * of alternated rounds: 2048 wide 0.55-0.72 -> 0.68-0.76 of
                  * the int8 peak, 11008 wide 0.52-0.66 -> 0.63-0.71; the same
-                 * bits). One group's 8
-                 * fit beside its 6 accumulators: reloading them slowed
-                 * Q5_K by 4%. */
+                 * bits). One group's 8 fit beside its 6 accumulators:
+                 * reloading them slowed Q5_K by 4%. */
                 if (NG == 2) seer_compiler_barrier();
                 const int8_t *a = act + 256 * sb + 64 * c + 32 * h;
                 const __m512i bit = _mm512_set1_epi8((char)((1 + h) << (2 * c)));
