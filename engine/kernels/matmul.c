@@ -918,19 +918,39 @@ static bool q8_0_on_tiles(int type, bool interleaved) {
 static bool in_place_wins(int type, bool interleaved) {
     return interleaved && seer_int8_gemm_supports(type) && seer_q8_panel_get() && seer_vec_dot16_rows_get(type) &&
            seer_q8_groups_avx512_built() && groups_below(type) > 16 && seer_simd_level() >= SEER_SIMD_AVX512 &&
-           !seer_cpu_avx512_halved() && !q8_0_on_tiles(type, interleaved);
+           !q8_0_on_tiles(type, interleaved);
+}
+
+/* Where a core splits 512-bit vectors in two (Zen 4) the several-row dot
+ * kernels hold out longer for the types whose GEMM unpacks packed panels,
+ * and Q5_0's and Q4_1's in-place GEMM only pays at more rows; the other
+ * types cross where they do at full width. 2048 x 2048 on one Zen 4 core,
+ * CPU time, best of 20 calls, alternated rounds, dot -> int8 GEMM, GF/s:
+ * Q6_K 48 rows 259-279 -> 232-250, 64 rows 203-260 -> 262-269, 128 rows
+ * 263-285 -> 307; Q3_K 24 rows 149-225 -> 191-204, 32 rows 209-229 ->
+ * 219-225, 48 rows 150-221 -> 232-254, 512 rows 205-215 -> 329-330; Q5_0
+ * 64 rows 296-302 -> 229-277, 128 rows 289-302 -> 277-285, 512 rows 297-304
+ * -> 310-329; Q4_1 16 rows 254-264 -> 240-247, 32 rows 268-275 -> 284-290.
+ * (Q4_K 16 rows 326-329 -> 347-349, 128 rows 286-316 -> 311-343; Q5_K 128
+ * rows 192-235 -> 299-303; Q8_0 16 rows 334-335 -> 346-347.) */
+static int64_t avx512_gemm_min_rows(int type, bool interleaved) {
+    const bool halved = seer_cpu_avx512_halved();
+    if (type == SEER_TYPE_Q6_K) return halved ? 64 : 32;
+    if (type == SEER_TYPE_Q3_K) return halved ? 32 : 16;
+    if (halved && type == SEER_TYPE_Q5_0) return 512;
+    if (halved && type == SEER_TYPE_Q4_1) return 32;
+    return in_place_wins(type, interleaved) ? 16 : 64;
 }
 
 static int64_t gemm_min_rows(int type, bool interleaved) {
     bool int8_gemm = seer_int8_gemm_supports(type) && seer_q8_panel_get();
-    /* Without AMX tiles, the interleaved groups' several-row dot kernel
-     * beats the int8 GEMM at any prompt length: a group's nibbles split
-     * once serve four activation rows and the scales apply once per
+    /* Without an int8 GEMM (below AVX-512) the interleaved groups'
+     * several-row dot kernel takes prompts of any length: a group's nibbles
+     * split once serve four activation rows and the scales apply once per
      * super-block (Qwen2.5-VL's 2048 × 2048 Q4_K at 128 rows on one Zen 4
-     * core: int8 GEMM 11.7-11.9 ms, this 4.1-4.8 ms; at AVX2, against
-     * dequantize + sgemm, 16.9-17.6 ms -> 8.0-9.6 ms). On aarch64 the NEON
-     * several-row kernels (SDOT) take prompts the same way instead of
-     * dequantize + sgemm. */
+     * core at AVX2, against dequantize + sgemm: 16.9-17.6 ms -> 8.0-9.6
+     * ms). On aarch64 the NEON several-row kernels (SDOT) take prompts the
+     * same way instead of dequantize + sgemm. */
     if (interleaved && seer_vec_dot16_rows_get(type) && !q8_0_on_tiles(type, interleaved)) {
         /* Where 512-bit vectors run at full width (Zen 5) the int8 GEMM's
          * register-blocked kernel (gemm_q8_avx512.c) wins from 64 rows,
@@ -966,13 +986,11 @@ static int64_t gemm_min_rows(int type, bool interleaved) {
          * 2048 x 2048, 16 rows 0.372 -> 0.276; Q8_0 (groups_below). Fewer
          * than 16 rows (a few conversations decoding together) keep the
          * decode kernels' numbers. */
-        if (int8_gemm && seer_simd_level() >= SEER_SIMD_AVX512 && !seer_cpu_avx512_halved())
-            return in_place_wins(type, interleaved) || type == SEER_TYPE_Q3_K ? 16 : type == SEER_TYPE_Q6_K ? 32 : 64;
-        /* Q8_0 is the exception since the int8 kernel keeps its
-         * accumulators in registers: 2048 x 2048 on one Zen 4 core, 128
-         * rows, dot 9.6-9.8 ms, int8 GEMM 5.7-9.2 ms; 1024 rows 97 -> 72
-         * ms (Q4_K and Q6_K: even within the noise, so they stay). */
-        return type == SEER_TYPE_Q8_0 && int8_gemm ? 128 : INT64_MAX;
+        /* Zen 4 (512-bit vectors split in two) kept the dot kernels for
+         * every prompt but Q8_0's until 2026-12-07, measured before the
+         * in-place and register-blocked kernels; its crossovers now are in
+         * avx512_gemm_min_rows. */
+        return int8_gemm ? avx512_gemm_min_rows(type, interleaved) : INT64_MAX;
     }
     /* Q8_0 read in place on AMX tiles (two blocks in flight) from 5 rows:
      * 2560 x 10240, one Intel AMX core, two alternated rounds, GOP/s

@@ -256,15 +256,14 @@ static void test_kernels(void) {
     seer_simd_set_level(-1);
     if (seer_simd_level() >= SEER_SIMD_AVX512) {
         k = seer_bench_kernels_for(SEER_TYPE_Q4_K);
-        const char *want = k.amx_int8 ? "int8_gemm_amx" : seer_cpu_avx512_halved() ? "dot16x4" : "int8_gemm_avx512_in_place";
+        const char *want = k.amx_int8 ? "int8_gemm_amx" : "int8_gemm_avx512_in_place";
         CHECK_MSG(strcmp(k.prompt, want) == 0 && strcmp(k.decode, "dot16") == 0, "avx512: prompt %s (want %s), decode %s",
                   k.prompt, want, k.decode);
         k = seer_bench_kernels_for(SEER_TYPE_Q6_K); /* packed panels */
-        want = k.amx_int8 ? "int8_gemm_amx" : seer_cpu_avx512_halved() ? "dot16x4" : "int8_gemm_avx512";
+        want = k.amx_int8 ? "int8_gemm_amx" : "int8_gemm_avx512";
         CHECK_MSG(strcmp(k.prompt, want) == 0, "avx512 Q6_K: prompt %s (want %s)", k.prompt, want);
-        k = seer_bench_kernels_for(SEER_TYPE_Q3_K); /* on AVX-512 on AMX hosts too */
-        want = seer_cpu_avx512_halved() ? "dot16x4" : "int8_gemm_avx512";
-        CHECK_MSG(strcmp(k.prompt, want) == 0, "avx512 Q3_K: prompt %s (want %s)", k.prompt, want);
+        k = seer_bench_kernels_for(SEER_TYPE_Q3_K); /* on AVX-512 on AMX hosts too, and on Zen 4 since 2026-12-07 */
+        CHECK_MSG(strcmp(k.prompt, "int8_gemm_avx512") == 0, "avx512 Q3_K: prompt %s", k.prompt);
         k = seer_bench_kernels_for(SEER_TYPE_F16);
         CHECK_MSG(strcmp(k.encode, k.amx_bf16 ? "f16_amx_bf16" : "f32_gemm") == 0, "encode %s", k.encode);
         /* --vision-precision bf16 on the tiles where they are (matmul.c) */
