@@ -925,7 +925,7 @@ static bool in_place_wins(int type, bool interleaved) {
  * kernels hold out longer for the types whose GEMM unpacks packed panels,
  * and Q5_0's and Q4_1's in-place GEMM only pays at more rows; the other
  * types cross where they do at full width. 2048 x 2048 on one Zen 4 core,
- * CPU time, best of 20 calls, alternated rounds, dot -> int8 GEMM, GF/s:
+ * CPU time, best of 8-20 calls, alternated rounds, dot -> int8 GEMM, GF/s:
  * Q6_K 48 rows 259-279 -> 232-250, 64 rows 203-260 -> 262-269, 128 rows
  * 263-285 -> 307; Q3_K 24 rows 149-225 -> 191-204, 32 rows 209-229 ->
  * 219-225, 48 rows 150-221 -> 232-254, 512 rows 205-215 -> 329-330; Q5_0
