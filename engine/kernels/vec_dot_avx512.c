@@ -185,7 +185,8 @@ static inline __attribute__((always_inline)) void dot16xn_q45_K_512(int64_t n, c
             #pragma GCC unroll 8
             for (int g = 0; g < 8; g++) {
                 stream_prefetch(&pf, 1);
-                const __m512i q = _mm512_loadu_si512((const void *)x->qs[c][g][0]);
+                __m512i q = _mm512_loadu_si512((const void *)x->qs[c][g][0]);
+                SEER_IN_REGISTER(q); /* one load, not one per use: see compiler_barrier.h */
                 __m512i q_lo = _mm512_and_si512(q, m4), q_hi = _mm512_andnot_si512(m4, q), b_lo = q_lo, b_hi = q_hi;
                 if (Q5) {
                     const __m512i bits = _mm512_loadu_si512((const void *)qh[g][0]);
@@ -258,6 +259,9 @@ static inline void q6_K_runs_512(const uint8_t *p, __m512i u[4]) {
     const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
     __m512i q0 = _mm512_loadu_si512((const void *)p), q1 = _mm512_loadu_si512((const void *)(p + 64));
     __m512i qh = _mm512_loadu_si512((const void *)(p + 128));
+    SEER_IN_REGISTER(q0);
+    SEER_IN_REGISTER(q1);
+    SEER_IN_REGISTER(qh);
     u[0] = _mm512_or_si512(_mm512_and_si512(q0, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 4), m30));
     u[1] = _mm512_or_si512(_mm512_and_si512(q1, m4), _mm512_and_si512(_mm512_slli_epi16(qh, 2), m30));
     u[2] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(q0, 4), m4), _mm512_and_si512(qh, m30));
@@ -280,8 +284,10 @@ static inline void q6_K_run_pair_512(const uint8_t *p, int j, __m512i u[2]) {
  * (hmask NULL): the low bits alone, its values. */
 static inline void q23_K_runs_512(const uint8_t *qs, const uint8_t *hmask, int c, __m512i u[4]) {
     const __m512i low2 = _mm512_set1_epi8(3), four = _mm512_set1_epi8(4);
-    const __m512i q = _mm512_loadu_si512((const void *)qs);
-    const __m512i h = hmask ? _mm512_loadu_si512((const void *)hmask) : _mm512_setzero_si512();
+    __m512i q = _mm512_loadu_si512((const void *)qs);
+    __m512i h = hmask ? _mm512_loadu_si512((const void *)hmask) : _mm512_setzero_si512();
+    SEER_IN_REGISTER(q);
+    if (hmask) SEER_IN_REGISTER(h);
 #pragma GCC unroll 4
     for (int t = 0; t < 4; t++) {
         const __m512i low = _mm512_and_si512(t ? _mm512_srli_epi16(q, 2 * t) : q, low2);
