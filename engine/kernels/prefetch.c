@@ -30,10 +30,17 @@
  *   (Qwen2.5-VL-shaped groups: 23.4-25.3 GB/s against 21.5-23.7) but lost
  *   badly on two threads (seer bench, alternated with llama.cpp's 14.4-15.6
  *   tok/s: 12.2-15.3 against 17.8-21.9 at 256 B / 2 KiB), so it stays.
+ *   Again on 2026-12-07 with the Zen 5 method below (prefetch-sweep,
+ *   Qwen2.5-VL-3B Q4_K_M, 300 tokens, two rounds, medians, tok/s): one
+ *   thread 256 / 2048 11.1-11.6, 4096 / 4096 11.0-11.1, 0 / 0 (each
+ *   prefetch for the line being read, in effect none) 11.9-12.0; two threads
+ *   13.7-15.5, 13.5-15.1 and 13.9-15.5. Level at two threads within that
+ *   VM's swings (the same setting's tokens 20% apart), so it stays too.
  * - AMD Zen 5 (EPYC, family 0x1A, 2026-12-04) wants the opposite of Zen 4
  *   at the AVX-512 level: both lines 4 KiB ahead (the L2 request then
  *   lands on the L1 one's line). A program decoding token by token in one
- *   process with the distances switched every two tokens (240 tokens,
+ *   process with the distances switched every two tokens (240 tokens;
+ *   tools/kernel-bench/prefetch-sweep.sh is such a program;
  *   medians; synthetic Qwen2.5-VL-3B Q4_K_M and Q5_K_M, SmolVLM-256M
  *   Q8_0), 256 / 2048 against 4096 / 4096, tok/s: Q4_K_M one thread
  *   14.3 -> 16.2, two 26.3 -> 29.3; Q5_K_M 11.4 -> 13.0 and 22.5 -> 25.8;
