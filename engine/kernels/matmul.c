@@ -922,8 +922,9 @@ static bool in_place_wins(int type, bool interleaved) {
 }
 
 /* Where a core splits 512-bit vectors in two (Zen 4) the several-row dot
- * kernels hold out longer for the types whose GEMM unpacks packed panels,
- * and Q5_0's and Q4_1's in-place GEMM only pays at more rows; the other
+ * kernels hold out longer for the types whose GEMM unpacks packed panels;
+ * Q4_1's in-place GEMM only pays at more rows, and Q5_0's not at all: from
+ * 512 rows, above its groups_below (96), it takes the packed GEMM. The other
  * types cross where they do at full width. 2048 x 2048 on one Zen 4 core,
  * CPU time, best of 8-20 calls, alternated rounds, dot -> int8 GEMM, GF/s:
  * Q6_K 48 rows 259-279 -> 232-250, 64 rows 203-260 -> 262-269, 128 rows
