@@ -32,15 +32,20 @@
  *   tok/s: 12.2-15.3 against 17.8-21.9 at 256 B / 2 KiB), so it stayed.
  *   Measured again on 2026-12-07 with the Zen 5 method below
  *   (prefetch-sweep, medians of 80-600 tokens, rounds in turn), 256 /
- *   2048 against 0 / 0 (each prefetch for the line being read, in effect
- *   none), tok/s: Qwen2.5-VL-3B Q4_K_M one thread 11.1 -> 12.0 and
+ *   2048 against 0 / 0 (each request for the line the kernel is about to
+ *   read), tok/s: Qwen2.5-VL-3B Q4_K_M one thread 11.1 -> 12.0 and
  *   11.6 -> 11.9, two 13.7 -> 13.9, 15.5 -> 15.5, 16.1 -> 16.2; its
  *   Q5_K_M 10.6 -> 11.2 and 16.5 -> 18.4; LLaVA-1.5-7B Q4_K_M one thread
  *   5.2 -> 5.6 and 5.6 -> 5.9, two 7.1 -> 7.5 and 7.9 -> 7.8; SmolVLM-256M
  *   Q8_0 141 -> 144 and 179 -> 175 (4096 / 4096 behind both on
- *   Qwen2.5-VL). One thread gains 2-8% and two threads are level within
- *   that VM's swings, so Zen 4 now asks for nothing ahead at the AVX-512
- *   level (the AVX2 level keeps its distances).
+ *   Qwen2.5-VL; 64 / 64, 128 / 512, 0 / 1024 and 64 / 2048 too: one
+ *   thread 11.5-12.3 against 12.9, two 14.5-15.2 against 15.3). The
+ *   requests still count: kernels built without them (both builds'
+ *   kernels switched every two tokens) were slower, Qwen2.5-VL one
+ *   thread 12.4 -> 11.5, LLaVA 5.6 -> 5.0 and two threads 7.3 -> 6.8.
+ *   One thread gains 2-8% and two threads are level within that VM's
+ *   swings, so Zen 4 now asks for each line as it reaches it at the
+ *   AVX-512 level (the AVX2 level keeps its distances).
  * - AMD Zen 5 (EPYC, family 0x1A, 2026-12-04) wants the opposite of Zen 4
  *   at the AVX-512 level: both lines 4 KiB ahead (the L2 request then
  *   lands on the L1 one's line). A program decoding token by token in one
@@ -68,7 +73,7 @@ static void choose(void) {
 #if defined(__x86_64__)
     const int amd = seer_cpu_amd_family();
     if (amd) {
-        /* Zen 5 and later: far ahead into L1; Zen 4: nothing ahead (above) */
+        /* Zen 5 and later: far ahead into L1; Zen 4: each line as it is reached (above) */
         seer_prefetch_at[SEER_SIMD_AVX512] = amd >= 0x1A ? (seer_prefetch_distances){4096, 4096}
                                                          : (seer_prefetch_distances){0, 0};
         seer_prefetch_at[SEER_SIMD_AVX2] = (seer_prefetch_distances){2048, 16384};
