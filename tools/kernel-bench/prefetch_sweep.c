@@ -8,16 +8,12 @@
 #include <stdlib.h>
 
 #include "kernels/prefetch.h"
+#include "seer/bench.h"
 #include "seer/common.h"
 #include "seer/llm.h"
 #include "seer/threadpool.h"
 
 #define MOST 8
-
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
     if (argc < 5 || argc - 4 > MOST) {
@@ -25,6 +21,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     const int threads = atoi(argv[2]), tokens = atoi(argv[3]), n_set = argc - 4;
+    if (threads < 1 || tokens < 2 * n_set) {
+        fprintf(stderr, "THREADS must be at least 1 and TOKENS at least 2 per setting\n");
+        return 2;
+    }
     seer_prefetch_distances set[MOST];
     for (int s = 0; s < n_set; s++)
         if (sscanf(argv[4 + s], "%d,%d", &set[s].l1, &set[s].l2) != 2) {
@@ -35,13 +35,13 @@ int main(int argc, char **argv) {
     seer_llm *llm = seer_llm_load(argv[1], NULL, NULL, &err);
     seer_pool *pool = llm ? seer_pool_create(threads) : NULL;
     seer_ctx *ctx = pool ? seer_ctx_new(llm, tokens + 8, SEER_KV_F16, pool, &err) : NULL;
-    double *ms = calloc((size_t)tokens, sizeof *ms);
-    if (!ctx || !ms) {
+    double *ms = calloc((size_t)tokens, sizeof *ms), *mine = calloc((size_t)tokens, sizeof *mine);
+    if (!ctx || !ms || !mine) {
         fprintf(stderr, "%s\n", err.msg[0] ? err.msg : "out of memory");
         return 1;
     }
     seer_llm_page_in(llm);
-    seer_prefetch_choose();
+    seer_prefetch_choose(); /* now, or the kernels' first call would overwrite the settings below */
     int32_t token = 1;
     for (int i = 0; i < tokens; i++) {
         const int s = i / 2 % n_set;
@@ -56,14 +56,14 @@ int main(int argc, char **argv) {
         token = (int32_t)((unsigned)(token * 2654435761u) % (unsigned)seer_llm_get_info(llm)->n_vocab);
     }
     for (int s = 0; s < n_set; s++) {
-        double mine[4096];
         int n = 0;
-        for (int i = 2 * n_set; i < tokens && n < 4096; i++) /* the first round warms up */
+        for (int i = 2 * n_set; i < tokens; i++) /* the first round warms up */
             if (i / 2 % n_set == s) mine[n++] = ms[i];
-        qsort(mine, (size_t)n, sizeof *mine, by_value);
+        const double median = seer_bench_median(mine, n, NULL); /* sorts mine */
         printf("%5d,%-5d %3d tokens  median %.2f ms  %.2f tok/s  (quartiles %.2f-%.2f ms)\n", set[s].l1, set[s].l2, n,
-               n ? mine[n / 2] : 0, n ? 1e3 / mine[n / 2] : 0, n ? mine[n / 4] : 0, n ? mine[3 * n / 4] : 0);
+               median, median > 0 ? 1e3 / median : 0, n ? mine[n / 4] : 0, n ? mine[3 * n / 4] : 0);
     }
+    free(mine);
     free(ms);
     seer_ctx_free(ctx);
     seer_pool_destroy(pool);
