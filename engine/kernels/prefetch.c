@@ -37,15 +37,16 @@
  *   11.6 -> 11.9, two 13.7 -> 13.9, 15.5 -> 15.5, 16.1 -> 16.2; its
  *   Q5_K_M 10.6 -> 11.2 and 16.5 -> 18.4; LLaVA-1.5-7B Q4_K_M one thread
  *   5.2 -> 5.6 and 5.6 -> 5.9, two 7.1 -> 7.5 and 7.9 -> 7.8; SmolVLM-256M
- *   Q8_0 141 -> 144 and 179 -> 175 (4096 / 4096 behind both on
- *   Qwen2.5-VL; 64 / 64, 128 / 512, 0 / 1024 and 64 / 2048 too: one
- *   thread 11.5-12.3 against 12.9, two 14.5-15.2 against 15.3). The
- *   requests still count: kernels built without them (both builds'
- *   kernels switched every two tokens) were slower, Qwen2.5-VL one
- *   thread 12.4 -> 11.5, LLaVA 5.6 -> 5.0 and two threads 7.3 -> 6.8.
- *   One thread gains 2-8% and two threads are level within that VM's
- *   swings, so Zen 4 now asks for each line as it reaches it at the
- *   AVX-512 level (the AVX2 level keeps its distances).
+ *   Q8_0 141 -> 144, 150 -> 146, 154 -> 155 and 179 -> 175, 205 -> 205,
+ *   198 -> 199 (4096 / 4096 behind both on Qwen2.5-VL; 64 / 64, 128 /
+ *   512, 0 / 1024 and 64 / 2048 too: one thread 11.5-12.3 against 12.9,
+ *   two 14.5-15.2 against 15.3). The requests still count: kernels built
+ *   without them (both builds' kernels switched every two tokens) were
+ *   slower, Qwen2.5-VL one thread 12.4 -> 11.5, LLaVA 5.6 -> 5.0 and two
+ *   threads 7.3 -> 6.8. The K-quants gain 2-8% at one thread, SmolVLM's
+ *   Q8_0 is level, and two threads are level within that VM's swings, so
+ *   Zen 4 now asks for each line as it reaches it at the AVX-512 level
+ *   (the AVX2 level keeps its distances).
  * - AMD Zen 5 (EPYC, family 0x1A, 2026-12-04) wants the opposite of Zen 4
  *   at the AVX-512 level: both lines 4 KiB ahead (the L2 request then
  *   lands on the L1 one's line). A program decoding token by token in one
