@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds and runs mix_probe.c: what the int8 prompt kernels' other
-# instructions cost VPDPBUSD on this core (no seer library needed).
+# instructions cost VPDPBUSD on this core, then the same for the AVX2
+# lane's VPMADDUBSW (no seer library needed).
 # Usage (from the repo root): tools/kernel-bench/mix-probe.sh
 set -e
 cd "$(dirname "$0")/../.."
