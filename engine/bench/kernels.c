@@ -8,8 +8,15 @@
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 #include "kernels/matmul_internal.h"
+#include "kernels/q8_0_wide_internal.h"
 #include "seer/bench.h"
 #include "seer/cpu.h"
+
+/* The interleaved groups' several-row dot kernels: Q8_0's at plain AVX2
+ * in 16-bit products from 64 rows (q8_0_wide_internal.h). */
+static const char *several_row_kernel(int type) {
+    return type == SEER_TYPE_Q8_0 && seer_q8_0_wide_takes(seer_simd_level()) ? "dot16x4_i16" : "dot16x4";
+}
 
 seer_bench_kernels seer_bench_kernels_for(int weight_type) {
     seer_bench_kernels k = {.simd = seer_simd_level_name(seer_simd_level()),
@@ -18,7 +25,7 @@ seer_bench_kernels seer_bench_kernels_for(int weight_type) {
     bool int8_gemm = seer_int8_gemm_supports(weight_type) && seer_q8_panel_get();
     bool grouped = seer_vec_dot16_get(weight_type) != NULL;
     k.int8_gemm = int8_gemm;
-    if (seer_matmul_gemm_min_rows(weight_type) == INT64_MAX) k.prompt = "dot16x4";
+    if (seer_matmul_gemm_min_rows(weight_type) == INT64_MAX) k.prompt = several_row_kernel(weight_type);
     else if (int8_gemm && k.amx_int8 && weight_type == SEER_TYPE_Q8_0) k.prompt = "int8_gemm_amx_in_place";
     else if (int8_gemm && k.amx_int8 && grouped &&
              (weight_type == SEER_TYPE_Q4_K || weight_type == SEER_TYPE_Q5_K || weight_type == SEER_TYPE_Q6_K))
@@ -41,7 +48,7 @@ const char *seer_bench_bf16_encode_kernel(void) { return seer_amx_bf16_ready() ?
 static const char *quantized_encode_kernel(int type, bool amx_int8) {
     if (seer_int8_gemm_supports(type) && seer_q8_panel_get())
         return amx_int8 && type == SEER_TYPE_Q8_0 ? "int8_gemm_amx_in_place" : "int8_gemm_avx512";
-    if (seer_vec_dot16_rows_get(type)) return "dot16x4";
+    if (seer_vec_dot16_rows_get(type)) return several_row_kernel(type);
     return "f32_gemm";
 }
 

@@ -26,6 +26,7 @@
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 #include "kernels/matmul_internal.h"
+#include "kernels/q8_0_wide_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "seer/cpu.h"
 #include "seer/gguf.h"
@@ -117,6 +118,8 @@ typedef struct matmul_job {
     seer_vec_dot16_rows_fn dot16_rows; /* the same for several activation rows, or NULL */
     int dot16_rows_most;               /* the rows it takes a call (seer_vec_dot16_rows_most) */
     bool act_rows_tail;                /* act's Q8_0 rows carry their blocks' sums and scales (seer_q8_0_rows_bytes) */
+    bool wide;         /* Q8_0 at plain AVX2 in 16-bit products, act's rows and each group widened (dot_wide) */
+    void *wide_groups; /* per thread: the group being read, widened */
     /* dot path: activation rows in act_type */
     const void *act;
     size_t act_row_bytes;
@@ -232,11 +235,21 @@ static void next_group_share_ahead(const char *next, size_t group_bytes, int64_t
     for (size_t at = from; at < to; at += 64) __builtin_prefetch(next + at, 0, 2);
 }
 
+/* The bytes of activation rows a block of dot_groups takes (below). The
+ * 16-bit path's rows are twice as large and each block widens every group
+ * again, so it takes half the L2 where that is more: Q8_0 2048 x 8192 at
+ * 256 rows on one Zen 4 core (1 MiB of L2), 256 KiB -> 512 KiB, 123-131 ->
+ * 143-145 GOP/s (the widening 17% of the time at 61 rows a block). */
+static size_t act_block_bytes(const matmul_job *j) {
+    const size_t base = (size_t)256 << 10, half_l2 = (size_t)seer_cpu_l2_bytes() / 2;
+    return j->wide && half_l2 > base ? half_l2 : base;
+}
+
 /* Output rows [o0, o1) of an interleaved part, 16 at a time: a group is
  * computed by the range its first row falls in (one that began before o0
  * belongs to the range before), so every row goes through the group kernel
  * however the rows are split between threads. */
-static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, int64_t o1) {
+static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, int64_t o1, int ith) {
     const seer_weight *w = pt->w;
     size_t group_bytes = seer_interleave_group_bytes(w->type, w->n_in);
     /* The activation rows a block at a time, a block small enough to stay
@@ -247,12 +260,17 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
      * against a block's many MOP of work. */
     const bool stream = job_streams(j);
     const int most = j->dot16_rows ? j->dot16_rows_most : 1;
-    int64_t block = ((int64_t)256 << 10) / (int64_t)j->act_row_bytes / most * most;
+    int64_t block = (int64_t)act_block_bytes(j) / (int64_t)j->act_row_bytes / most * most;
     if (block < 4 * most) block = 4 * most;
     for (int64_t r0 = 0; r0 < j->n_rows; r0 += block) {
         const int64_t r1 = j->n_rows - r0 < block ? j->n_rows : r0 + block;
         for (int64_t g = (o0 + SEER_ILV_ROWS - 1) / SEER_ILV_ROWS; g * SEER_ILV_ROWS < o1; g++) {
             const char *group = (const char *)w->interleaved + (size_t)g * group_bytes;
+            const char *read = group; /* what the kernel reads: the group, or (wide) it widened */
+            if (j->wide) {
+                read = (const char *)j->wide_groups + (size_t)ith * seer_q8_0_wide_group_bytes(w->n_in);
+                seer_q8_0_wide_group(w->n_in, group, (void *)read);
+            }
             const int64_t passes = j->dot16_rows ? (r1 - r0 + most - 1) / most : 1;
             const bool next_ahead =
                 passes > 1 && group_bytes <= NEXT_GROUP_AHEAD_MAX && (g + 1) * SEER_ILV_ROWS < o1;
@@ -268,7 +286,7 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
                      * 2048 Q6_K in cache, 8 rows 309-311 GOP/s as 6 + 2,
                      * 320-324 as 4 + 4) */
                     nr = (int)((r1 - r + (passes - pass) - 1) / (passes - pass));
-                    j->dot16_rows(w->n_in, group, act, j->act_row_bytes, nr, v[0]);
+                    j->dot16_rows(w->n_in, read, act, j->act_row_bytes, nr, v[0]);
                 } else {
                     j->dot16(w->n_in, group, act, v[0]);
                 }
@@ -286,26 +304,27 @@ static void dot_groups(const matmul_job *j, const matmul_part *pt, int64_t o0, i
 
 /* Rows [g0, g1) of all parts' outputs laid end to end. */
 static void dot_range(void *ctx, int64_t g0, int64_t g1, int ith) {
-    (void)ith;
     const matmul_job *j = ctx;
     int64_t base = 0;
     for (int p = 0; p < j->n_parts && base < g1; p++) {
         int64_t n_out = j->parts[p].w->n_out;
         int64_t o0 = g0 - base > 0 ? g0 - base : 0, o1 = g1 - base < n_out ? g1 - base : n_out;
-        if (o0 < o1 && j->parts[p].w->interleaved) dot_groups(j, &j->parts[p], o0, o1);
+        if (o0 < o1 && j->parts[p].w->interleaved) dot_groups(j, &j->parts[p], o0, o1, ith);
         else if (o0 < o1) dot_rows(j, &j->parts[p], o0, o1);
         base += n_out;
     }
 }
 
 static void quantize_act_range(void *ctx, int64_t r0, int64_t r1, int ith) {
-    (void)ith;
     const matmul_job *j = ctx;
     for (int64_t r = r0; r < r1; r++) {
         const float *src = j->x + r * j->w->n_in;
         void *dst = (char *)j->act + (size_t)r * j->act_row_bytes;
-        seer_quantize_row(j->act_type, src, dst, j->w->n_in);
-        if (j->act_rows_tail) seer_q8_0_tail_fill(dst, j->w->n_in);
+        /* wide: the Q8_0 row (with its scales) first, in this thread's row */
+        void *q = j->wide ? (char *)j->qrows + (size_t)ith * seer_q8_0_rows_bytes(j->w->n_in) : dst;
+        seer_quantize_row(j->act_type, src, q, j->w->n_in);
+        if (j->act_rows_tail) seer_q8_0_tail_fill(q, j->w->n_in);
+        if (j->wide) seer_q8_0_wide_act_row(j->w->n_in, q, dst);
     }
 }
 
@@ -707,6 +726,33 @@ static void matmul_gemm_q8(seer_pool *pool, matmul_job *j) {
     }
 }
 
+/* Q8_0 prompts at plain AVX2 in 16-bit products (q8_0_wide_internal.h)
+ * from WIDE_MIN_ROWS rows, where a group widened once serves enough rows:
+ * the job's kernel, and each thread's buffers for the rows' Q8_0 form and
+ * the group it reads. Every part must be interleaved Q8_0 (no part read
+ * in the file's layout, whose one-row kernel takes plain Q8_0 rows). One
+ * Zen 4 core at SEER_SIMD=avx2, Q8_0 2048 x 8192 (from memory), the
+ * several-row Q8_0 kernel -> 16-bit, two rounds: 8 rows 2.13-2.15 ->
+ * 3.46-4.60 ms, 32 rows 8.56-8.83 -> 8.46-9.92, 48 rows 13.1-13.4 ->
+ * 13.0-14.8, 64 rows 17.7-17.8 -> 15.9-16.1, 128 rows 35.0-39.6 ->
+ * 30.5-32.4 (the widening of each group costs as much as a few rows). */
+#define WIDE_MIN_ROWS 64
+static bool dot_wide(seer_pool *pool, matmul_job *j) {
+    const int64_t n_in = j->w->n_in;
+    const size_t nth = (size_t)seer_pool_size(pool);
+    j->wide = false;
+    if (j->w->type != SEER_TYPE_Q8_0 || j->n_rows < WIDE_MIN_ROWS || !seer_q8_0_wide_takes(seer_simd_level()) ||
+        !parts_interleaved_alike(j))
+        return false;
+    j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, seer_q8_0_rows_bytes(n_in) * nth);
+    j->wide_groups = scratch(pool, SEER_SCRATCH_MATMUL_TILE, seer_q8_0_wide_group_bytes(n_in) * nth);
+    if (!j->qrows || !j->wide_groups) return false; /* the Q8_0 kernel then, which needs neither */
+    j->wide = true;
+    j->dot16_rows = seer_q8_0_wide_rows;
+    j->dot16_rows_most = 4;
+    return true;
+}
+
 static void matmul_dot(seer_pool *pool, matmul_job *j) {
     const seer_weight *w = j->w;
     int64_t n_out = 0;
@@ -718,6 +764,7 @@ static void matmul_dot(seer_pool *pool, matmul_job *j) {
         /* the several-row kernels take Q8_0 rows with their blocks' sums and scales after them */
         j->act_rows_tail = j->dot16_rows && j->act_type == SEER_TYPE_Q8_0;
         j->act_row_bytes = j->act_rows_tail ? seer_q8_0_rows_bytes(w->n_in) : seer_row_bytes(j->act_type, w->n_in);
+        if (j->act_rows_tail && dot_wide(pool, j)) j->act_row_bytes = seer_q8_0_wide_row_bytes(w->n_in);
         j->act = scratch(pool, SEER_SCRATCH_MATMUL_ACT, j->act_row_bytes * (size_t)j->n_rows);
         if (!j->act) return;
         /* a few rows: not worth waking the workers for */

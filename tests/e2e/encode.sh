@@ -169,8 +169,9 @@ if grep -q avx2 /proc/cpuinfo 2>/dev/null; then
   done
   within "Q8_0 encoder, interleaved against the file's layout" "$tmp/q8-interleaved.f32" "$tmp/q8-file.f32" 1e-6 0.05 ||
     err "Q8_0 mmproj at AVX2: the interleaved layout's embeddings are the file layout's (not interleaved?) or far from them"
-  # and seer info names the kernel that ran, not the F16 matrices' one
-  line=$(SEER_SIMD=avx2 "$SEER" info "$tmp/mm-q8.gguf" 2>/dev/null | grep '^encoder here')
-  [ "$line" = "encoder here  Q8_0 matrices: dot16x4" ] || err "seer info on a Q8_0 mmproj at AVX2: '$line'"
+  # and seer info names the kernel that ran, not the F16 matrices' one:
+  # at plain AVX2 (not its VNNI builds) the 16-bit products
+  line=$(SEER_SIMD=avx2 SEER_AVX2_VNNI=0 "$SEER" info "$tmp/mm-q8.gguf" 2>/dev/null | grep '^encoder here')
+  [ "$line" = "encoder here  Q8_0 matrices: dot16x4_i16" ] || err "seer info on a Q8_0 mmproj at plain AVX2: '$line'"
 fi
 exit $fail

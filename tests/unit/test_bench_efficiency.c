@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/gemm_q8_internal.h"
+#include "kernels/q8_0_wide_internal.h"
 #include "seer/bench.h"
 #include "seer/cpu.h"
 #include "seer/gguf.h"
@@ -288,8 +289,9 @@ static void test_encode_kernels(void) {
             const seer_bench_kernels k = seer_bench_kernels_running(SEER_TYPE_Q4_K, types[t], true);
             const char *want = seer_int8_gemm_supports(types[t]) && seer_q8_panel_get()
                                    ? (k.amx_int8 && types[t] == SEER_TYPE_Q8_0 ? "int8_gemm_amx_in_place" : "int8_gemm_avx512")
-                               : seer_matmul_batch_interleave(&w) ? "dot16x4"
-                                                                  : "f32_gemm";
+                               : !seer_matmul_batch_interleave(&w) ? "f32_gemm"
+                               : types[t] == SEER_TYPE_Q8_0 && seer_q8_0_wide_takes(level) ? "dot16x4_i16"
+                                                                                            : "dot16x4";
             CHECK_MSG(strcmp(k.encode, want) == 0, "level %d %s mmproj: encode %s (want %s)", level,
                       seer_type_name(types[t]), k.encode, want);
         }
@@ -301,10 +303,12 @@ static void test_encode_kernels(void) {
     }
     seer_simd_set_level(-1);
 #if defined(__x86_64__)
-    /* AVX2 has no int8 GEMM: a Q8_0 mmproj takes the interleaved dot kernels (5cee366) */
+    /* AVX2 has no int8 GEMM: a Q8_0 mmproj takes the interleaved dot kernels (5cee366), in 16-bit products
+     * where the AVX2 build is the plain one */
     seer_simd_set_level(SEER_SIMD_AVX2);
+    const char *want_avx2 = seer_cpu_avx2_build() == SEER_AVX2_PLAIN ? "dot16x4_i16" : "dot16x4";
     if (seer_simd_level() == SEER_SIMD_AVX2)
-        CHECK_MSG(strcmp(seer_bench_kernels_running(SEER_TYPE_Q4_K, SEER_TYPE_Q8_0, false).encode, "dot16x4") == 0,
+        CHECK_MSG(strcmp(seer_bench_kernels_running(SEER_TYPE_Q4_K, SEER_TYPE_Q8_0, false).encode, want_avx2) == 0,
                   "avx2 Q8_0 mmproj: %s", seer_bench_kernels_running(SEER_TYPE_Q4_K, SEER_TYPE_Q8_0, false).encode);
     seer_simd_set_level(-1);
 #endif

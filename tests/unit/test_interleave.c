@@ -12,6 +12,7 @@
 #include "kernels/gemm_q8_internal.h"
 #include "kernels/interleave_internal.h"
 #include "kernels/matmul_internal.h"
+#include "kernels/q8_0_wide_internal.h"
 #include "kernels/vec_dot_internal.h"
 #include "seer/matmul.h"
 #include "test_tensor_pack.h"
@@ -147,6 +148,42 @@ static void check_dot16_rows(int type, int level, int64_t n_in) {
         }
     }
     free(ilv); free(data); free(act);
+}
+
+/* Q8_0's 16-bit path (plain AVX2 prompts) against the plain AVX2 build's
+ * several-row Q8_0 kernel, for 1..4 activation rows and weights and
+ * activations at their ends (mode): the same integers, scaled and summed
+ * in the same order, so the same bits. Any x86-64 CPU with AVX2 runs both. */
+static void check_q8_0_wide(int64_t n_in, int mode) {
+#if defined(__x86_64__)
+    if (seer_simd_allowed() < SEER_SIMD_AVX2) return;
+    seer_vec_dot16_rows_fn rows = seer_x86_dot16_rows_avx2(SEER_TYPE_Q8_0);
+    uint8_t *data = make_rows(SEER_TYPE_Q8_0, n_in, 16, mode);
+    seer_weight w = weight_of(SEER_TYPE_Q8_0, data, n_in, 16);
+    void *ilv = interleave(&w, NULL);
+    const size_t act_bytes = seer_q8_0_rows_bytes(n_in), wide_bytes = seer_q8_0_wide_row_bytes(n_in);
+    uint8_t *act = malloc(act_bytes * 4), *wide_act = malloc(wide_bytes * 4);
+    void *wide_group = malloc(seer_q8_0_wide_group_bytes(n_in));
+    for (int r = 0; r < 4; r++) {
+        for (int64_t b = 0; b < n_in / 32; b++)
+            make_block(SEER_TYPE_Q8_0, (mode + r) % 3, true, act + act_bytes * r + (size_t)b * sizeof(block_q8_0));
+        seer_q8_0_tail_fill(act + act_bytes * r, n_in);
+        seer_q8_0_wide_act_row(n_in, act + act_bytes * r, wide_act + wide_bytes * r);
+    }
+    seer_q8_0_wide_group(n_in, ilv, wide_group);
+    for (int nr = 1; nr <= 4; nr++) {
+        float want[4 * 16], got[4 * 16];
+        rows(n_in, ilv, act, act_bytes, nr, want);
+        seer_q8_0_wide_rows(n_in, wide_group, wide_act, wide_bytes, nr, got);
+        for (int r = 0; r < nr; r++)
+            CHECK_MSG(memcmp(want + 16 * r, got + 16 * r, sizeof(float) * 16) == 0,
+                      "Q8_0 16-bit path n=%lld mode %d: %d rows, row %d differs (%.9g vs %.9g)", (long long)n_in, mode,
+                      nr, r, got[16 * r], want[16 * r]);
+    }
+    free(ilv); free(data); free(act); free(wide_act); free(wide_group);
+#else
+    (void)n_in, (void)mode;
+#endif
 }
 
 /* Outputs of b that are not a's: bit for bit, or, where the two rounded
@@ -361,6 +398,24 @@ int main(void) {
         /* a row count no group size divides stays in the file's layout */
         seer_weight odd = weight_of(type, NULL, 256, 40);
         CHECK(seer_weight_interleaved_bytes(&odd) == 0);
+    }
+    for (int mode = 0; mode < 3; mode++) {
+        check_q8_0_wide(1024, mode);
+        check_q8_0_wide(4352, mode);
+    }
+    /* and through the product: plain AVX2 takes Q8_0 prompts of 64 rows
+     * or more in 16-bit products (the file's layout: the one-row kernel),
+     * and the other types with Q8_0 activations must not */
+    if (seer_simd_allowed() >= SEER_SIMD_AVX2 && seer_q8_0_wide_takes(SEER_SIMD_AVX2)) {
+        seer_simd_set_level(SEER_SIMD_AVX2);
+        for (int t = 0; t < N_TYPES; t++) {
+            if (seer_type_get(types[t])->vec_dot_type != SEER_TYPE_Q8_0) continue;
+            for (int p = 0; p < 3; p++) {
+                check_matmul(types[t], pools[p], 512, 48, 70, SEER_MATMUL_DOT);
+                check_matmul(types[t], pools[p], 1024, 32, 131, SEER_MATMUL_AUTO);
+            }
+        }
+        seer_simd_set_level(-1);
     }
     /* so do Q8_0 rows that are not a whole number of two-block units */
     seer_weight narrow = weight_of(SEER_TYPE_Q8_0, NULL, 96, 32);
