@@ -15,7 +15,7 @@
 /* The interleaved groups' several-row dot kernels: Q8_0's at plain AVX2
  * in 16-bit products from 64 rows (q8_0_wide_internal.h). */
 static const char *several_row_kernel(int type) {
-    return type == SEER_TYPE_Q8_0 && seer_q8_0_wide_takes(seer_simd_level()) ? "dot16x4_i16" : "dot16x4";
+    return seer_q8_0_wide_takes(type, seer_simd_level()) ? "dot16x4_i16" : "dot16x4";
 }
 
 seer_bench_kernels seer_bench_kernels_for(int weight_type) {

@@ -741,7 +741,7 @@ static bool dot_wide(seer_pool *pool, matmul_job *j) {
     const int64_t n_in = j->w->n_in;
     const size_t nth = (size_t)seer_pool_size(pool);
     j->wide = false;
-    if (j->w->type != SEER_TYPE_Q8_0 || j->n_rows < WIDE_MIN_ROWS || !seer_q8_0_wide_takes(seer_simd_level()) ||
+    if (j->n_rows < WIDE_MIN_ROWS || !seer_q8_0_wide_takes(j->w->type, seer_simd_level()) ||
         !parts_interleaved_alike(j))
         return false;
     j->qrows = scratch(pool, SEER_SCRATCH_MATMUL_QROW, seer_q8_0_rows_bytes(n_in) * nth);

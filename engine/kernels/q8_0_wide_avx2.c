@@ -11,8 +11,8 @@
 #include "kernels/interleave_internal.h"
 #include "kernels/vec_dot_internal.h"
 
-bool seer_q8_0_wide_takes(int level) {
-    return level == SEER_SIMD_AVX2 && seer_cpu_avx2_build() == SEER_AVX2_PLAIN;
+bool seer_q8_0_wide_takes(int type, int level) {
+    return type == SEER_TYPE_Q8_0 && level == SEER_SIMD_AVX2 && seer_cpu_avx2_build() == SEER_AVX2_PLAIN;
 }
 
 void seer_q8_0_wide_group(int64_t n, const void *group, void *wide) {
@@ -107,8 +107,8 @@ void seer_q8_0_wide_rows(int64_t n, const void *group, const void *act, size_t a
 }
 
 #else
-bool seer_q8_0_wide_takes(int level) {
-    (void)level;
+bool seer_q8_0_wide_takes(int type, int level) {
+    (void)type, (void)level;
     return false;
 }
 void seer_q8_0_wide_group(int64_t n, const void *group, void *wide) { (void)n, (void)group, (void)wide; }

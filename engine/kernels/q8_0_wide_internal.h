@@ -28,9 +28,10 @@ static inline size_t seer_q8_0_wide_row_bytes(int64_t n) {
     return ((size_t)n * 2 + (size_t)(n / 32) * 4 + 63) / 64 * 64;
 }
 
-/* Whether this build and CPU run the 16-bit path at SIMD level `level`:
- * plain AVX2 (not its VNNI builds), on x86-64. */
-bool seer_q8_0_wide_takes(int level);
+/* Whether a weight of `type` takes the 16-bit path at SIMD level `level`
+ * with this build and CPU: Q8_0 (not the other types whose activations
+ * are Q8_0 rows too), at plain AVX2 (not its VNNI builds), on x86-64. */
+bool seer_q8_0_wide_takes(int type, int level);
 
 /* group (block_q8_0x16 units of n inputs) into wide (seer_q8_0_wide_group_bytes). */
 void seer_q8_0_wide_group(int64_t n, const void *group, void *wide);

@@ -290,8 +290,8 @@ static void test_encode_kernels(void) {
             const char *want = seer_int8_gemm_supports(types[t]) && seer_q8_panel_get()
                                    ? (k.amx_int8 && types[t] == SEER_TYPE_Q8_0 ? "int8_gemm_amx_in_place" : "int8_gemm_avx512")
                                : !seer_matmul_batch_interleave(&w) ? "f32_gemm"
-                               : types[t] == SEER_TYPE_Q8_0 && seer_q8_0_wide_takes(level) ? "dot16x4_i16"
-                                                                                            : "dot16x4";
+                               : seer_q8_0_wide_takes(types[t], level) ? "dot16x4_i16"
+                                                                       : "dot16x4";
             CHECK_MSG(strcmp(k.encode, want) == 0, "level %d %s mmproj: encode %s (want %s)", level,
                       seer_type_name(types[t]), k.encode, want);
         }

@@ -406,7 +406,7 @@ int main(void) {
     /* and through the product: plain AVX2 takes Q8_0 prompts of 64 rows
      * or more in 16-bit products (the file's layout: the one-row kernel),
      * and the other types with Q8_0 activations must not */
-    if (seer_simd_allowed() >= SEER_SIMD_AVX2 && seer_q8_0_wide_takes(SEER_SIMD_AVX2)) {
+    if (seer_simd_allowed() >= SEER_SIMD_AVX2 && seer_q8_0_wide_takes(SEER_TYPE_Q8_0, SEER_SIMD_AVX2)) {
         seer_simd_set_level(SEER_SIMD_AVX2);
         for (int t = 0; t < N_TYPES; t++) {
             if (seer_type_get(types[t])->vec_dot_type != SEER_TYPE_Q8_0) continue;
